@@ -1,0 +1,612 @@
+"""Compile a scenario (heroes, villain, issue, clues, rules) into the engine's ``Tables``.
+
+``load_scenario("origin_story")`` reads ``configs/scenarios/origin_story.yaml`` and the
+content files it names, validates everything (``loader.py``), compiles every effect into one
+shared program table (``effects.py``) and fills the fixed-capacity int32 arrays described in
+``tables.py``. The returned ``Scenario`` also carries the names humans need (cards, panels,
+spaces) in the same order as the tables.
+
+Rules and caps that the rulebook leaves to us are in ``DEFAULT_RULES`` / ``DEFAULT_CAPS``;
+a scenario's ``rules:``/``caps:`` and the keyword arguments override them key by key.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol, TypeVar
+
+import numpy as np
+
+from hon_env.content.board import Board
+from hon_env.content.effects import Effect, ProgramStore
+from hon_env.content.errors import Where, as_list, as_mapping, check_int
+from hon_env.content.loader import (
+    Ability,
+    Clues,
+    Hero,
+    HeroCard,
+    HeroSide,
+    Issue,
+    IssueCard,
+    SchemeCard,
+    Villain,
+    VillainCard,
+    check_hero_ids,
+    load_clues,
+    load_hero,
+    load_issue,
+    load_villain,
+    parse_scenario,
+    scenario_path,
+)
+from hon_env.content.tables import (
+    ABIL_NONE,
+    BACK_NONE,
+    CFG_BYSTANDERS,
+    CFG_CRISIS_PROG,
+    CFG_FOCUS_CAP,
+    CFG_FOCUS_TO_FLIP,
+    CFG_HAND_SIZE,
+    CFG_LOSS_AT_LEAST,
+    CFG_LOSS_COUNTER,
+    CFG_MAX_DECISIONS,
+    CFG_MAX_MAP_BYSTANDERS,
+    CFG_MAX_ROUNDS,
+    CFG_MAX_YIELDS,
+    CFG_MINION_HEALTH,
+    CFG_MINION_INFLICT,
+    CFG_MINIONS,
+    CFG_MOVE,
+    CFG_N_COLS,
+    CFG_N_HEROES,
+    CFG_N_NEMESES,
+    CFG_N_PANELS,
+    CFG_N_SCHEMES,
+    CFG_N_SPACES,
+    CFG_SETUP_PROG,
+    CFG_START_SPACE,
+    CFG_TOUGHNESS,
+    CL_ATTACK_DICE,
+    CL_NCOLS,
+    CL_PRESENT,
+    CL_PROG,
+    CL_SOLVE_DICE,
+    CLUE_DECK,
+    COLOR_NAMES,
+    HC_ABILITY,
+    HC_ABILITY_PROG,
+    HC_ACTION,
+    HC_ARMOR,
+    HC_ATTACK_DICE,
+    HC_CONSTANT,
+    HC_FEATS,
+    HC_MOVE,
+    HC_NAME_ID,
+    HC_NCOLS,
+    HC_PLAY_PROG,
+    HC_SOLVE_DICE,
+    HC_UNIQUE,
+    HERO_DECK,
+    HS_ABILITY,
+    HS_ABILITY_PROG,
+    HS_ARMOR,
+    HS_ATTACK,
+    HS_ATTACK_DICE,
+    HS_HEALTH,
+    HS_MOVE,
+    HS_NCOLS,
+    HS_SOLVE,
+    HS_SOLVE_DICE,
+    IC_ACTIVATE_PROG,
+    IC_BACK,
+    IC_BACK_ACTIVATE_PROG,
+    IC_BACK_DANGER,
+    IC_BACK_DANGER_PH,
+    IC_BACK_DEFENSE,
+    IC_BACK_HEALTH,
+    IC_BACK_HEALTH_PH,
+    IC_BACK_INFLICT,
+    IC_DANGER,
+    IC_DANGER_PH,
+    IC_EFFECT_PROG,
+    IC_LOCATION,
+    IC_NCOLS,
+    IC_PANEL,
+    IC_PRESENT,
+    IC_STAYS,
+    IC_TYPE,
+    IDECK,
+    IT_ISSUE,
+    IT_SCHEME,
+    MAX_HEROES,
+    MAX_PANELS,
+    MAX_PLOYS,
+    MAX_SPACES,
+    NEMESES,
+    VC_ACTIVATE_PROG,
+    VC_COLOR,
+    VC_DANGER,
+    VC_DANGER_PH,
+    VC_DEFENSE,
+    VC_HEALTH,
+    VC_HEALTH_PH,
+    VC_INFLICT,
+    VC_NCOLS,
+    VC_NPLOYS,
+    VC_PLOY0,
+    VC_PRESENT,
+    VC_SCALING,
+    VC_SHOWDOWN_PROG,
+    VC_SPECIAL_PROG,
+    VC_TYPE,
+    VDECK,
+    VS_ACTIVATE_PROG,
+    VS_DANGER,
+    VS_DANGER_PH,
+    VS_DEFENSE,
+    VS_HEALTH,
+    VS_HEALTH_PH,
+    VS_NCOLS,
+    VS_SCHEMING_INFLICT,
+    VS_SHOWDOWN_INFLICT,
+    VT_LACKEY,
+    VT_PERIL,
+    Tables,
+)
+
+# Rules the rulebook leaves open (or that we make switchable), with their defaults.
+DEFAULT_RULES: dict[str, Any] = {
+    # Hero die: one [success, focus, burst] triple per face, 6 faces. Our own faces, since
+    # the rulebook shows the icons but not the distribution: blank, success, success,
+    # success+focus, focus, success+burst.
+    "dice_faces": [[0, 0, 0], [1, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0], [1, 0, 1]],
+    # Minion tokens in the supply at setup; running out causes a crisis.
+    "minions": 10,
+    # Bystander tokens in the supply at setup (besides those on the map's bystander spaces).
+    "bystanders": 8,
+    # Health of a normal minion ("Normal minions have ... 1 health").
+    "minion_health": 1,
+    # Inflict value of a normal minion ("minions have a base inflict value of 1").
+    "minion_inflict": 1,
+    # Cards in the opening hand (setup step 1d: "Draw 4 cards").
+    "hand_size": 4,
+    # Initiative yields allowed per hero per hero turn; bounds the turn so every round ends.
+    "max_yields": 2,
+    # Spaces per Move action.
+    "move": 3,
+    # Bystanders allowed on the map; a further one is captured instead (rulebook: 4).
+    "max_map_bystanders": 4,
+    # Focus tokens a hero may keep.
+    "focus_cap": 5,
+    # Focus spent to flip the Hero card to its Focused side.
+    "focus_to_flip": 5,
+    # Damage prevented by discarding a card for its toughness feat.
+    "toughness": 3,
+}
+
+# Inclusive ranges of the integer rules.
+RULE_RANGES: dict[str, tuple[int, int]] = {
+    "minions": (0, 60),
+    "bystanders": (0, 60),
+    "minion_health": (1, 10),
+    "minion_inflict": (0, 10),
+    "hand_size": (0, HERO_DECK),
+    "max_yields": (0, 10),
+    "move": (1, 12),
+    "max_map_bystanders": (0, MAX_SPACES),
+    "focus_cap": (0, 20),
+    "focus_to_flip": (0, 20),
+    "toughness": (0, 10),
+}
+DIE_FACES = 6
+MAX_FACE_COUNT = 3  # successes (or focus, bursts) on one face
+
+# Episode truncation caps.
+DEFAULT_CAPS: dict[str, int] = {
+    # Rounds (villain, hero and issue turns) before an episode is truncated.
+    "max_rounds": 30,
+    # Decisions (steps) before an episode is truncated.
+    "max_decisions": 5000,
+}
+CAP_RANGES: dict[str, tuple[int, int]] = {"max_rounds": (1, 10_000),
+                                         "max_decisions": (1, 10_000_000)}
+
+_RULE_CFG = {
+    "minions": CFG_MINIONS,
+    "bystanders": CFG_BYSTANDERS,
+    "minion_health": CFG_MINION_HEALTH,
+    "minion_inflict": CFG_MINION_INFLICT,
+    "hand_size": CFG_HAND_SIZE,
+    "max_yields": CFG_MAX_YIELDS,
+    "move": CFG_MOVE,
+    "max_map_bystanders": CFG_MAX_MAP_BYSTANDERS,
+    "focus_cap": CFG_FOCUS_CAP,
+    "focus_to_flip": CFG_FOCUS_TO_FLIP,
+    "toughness": CFG_TOUGHNESS,
+}
+_CAP_CFG = {"max_rounds": CFG_MAX_ROUNDS, "max_decisions": CFG_MAX_DECISIONS}
+
+AddEffect = Callable[[Effect], int]
+
+
+class _Counted(Protocol):
+    count: int
+
+
+C = TypeVar("C", bound=_Counted)
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A compiled scenario: the engine's tables plus the names humans read."""
+
+    id: str
+    tables: Tables
+    hero_ids: tuple[str, ...]  # per seat
+    hero_names: tuple[str, ...]  # per seat
+    hero_card_names: tuple[tuple[str, ...], ...]  # per seat, HERO_DECK names in hcard order
+    villain_id: str
+    villain_name: str
+    villain_card_names: tuple[str, ...]  # VDECK names in vcard order
+    issue_id: str
+    issue_name: str
+    issue_card_names: tuple[str, ...]  # IDECK names in icard order (Scheme cards first)
+    clues_id: str
+    clue_names: tuple[str, ...]  # CLUE_DECK names in clue order
+    panel_names: tuple[str, ...]  # index k: panel k; index 0 is ""
+    space_labels: tuple[str, ...]  # per space, e.g. "C2"
+    space_rowcol: tuple[tuple[int, int], ...]  # per space, (row, col) in the map text
+    counter_names: tuple[str, ...]  # issue counters by index
+    rules: dict[str, Any]  # resolved rules (DEFAULT_RULES keys)
+    caps: dict[str, int]  # resolved caps (DEFAULT_CAPS keys)
+
+    @property
+    def n_heroes(self) -> int:
+        return len(self.hero_ids)
+
+
+def load_scenario(
+    scenario: str | Path = "origin_story",
+    *,
+    heroes: Sequence[str] | None = None,
+    villain: str | None = None,
+    issue: str | None = None,
+    clues: str | None = None,
+    rules: dict[str, Any] | None = None,
+    caps: dict[str, Any] | None = None,
+    content_dir: str | Path | None = None,
+) -> Scenario:
+    """Load, validate and compile a scenario.
+
+    Args:
+        scenario: a scenario id (``configs/scenarios/<id>.yaml``) or a path to a YAML file.
+        heroes: hero ids, one per seat (1..6; repeats allowed); replaces the scenario's.
+        villain, issue, clues: content ids replacing the scenario's.
+        rules, caps: keys of ``DEFAULT_RULES`` / ``DEFAULT_CAPS`` overriding the scenario's.
+        content_dir: the content directory (default ``<repo>/configs/content``); scenarios
+            by id are looked up in ``scenarios/`` next to it.
+
+    Returns:
+        The ``Scenario``; raises ``ContentError`` naming file, card and field on bad content.
+    """
+    spec = parse_scenario(scenario_path(scenario, content_dir))
+    args = Where("load_scenario() arguments")
+    ref = spec.where
+    hero_ref, villain_ref, issue_ref, clues_ref = (ref.key(k) for k in
+                                                   ("heroes", "villain", "issue", "clues"))
+    hero_ids = spec.heroes
+    if heroes is not None:
+        hero_ref = args.key("heroes")
+        hero_ids = check_hero_ids(list(heroes) if isinstance(heroes, tuple) else heroes,
+                                  hero_ref)
+    if villain is not None:
+        villain_ref = args.key("villain")
+    if issue is not None:
+        issue_ref = args.key("issue")
+    if clues is not None:
+        clues_ref = args.key("clues")
+    loaded: dict[str, Hero] = {}
+    for i, hero_id in enumerate(hero_ids):
+        if hero_id not in loaded:
+            loaded[hero_id] = load_hero(hero_id, content_dir, hero_ref.index(i))
+    return compile_scenario(
+        spec.id,
+        [loaded[h] for h in hero_ids],
+        load_villain(spec.villain if villain is None else villain, content_dir, villain_ref),
+        load_issue(spec.issue if issue is None else issue, content_dir, issue_ref),
+        load_clues(spec.clues if clues is None else clues, content_dir, clues_ref),
+        resolve_rules(spec.rules, rules, ref.key("rules"), args.key("rules")),
+        resolve_caps(spec.caps, caps, ref.key("caps"), args.key("caps")),
+    )
+
+
+def resolve_rules(from_file: dict[str, Any], from_args: dict[str, Any] | None,
+                  file_where: Where, args_where: Where) -> dict[str, Any]:
+    """DEFAULT_RULES overridden by the scenario's ``rules`` then by the ``rules`` argument."""
+    out = copy.deepcopy(DEFAULT_RULES)
+    for source, where in ((from_file, file_where), (from_args, args_where)):
+        for key, value in as_mapping(source or {}, where).items():
+            if key not in DEFAULT_RULES:
+                raise where.key(key).error(
+                    f"unknown rule (known: {', '.join(sorted(DEFAULT_RULES))})"
+                )
+            if key == "dice_faces":
+                out[key] = _check_dice(value, where.key(key))
+            else:
+                out[key] = check_int(value, where.key(key), *RULE_RANGES[key])
+    return out
+
+
+def _check_dice(raw: object, where: Where) -> list[list[int]]:
+    """Six [success, focus, burst] faces of small non-negative integers."""
+    faces = as_list(raw, where)
+    if len(faces) != DIE_FACES:
+        raise where.error(f"{len(faces)} faces, a die has {DIE_FACES}")
+    out = []
+    for i, face in enumerate(faces):
+        triple = as_list(face, where.index(i))
+        if len(triple) != 3:
+            raise where.index(i).error("a face is [success, focus, burst]")
+        out.append([check_int(v, where.index(i).index(j), 0, MAX_FACE_COUNT)
+                    for j, v in enumerate(triple)])
+    return out
+
+
+def resolve_caps(from_file: dict[str, Any], from_args: dict[str, Any] | None,
+                 file_where: Where, args_where: Where) -> dict[str, int]:
+    """DEFAULT_CAPS overridden by the scenario's ``caps`` then by the ``caps`` argument."""
+    out = dict(DEFAULT_CAPS)
+    for source, where in ((from_file, file_where), (from_args, args_where)):
+        for key, value in as_mapping(source or {}, where).items():
+            if key not in DEFAULT_CAPS:
+                raise where.key(key).error(
+                    f"unknown cap (known: {', '.join(sorted(DEFAULT_CAPS))})"
+                )
+            out[key] = check_int(value, where.key(key), *CAP_RANGES[key])
+    return out
+
+
+def compile_scenario(scenario_id: str, heroes: list[Hero], villain: Villain, issue: Issue,
+                     clues: Clues, rules: dict[str, Any], caps: dict[str, int]) -> Scenario:
+    """Fill the ``Tables`` of validated content; returns the ``Scenario``."""
+    board = issue.board
+    store = ProgramStore()
+    n_panels = len(board.panels)
+
+    def add(effect: Effect) -> int:
+        return store.add(effect, issue.counters, n_panels)
+
+    _check_villain_fits(villain, issue)
+    hero_stat, hcard = _hero_tables(heroes, add)
+    icard = _issue_table(issue, add)
+    panel_prog = np.full(MAX_PANELS + 1, -1, dtype=np.int32)
+    for panel in board.panels:
+        panel_prog[panel.number] = add(panel.scheme)
+    cfg = _cfg(len(heroes), issue, rules, caps, add)
+    tables = Tables(
+        cfg=cfg,
+        prog=store.prog,
+        hero_stat=hero_stat,
+        hcard=hcard,
+        vil_stat=_villain_row(villain, add),
+        vcard=_villain_table(villain, add),
+        icard=icard,
+        clue=_clue_table(clues, add),
+        panel_prog=panel_prog,
+        space_kind=board.space_kind,
+        space_arg=board.space_arg,
+        adj=board.adj,
+        dist=board.dist,
+        scheme_space=board.scheme_space,
+        peril_space=board.peril_space,
+        lackey_space=board.lackey_space,
+        dice=np.asarray(rules["dice_faces"], dtype=np.int32),
+        nemesis=np.zeros((NEMESES, IC_NCOLS), dtype=np.int32),
+    )
+    return Scenario(
+        id=scenario_id,
+        tables=tables,
+        hero_ids=tuple(h.id for h in heroes),
+        hero_names=tuple(h.name for h in heroes),
+        hero_card_names=tuple(tuple(c.name for _, c in _expand(h.cards)) for h in heroes),
+        villain_id=villain.id,
+        villain_name=villain.name,
+        villain_card_names=tuple(c.name for _, c in _expand(villain.cards)),
+        issue_id=issue.id,
+        issue_name=issue.name,
+        issue_card_names=tuple(s.name for s in issue.schemes)
+        + tuple(c.name for _, c in _expand(issue.cards)),
+        clues_id=clues.id,
+        clue_names=tuple(c.name for _, c in _expand(clues.cards)),
+        panel_names=("",) + tuple(p.name for p in board.panels),
+        space_labels=board.labels,
+        space_rowcol=board.rowcol,
+        counter_names=issue.counters,
+        rules=rules,
+        caps=caps,
+    )
+
+
+def _expand(cards: Iterable[C]) -> list[tuple[int, C]]:
+    """(entry index, card) for every copy of every entry (``count``), in file order."""
+    return [(i, card) for i, card in enumerate(cards) for _ in range(card.count)]
+
+
+def _check_villain_fits(villain: Villain, issue: Issue) -> None:
+    """Villain decks are issue-agnostic; check the board has what this deck refers to."""
+    board: Board = issue.board
+    n_panels = len(board.panels)
+    for card in villain.cards:
+        for i, icon in enumerate(card.ploys):
+            if icon <= MAX_PANELS and icon > n_panels:
+                raise card.where.key("ploys").index(i).error(
+                    f"minion_{icon} names panel {icon}, but issue {issue.id!r} has "
+                    f"{n_panels} panels"
+                )
+        color = COLOR_NAMES[card.color] if card.color >= 0 else ""
+        if card.type == VT_LACKEY and board.lackey_space[card.color] < 0:
+            raise card.where.key("color").error(
+                f"issue {issue.id!r} has no {color} scheme panel for this lackey to arrive at"
+            )
+        if card.type == VT_PERIL and board.peril_space[card.color] < 0:
+            raise card.where.key("color").error(
+                f"issue {issue.id!r} has no {color} peril space for this peril"
+            )
+
+
+# --------------------------------------------------------------------------- rows
+
+
+def _cfg(n_heroes: int, issue: Issue, rules: dict[str, Any], caps: dict[str, int],
+         add: AddEffect) -> np.ndarray:
+    """The scalar configuration vector cfg[CFG_N_COLS]."""
+    cfg = np.zeros(CFG_N_COLS, dtype=np.int32)
+    cfg[CFG_N_HEROES] = n_heroes
+    cfg[CFG_N_SPACES] = issue.board.n_spaces
+    cfg[CFG_N_PANELS] = len(issue.board.panels)
+    cfg[CFG_START_SPACE] = issue.board.start
+    cfg[CFG_N_SCHEMES] = len(issue.schemes)
+    cfg[CFG_SETUP_PROG] = add(issue.setup)
+    cfg[CFG_CRISIS_PROG] = add(issue.crisis)
+    cfg[CFG_LOSS_COUNTER] = issue.loss_counter
+    cfg[CFG_LOSS_AT_LEAST] = issue.loss_at_least
+    cfg[CFG_N_NEMESES] = 0
+    for key, index in _RULE_CFG.items():
+        cfg[index] = rules[key]
+    for key, index in _CAP_CFG.items():
+        cfg[index] = caps[key]
+    return cfg
+
+
+def _hero_tables(heroes: list[Hero], add: AddEffect) -> tuple[np.ndarray, np.ndarray]:
+    """hero_stat [MAX_HEROES, 2, HS_NCOLS] and hcard [MAX_HEROES, HERO_DECK, HC_NCOLS]."""
+    hero_stat = np.zeros((MAX_HEROES, 2, HS_NCOLS), dtype=np.int32)
+    hcard = np.zeros((MAX_HEROES, HERO_DECK, HC_NCOLS), dtype=np.int32)
+    for seat, hero in enumerate(heroes):
+        hero_stat[seat, 0] = _hero_side_row(hero.normal, add)
+        hero_stat[seat, 1] = _hero_side_row(hero.focused, add)
+        for slot, (name_id, card) in enumerate(_expand(hero.cards)):
+            hcard[seat, slot] = _hero_card_row(card, name_id, add)
+    return hero_stat, hcard
+
+
+def _ability_cols(ability: Ability | None, add: AddEffect) -> tuple[int, int, int, int, int, int]:
+    """(kind, program, attack_dice, solve_dice, move, armor) of an optional ability."""
+    if ability is None:
+        return ABIL_NONE, -1, 0, 0, 0, 0
+    return (ability.kind, add(ability.effect), ability.attack_dice, ability.solve_dice,
+            ability.move, ability.armor)
+
+
+def _hero_side_row(side: HeroSide, add: AddEffect) -> np.ndarray:
+    """One hero_stat row."""
+    row = np.zeros(HS_NCOLS, dtype=np.int32)
+    row[HS_HEALTH], row[HS_ATTACK], row[HS_SOLVE] = side.health, side.attack, side.solve
+    kind, prog, attack_dice, solve_dice, move, armor = _ability_cols(side.ability, add)
+    row[HS_ABILITY], row[HS_ABILITY_PROG] = kind, prog
+    row[HS_ATTACK_DICE], row[HS_SOLVE_DICE] = attack_dice, solve_dice
+    row[HS_MOVE], row[HS_ARMOR] = move, armor
+    return row
+
+
+def _hero_card_row(card: HeroCard, name_id: int, add: AddEffect) -> np.ndarray:
+    """One hcard row; passive numbers already include a passive ability's."""
+    row = np.zeros(HC_NCOLS, dtype=np.int32)
+    row[HC_CONSTANT], row[HC_ACTION], row[HC_UNIQUE] = card.constant, card.action, card.unique
+    row[HC_FEATS] = card.feats
+    row[HC_PLAY_PROG] = add(card.effect)
+    kind, prog, *_ = _ability_cols(card.ability, add)
+    row[HC_ABILITY], row[HC_ABILITY_PROG] = kind, prog
+    row[HC_ATTACK_DICE], row[HC_SOLVE_DICE] = card.attack_dice, card.solve_dice
+    row[HC_MOVE], row[HC_ARMOR] = card.move, card.armor
+    row[HC_NAME_ID] = name_id
+    return row
+
+
+def _villain_row(villain: Villain, add: AddEffect) -> np.ndarray:
+    """vil_stat [VS_NCOLS]."""
+    ch = villain.character
+    row = np.zeros(VS_NCOLS, dtype=np.int32)
+    row[VS_DANGER], row[VS_DANGER_PH] = ch.danger, ch.danger_per_hero
+    row[VS_SCHEMING_INFLICT] = ch.scheming_inflict
+    row[VS_HEALTH], row[VS_HEALTH_PH] = ch.health, ch.health_per_hero
+    row[VS_DEFENSE], row[VS_SHOWDOWN_INFLICT] = ch.defense, ch.showdown_inflict
+    row[VS_ACTIVATE_PROG] = add(ch.activate)
+    return row
+
+
+def _villain_table(villain: Villain, add: AddEffect) -> np.ndarray:
+    """vcard [VDECK, VC_NCOLS]; unused ploy slots are -1."""
+    vcard = np.zeros((VDECK, VC_NCOLS), dtype=np.int32)
+    for slot, (_, card) in enumerate(_expand(villain.cards)):
+        vcard[slot] = _villain_card_row(card, add)
+    return vcard
+
+
+def _villain_card_row(card: VillainCard, add: AddEffect) -> np.ndarray:
+    """One vcard row."""
+    row = np.zeros(VC_NCOLS, dtype=np.int32)
+    row[VC_PRESENT], row[VC_TYPE], row[VC_SCALING] = 1, card.type, card.scaling
+    row[VC_COLOR] = card.color
+    row[VC_HEALTH], row[VC_HEALTH_PH] = card.health, card.health_per_hero
+    row[VC_DEFENSE], row[VC_INFLICT] = card.defense, card.inflict
+    row[VC_DANGER], row[VC_DANGER_PH] = card.danger, card.danger_per_hero
+    row[VC_ACTIVATE_PROG] = add(card.activate)
+    row[VC_SPECIAL_PROG] = add(card.special)
+    row[VC_SHOWDOWN_PROG] = add(card.showdown)
+    row[VC_NPLOYS] = len(card.ploys)
+    row[VC_PLOY0: VC_PLOY0 + MAX_PLOYS] = -1
+    row[VC_PLOY0: VC_PLOY0 + len(card.ploys)] = card.ploys
+    return row
+
+
+def _issue_table(issue: Issue, add: AddEffect) -> np.ndarray:
+    """icard [IDECK, IC_NCOLS]: the Scheme cards first, then the issue cards."""
+    rows = [_scheme_row(s, add) for s in issue.schemes]
+    rows += [_issue_card_row(c, add) for _, c in _expand(issue.cards)]
+    icard = np.zeros((IDECK, IC_NCOLS), dtype=np.int32)
+    icard[: len(rows)] = rows
+    return icard
+
+
+def _scheme_row(scheme: SchemeCard, add: AddEffect) -> np.ndarray:
+    """One icard row for a double-sided Scheme card."""
+    back = scheme.back
+    row = np.zeros(IC_NCOLS, dtype=np.int32)
+    row[IC_PRESENT], row[IC_TYPE], row[IC_PANEL] = 1, IT_SCHEME, scheme.panel
+    row[IC_DANGER], row[IC_DANGER_PH] = scheme.danger, scheme.danger_per_hero
+    row[IC_BACK] = back.type
+    row[IC_BACK_DANGER], row[IC_BACK_DANGER_PH] = back.danger, back.danger_per_hero
+    row[IC_BACK_HEALTH], row[IC_BACK_HEALTH_PH] = back.health, back.health_per_hero
+    row[IC_BACK_DEFENSE], row[IC_BACK_INFLICT] = back.defense, back.inflict
+    row[IC_BACK_ACTIVATE_PROG] = add(back.activate)
+    row[IC_EFFECT_PROG], row[IC_STAYS], row[IC_ACTIVATE_PROG] = -1, 0, -1
+    row[IC_LOCATION] = back.location
+    return row
+
+
+def _issue_card_row(card: IssueCard, add: AddEffect) -> np.ndarray:
+    """One icard row for an issue card."""
+    row = np.zeros(IC_NCOLS, dtype=np.int32)
+    row[IC_PRESENT], row[IC_TYPE], row[IC_PANEL] = 1, IT_ISSUE, 0
+    row[IC_DANGER], row[IC_DANGER_PH] = card.danger, card.danger_per_hero
+    row[IC_BACK], row[IC_BACK_ACTIVATE_PROG] = BACK_NONE, -1
+    row[IC_EFFECT_PROG] = add(card.effect)
+    row[IC_STAYS] = card.stays
+    row[IC_ACTIVATE_PROG] = add(card.activate)
+    row[IC_LOCATION] = card.location
+    return row
+
+
+def _clue_table(clues: Clues, add: AddEffect) -> np.ndarray:
+    """clue [CLUE_DECK, CL_NCOLS]."""
+    table = np.zeros((CLUE_DECK, CL_NCOLS), dtype=np.int32)
+    for slot, (_, card) in enumerate(_expand(clues.cards)):
+        table[slot, CL_PRESENT] = 1
+        table[slot, CL_PROG] = add(card.effect)
+        table[slot, CL_ATTACK_DICE] = card.attack_dice
+        table[slot, CL_SOLVE_DICE] = card.solve_dice
+    return table

@@ -1,0 +1,939 @@
+"""Read and validate content YAML (heroes, villains, issues, clues, scenarios).
+
+Files live under a content directory laid out as the repository's ``configs/``::
+
+    configs/content/heroes/ID.yaml      kind: hero
+    configs/content/villains/ID.yaml    kind: villain
+    configs/content/issues/ID.yaml      kind: issue (with its board)
+    configs/content/clues/ID.yaml       kind: clues
+    configs/scenarios/ID.yaml           a scenario (next to the content directory)
+
+The format is ``docs/content_format.md``. Every field is checked (unknown keys, types,
+ranges, deck sizes, references); the result is plain frozen dataclasses. Numbers are kept
+as the tables encode them (ABIL_*, VT_*, colour indices, DASH for ``"-"``), effects as
+validated ``Effect`` lists; ``compile.py`` turns them into tables.
+
+Defaults for optional fields: ``count`` 1, booleans false, ``defense`` 0, ``scaling``
+none, passive numbers 0, an absent effect is empty.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+import yaml
+
+from hon_env.content.board import Board, parse_board, resolve_location
+from hon_env.content.effects import Effect, empty_effect, parse_effect
+from hon_env.content.errors import (
+    ContentError,
+    Where,
+    as_list,
+    as_mapping,
+    check_keys,
+    check_str,
+    read_bool,
+    read_int,
+    read_str,
+)
+from hon_env.content.ops import MAX_COUNTERS
+from hon_env.content.tables import (
+    ABIL_ACTION,
+    ABIL_EXHAUST,
+    ABIL_PASSIVE,
+    BACK_ENEMY,
+    BACK_NONE,
+    BACK_PROBLEM,
+    CLUE_DECK,
+    COLOR_NAMES,
+    FEAT_NAMES,
+    HERO_DECK,
+    IDECK,
+    MAX_HEROES,
+    MAX_PANELS,
+    MAX_PLOYS,
+    PLOY_BYSTANDER,
+    PLOY_CUNNING,
+    PLOY_SPECIAL,
+    VDECK,
+    VT_LACKEY,
+    VT_PERIL,
+    VT_PLOY,
+)
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+CONFIGS_DIR = REPO_ROOT / "configs"
+DEFAULT_CONTENT_DIR = CONFIGS_DIR / "content"
+FORMAT_VERSIONS = (1,)
+KIND_DIRS = {"hero": "heroes", "villain": "villains", "issue": "issues", "clues": "clues"}
+ID_RE = re.compile(r"^[a-z][a-z0-9_]*$")
+MIN_SCHEMES = 4
+T = TypeVar("T")
+
+# bounds of the numbers the rulebook leaves to us
+MAX_HEALTH = 99  # health and danger values (or "-")
+MAX_STAT = 20  # attack, solve, defense, inflict
+MAX_BONUS_DICE = 6  # passive / clue bonus dice, passive move
+MAX_ARMOR = 5
+
+ABILITY_KINDS = {"action": ABIL_ACTION, "exhaust": ABIL_EXHAUST, "passive": ABIL_PASSIVE}
+PASSIVE_KEYS = {"attack_dice": MAX_BONUS_DICE, "solve_dice": MAX_BONUS_DICE,
+                "move": MAX_BONUS_DICE, "armor": MAX_ARMOR}
+VILLAIN_TYPES = {"lackey": VT_LACKEY, "peril": VT_PERIL, "ploy": VT_PLOY}
+SCALINGS = {"none": 0, "one": 1, "five_six": 5}
+PLOY_NAMES = {**{f"minion_{k}": k for k in range(1, MAX_PANELS + 1)},
+              "cunning": PLOY_CUNNING, "bystander": PLOY_BYSTANDER, "special": PLOY_SPECIAL}
+BACK_TYPES = {"none": BACK_NONE, "problem": BACK_PROBLEM, "enemy": BACK_ENEMY}
+
+
+# --------------------------------------------------------------------------- dataclasses
+
+
+@dataclass(frozen=True)
+class Ability:
+    """An ability of a hero side or a constant card."""
+
+    name: str
+    kind: int  # ABIL_*
+    effect: Effect  # empty for passive abilities
+    attack_dice: int = 0  # passive numbers
+    solve_dice: int = 0
+    move: int = 0
+    armor: int = 0
+
+
+@dataclass(frozen=True)
+class HeroSide:
+    """One side (normal or focused) of a Hero character card."""
+
+    health: int
+    attack: int
+    solve: int
+    ability: Ability | None
+
+
+@dataclass(frozen=True)
+class HeroCard:
+    """One entry of a hero deck (``count`` copies)."""
+
+    name: str
+    count: int
+    constant: bool
+    action: bool
+    unique: bool
+    feats: int  # FEAT_* bitmask
+    effect: Effect
+    ability: Ability | None
+    attack_dice: int  # passive numbers while in play (constants)
+    solve_dice: int
+    move: int
+    armor: int
+
+
+@dataclass(frozen=True)
+class Hero:
+    id: str
+    name: str
+    style: str
+    normal: HeroSide
+    focused: HeroSide
+    cards: tuple[HeroCard, ...]
+    file: str
+
+
+@dataclass(frozen=True)
+class VillainCharacter:
+    """The double-sided Villain card."""
+
+    danger: int
+    danger_per_hero: bool
+    scheming_inflict: int
+    health: int
+    health_per_hero: bool
+    defense: int
+    showdown_inflict: int
+    activate: Effect
+
+
+@dataclass(frozen=True)
+class VillainCard:
+    """One entry of a villain deck (``count`` copies)."""
+
+    name: str
+    count: int
+    type: int  # VT_*
+    color: int  # colour index, -1 for ploy cards
+    health: int
+    health_per_hero: bool
+    defense: int
+    inflict: int
+    danger: int
+    danger_per_hero: bool
+    activate: Effect
+    special: Effect
+    showdown: Effect
+    ploys: tuple[int, ...]  # PLOY_* codes, minion_K as K
+    scaling: int  # 0, 1 or 5
+    where: Where
+
+
+@dataclass(frozen=True)
+class Villain:
+    id: str
+    name: str
+    character: VillainCharacter
+    lackey_colors: tuple[int, ...]
+    cards: tuple[VillainCard, ...]
+    file: str
+
+
+@dataclass(frozen=True)
+class SchemeBack:
+    """The other side of a Scheme card."""
+
+    name: str
+    type: int  # BACK_*
+    danger: int
+    danger_per_hero: bool
+    location: int  # space index; the panel's scheme space unless given
+    health: int
+    health_per_hero: bool
+    defense: int
+    inflict: int
+    activate: Effect
+
+
+@dataclass(frozen=True)
+class SchemeCard:
+    name: str
+    panel: int
+    danger: int
+    danger_per_hero: bool
+    back: SchemeBack
+
+
+@dataclass(frozen=True)
+class IssueCard:
+    """One entry of the issue deck besides Scheme cards (``count`` copies)."""
+
+    name: str
+    count: int
+    effect: Effect
+    stays: bool
+    danger: int
+    danger_per_hero: bool
+    location: int  # space index, -1 unless it stays
+    activate: Effect
+
+
+@dataclass(frozen=True)
+class Issue:
+    id: str
+    name: str
+    counters: tuple[str, ...]
+    loss_counter: int  # index into counters, or -1
+    loss_at_least: int
+    setup: Effect
+    crisis: Effect
+    board: Board
+    schemes: tuple[SchemeCard, ...]
+    cards: tuple[IssueCard, ...]
+    file: str
+
+
+@dataclass(frozen=True)
+class ClueCard:
+    name: str
+    count: int
+    effect: Effect
+    attack_dice: int
+    solve_dice: int
+
+
+@dataclass(frozen=True)
+class Clues:
+    id: str
+    name: str
+    cards: tuple[ClueCard, ...]
+    file: str
+
+
+@dataclass(frozen=True)
+class ScenarioSpec:
+    """A scenario file as written (references not yet resolved)."""
+
+    id: str
+    heroes: tuple[str, ...]
+    villain: str
+    issue: str
+    clues: str
+    rules: dict[str, Any]
+    caps: dict[str, Any]
+    where: Where  # the file, for errors about its fields
+
+
+# --------------------------------------------------------------------------- files
+
+
+def content_root(content_dir: str | Path | None = None) -> Path:
+    """The content directory: ``content_dir`` or ``<repo>/configs/content``."""
+    return Path(content_dir) if content_dir is not None else DEFAULT_CONTENT_DIR
+
+
+def scenarios_root(content_dir: str | Path | None = None) -> Path:
+    """The scenarios directory: ``scenarios/`` next to the content directory."""
+    return content_root(content_dir).parent / "scenarios"
+
+
+def display_path(path: Path) -> str:
+    """``path`` as shown in errors: relative to the repository when inside it."""
+    resolved = path.resolve()
+    try:
+        return resolved.relative_to(REPO_ROOT).as_posix()
+    except ValueError:
+        return str(resolved)
+
+
+def list_content(content_dir: str | Path | None = None) -> dict[str, list[str]]:
+    """The ids of every content file, by kind.
+
+    Returns:
+        ``{"heroes": [...], "villains": [...], "issues": [...], "clues": [...],
+        "scenarios": [...]}``, each sorted (file stems of ``*.yaml``).
+    """
+    root = content_root(content_dir)
+    out = {sub: _ids_in(root / sub) for sub in KIND_DIRS.values()}
+    out["scenarios"] = _ids_in(scenarios_root(content_dir))
+    return out
+
+
+def _ids_in(folder: Path) -> list[str]:
+    """Sorted stems of the ``*.yaml`` files in ``folder`` (empty when it does not exist)."""
+    return sorted(p.stem for p in folder.glob("*.yaml")) if folder.is_dir() else []
+
+
+class _StrictLoader(yaml.SafeLoader):
+    """A safe YAML loader that rejects duplicate mapping keys."""
+
+
+def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode) -> dict[Any, Any]:
+    seen: set[Any] = set()
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node, deep=True)
+        try:
+            duplicate = key in seen
+            seen.add(key)
+        except TypeError:
+            duplicate = False  # an unhashable key is reported later as a type error
+        if duplicate:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"duplicate key {key!r}", key_node.start_mark
+            )
+    return loader.construct_mapping(node, deep=True)
+
+
+_StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+
+
+def read_yaml(path: Path) -> tuple[dict[str, Any], Where]:
+    """Parse one YAML file; returns its top-level mapping and its file-level location."""
+    where = Where(display_path(path))
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise where.error(f"cannot read the file ({exc.strerror})") from exc
+    try:
+        data = yaml.load(text, Loader=_StrictLoader)
+    except yaml.YAMLError as exc:
+        raise where.error(f"invalid YAML: {' '.join(str(exc).split())}") from exc
+    return as_mapping(data, where), where
+
+
+def find_file(kind: str, content_id: object, content_dir: str | Path | None, ref: Where) -> Path:
+    """The file of ``kind`` with id ``content_id``; a missing one is an error at ``ref``."""
+    folder = content_root(content_dir) / KIND_DIRS[kind]
+    ident = check_str(content_id, ref)
+    path = folder / f"{ident}.yaml"
+    if not ID_RE.match(ident) or not path.is_file():
+        known = ", ".join(_ids_in(folder)) or "none"
+        raise ref.error(f"no {kind} {ident!r} in {display_path(folder)} (known: {known})")
+    return path
+
+
+def _header(data: dict[str, Any], where: Where, path: Path, kind: str | None) -> str:
+    """Check ``format_version``, ``id`` (= file stem) and ``kind``; returns the id."""
+    version = data.get("format_version")
+    if "format_version" not in data:
+        raise where.key("format_version").error("missing required key")
+    if version not in FORMAT_VERSIONS or isinstance(version, bool):
+        raise where.key("format_version").error(
+            f"unsupported format_version {version!r} (supported: {FORMAT_VERSIONS})"
+        )
+    ident = read_str(data, "id", where)
+    if not ID_RE.match(ident):
+        raise where.key("id").error(f"{ident!r} is not lower_snake_case")
+    if ident != path.stem:
+        raise where.key("id").error(f"{ident!r} does not match the file name {path.name!r}")
+    if kind is not None:
+        read_str(data, "kind", where, choices=(kind,))
+    elif "kind" in data:
+        read_str(data, "kind", where, choices=("scenario",))
+    return ident
+
+
+def _card_where(file_where: Where, raw: object, label: str) -> Where:
+    """The location of a card entry, named by its ``name`` when it has one."""
+    name = raw.get("name") if isinstance(raw, dict) else None
+    return file_where.for_card(name, label)
+
+
+def _deck_entries(data: dict[str, Any], key: str, where: Where) -> list[Any]:
+    """The non-empty list ``data[key]`` of card entries."""
+    if key not in data:
+        raise where.key(key).error("missing required key")
+    entries = as_list(data[key], where.key(key))
+    if not entries:
+        raise where.key(key).error("the list is empty")
+    return entries
+
+
+def _parse_entries(
+    data: dict[str, Any], key: str, where: Where, prefix: str, parse: Callable[[Any, Where], T]
+) -> tuple[tuple[T, ...], list[Where]]:
+    """Parse each entry of the list ``data[key]`` with ``parse``; returns them and their
+    card locations (labelled ``#N``, or ``PREFIX #N``)."""
+    entries = _deck_entries(data, key, where)
+    label = f"{prefix} #" if prefix else "#"
+    wheres = [_card_where(where, raw, f"{label}{i + 1}") for i, raw in enumerate(entries)]
+    return tuple(parse(raw, w) for raw, w in zip(entries, wheres, strict=True)), wheres
+
+
+def _check_deck_size(total: int, expected: int, where: Where, what: str) -> None:
+    """Deck sizes count copies (``count``)."""
+    if total != expected:
+        raise where.error(f"{what} has {total} cards after count, needs exactly {expected}")
+
+
+def _check_unique_names(names: list[str], wheres: list[Where]) -> None:
+    """Two entries of one deck may not share a name (use ``count`` for copies)."""
+    seen: set[str] = set()
+    for name, where in zip(names, wheres, strict=True):
+        if name in seen:
+            raise where.key("name").error(
+                f"another entry is already named {name!r} (use count for copies)"
+            )
+        seen.add(name)
+
+
+def _effect(data: dict[str, Any], key: str, context: str, where: Where,
+            counters: tuple[str, ...] | None = None, exhaust: bool = False) -> Effect:
+    """The effect ``data[key]`` (empty when absent)."""
+    if key not in data:
+        return empty_effect(where.key(key))
+    return parse_effect(data[key], context, where.key(key), counters, exhaust)
+
+
+def _color(data: dict[str, Any], key: str, where: Where) -> int:
+    """A colour name as its index in COLOR_NAMES."""
+    return COLOR_NAMES.index(read_str(data, key, where, choices=COLOR_NAMES))
+
+
+# --------------------------------------------------------------------------- heroes
+
+
+def load_hero(hero_id: str, content_dir: str | Path | None = None,
+              ref: Where | None = None) -> Hero:
+    """Load and validate ``heroes/<hero_id>.yaml``; ``ref`` is where the id was named."""
+    path = find_file("hero", hero_id, content_dir, ref or Where("load_hero()", "-", "hero_id"))
+    return parse_hero(path)
+
+
+def parse_hero(path: Path) -> Hero:
+    """Validate a hero file; returns the ``Hero``."""
+    data, where = read_yaml(path)
+    check_keys(data, where, ("format_version", "id", "kind", "name", "hero_card", "cards"),
+               ("style",))
+    ident = _header(data, where, path, "hero")
+    name = read_str(data, "name", where)
+    style = read_str(data, "style", where, default="")
+    card_where = where.for_card(name, "hero card").key("hero_card")
+    sides = as_mapping(data["hero_card"], card_where)
+    check_keys(sides, card_where, ("normal", "focused"))
+    normal = _hero_side(sides["normal"], card_where.key("normal"))
+    focused = _hero_side(sides["focused"], card_where.key("focused"))
+    cards, wheres = _parse_entries(data, "cards", where, "", _hero_card)
+    _check_unique_names([c.name for c in cards], wheres)
+    _check_deck_size(sum(c.count for c in cards), HERO_DECK, where.key("cards"), "the hero deck")
+    return Hero(ident, name, style, normal, focused, cards, where.file)
+
+
+def _hero_side(raw: object, where: Where) -> HeroSide:
+    """One side of the Hero card: health, attack, solve, optional ability."""
+    data = as_mapping(raw, where)
+    check_keys(data, where, ("health", "attack", "solve"), ("ability",))
+    ability = _ability(data["ability"], where.key("ability")) if "ability" in data else None
+    return HeroSide(
+        health=read_int(data, "health", where, 1, MAX_HEALTH),
+        attack=read_int(data, "attack", where, 0, MAX_STAT),
+        solve=read_int(data, "solve", where, 0, MAX_STAT),
+        ability=ability,
+    )
+
+
+def _ability(raw: object, where: Where) -> Ability:
+    """``{name?, kind, effect?}``; passive abilities carry passive numbers instead."""
+    data = as_mapping(raw, where)
+    kind_name = read_str(data, "kind", where, choices=ABILITY_KINDS)
+    if kind_name == "passive":
+        check_keys(data, where, ("kind",), ("name", *PASSIVE_KEYS))
+        numbers = {k: read_int(data, k, where, 0, hi, default=0) for k, hi in PASSIVE_KEYS.items()}
+        return Ability(read_str(data, "name", where, default=""), ABIL_PASSIVE,
+                       empty_effect(where.key("effect")), **numbers)
+    check_keys(data, where, ("kind", "effect"), ("name",))
+    effect = parse_effect(data["effect"], "hero", where.key("effect"),
+                          exhaust=kind_name == "exhaust")
+    if not effect:
+        raise where.key("effect").error(f"an {kind_name} ability needs at least one op")
+    return Ability(read_str(data, "name", where, default=""), ABILITY_KINDS[kind_name], effect)
+
+
+def _hero_card(raw: object, where: Where) -> HeroCard:
+    """One hero deck entry; abilities, passives and ``unique`` only on constants."""
+    data = as_mapping(raw, where)
+    check_keys(data, where, ("name", "type"),
+               ("count", "action", "unique", "feats", "effect", "ability", "passive"))
+    constant = read_str(data, "type", where, choices=("instant", "constant")) == "constant"
+    if not constant:
+        for key in ("unique", "ability", "passive"):
+            if key in data:
+                raise where.key(key).error("only constant cards have this key")
+    ability = _ability(data["ability"], where.key("ability")) if "ability" in data else None
+    passive = _card_passive(data, ability, where)
+    return HeroCard(
+        name=read_str(data, "name", where),
+        count=read_int(data, "count", where, 1, HERO_DECK, default=1),
+        constant=constant,
+        action=read_bool(data, "action", where, default=False),
+        unique=read_bool(data, "unique", where, default=False),
+        feats=_feats(data, where),
+        effect=_effect(data, "effect", "hero", where),
+        ability=ability,
+        **passive,
+    )
+
+
+def _card_passive(data: dict[str, Any], ability: Ability | None, where: Where) -> dict[str, int]:
+    """Passive numbers of a constant: its ``passive`` block plus a passive ability's."""
+    block = as_mapping(data.get("passive", {}), where.key("passive"))
+    check_keys(block, where.key("passive"), (), PASSIVE_KEYS)
+    numbers = {k: read_int(block, k, where.key("passive"), 0, hi, default=0)
+               for k, hi in PASSIVE_KEYS.items()}
+    if ability is not None and ability.kind == ABIL_PASSIVE:
+        for k in PASSIVE_KEYS:
+            extra = getattr(ability, k)
+            if extra and k in block:
+                raise where.key("ability").key(k).error(
+                    f"{k} is given both here and under passive; give it once"
+                )
+            numbers[k] += extra
+    return numbers
+
+
+def _feats(data: dict[str, Any], where: Where) -> int:
+    """The ``feats`` list as a FEAT_* bitmask."""
+    mask = 0
+    for i, raw in enumerate(as_list(data.get("feats", []), where.key("feats"))):
+        name = check_str(raw, where.key("feats").index(i), FEAT_NAMES)
+        if mask & FEAT_NAMES[name]:
+            raise where.key("feats").index(i).error(f"feat {name!r} is listed twice")
+        mask |= FEAT_NAMES[name]
+    return mask
+
+
+# --------------------------------------------------------------------------- villains
+
+
+def load_villain(villain_id: str, content_dir: str | Path | None = None,
+                 ref: Where | None = None) -> Villain:
+    """Load and validate ``villains/<villain_id>.yaml``; ``ref`` is where the id was named."""
+    path = find_file("villain", villain_id, content_dir,
+                     ref or Where("load_villain()", "-", "villain_id"))
+    return parse_villain(path)
+
+
+def parse_villain(path: Path) -> Villain:
+    """Validate a villain file; returns the ``Villain``."""
+    data, where = read_yaml(path)
+    check_keys(data, where, ("format_version", "id", "kind", "name", "villain_card", "cards"),
+               ("lackey_colors",))
+    ident = _header(data, where, path, "villain")
+    name = read_str(data, "name", where)
+    character = _villain_character(
+        data["villain_card"], where.for_card(name, "villain card").key("villain_card")
+    )
+    colors_where = where.key("lackey_colors")
+    colors = tuple(COLOR_NAMES.index(check_str(c, colors_where.index(i), COLOR_NAMES))
+                   for i, c in enumerate(as_list(data.get("lackey_colors", []), colors_where)))
+    cards, wheres = _parse_entries(data, "cards", where, "", _villain_card)
+    _check_unique_names([c.name for c in cards], wheres)
+    _check_deck_size(sum(c.count for c in cards), VDECK, where.key("cards"), "the villain deck")
+    return Villain(ident, name, character, colors, cards, where.file)
+
+
+def _villain_character(raw: object, where: Where) -> VillainCharacter:
+    """The Villain card: ``scheming`` and ``showdown`` sides."""
+    data = as_mapping(raw, where)
+    check_keys(data, where, ("scheming", "showdown"))
+    sch_where, sd_where = where.key("scheming"), where.key("showdown")
+    sch = as_mapping(data["scheming"], sch_where)
+    check_keys(sch, sch_where, ("danger", "inflict"), ("danger_per_hero",))
+    sd = as_mapping(data["showdown"], sd_where)
+    check_keys(sd, sd_where, ("health", "inflict"), ("health_per_hero", "defense", "activate"))
+    return VillainCharacter(
+        danger=read_int(sch, "danger", sch_where, 1, MAX_HEALTH),
+        danger_per_hero=read_bool(sch, "danger_per_hero", sch_where, default=False),
+        scheming_inflict=read_int(sch, "inflict", sch_where, 0, MAX_STAT),
+        health=read_int(sd, "health", sd_where, 1, MAX_HEALTH),
+        health_per_hero=read_bool(sd, "health_per_hero", sd_where, default=False),
+        defense=read_int(sd, "defense", sd_where, 0, MAX_STAT, default=0),
+        showdown_inflict=read_int(sd, "inflict", sd_where, 0, MAX_STAT),
+        activate=_effect(sd, "activate", "activate", sd_where),
+    )
+
+
+_VILLAIN_COMMON = ("count", "ploys", "special", "showdown", "scaling")
+_VILLAIN_KEYS = {
+    "lackey": (("name", "type", "color", "health", "inflict"),
+               ("health_per_hero", "defense", "activate", *_VILLAIN_COMMON)),
+    "peril": (("name", "type", "color", "danger"),
+              ("danger_per_hero", "activate", *_VILLAIN_COMMON)),
+    "ploy": (("name", "type", "ploys"), ("count", "special", "showdown", "scaling")),
+}
+
+
+def _villain_card(raw: object, where: Where) -> VillainCard:
+    """One villain deck entry; the keys allowed depend on ``type``."""
+    data = as_mapping(raw, where)
+    kind = read_str(data, "type", where, choices=VILLAIN_TYPES)
+    required, optional = _VILLAIN_KEYS[kind]
+    check_keys(data, where, required, optional)
+    lackey, peril = kind == "lackey", kind == "peril"
+    ploys = _ploys(data, where)
+    special = _effect(data, "special", "villain", where)
+    _check_special(ploys, special, where)
+    return VillainCard(
+        name=read_str(data, "name", where),
+        count=read_int(data, "count", where, 1, VDECK, default=1),
+        type=VILLAIN_TYPES[kind],
+        color=_color(data, "color", where) if lackey or peril else -1,
+        health=read_int(data, "health", where, 1, MAX_HEALTH, dash=True) if lackey else 0,
+        health_per_hero=read_bool(data, "health_per_hero", where, default=False),
+        defense=read_int(data, "defense", where, 0, MAX_STAT, default=0),
+        inflict=read_int(data, "inflict", where, 0, MAX_STAT) if lackey else 0,
+        danger=read_int(data, "danger", where, 1, MAX_HEALTH, dash=True) if peril else 0,
+        danger_per_hero=read_bool(data, "danger_per_hero", where, default=False),
+        activate=_effect(data, "activate", "activate", where),
+        special=special,
+        showdown=_effect(data, "showdown", "villain", where),
+        ploys=ploys,
+        scaling=SCALINGS[read_str(data, "scaling", where, default="none", choices=SCALINGS)],
+        where=where,
+    )
+
+
+def _ploys(data: dict[str, Any], where: Where) -> tuple[int, ...]:
+    """The ``ploys`` icon names as PLOY_* codes, left to right."""
+    icons = as_list(data.get("ploys", []), where.key("ploys"))
+    if len(icons) > MAX_PLOYS:
+        raise where.key("ploys").error(f"{len(icons)} ploy icons, at most {MAX_PLOYS}")
+    if "ploys" in data and not icons and data.get("type") == "ploy":
+        raise where.key("ploys").error("a ploy card needs at least one ploy icon")
+    return tuple(PLOY_NAMES[check_str(icon, where.key("ploys").index(i), PLOY_NAMES)]
+                 for i, icon in enumerate(icons))
+
+
+def _check_special(ploys: tuple[int, ...], special: Effect, where: Where) -> None:
+    """A ``special`` icon needs a ``special`` effect, and the effect needs an icon."""
+    if PLOY_SPECIAL in ploys and not special:
+        raise where.key("special").error("the card has a 'special' ploy icon but no special "
+                                         "effect")
+    if special and PLOY_SPECIAL not in ploys:
+        raise where.key("special").error("a special effect needs a 'special' ploy icon to "
+                                         "trigger it")
+
+
+# --------------------------------------------------------------------------- issues
+
+
+def load_issue(issue_id: str, content_dir: str | Path | None = None,
+               ref: Where | None = None) -> Issue:
+    """Load and validate ``issues/<issue_id>.yaml``; ``ref`` is where the id was named."""
+    path = find_file("issue", issue_id, content_dir, ref or Where("load_issue()", "-", "issue_id"))
+    return parse_issue(path)
+
+
+def parse_issue(path: Path) -> Issue:
+    """Validate an issue file (with its board); returns the ``Issue``."""
+    data, where = read_yaml(path)
+    check_keys(data, where, ("format_version", "id", "kind", "name", "board", "schemes", "cards"),
+               ("counters", "loss", "overview"))
+    ident = _header(data, where, path, "issue")
+    name = read_str(data, "name", where)
+    counters = _counters(data, where)
+    loss_counter, loss_at_least = _loss(data, where, counters)
+    setup, crisis = _overview(data, where.for_card(name, "issue overview"), counters)
+    board = parse_board(data["board"], where.key("board"), counters)
+    schemes, scheme_wheres = _parse_entries(
+        data, "schemes", where, "schemes", lambda raw, w: _scheme_card(raw, w, board, counters)
+    )
+    _check_scheme_panels(schemes, scheme_wheres)
+    cards, wheres = _parse_entries(
+        data, "cards", where, "", lambda raw, w: _issue_card(raw, w, board, counters)
+    )
+    _check_unique_names([c.name for c in (*schemes, *cards)], scheme_wheres + wheres)
+    if len(schemes) < MIN_SCHEMES:
+        raise where.key("schemes").error(
+            f"{len(schemes)} Scheme cards, the issue deck needs at least {MIN_SCHEMES}"
+        )
+    total = len(schemes) + sum(c.count for c in cards)
+    _check_deck_size(total, IDECK, where.key("cards"), "the issue deck (schemes + cards)")
+    return Issue(ident, name, counters, loss_counter, loss_at_least, setup, crisis, board,
+                 schemes, cards, where.file)
+
+
+def _counters(data: dict[str, Any], where: Where) -> tuple[str, ...]:
+    """The issue's counter names (at most MAX_COUNTERS, distinct, lower_snake_case)."""
+    loc = where.key("counters")
+    names = as_list(data.get("counters", []), loc)
+    if len(names) > MAX_COUNTERS:
+        raise loc.error(f"{len(names)} counters, at most {MAX_COUNTERS}")
+    out: list[str] = []
+    for i, raw in enumerate(names):
+        name = check_str(raw, loc.index(i))
+        if not ID_RE.match(name):
+            raise loc.index(i).error(f"{name!r} is not lower_snake_case")
+        if name in out:
+            raise loc.index(i).error(f"counter {name!r} is declared twice")
+        out.append(name)
+    return tuple(out)
+
+
+def _loss(data: dict[str, Any], where: Where, counters: tuple[str, ...]) -> tuple[int, int]:
+    """``loss: {counter, at_least}`` as (counter index, threshold), or (-1, 0)."""
+    if "loss" not in data:
+        return -1, 0
+    loc = where.key("loss")
+    loss = as_mapping(data["loss"], loc)
+    check_keys(loss, loc, ("counter", "at_least"))
+    name = read_str(loss, "counter", loc)
+    if name not in counters:
+        raise loc.key("counter").error(
+            f"unknown counter {name!r} (declared: {', '.join(counters) or 'none'})"
+        )
+    return counters.index(name), read_int(loss, "at_least", loc, 1, MAX_HEALTH)
+
+
+def _overview(data: dict[str, Any], where: Where, counters: tuple[str, ...]
+              ) -> tuple[Effect, Effect]:
+    """The Issue Overview's Setup and Crisis effects (villain context)."""
+    loc = where.key("overview")
+    overview = as_mapping(data.get("overview", {}), loc)
+    check_keys(overview, loc, (), ("setup", "crisis"))
+    return (_effect(overview, "setup", "villain", loc, counters),
+            _effect(overview, "crisis", "villain", loc, counters))
+
+
+def _scheme_card(raw: object, where: Where, board: Board, counters: tuple[str, ...]
+                 ) -> SchemeCard:
+    """A double-sided Scheme card: Scheme side (panel, danger) and its ``back``."""
+    data = as_mapping(raw, where)
+    check_keys(data, where, ("name", "panel", "danger"), ("danger_per_hero", "back"))
+    panel = read_int(data, "panel", where, 1, len(board.panels))
+    back_raw = data.get("back", {"name": read_str(data, "name", where), "type": "none"})
+    return SchemeCard(
+        name=read_str(data, "name", where),
+        panel=panel,
+        danger=read_int(data, "danger", where, 1, MAX_HEALTH, dash=True),
+        danger_per_hero=read_bool(data, "danger_per_hero", where, default=False),
+        back=_scheme_back(back_raw, where.key("back"), board, panel, counters),
+    )
+
+
+_BACK_KEYS = {
+    "none": (("name", "type"), ()),
+    "problem": (("name", "type", "danger"), ("danger_per_hero", "location", "activate")),
+    "enemy": (("name", "type", "health", "inflict"),
+              ("health_per_hero", "defense", "activate")),
+}
+
+
+def _scheme_back(raw: object, where: Where, board: Board, panel: int,
+                 counters: tuple[str, ...]) -> SchemeBack:
+    """The solved side of a Scheme card: none, a problem or an enemy."""
+    data = as_mapping(raw, where)
+    kind = read_str(data, "type", where, choices=BACK_TYPES)
+    check_keys(data, where, *_BACK_KEYS[kind])
+    problem, enemy = kind == "problem", kind == "enemy"
+    location = -1
+    if problem or enemy:
+        location = int(board.scheme_space[panel])
+    if "location" in data:
+        location = resolve_location(board, data["location"], where.key("location"))
+    return SchemeBack(
+        name=read_str(data, "name", where),
+        type=BACK_TYPES[kind],
+        danger=read_int(data, "danger", where, 1, MAX_HEALTH, dash=True) if problem else 0,
+        danger_per_hero=read_bool(data, "danger_per_hero", where, default=False),
+        location=location,
+        health=read_int(data, "health", where, 1, MAX_HEALTH, dash=True) if enemy else 0,
+        health_per_hero=read_bool(data, "health_per_hero", where, default=False),
+        defense=read_int(data, "defense", where, 0, MAX_STAT, default=0),
+        inflict=read_int(data, "inflict", where, 0, MAX_STAT) if enemy else 0,
+        activate=_effect(data, "activate", "activate", where, counters),
+    )
+
+
+def _check_scheme_panels(schemes: tuple[SchemeCard, ...], wheres: list[Where]) -> None:
+    """Each scheme panel has at most one Scheme card."""
+    seen: set[int] = set()
+    for scheme, where in zip(schemes, wheres, strict=True):
+        if scheme.panel in seen:
+            raise where.key("panel").error(f"another Scheme card is already on panel "
+                                           f"{scheme.panel}")
+        seen.add(scheme.panel)
+
+
+def _issue_card(raw: object, where: Where, board: Board, counters: tuple[str, ...]
+                ) -> IssueCard:
+    """An issue card: an effect when drawn, optionally ``stays`` as a problem."""
+    data = as_mapping(raw, where)
+    check_keys(data, where, ("name",), ("count", "effect", "stays"))
+    if "effect" not in data and "stays" not in data:
+        raise where.key("effect").error("an issue card needs an effect or stays")
+    effect = _effect(data, "effect", "villain", where, counters)
+    stays = "stays" in data
+    danger, danger_ph, location = 0, False, -1
+    activate = empty_effect(where.key("stays").key("activate"))
+    if stays:
+        loc = where.key("stays")
+        block = as_mapping(data["stays"], loc)
+        check_keys(block, loc, ("danger", "location"), ("danger_per_hero", "activate"))
+        danger = read_int(block, "danger", loc, 1, MAX_HEALTH, dash=True)
+        danger_ph = read_bool(block, "danger_per_hero", loc, default=False)
+        location = resolve_location(board, block["location"], loc.key("location"))
+        activate = _effect(block, "activate", "activate", loc, counters)
+    return IssueCard(
+        name=read_str(data, "name", where),
+        count=read_int(data, "count", where, 1, IDECK, default=1),
+        effect=effect,
+        stays=stays,
+        danger=danger,
+        danger_per_hero=danger_ph,
+        location=location,
+        activate=activate,
+    )
+
+
+# --------------------------------------------------------------------------- clues
+
+
+def load_clues(clues_id: str, content_dir: str | Path | None = None,
+               ref: Where | None = None) -> Clues:
+    """Load and validate ``clues/<clues_id>.yaml``; ``ref`` is where the id was named."""
+    path = find_file("clues", clues_id, content_dir, ref or Where("load_clues()", "-", "clues_id"))
+    return parse_clues(path)
+
+
+def parse_clues(path: Path) -> Clues:
+    """Validate a clue deck file; returns the ``Clues``."""
+    data, where = read_yaml(path)
+    check_keys(data, where, ("format_version", "id", "kind", "cards"), ("name",))
+    ident = _header(data, where, path, "clues")
+    cards, wheres = _parse_entries(data, "cards", where, "", _clue_card)
+    _check_unique_names([c.name for c in cards], wheres)
+    _check_deck_size(sum(c.count for c in cards), CLUE_DECK, where.key("cards"), "the clue deck")
+    return Clues(ident, read_str(data, "name", where, default=ident), cards, where.file)
+
+
+def _clue_card(raw: object, where: Where) -> ClueCard:
+    """A clue card: bonus ``dice`` and/or a text ``effect`` (hero context)."""
+    data = as_mapping(raw, where)
+    check_keys(data, where, ("name",), ("count", "dice", "effect"))
+    if "dice" not in data and "effect" not in data:
+        raise where.key("effect").error("a clue card needs dice or an effect")
+    dice = as_mapping(data.get("dice", {}), where.key("dice"))
+    check_keys(dice, where.key("dice"), (), ("attack", "solve"))
+    attack = read_int(dice, "attack", where.key("dice"), 0, MAX_BONUS_DICE, default=0)
+    solve = read_int(dice, "solve", where.key("dice"), 0, MAX_BONUS_DICE, default=0)
+    if "dice" in data and attack + solve == 0:
+        raise where.key("dice").error("bonus dice need attack or solve above 0")
+    return ClueCard(
+        name=read_str(data, "name", where),
+        count=read_int(data, "count", where, 1, CLUE_DECK, default=1),
+        effect=_effect(data, "effect", "hero", where),
+        attack_dice=attack,
+        solve_dice=solve,
+    )
+
+
+# --------------------------------------------------------------------------- scenarios
+
+
+def scenario_path(scenario: str | Path, content_dir: str | Path | None = None) -> Path:
+    """The file of a scenario given by id (in ``scenarios/``) or by path."""
+    text = str(scenario)
+    if isinstance(scenario, Path) or text.endswith((".yaml", ".yml")) or "/" in text:
+        path = Path(scenario)
+        if not path.is_file():
+            raise Where(display_path(path)).error("no such scenario file")
+        return path
+    folder = scenarios_root(content_dir)
+    path = folder / f"{text}.yaml"
+    if not ID_RE.match(text) or not path.is_file():
+        known = ", ".join(_ids_in(folder)) or "none"
+        raise Where("load_scenario()", "-", "scenario").error(
+            f"no scenario {text!r} in {display_path(folder)} (known: {known})"
+        )
+    return path
+
+
+def parse_scenario(path: Path) -> ScenarioSpec:
+    """Validate a scenario file's own fields; returns the ``ScenarioSpec``."""
+    data, where = read_yaml(path)
+    check_keys(data, where, ("format_version", "id", "heroes", "villain", "issue", "clues"),
+               ("kind", "rules", "caps"))
+    ident = _header(data, where, path, None)
+    return ScenarioSpec(
+        id=ident,
+        heroes=check_hero_ids(data["heroes"], where.key("heroes")),
+        villain=read_str(data, "villain", where),
+        issue=read_str(data, "issue", where),
+        clues=read_str(data, "clues", where),
+        rules=dict(as_mapping(data.get("rules", {}), where.key("rules"))),
+        caps=dict(as_mapping(data.get("caps", {}), where.key("caps"))),
+        where=where,
+    )
+
+
+def check_hero_ids(raw: object, where: Where) -> tuple[str, ...]:
+    """A list of 1..MAX_HEROES hero ids (repeats allowed)."""
+    ids = as_list(raw, where)
+    if not 1 <= len(ids) <= MAX_HEROES:
+        raise where.error(f"{len(ids)} heroes, a game needs 1..{MAX_HEROES}")
+    return tuple(check_str(h, where.index(i)) for i, h in enumerate(ids))
+
+
+__all__ = [
+    "ContentError",
+    "list_content",
+    "load_clues",
+    "load_hero",
+    "load_issue",
+    "load_villain",
+    "parse_scenario",
+    "scenario_path",
+]

@@ -1,0 +1,158 @@
+"""The closed effect vocabulary: every op a card, panel or overview may use.
+
+A card effect in YAML is a list of ops, each a mapping with an ``op`` key and the op's
+parameters, e.g. ``- {op: damage_enemy, n: 2, range: 1}``. The loader rejects unknown ops,
+unknown parameters, missing required parameters, out-of-range numbers and ops used where
+they have no meaning (``where``). Compiled, each op is one row ``(code, a, b, c)`` of the
+program table; parameters fill ``a, b, c`` in the order they are declared here.
+
+Contexts (``where``):
+
+- ``hero``: hero cards, hero abilities and clue cards; "you" is the hero using the card.
+- ``villain``: villain card special/showdown effects, scheme panel effects, issue cards,
+  the issue overview's setup and crisis effects, nemesis setup; "the active hero" is the
+  hero resolving the card (for issue cards: the hero chosen to hold it, see engine docs).
+- ``activate``: the Activate effect of a card in a threat area; the op acts for the enemy
+  or problem that card stands for, and "the owner" is the hero whose threat area holds it.
+
+Enumerated parameters are written as names in YAML and compiled to the integers below.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+PANEL_VILLAIN = 0  # "villain": the panel the villain is in (or nearest to)
+PANEL_ALL = -1  # "all": every scheme panel
+
+PANEL_NAMES = {"villain": PANEL_VILLAIN, "all": PANEL_ALL}
+
+WHO_ACTIVE = 0  # the active hero (or the owner, in an activate effect)
+WHO_EACH = 1  # each hero on the board
+WHO_NEAR_VILLAIN = 2  # each hero near the villain figure/panel
+
+WHO_NAMES = {"active": WHO_ACTIVE, "each": WHO_EACH, "near_villain": WHO_NEAR_VILLAIN}
+
+# Quantities an ``if`` op can test; ``counter:<name>`` is resolved per issue.
+COUNT_MINIONS_VILLAIN_PANEL = 0
+COUNT_MINIONS_TOTAL = 1
+COUNT_CAPTURED_TOTAL = 2
+COUNT_BYSTANDERS_MAP = 3
+COUNT_MINION_SUPPLY = 4
+COUNT_BYSTANDER_SUPPLY = 5
+COUNT_VILLAIN_HIDDEN = 6
+COUNT_ACTIVE_THREATS = 7  # cards in the active hero's threat area
+COUNT_ACTIVE_DAMAGE = 8  # damage on the active hero
+COUNT_VILLAIN_PANEL = 9  # number of the villain's current (or nearest) scheme panel
+COUNT_ROUND = 10
+COUNT_COUNTER_BASE = 16  # + counter index (issue counters such as gold)
+
+COUNT_NAMES = {
+    "minions_in_villain_panel": COUNT_MINIONS_VILLAIN_PANEL,
+    "minions_total": COUNT_MINIONS_TOTAL,
+    "captured_total": COUNT_CAPTURED_TOTAL,
+    "bystanders_on_map": COUNT_BYSTANDERS_MAP,
+    "minion_supply": COUNT_MINION_SUPPLY,
+    "bystander_supply": COUNT_BYSTANDER_SUPPLY,
+    "villain_hidden_tokens": COUNT_VILLAIN_HIDDEN,
+    "active_hero_threats": COUNT_ACTIVE_THREATS,
+    "active_hero_damage": COUNT_ACTIVE_DAMAGE,
+    "villain_panel": COUNT_VILLAIN_PANEL,
+    "round": COUNT_ROUND,
+}
+MAX_COUNTERS = 4
+
+
+@dataclass(frozen=True)
+class Param:
+    """One op parameter: an integer in [lo, hi] or a name from ``enum``."""
+
+    name: str
+    default: int | str | None = None  # None: required
+    lo: int = 0
+    hi: int = 20
+    enum: str | None = None  # "panel", "who", "count", "counter"
+
+
+@dataclass(frozen=True)
+class OpSpec:
+    name: str
+    code: int
+    params: tuple[Param, ...]
+    where: frozenset[str]
+    doc: str
+
+
+H = frozenset({"hero"})
+V = frozenset({"villain", "activate"})
+A = frozenset({"activate"})
+ANY = frozenset({"hero", "villain", "activate"})
+
+_N1 = Param("n", 1, 1, 20)
+
+OPS: tuple[OpSpec, ...] = (
+    # hero-side effects
+    OpSpec("gain_focus", 1, (_N1,), H, "You gain n focus (at most 5 kept; see Focus Tokens)."),
+    OpSpec("draw", 2, (_N1,), H, "You draw n cards from your deck."),
+    OpSpec("gain_clue", 3, (_N1,), ANY, "You (or the active hero) gain n clue cards."),
+    OpSpec("heal", 4, (_N1, Param("range", 0, 0, 12)), H,
+           "Remove up to n damage from one hero within range (0: yourself only)."),
+    OpSpec("damage_enemy", 5, (_N1, Param("range", 1, 0, 12)), H,
+           "Deal n damage (defense ignored) to one enemy within range of you."),
+    OpSpec("justice", 6, (_N1, Param("range", 1, 0, 12)), H,
+           "Place n justice on one problem within range of you (Scheme cards: only from "
+           "their panel)."),
+    OpSpec("move", 7, (Param("n", 3, 1, 12),), H,
+           "Perform a Move of up to n spaces (no action spent)."),
+    OpSpec("attack", 8, (Param("dice", 0, 0, 6),), H,
+           "Perform an Attack with extra dice (no action spent)."),
+    OpSpec("solve", 9, (Param("dice", 0, 0, 6),), H,
+           "Perform a Solve with extra dice (no action spent)."),
+    OpSpec("place", 10, (Param("range", 0, 0, 12),), H,
+           "Place your figure in any space within range (0: anywhere on the map)."),
+    OpSpec("rescue", 11, (Param("range", 1, 0, 12),), H,
+           "Rescue one bystander on the map or captured in a panel within range."),
+    OpSpec("exhaust_threat", 12, (), H, "Exhaust one ready card in your threat area."),
+    OpSpec("prevent", 13, (_N1,), H,
+           "Reduce damage you are about to suffer by n. Only as an Exhaust ability, "
+           "usable while you are being dealt damage."),
+    # villain / issue effects
+    OpSpec("place_minions", 14, (_N1, Param("panel", "villain", enum="panel")), V,
+           "Place n minions from the supply in a panel (villain: the villain's panel; all: "
+           "each panel). Running out causes one crisis."),
+    OpSpec("place_bystanders", 15, (_N1,), V,
+           "Place n bystanders from the supply on empty bystander spaces (captured when "
+           "none is free or 4 are on the map). Running out causes one crisis."),
+    OpSpec("capture_bystanders", 16, (_N1,), V,
+           "The n bystanders on the map nearest the villain are captured."),
+    OpSpec("defeat_bystanders", 17, (_N1,), V,
+           "Defeat n captured bystanders, the villain's panel first; one crisis if none."),
+    OpSpec("scheme", 18, (_N1,), V, "The villain schemes n times."),
+    OpSpec("advance", 19, (_N1,), V, "The villain advances n times."),
+    OpSpec("villain_inflict", 20, (), V, "The villain inflicts the active hero."),
+    OpSpec("damage_hero", 21, (_N1, Param("who", "active", enum="who")), V,
+           "Deal n damage to the chosen heroes."),
+    OpSpec("discard_or_damage", 22, (_N1, Param("who", "active", enum="who")), V,
+           "Each chosen hero discards 1 card or suffers n damage."),
+    OpSpec("crisis", 23, (), V, "A crisis occurs."),
+    OpSpec("counter_add", 24, (Param("counter", None, enum="counter"), Param("n", 1, -20, 20)), V,
+           "Add n to an issue counter (e.g. gold); the issue's loss check follows."),
+    OpSpec("heal_villain", 25, (_N1,), V, "Remove n damage from the villain."),
+    OpSpec("villain_move", 26, (_N1,), V,
+           "The villain figure (Showdown side, on the map) moves n spaces like an enemy: "
+           "toward the nearest hero or bystander, passing through figures."),
+    # activate-only
+    OpSpec("enemy_move", 27, (_N1,), A, "This enemy moves n toward the nearest hero or bystander."),
+    OpSpec("inflict", 28, (Param("bonus", 0, 0, 10),), A,
+           "This enemy inflicts (inflict value + bonus) on a nearby hero."),
+    OpSpec("inflict_owner", 29, (Param("bonus", 0, 0, 10),), A,
+           "This enemy inflicts the owner wherever they are."),
+    # control flow (written as {op: if, count: ..., at_least: N, then: [...]})
+    OpSpec("if", 30, (Param("count", None, enum="count"), Param("at_least", 1, -20, 40),
+                      Param("skip", 0, 0, 40)), ANY,
+           "Run the ``then`` ops only when the counted quantity is at least at_least."),
+)
+
+OP_BY_NAME = {op.name: op for op in OPS}
+OP_BY_CODE = {op.code: op for op in OPS}
+MAX_OP_CODE = max(op.code for op in OPS)

@@ -1,0 +1,213 @@
+"""Compiled content: the integer tables the engine kernels read.
+
+A scenario (heroes, villain, issue, board, clues, options) compiles to one ``Tables``
+record. Every field is an ``int32`` numpy array (or a plain int) with a fixed capacity, so
+the numba kernels see the same types for every scenario and compile once. Columns of the
+2-D card tables are named by the ``*_`` constants below.
+
+Capacities (fixed for every scenario)::
+
+    MAX_HEROES   6    hero seats
+    HERO_DECK    20   cards in a hero deck besides the Hero character card
+    VDECK        29   villain deck cards besides the Villain card
+    IDECK        14   issue deck cards besides the Issue Overview (Scheme + issue cards)
+    CLUE_DECK    20   clue cards
+    MAX_SPACES   64   map spaces
+    MAX_PANELS   6    scheme panels
+    MAX_PROGS    512  effect programs
+    PROG_LEN     24   ops per program
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+MAX_HEROES = 6
+HERO_DECK = 20
+VDECK = 29
+IDECK = 14
+CLUE_DECK = 20
+NEMESES = 2
+MAX_SPACES = 64
+MAX_PANELS = 6
+MAX_PROGS = 512
+PROG_LEN = 24
+N_COLORS = 4  # red, green, blue, yellow
+COLOR_NAMES = ("red", "green", "blue", "yellow")
+DASH = -1  # a "-" value: cannot be defeated / solved
+
+# --- hero character card, per seat and side: hero_stat[seat, side, col] (side 0 normal, 1 focused)
+HS_HEALTH = 0
+HS_ATTACK = 1
+HS_SOLVE = 2
+HS_ABILITY = 3  # ABIL_* kind of the hero card's ability on this side
+HS_ABILITY_PROG = 4  # program id or -1
+HS_ATTACK_DICE = 5  # passive: extra attack dice
+HS_SOLVE_DICE = 6  # passive: extra solve dice
+HS_MOVE = 7  # passive: extra spaces per Move
+HS_ARMOR = 8  # passive: damage reduced on each damage instance
+HS_NCOLS = 9
+
+ABIL_NONE = 0
+ABIL_ACTION = 1  # costs an action
+ABIL_EXHAUST = 2  # free; exhausts the card
+ABIL_PASSIVE = 3  # always on (its numbers are the passive columns)
+
+# --- hero deck cards: hcard[seat, card, col]
+HC_CONSTANT = 0  # 0 Instant, 1 Constant
+HC_ACTION = 1  # 1: has the action icon (costs an action to play)
+HC_UNIQUE = 2
+HC_FEATS = 3  # bitmask of FEAT_* bits
+HC_PLAY_PROG = 4  # effect resolved when played, or -1
+HC_ABILITY = 5  # ABIL_* kind for a Constant in play
+HC_ABILITY_PROG = 6
+HC_ATTACK_DICE = 7  # passive while in play
+HC_SOLVE_DICE = 8
+HC_MOVE = 9
+HC_ARMOR = 10
+HC_NAME_ID = 11  # same value for copies of one card (unique check)
+HC_NCOLS = 12
+
+FEAT_TOUGHNESS = 1
+FEAT_MOBILITY = 2
+FEAT_STRENGTH = 4
+FEAT_DEDUCTION = 8
+FEAT_NAMES = {"toughness": FEAT_TOUGHNESS, "mobility": FEAT_MOBILITY,
+              "strength": FEAT_STRENGTH, "deduction": FEAT_DEDUCTION}
+
+# --- villain card: vil_stat[col]
+VS_DANGER = 0  # Scheming side danger value
+VS_DANGER_PH = 1  # 1: per hero
+VS_SCHEMING_INFLICT = 2
+VS_HEALTH = 3  # Showdown side health
+VS_HEALTH_PH = 4
+VS_DEFENSE = 5
+VS_SHOWDOWN_INFLICT = 6
+VS_ACTIVATE_PROG = 7  # Showdown side Activate (in a threat area), or -1
+VS_NCOLS = 8
+
+# --- villain deck cards: vcard[card, col]
+VC_PRESENT = 0  # 1 for a real card, 0 for an unused slot
+VC_TYPE = 1  # VT_*
+VC_SCALING = 2  # 0 none, 1: removed with 1 hero, 5: removed with 5-6 heroes
+VC_COLOR = 3  # 0..3 for lackey/peril cards, -1 otherwise
+VC_HEALTH = 4
+VC_HEALTH_PH = 5
+VC_DEFENSE = 6
+VC_INFLICT = 7
+VC_DANGER = 8
+VC_DANGER_PH = 9
+VC_ACTIVATE_PROG = 10
+VC_SPECIAL_PROG = 11
+VC_SHOWDOWN_PROG = 12
+VC_NPLOYS = 13
+VC_PLOY0 = 14  # VC_PLOY0 .. VC_PLOY0+MAX_PLOYS-1: PLOY_* codes, left to right
+MAX_PLOYS = 6
+VC_NCOLS = VC_PLOY0 + MAX_PLOYS
+
+VT_LACKEY = 1
+VT_PERIL = 2
+VT_PLOY = 3
+
+PLOY_CUNNING = 10
+PLOY_BYSTANDER = 11
+PLOY_SPECIAL = 12
+# minion icons are their panel number 1..MAX_PANELS
+
+# --- issue deck cards (Scheme cards first, then issue cards): icard[card, col]
+IC_PRESENT = 0
+IC_TYPE = 1  # IT_*
+IC_PANEL = 2  # Scheme card: its panel number (1..)
+IC_DANGER = 3  # Scheme side danger / staying issue card danger
+IC_DANGER_PH = 4
+IC_BACK = 5  # BACK_* kind of the Scheme card's other side
+IC_BACK_DANGER = 6
+IC_BACK_DANGER_PH = 7
+IC_BACK_HEALTH = 8
+IC_BACK_HEALTH_PH = 9
+IC_BACK_DEFENSE = 10
+IC_BACK_INFLICT = 11
+IC_BACK_ACTIVATE_PROG = 12
+IC_EFFECT_PROG = 13  # issue card: resolved when drawn
+IC_STAYS = 14  # issue card: 1 stays in a threat area as a problem after resolving
+IC_ACTIVATE_PROG = 15  # staying issue card: its Activate effect
+IC_LOCATION = 16  # staying card / problem back: the space index it is solved from, or -1
+IC_NCOLS = 17
+
+IT_SCHEME = 1
+IT_ISSUE = 2
+
+BACK_NONE = 0  # flipped side is spent: removed from the game
+BACK_PROBLEM = 1  # flipped side is a problem (danger) solved from IC_LOCATION or the panel
+BACK_ENEMY = 2  # flipped side is an enemy with a figure at the scheme space
+
+# --- clue cards: clue[card, col]
+CL_PRESENT = 0
+CL_PROG = 1  # text effect, or -1
+CL_ATTACK_DICE = 2
+CL_SOLVE_DICE = 3
+CL_NCOLS = 4
+
+# --- board spaces: space_kind[space]
+SP_NONE = 0
+SP_PLAIN = 1
+SP_START = 2
+SP_PERIL = 3  # space_arg: colour 0..3
+SP_BYSTANDER = 4
+SP_SCHEME = 5  # space_arg: panel number 1..
+
+# --- dice faces: dice[face, col]
+DF_SUCCESS = 0
+DF_FOCUS = 1
+DF_BURST = 2
+
+# --- scalar configuration: cfg[index]
+CFG_N_HEROES = 0
+CFG_N_SPACES = 1
+CFG_N_PANELS = 2
+CFG_START_SPACE = 3
+CFG_N_SCHEMES = 4  # Scheme cards in the issue deck (the first ones in icard)
+CFG_SETUP_PROG = 5  # Issue Overview Setup, or -1
+CFG_CRISIS_PROG = 6  # Issue Overview Crisis, or -1
+CFG_LOSS_COUNTER = 7  # issue counter index that loses the game, or -1
+CFG_LOSS_AT_LEAST = 8
+CFG_MINIONS = 9  # minion supply at setup
+CFG_BYSTANDERS = 10  # bystander supply at setup
+CFG_MINION_HEALTH = 11
+CFG_MINION_INFLICT = 12
+CFG_HAND_SIZE = 13  # opening hand
+CFG_MAX_ROUNDS = 14  # truncation cap on rounds
+CFG_MAX_DECISIONS = 15  # truncation cap on decisions
+CFG_MAX_YIELDS = 16  # initiative yields allowed per hero per hero turn
+CFG_MOVE = 17  # spaces per Move action
+CFG_N_NEMESES = 18  # nemeses in play (5-6 heroes)
+CFG_MAX_MAP_BYSTANDERS = 19  # bystanders allowed on the map before placing captures
+CFG_FOCUS_CAP = 20
+CFG_FOCUS_TO_FLIP = 21
+CFG_TOUGHNESS = 22  # damage prevented by a toughness feat
+CFG_N_COLS = 24
+
+
+class Tables(NamedTuple):
+    """Everything the kernels read about a scenario; numba takes it as one argument."""
+
+    cfg: np.ndarray  # [CFG_N_COLS]
+    prog: np.ndarray  # [MAX_PROGS, PROG_LEN, 4] rows (code, a, b, c); code 0 ends
+    hero_stat: np.ndarray  # [MAX_HEROES, 2, HS_NCOLS]
+    hcard: np.ndarray  # [MAX_HEROES, HERO_DECK, HC_NCOLS]
+    vil_stat: np.ndarray  # [VS_NCOLS]
+    vcard: np.ndarray  # [VDECK, VC_NCOLS]
+    icard: np.ndarray  # [IDECK, IC_NCOLS]
+    clue: np.ndarray  # [CLUE_DECK, CL_NCOLS]
+    panel_prog: np.ndarray  # [MAX_PANELS + 1] scheme effect of panel k (index k), or -1
+    space_kind: np.ndarray  # [MAX_SPACES] SP_*
+    space_arg: np.ndarray  # [MAX_SPACES] colour (peril) or panel number (scheme), else -1
+    adj: np.ndarray  # [MAX_SPACES, 6] neighbours, -1 padded
+    dist: np.ndarray  # [MAX_SPACES, MAX_SPACES] map distance (steps), 999 if unreachable
+    scheme_space: np.ndarray  # [MAX_PANELS + 1] space of panel k's scheme space (index k), -1
+    peril_space: np.ndarray  # [N_COLORS] peril space of each colour
+    lackey_space: np.ndarray  # [N_COLORS] scheme space where a lackey of each colour arrives
+    dice: np.ndarray  # [6, 3] hero die faces: success, focus, burst counts
+    nemesis: np.ndarray  # [NEMESES, IC_NCOLS] nemesis cards (Scheme side + enemy back)

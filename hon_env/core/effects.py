@@ -1,0 +1,411 @@
+"""State changes shared by many rules: damage, justice, focus, bystanders, minions, crises.
+
+These are plain helpers; none of them asks a question. Anything that needs a decision is
+an interpreter op (interp.py) that parks and calls these once the answer is known.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from hon_env.content.tables import (
+    BACK_ENEMY,
+    BACK_NONE,
+    BACK_PROBLEM,
+    CFG_BYSTANDERS,
+    CFG_FOCUS_CAP,
+    CFG_FOCUS_TO_FLIP,
+    CFG_LOSS_AT_LEAST,
+    CFG_LOSS_COUNTER,
+    CFG_MAX_MAP_BYSTANDERS,
+    CFG_MINION_HEALTH,
+    CFG_N_HEROES,
+    CFG_N_PANELS,
+    CFG_N_SPACES,
+    DASH,
+    IC_BACK,
+    IC_LOCATION,
+    IC_PANEL,
+    IC_TYPE,
+    IT_SCHEME,
+    SP_BYSTANDER,
+    SP_SCHEME,
+)
+from hon_env.core.geometry import capture_at, is_empty, nearest_empty, nearest_panel
+from hon_env.core.layout import (
+    BYSTANDER_ON,
+    BYSTANDER_SUPPLY,
+    BYSTANDERS_DEFEATED,
+    CAPTURED,
+    COUNTERS,
+    EV_BYSTANDERS_DEFEATED,
+    EV_DAMAGE_DEALT,
+    EV_ENEMIES_DEFEATED,
+    EV_JUSTICE,
+    EV_PROBLEMS_SOLVED,
+    EV_RESCUES,
+    EV_SCHEMES_SOLVED,
+    EV_VILLAIN_ADVANCES,
+    EVENTS,
+    HFOCUS,
+    HLOC,
+    HSIDE,
+    IDMG,
+    IJUST,
+    ILOC,
+    IOWNER,
+    IPOS,
+    ISIDE,
+    L_DISCARD,
+    L_REMOVED,
+    LOSS_COUNTER,
+    LOSS_REASON,
+    MINION_SUPPLY,
+    MINIONS,
+    OUT_LOSS,
+    OUT_ONGOING,
+    OUT_WIN,
+    OUTCOME,
+    T_CAPTURED,
+    T_I0,
+    T_VILLAIN,
+    TURN,
+    TURN_HERO,
+    TURN_OVER,
+    VDMG,
+    VIL_DAMAGE,
+    VIL_DANGER,
+    VIL_HEALTH,
+    VIL_HIDDEN,
+    VIL_IN_PANEL,
+    VIL_JUSTICE,
+    VIL_LOC,
+    VIL_OWNER,
+    VIL_SIDE,
+    VJUST,
+    VLOC,
+    VOWNER,
+    VPOS,
+)
+from hon_env.core.queries import enemy_health, problem_danger, villain_panel
+from hon_env.core.zones import gain_clue
+
+
+@njit(cache=True)
+def end_game(s, b, outcome, reason):
+    """Record the outcome once; later calls keep the first result."""
+    if s[b, OUTCOME] == OUT_ONGOING:
+        s[b, OUTCOME] = outcome
+        s[b, LOSS_REASON] = reason
+        s[b, TURN] = TURN_OVER
+
+
+@njit(cache=True)
+def gain_focus(s, b, T, h, n):
+    """Hero ``h`` gains ``n`` focus (Focus Tokens).
+
+    Focus is capped; during the hero turn, an unfocused hero whose focus would pass the
+    cap spends the flip cost to turn Focused and keeps the remainder. The rulebook makes
+    this optional; flipping is never worse for the hero, so it is automatic here.
+    """
+    if s[b, HLOC + h] < 0 or n <= 0:
+        return
+    cap = T.cfg[CFG_FOCUS_CAP]
+    f = s[b, HFOCUS + h] + n
+    if f > cap and s[b, HSIDE + h] == 0 and s[b, TURN] == TURN_HERO:
+        s[b, HSIDE + h] = 1
+        f -= T.cfg[CFG_FOCUS_TO_FLIP]
+    s[b, HFOCUS + h] = min(f, cap)
+
+
+@njit(cache=True)
+def rescue_on_map(s, b, T, h, sp):
+    """Hero ``h`` entered ``sp``: a bystander token there is rescued (not in panels)."""
+    if T.space_kind[sp] != SP_SCHEME and s[b, BYSTANDER_ON + sp] == 1:
+        s[b, BYSTANDER_ON + sp] = 0
+        s[b, BYSTANDER_SUPPLY] += 1
+        s[b, EVENTS + EV_RESCUES] += 1
+        gain_clue(s, b, T, h)
+
+
+@njit(cache=True)
+def rescue_captured(s, b, T, h, panel, n):
+    """Hero ``h`` rescues up to ``n`` captured bystanders from ``panel``; returns how many."""
+    k = min(n, s[b, CAPTURED + panel])
+    for _ in range(k):
+        s[b, CAPTURED + panel] -= 1
+        s[b, BYSTANDER_SUPPLY] += 1
+        s[b, EVENTS + EV_RESCUES] += 1
+        gain_clue(s, b, T, h)
+    return k
+
+
+@njit(cache=True)
+def move_hero_to(s, b, T, h, sp):
+    """Put hero ``h`` in ``sp`` (a scheme space means its panel) and rescue there."""
+    s[b, HLOC + h] = sp
+    rescue_on_map(s, b, T, h, sp)
+
+
+@njit(cache=True)
+def place_minions(s, b, T, n, panel):
+    """Place ``n`` minions in ``panel``. Returns True when the supply ran out (a shortage)."""
+    short = False
+    for _ in range(n):
+        if s[b, MINION_SUPPLY] == 0:
+            short = True
+            break
+        s[b, MINION_SUPPLY] -= 1
+        s[b, MINIONS + panel] += 1
+    return short
+
+
+@njit(cache=True)
+def bystanders_on_map(s, b, T):
+    n = 0
+    for sp in range(T.cfg[CFG_N_SPACES]):
+        n += s[b, BYSTANDER_ON + sp]
+    return n
+
+
+@njit(cache=True)
+def place_bystander(s, b, T):
+    """Place one bystander from the supply (rulebook: Ploy Icons, Captured Bystanders).
+
+    It goes to the first empty bystander space without a token (the rulebook lets the
+    active hero pick; we take the lowest index). With no free space, or the map already
+    holding its maximum, it is captured in the panel nearest the villain.
+    Returns True when the supply was empty (a shortage).
+    """
+    if s[b, BYSTANDER_SUPPLY] == 0:
+        return True
+    s[b, BYSTANDER_SUPPLY] -= 1
+    if bystanders_on_map(s, b, T) < T.cfg[CFG_MAX_MAP_BYSTANDERS]:
+        for sp in range(T.cfg[CFG_N_SPACES]):
+            if (T.space_kind[sp] == SP_BYSTANDER and s[b, BYSTANDER_ON + sp] == 0
+                    and is_empty(s, b, T, sp)):
+                s[b, BYSTANDER_ON + sp] = 1
+                return False
+    s[b, CAPTURED + nearest_panel(T, s[b, VIL_LOC])] += 1
+    return False
+
+
+@njit(cache=True)
+def capture_nearest_villain(s, b, T, n):
+    """Capture the ``n`` map bystanders nearest the villain (lowest space on ties)."""
+    for _ in range(n):
+        best = -1
+        best_d = 1 << 30
+        for sp in range(T.cfg[CFG_N_SPACES]):
+            if s[b, BYSTANDER_ON + sp] == 1 and T.dist[s[b, VIL_LOC], sp] < best_d:
+                best, best_d = sp, T.dist[s[b, VIL_LOC], sp]
+        if best < 0:
+            return
+        capture_at(s, b, T, best)
+
+
+@njit(cache=True)
+def defeat_bystanders(s, b, T, n):
+    """Defeat ``n`` captured bystanders, the villain's panel first. True if none could be."""
+    done = 0
+    first = villain_panel(s, b, T)
+    for _ in range(n):
+        p = first
+        if s[b, CAPTURED + p] == 0:
+            p = 0
+            for k in range(1, T.cfg[CFG_N_PANELS] + 1):
+                if s[b, CAPTURED + k] > 0:
+                    p = k
+                    break
+        if p == 0:
+            break
+        s[b, CAPTURED + p] -= 1
+        s[b, BYSTANDERS_DEFEATED] += 1
+        s[b, EVENTS + EV_BYSTANDERS_DEFEATED] += 1
+        done += 1
+    return done == 0 and n > 0
+
+
+@njit(cache=True)
+def advance_villain(s, b, T):
+    """The villain advances to the next panel (Scheming) or scheme space (Showdown).
+
+    Beyond the highest panel there is nowhere to go: the villain stays.
+    """
+    p = villain_panel(s, b, T)
+    if p >= T.cfg[CFG_N_PANELS]:
+        return
+    nxt = T.scheme_space[p + 1]
+    if s[b, VIL_IN_PANEL] == 1:
+        s[b, VIL_LOC] = nxt
+    else:
+        s[b, VIL_LOC] = -1  # lift the figure so it does not block its own landing
+        if is_empty(s, b, T, nxt):
+            s[b, VIL_LOC] = nxt
+        else:
+            s[b, VIL_LOC] = nearest_empty(s, b, T, nxt, False, -1)
+    s[b, EVENTS + EV_VILLAIN_ADVANCES] += 1
+
+
+@njit(cache=True)
+def add_counter(s, b, T, k, n):
+    """Add ``n`` to issue counter ``k`` (never below 0) and apply the issue's loss check."""
+    v = max(0, s[b, COUNTERS + k] + n)
+    s[b, COUNTERS + k] = v
+    if T.cfg[CFG_LOSS_COUNTER] == k and v >= T.cfg[CFG_LOSS_AT_LEAST]:
+        end_game(s, b, OUT_LOSS, LOSS_COUNTER)
+
+
+@njit(cache=True)
+def nemeses_alive(s, b, T):
+    return 0  # nemeses arrive with the 5-6 hero rules
+
+
+@njit(cache=True)
+def damage_enemy_card(s, b, T, t, n, h):
+    """Deal ``n`` damage to enemy card target ``t`` (defense already applied by the caller).
+
+    A defeated lackey is discarded with its figure; a defeated issue enemy (a flipped
+    Scheme card) leaves the game; the hero dealing the final damage gains a clue. A
+    defeated villain wins the game (rulebook: Dealing and Suffering Damage).
+    """
+    if n <= 0:
+        return
+    s[b, EVENTS + EV_DAMAGE_DEALT] += n
+    nh = T.cfg[CFG_N_HEROES]
+    if t == T_VILLAIN:
+        s[b, VIL_DAMAGE] += n
+        if s[b, VIL_DAMAGE] >= s[b, VIL_HEALTH] and s[b, VIL_HEALTH] != DASH:
+            if nemeses_alive(s, b, T) > 0:
+                s[b, VIL_DAMAGE] = s[b, VIL_HEALTH] - 1
+            else:
+                s[b, EVENTS + EV_ENEMIES_DEFEATED] += 1
+                end_game(s, b, OUT_WIN, 0)
+        return
+    health = enemy_health(s, b, T, t, nh)
+    if t < T_I0:
+        s[b, VDMG + t] += n
+        if health != DASH and s[b, VDMG + t] >= health:
+            s[b, VLOC + t] = L_DISCARD
+            s[b, VOWNER + t] = -1
+            s[b, VPOS + t] = -1
+            s[b, EVENTS + EV_ENEMIES_DEFEATED] += 1
+            gain_clue(s, b, T, h)
+        return
+    i = t - T_I0
+    s[b, IDMG + i] += n
+    if health != DASH and s[b, IDMG + i] >= health:
+        s[b, ILOC + i] = L_REMOVED
+        s[b, IOWNER + i] = -1
+        s[b, IPOS + i] = -1
+        s[b, EVENTS + EV_ENEMIES_DEFEATED] += 1
+        gain_clue(s, b, T, h)
+
+
+@njit(cache=True)
+def kill_minions(s, b, T, panel, successes):
+    """Spend ``successes`` damage on the minions of ``panel``; returns minions defeated."""
+    killed = min(successes // max(1, T.cfg[CFG_MINION_HEALTH]), s[b, MINIONS + panel])
+    s[b, MINIONS + panel] -= killed
+    s[b, MINION_SUPPLY] += killed
+    s[b, EVENTS + EV_DAMAGE_DEALT] += killed
+    return killed
+
+
+@njit(cache=True)
+def reveal_villain(s, b, T, h):
+    """The Villain card was solved: flip to Showdown in ``h``'s threat area (Revealing)."""
+    s[b, VIL_JUSTICE] = 0
+    s[b, VIL_SIDE] = 1
+    s[b, VIL_OWNER] = h
+    s[b, VIL_IN_PANEL] = 0
+    sp = s[b, VIL_LOC]
+    s[b, VIL_LOC] = -1
+    if is_empty(s, b, T, sp):
+        s[b, VIL_LOC] = sp
+    else:
+        s[b, VIL_LOC] = nearest_empty(s, b, T, sp, False, -1)
+
+
+@njit(cache=True)
+def flip_scheme(s, b, T, i, h):
+    """Scheme card ``i`` was solved on its Scheme side (rulebook: Scheme Cards).
+
+    It flips in place, its solver gains a clue and one hidden token leaves the Villain
+    card. Justice is cleared on the flip (our reading: the new side is a fresh problem).
+    """
+    s[b, ISIDE + i] = 1
+    s[b, IJUST + i] = 0
+    s[b, IDMG + i] = 0
+    s[b, VIL_HIDDEN] = max(0, s[b, VIL_HIDDEN] - 1)
+    s[b, EVENTS + EV_SCHEMES_SOLVED] += 1
+    gain_clue(s, b, T, h)
+    back = T.icard[i, IC_BACK]
+    if back == BACK_NONE:
+        s[b, ILOC + i] = L_REMOVED
+        s[b, IOWNER + i] = -1
+        s[b, IPOS + i] = -1
+    elif back == BACK_PROBLEM:
+        loc = T.icard[i, IC_LOCATION]
+        s[b, IPOS + i] = loc if loc >= 0 else T.scheme_space[T.icard[i, IC_PANEL]]
+    elif back == BACK_ENEMY:
+        sp = T.scheme_space[T.icard[i, IC_PANEL]]
+        s[b, IPOS + i] = -1
+        s[b, IPOS + i] = sp if is_empty(s, b, T, sp) else nearest_empty(s, b, T, sp, False, -1)
+
+
+@njit(cache=True)
+def place_justice(s, b, T, t, n, h):
+    """Place ``n`` justice on problem target ``t``; resolve it when solved (Solve Actions).
+
+    Captured-bystander targets rescue one bystander per justice instead.
+    """
+    if n <= 0:
+        return
+    nh = T.cfg[CFG_N_HEROES]
+    if t == T_CAPTURED:
+        return
+    s[b, EVENTS + EV_JUSTICE] += n
+    if t == T_VILLAIN:
+        s[b, VIL_JUSTICE] += n
+        if s[b, VIL_DANGER] != DASH and s[b, VIL_JUSTICE] >= s[b, VIL_DANGER]:
+            s[b, EVENTS + EV_PROBLEMS_SOLVED] += 1
+            gain_clue(s, b, T, h)
+            reveal_villain(s, b, T, h)
+        return
+    danger = problem_danger(s, b, T, t, nh)
+    if t < T_I0:
+        s[b, VJUST + t] += n
+        if danger != DASH and s[b, VJUST + t] >= danger:
+            s[b, VLOC + t] = L_DISCARD
+            s[b, VOWNER + t] = -1
+            s[b, VPOS + t] = -1
+            s[b, EVENTS + EV_PROBLEMS_SOLVED] += 1
+            gain_clue(s, b, T, h)
+        return
+    i = t - T_I0
+    s[b, IJUST + i] += n
+    if danger == DASH or s[b, IJUST + i] < danger:
+        return
+    s[b, EVENTS + EV_PROBLEMS_SOLVED] += 1
+    if T.icard[i, IC_TYPE] == IT_SCHEME and s[b, ISIDE + i] == 0:
+        flip_scheme(s, b, T, i, h)
+        return
+    # an overcome flipped Scheme card leaves the game; a solved issue card is discarded
+    s[b, ILOC + i] = L_REMOVED if T.icard[i, IC_TYPE] == IT_SCHEME else L_DISCARD
+    s[b, IOWNER + i] = -1
+    s[b, IPOS + i] = -1
+    gain_clue(s, b, T, h)
+
+
+@njit(cache=True)
+def initial_bystanders(s, b, T):
+    """Setup: one bystander token on each bystander space, the rest in the supply."""
+    placed = 0
+    for sp in range(T.cfg[CFG_N_SPACES]):
+        if T.space_kind[sp] == SP_BYSTANDER:
+            s[b, BYSTANDER_ON + sp] = 1
+            placed += 1
+    s[b, BYSTANDER_SUPPLY] = max(0, T.cfg[CFG_BYSTANDERS] - placed)
+
+

@@ -1,0 +1,265 @@
+"""Board queries: occupancy, nearness, nearest spaces and enemy movement.
+
+Every element has a map space: a figure in a scheme panel (heroes, the villain while
+Scheming, minions, captured bystanders) counts as standing in that panel's scheme space,
+so "near" is one test, ``dist <= 1`` (rulebook: Near and Nearby; Scheme Panels vs. Scheme
+Spaces). Hero figures never occupy a scheme space: a hero whose location is a scheme space
+is in the panel.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from hon_env.content.tables import (
+    BACK_ENEMY,
+    CFG_N_HEROES,
+    CFG_N_PANELS,
+    CFG_N_SPACES,
+    IC_BACK,
+    MAX_SPACES,
+    SP_NONE,
+    SP_SCHEME,
+    VC_TYPE,
+    VT_LACKEY,
+    VT_PERIL,
+)
+from hon_env.core.layout import (
+    BYSTANDER_ON,
+    CAPTURED,
+    EV_CAPTURES,
+    EVENTS,
+    HLOC,
+    IDECK,
+    ILOC,
+    IPOS,
+    ISIDE,
+    L_THREAT,
+    VDECK,
+    VIL_IN_PANEL,
+    VIL_LOC,
+    VLOC,
+    VPOS,
+)
+
+FAR = 999
+
+
+@njit(cache=True)
+def hero_occupies(s, b, T, sp):
+    """1 if a hero figure physically stands in map space ``sp`` (not in a panel)."""
+    if T.space_kind[sp] == SP_SCHEME:
+        return False
+    for h in range(T.cfg[CFG_N_HEROES]):
+        if s[b, HLOC + h] == sp:
+            return True
+    return False
+
+
+@njit(cache=True)
+def enemy_occupies(s, b, T, sp):
+    """1 if an enemy figure (lackey, villain on the map, issue enemy) stands in ``sp``."""
+    for i in range(VDECK):
+        if s[b, VLOC + i] == L_THREAT and s[b, VPOS + i] == sp and T.vcard[i, VC_TYPE] == VT_LACKEY:
+            return True
+    if s[b, VIL_IN_PANEL] == 0 and s[b, VIL_LOC] == sp:
+        return True
+    for i in range(IDECK):
+        if (s[b, ILOC + i] == L_THREAT and s[b, ISIDE + i] == 1 and s[b, IPOS + i] == sp
+                and T.icard[i, IC_BACK] == BACK_ENEMY):
+            return True
+    return False
+
+
+@njit(cache=True)
+def is_empty(s, b, T, sp):
+    """An empty space holds no figure; tokens (bystanders, perils) do not count."""
+    return not hero_occupies(s, b, T, sp) and not enemy_occupies(s, b, T, sp)
+
+
+@njit(cache=True)
+def peril_token_at(s, b, T, sp):
+    for i in range(VDECK):
+        if s[b, VLOC + i] == L_THREAT and s[b, VPOS + i] == sp and T.vcard[i, VC_TYPE] == VT_PERIL:
+            return True
+    return False
+
+
+@njit(cache=True)
+def nearest_empty(s, b, T, origin, skip_perils, prefer_toward):
+    """The empty space nearest ``origin`` (``origin`` itself if empty).
+
+    Ties go to the space nearest ``prefer_toward`` (when >= 0), then to the lowest index.
+    With ``skip_perils`` a space holding a peril token also counts as taken.
+    Returns -1 when the map has no empty space.
+    """
+    best = -1
+    best_d = FAR
+    best_t = FAR
+    for sp in range(T.cfg[CFG_N_SPACES]):
+        if T.space_kind[sp] == SP_NONE or not is_empty(s, b, T, sp):
+            continue
+        if skip_perils and peril_token_at(s, b, T, sp):
+            continue
+        d = T.dist[origin, sp]
+        t = T.dist[prefer_toward, sp] if prefer_toward >= 0 else 0
+        if d < best_d or (d == best_d and t < best_t):
+            best, best_d, best_t = sp, d, t
+    return best
+
+
+@njit(cache=True)
+def nearest_panel(T, sp):
+    """Scheme panel nearest map space ``sp``; ties go to the higher-numbered panel."""
+    best = 1
+    best_d = FAR
+    for k in range(1, T.cfg[CFG_N_PANELS] + 1):
+        d = T.dist[sp, T.scheme_space[k]]
+        if d <= best_d:
+            best, best_d = k, d
+    return best
+
+
+@njit(cache=True)
+def panel_of_space(T, sp):
+    """Panel number whose scheme space is ``sp``, or 0."""
+    if sp >= 0 and T.space_kind[sp] == SP_SCHEME:
+        return T.space_arg[sp]
+    return 0
+
+
+@njit(cache=True)
+def capture_at(s, b, T, sp):
+    """Capture the bystander token on ``sp``: it goes to the panel nearest that space."""
+    s[b, BYSTANDER_ON + sp] = 0
+    s[b, CAPTURED + nearest_panel(T, sp)] += 1
+    s[b, EVENTS + EV_CAPTURES] += 1
+
+
+@njit(cache=True)
+def _bfs_to_goals(s, b, T, goal, mover_at):
+    """Steps from every space to the nearest goal space, moving only through empty spaces.
+
+    ``goal`` is a 0/1 vector over spaces. The mover's own space counts as empty.
+    """
+    n = T.cfg[CFG_N_SPACES]
+    d = np.full(MAX_SPACES, FAR, np.int32)
+    queue = np.empty(MAX_SPACES, np.int32)
+    head = 0
+    tail = 0
+    for sp in range(n):
+        if goal[sp]:
+            d[sp] = 0
+            queue[tail] = sp
+            tail += 1
+    while head < tail:
+        cur = queue[head]
+        head += 1
+        for k in range(6):
+            nb = T.adj[cur, k]
+            if nb < 0 or d[nb] != FAR:
+                continue
+            if nb != mover_at and not is_empty(s, b, T, nb):
+                continue
+            d[nb] = d[cur] + 1
+            queue[tail] = nb
+            tail += 1
+    return d
+
+
+@njit(cache=True)
+def enemy_move_target(s, b, T, pos):
+    """Nearest hero (returns seat, kind 0) or map bystander (returns space, kind 1).
+
+    Rulebook ties are the players' choice; we break them toward heroes, then the lowest
+    seat or space index. Returns (-1, -1) when there is no target.
+    """
+    best = -1
+    kind = -1
+    best_d = FAR
+    for h in range(T.cfg[CFG_N_HEROES]):
+        loc = s[b, HLOC + h]
+        if loc >= 0 and T.dist[pos, loc] < best_d:
+            best, kind, best_d = h, 0, T.dist[pos, loc]
+    for sp in range(T.cfg[CFG_N_SPACES]):
+        if s[b, BYSTANDER_ON + sp] == 1 and T.dist[pos, sp] < best_d:
+            best, kind, best_d = sp, 1, T.dist[pos, sp]
+    return best, kind
+
+
+@njit(cache=True)
+def move_enemy(s, b, T, pos, steps, through_figures):
+    """Move an enemy figure from ``pos`` up to ``steps`` spaces toward its target.
+
+    Returns the new space. Bystanders on spaces it enters are captured. Enemies stop once
+    near their hero target or on their bystander's space. ``through_figures`` (villains)
+    lets the figure pass occupied spaces, but it must end on an empty one.
+    """
+    target, kind = enemy_move_target(s, b, T, pos)
+    if target < 0:
+        return pos
+    n = T.cfg[CFG_N_SPACES]
+    goal = np.zeros(MAX_SPACES, np.int32)
+    if kind == 0:
+        hloc = s[b, HLOC + target]
+        if T.dist[pos, hloc] <= 1:
+            return pos
+        for sp in range(n):
+            if T.space_kind[sp] != SP_NONE and T.dist[sp, hloc] <= 1 and sp != hloc:
+                if sp == pos or through_figures or is_empty(s, b, T, sp):
+                    goal[sp] = 1
+    else:
+        if pos == target:
+            return pos
+        goal[target] = 1
+    if through_figures:
+        cur = pos
+        for _ in range(steps):
+            if goal[cur]:
+                break
+            nxt = -1
+            best = FAR
+            for k in range(6):
+                nb = T.adj[cur, k]
+                if nb < 0:
+                    continue
+                dn = FAR
+                for g in range(n):
+                    if goal[g] and T.dist[nb, g] < dn:
+                        dn = T.dist[nb, g]
+                if dn < best:
+                    best, nxt = dn, nb
+            if nxt < 0:
+                break
+            cur = nxt
+            if s[b, BYSTANDER_ON + cur] == 1:
+                capture_at(s, b, T, cur)
+        if cur != pos and not is_empty_except(s, b, T, cur, pos):
+            cur = nearest_empty(s, b, T, cur, False, pos)
+        return cur
+    d = _bfs_to_goals(s, b, T, goal, pos)
+    cur = pos
+    for _ in range(steps):
+        if goal[cur] or d[cur] == 0:
+            break
+        nxt = -1
+        best = d[cur]
+        for k in range(6):
+            nb = T.adj[cur, k]
+            if nb >= 0 and d[nb] < best and is_empty(s, b, T, nb):
+                best, nxt = d[nb], nb
+        if nxt < 0:
+            break
+        cur = nxt
+        if s[b, BYSTANDER_ON + cur] == 1:
+            capture_at(s, b, T, cur)
+    return cur
+
+
+@njit(cache=True)
+def is_empty_except(s, b, T, sp, mover_at):
+    """Empty, counting the moving figure (still recorded at ``mover_at``) as gone."""
+    if sp == mover_at:
+        return True
+    return is_empty(s, b, T, sp)

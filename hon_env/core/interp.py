@@ -1,0 +1,1448 @@
+"""The resumable interpreter: game flow and card effects as ops on a per-game stack.
+
+Each game owns a stack of entries ``(op, a, b, c, hero, src)``. ``run`` executes the top
+entry until a decision is needed; an op that needs an answer *parks* (writes DEC_* and
+returns without popping) and runs again once ``apply_action`` stores the answer in
+CHOICE. A decision with a single legal answer is answered automatically, so every
+decision a hero sees has a real choice.
+
+Op codes 1..30 are the content ops of ``content/ops.py``; codes from 64 are flow ops::
+
+    F_ROUND -> F_VDRAW(h).. -> F_RETURN -> F_HERO_TURN -> F_MAIN <-> actions
+            -> F_THREAT(h) -> F_AFTER_THREAT -> ... -> F_HERO_TURN_END -> F_RETURN
+            -> F_ISSUE_TURN -> F_RETURN -> F_ROUND
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from hon_env.content.ops import (
+    COUNT_ACTIVE_DAMAGE,
+    COUNT_ACTIVE_THREATS,
+    COUNT_BYSTANDER_SUPPLY,
+    COUNT_BYSTANDERS_MAP,
+    COUNT_CAPTURED_TOTAL,
+    COUNT_COUNTER_BASE,
+    COUNT_MINION_SUPPLY,
+    COUNT_MINIONS_TOTAL,
+    COUNT_MINIONS_VILLAIN_PANEL,
+    COUNT_ROUND,
+    COUNT_VILLAIN_HIDDEN,
+    COUNT_VILLAIN_PANEL,
+    PANEL_ALL,
+    PANEL_VILLAIN,
+    WHO_ACTIVE,
+    WHO_EACH,
+)
+from hon_env.content.tables import (
+    ABIL_ACTION,
+    CFG_CRISIS_PROG,
+    CFG_MAX_DECISIONS,
+    CFG_MAX_ROUNDS,
+    CFG_MINION_INFLICT,
+    CFG_MOVE,
+    CFG_N_HEROES,
+    CFG_N_PANELS,
+    CFG_N_SPACES,
+    CFG_START_SPACE,
+    CFG_TOUGHNESS,
+    CL_ATTACK_DICE,
+    CL_PROG,
+    CL_SOLVE_DICE,
+    DF_BURST,
+    DF_FOCUS,
+    DF_SUCCESS,
+    HC_ABILITY,
+    HC_ABILITY_PROG,
+    HC_ACTION,
+    HC_CONSTANT,
+    HC_NAME_ID,
+    HC_PLAY_PROG,
+    HC_UNIQUE,
+    HERO_DECK,
+    HS_ABILITY,
+    HS_ABILITY_PROG,
+    IC_ACTIVATE_PROG,
+    IC_BACK_ACTIVATE_PROG,
+    IC_EFFECT_PROG,
+    IC_LOCATION,
+    IC_STAYS,
+    IC_TYPE,
+    IT_SCHEME,
+    PLOY_BYSTANDER,
+    PLOY_CUNNING,
+    PLOY_SPECIAL,
+    PROG_LEN,
+    VC_ACTIVATE_PROG,
+    VC_COLOR,
+    VC_NPLOYS,
+    VC_PLOY0,
+    VC_SHOWDOWN_PROG,
+    VC_SPECIAL_PROG,
+    VC_TYPE,
+    VS_ACTIVATE_PROG,
+    VT_LACKEY,
+    VT_PERIL,
+)
+from hon_env.core.effects import (
+    add_counter,
+    advance_villain,
+    bystanders_on_map,
+    capture_nearest_villain,
+    damage_enemy_card,
+    defeat_bystanders,
+    end_game,
+    gain_focus,
+    kill_minions,
+    move_hero_to,
+    place_bystander,
+    place_justice,
+    place_minions,
+    rescue_captured,
+    rescue_on_map,
+)
+from hon_env.core.geometry import is_empty, move_enemy, nearest_empty, panel_of_space
+from hon_env.core.layout import (
+    A_ATTACK,
+    A_CARD,
+    A_CLUE,
+    A_DRAW,
+    A_FEAT,
+    A_FOCUS,
+    A_HERO,
+    A_OPTION,
+    A_PASS,
+    A_PLAY,
+    A_SOLVE,
+    A_SPACE,
+    A_TARGET,
+    A_USE,
+    ACTIVE,
+    ACTOR,
+    ASSIGN,
+    BYSTANDER_ON,
+    BYSTANDER_SUPPLY,
+    CAPTURED,
+    CHOICE,
+    CLUE_LOC,
+    COUNTERS,
+    CRISIS_DEPTH,
+    CRISIS_LATCH,
+    D_ASSIGN,
+    D_ATTACK_SPACE,
+    D_CLUE_DICE,
+    D_CUNNING,
+    D_DAMAGE,
+    D_DISCARD_OR_DAMAGE,
+    D_FOCUS_SPEND,
+    D_MAIN,
+    D_MOVE,
+    D_MULLIGAN,
+    D_NONE,
+    D_PICK_HERO,
+    D_PICK_TARGET,
+    D_PLACE,
+    D_RESCUE,
+    D_SOLVE_SPACE,
+    DEC_A,
+    DEC_B,
+    DEC_HERO,
+    DEC_KIND,
+    DECISIONS,
+    EV_CRISES,
+    EV_HERO_DAMAGE,
+    EV_HERO_DEFEATS,
+    EVENTS,
+    HACTIONS,
+    HCEXH,
+    HCLOC,
+    HDECK_N,
+    HDECK_ORDER,
+    HDEFEATED,
+    HDMG,
+    HEXH,
+    HFOCUS,
+    HLOC,
+    HSIDE,
+    HTHREAT_DONE,
+    HYIELDS,
+    IDECK,
+    IEXH,
+    IJUST,
+    ILOC,
+    IOWNER,
+    IPOS,
+    ISIDE,
+    L_DECK,
+    L_DISCARD,
+    L_MULLIGAN,
+    L_PENDING,
+    L_PLAY,
+    L_THREAT,
+    LOSS_CAP_DECISIONS,
+    LOSS_CAP_ROUNDS,
+    LOSS_ISSUE_DECK,
+    MINION_SUPPLY,
+    MINIONS,
+    N_ACTIONS,
+    N_TARGETS,
+    OUT_LOSS,
+    OUT_ONGOING,
+    OUT_TRUNCATED,
+    OUTCOME,
+    ROLL_DICE,
+    ROLL_FOCUS,
+    ROLL_HERO,
+    ROLL_KIND,
+    ROLL_SHOWDOWN,
+    ROLL_SPACE,
+    ROLL_SUCC,
+    ROUND,
+    SP,
+    STACK,
+    STACK_DEPTH,
+    STACK_W,
+    T_CAPTURED,
+    T_I0,
+    T_MINION,
+    T_V0,
+    T_VILLAIN,
+    TURN,
+    TURN_HERO,
+    TURN_ISSUE,
+    TURN_VILLAIN,
+    VDECK,
+    VDMG,
+    VEXH,
+    VIL_DAMAGE,
+    VIL_EXH,
+    VIL_HIDDEN,
+    VIL_IN_PANEL,
+    VIL_LOC,
+    VIL_OWNER,
+    VIL_SIDE,
+    VJUST,
+    VLOC,
+    VOWNER,
+    VPOS,
+)
+from hon_env.core.masks import (
+    can_attack_at,
+    can_solve_at,
+    legal_mask,
+    pick_target_ok,
+    rescuable_at,
+    yield_target,
+)
+from hon_env.core.queries import (
+    armor,
+    attack_dice,
+    enemy_defense,
+    enemy_in_space,
+    enemy_inflict,
+    hero_health,
+    is_enemy_card,
+    move_bonus,
+    problem_in_space,
+    solve_dice,
+    target_space,
+    villain_panel,
+)
+from hon_env.core.rng import randint, shuffle_slice
+from hon_env.core.zones import (
+    fewest_threats,
+    gain_clue,
+    hero_draw,
+    issue_draw,
+    threat_count,
+    villain_draw,
+)
+
+# content op codes (content/ops.py)
+OP_GAIN_FOCUS, OP_DRAW, OP_GAIN_CLUE, OP_HEAL, OP_DAMAGE_ENEMY, OP_JUSTICE = 1, 2, 3, 4, 5, 6
+OP_MOVE, OP_ATTACK, OP_SOLVE, OP_PLACE, OP_RESCUE, OP_EXHAUST_THREAT = 7, 8, 9, 10, 11, 12
+OP_PREVENT, OP_PLACE_MINIONS, OP_PLACE_BYSTANDERS, OP_CAPTURE = 13, 14, 15, 16
+OP_DEFEAT_BYSTANDERS, OP_SCHEME, OP_ADVANCE, OP_VILLAIN_INFLICT = 17, 18, 19, 20
+OP_DAMAGE_HERO, OP_DISCARD_OR_DAMAGE, OP_CRISIS, OP_COUNTER_ADD = 21, 22, 23, 24
+OP_HEAL_VILLAIN, OP_VILLAIN_MOVE, OP_ENEMY_MOVE, OP_INFLICT = 25, 26, 27, 28
+OP_INFLICT_OWNER, OP_IF = 29, 30
+
+# flow op codes
+F_ROUND = 64
+F_VDRAW = 65  # a: seat drawing a villain card
+F_PLOY = 66  # a: villain card, b: icon index, hero: active hero
+F_VCARD_END = 67  # a: villain card
+F_HERO_TURN = 68
+F_MAIN = 69
+F_AFTER_THREAT = 70
+F_THREAT = 71  # a: seat
+F_ACTIVATE = 72  # a: target (T_*), hero: threat-area owner
+F_HERO_TURN_END = 73
+F_ISSUE_TURN = 74
+F_ICARD_END = 75  # a: issue card, hero: holder
+F_RETURN = 76  # defeated heroes come back
+F_MULLIGAN = 77  # hero: seat
+F_MOVE = 78  # a: steps left, hero: mover
+F_ROLL_BEGIN = 79  # a: 1 attack / 2 solve, b: target space, c: extra dice, hero
+F_CLUE_DICE = 80
+F_ROLL = 81
+F_SHOWDOWN = 82
+F_FOCUS = 83
+F_ASSIGN = 84
+F_ROLL_END = 85
+F_POST_SOLVE = 86  # hero: the solver
+F_HERO_DAMAGE = 87  # a: seat, b: damage, c: 1 once armour was applied
+F_DISCARD_OR_DAMAGE = 88  # a: seat, b: damage
+F_CRISIS = 89
+F_CRISIS_END = 90
+F_PLAY_END = 91  # a: card, hero: player
+F_SCHEME_ONCE = 92
+F_INFLICT = 93  # a: damage, b: bitmask of seats that may suffer it, hero: decider
+
+
+# --- stack primitives -----------------------------------------------------------------
+
+@njit(cache=True)
+def push(s, b, op, a, bb, c, h, src):
+    """Push one entry; overflowing the fixed stack is an engine bug and raises."""
+    sp = s[b, SP]
+    if sp >= STACK_DEPTH:
+        raise RuntimeError("hon_env: interpreter stack overflow")
+    base = STACK + sp * STACK_W
+    s[b, base] = op
+    s[b, base + 1] = a
+    s[b, base + 2] = bb
+    s[b, base + 3] = c
+    s[b, base + 4] = h
+    s[b, base + 5] = src
+    s[b, SP] = sp + 1
+
+
+@njit(cache=True)
+def pop(s, b):
+    s[b, SP] -= 1
+
+
+@njit(cache=True)
+def top(s, b, k):
+    """Field ``k`` (0 op, 1 a, 2 b, 3 c, 4 hero, 5 src) of the top entry."""
+    return s[b, STACK + (s[b, SP] - 1) * STACK_W + k]
+
+
+@njit(cache=True)
+def set_top(s, b, k, v):
+    s[b, STACK + (s[b, SP] - 1) * STACK_W + k] = v
+
+
+@njit(cache=True)
+def push_prog(s, b, T, pid, h, src):
+    """Push the ops of program ``pid`` so that they run first to last."""
+    if pid < 0:
+        return
+    n = 0
+    while n < PROG_LEN and T.prog[pid, n, 0] != 0:
+        n += 1
+    for i in range(n - 1, -1, -1):
+        push(s, b, T.prog[pid, i, 0], T.prog[pid, i, 1], T.prog[pid, i, 2], T.prog[pid, i, 3],
+             h, src)
+
+
+@njit(cache=True)
+def park(s, b, kind, h, a, bb):
+    s[b, DEC_KIND] = kind
+    s[b, DEC_HERO] = h
+    s[b, DEC_A] = a
+    s[b, DEC_B] = bb
+
+
+@njit(cache=True)
+def take_choice(s, b):
+    """The stored answer (and clear it), or -1 when the op runs for the first time."""
+    ch = s[b, CHOICE]
+    if ch >= 0:
+        s[b, CHOICE] = -1
+        s[b, DEC_KIND] = D_NONE
+    return ch
+
+
+@njit(cache=True)
+def on_board(s, b, h):
+    return h >= 0 and s[b, HLOC + h] >= 0
+
+
+# --- rule helpers that push ops ------------------------------------------------------
+
+@njit(cache=True)
+def crisis(s, b):
+    push(s, b, F_CRISIS, 0, 0, 0, s[b, ACTIVE], -1)
+
+
+@njit(cache=True)
+def defeat_hero(s, b, T, h):
+    """Hero ``h`` is defeated (rulebook: Dealing and Suffering Damage, hero defeat)."""
+    s[b, HDMG + h] = 0
+    s[b, HSIDE + h] = 0
+    s[b, HFOCUS + h] = 0
+    s[b, HLOC + h] = -1
+    s[b, HDEFEATED + h] = 1
+    s[b, EVENTS + EV_HERO_DEFEATS] += 1
+    if s[b, TURN] == TURN_HERO:
+        s[b, HACTIONS + h] = 0
+    crisis(s, b)
+
+
+@njit(cache=True)
+def count_value(s, b, T, kind, h):
+    """The quantity an ``if`` op tests (content/ops.py COUNT_*)."""
+    if kind == COUNT_MINIONS_VILLAIN_PANEL:
+        return s[b, MINIONS + villain_panel(s, b, T)]
+    if kind == COUNT_MINIONS_TOTAL or kind == COUNT_CAPTURED_TOTAL:
+        base = MINIONS if kind == COUNT_MINIONS_TOTAL else CAPTURED
+        n = 0
+        for k in range(1, T.cfg[CFG_N_PANELS] + 1):
+            n += s[b, base + k]
+        return n
+    if kind == COUNT_BYSTANDERS_MAP:
+        return bystanders_on_map(s, b, T)
+    if kind == COUNT_MINION_SUPPLY:
+        return s[b, MINION_SUPPLY]
+    if kind == COUNT_BYSTANDER_SUPPLY:
+        return s[b, BYSTANDER_SUPPLY]
+    if kind == COUNT_VILLAIN_HIDDEN:
+        return s[b, VIL_HIDDEN]
+    if kind == COUNT_ACTIVE_THREATS:
+        return threat_count(s, b, h) if h >= 0 else 0
+    if kind == COUNT_ACTIVE_DAMAGE:
+        return s[b, HDMG + h] if h >= 0 else 0
+    if kind == COUNT_VILLAIN_PANEL:
+        return villain_panel(s, b, T)
+    if kind == COUNT_ROUND:
+        return s[b, ROUND]
+    if kind >= COUNT_COUNTER_BASE:
+        return s[b, COUNTERS + kind - COUNT_COUNTER_BASE]
+    return 0
+
+
+
+# --- the round ------------------------------------------------------------------------
+
+@njit(cache=True)
+def op_round(s, b, T):
+    """Start a round: villain turn, hero turn, issue turn (rulebook: The Game Round)."""
+    pop(s, b)
+    s[b, ROUND] += 1
+    if s[b, ROUND] > T.cfg[CFG_MAX_ROUNDS]:
+        end_game(s, b, OUT_TRUNCATED, LOSS_CAP_ROUNDS)
+        return
+    push(s, b, F_ROUND, 0, 0, 0, -1, -1)
+    push(s, b, F_RETURN, 0, 0, 0, -1, -1)
+    push(s, b, F_ISSUE_TURN, 0, 0, 0, -1, -1)
+    push(s, b, F_RETURN, 0, 0, 0, -1, -1)
+    push(s, b, F_HERO_TURN, 0, 0, 0, -1, -1)
+    push(s, b, F_RETURN, 0, 0, 0, -1, -1)
+    # heroes draw villain cards in seat order (the rulebook lets the players pick the order)
+    for h in range(T.cfg[CFG_N_HEROES] - 1, -1, -1):
+        push(s, b, F_VDRAW, h, 0, 0, h, -1)
+    s[b, TURN] = TURN_VILLAIN
+
+
+@njit(cache=True)
+def place_figure_card(s, b, T, c, h):
+    """A drawn Lackey or Peril card enters ``h``'s threat area with its figure or token."""
+    typ = T.vcard[c, VC_TYPE]
+    s[b, VLOC + c] = L_THREAT
+    s[b, VOWNER + c] = h
+    s[b, VDMG + c] = 0
+    s[b, VJUST + c] = 0
+    s[b, VEXH + c] = 0
+    s[b, VPOS + c] = -1
+    color = T.vcard[c, VC_COLOR]
+    if typ == VT_LACKEY:
+        sp = T.lackey_space[color] if color >= 0 else -1
+        if sp < 0:
+            sp = T.cfg[CFG_START_SPACE]
+        if not is_empty(s, b, T, sp):
+            sp = nearest_empty(s, b, T, sp, False, -1)
+    else:
+        sp = T.peril_space[color] if color >= 0 else -1
+        if sp < 0:
+            sp = T.cfg[CFG_START_SPACE]
+        sp = nearest_empty(s, b, T, sp, True, -1)
+    s[b, VPOS + c] = sp
+
+
+@njit(cache=True)
+def op_vdraw(s, b, T, h):
+    """Hero ``h`` draws and resolves one villain card (rulebook: Villain Turn)."""
+    pop(s, b)
+    s[b, ACTIVE] = h
+    s[b, CRISIS_LATCH] = 0
+    c = villain_draw(s, b)
+    if c < 0:
+        return
+    typ = T.vcard[c, VC_TYPE]
+    if typ == VT_LACKEY or typ == VT_PERIL:
+        place_figure_card(s, b, T, c, h)
+    push(s, b, F_VCARD_END, c, 0, 0, h, T_V0 + c)
+    for k in range(T.vcard[c, VC_NPLOYS] - 1, -1, -1):
+        push(s, b, F_PLOY, c, k, 0, h, T_V0 + c)
+
+
+@njit(cache=True)
+def shortage(s, b):
+    """A ploy icon could not be resolved: one crisis per villain card at most."""
+    if s[b, CRISIS_LATCH] == 0:
+        s[b, CRISIS_LATCH] = 1
+        crisis(s, b)
+
+
+@njit(cache=True)
+def op_ploy(s, b, T, c, k, h):
+    """Resolve ploy icon ``k`` of villain card ``c`` (rulebook: Ploy Icons)."""
+    icon = T.vcard[c, VC_PLOY0 + k]
+    if icon == PLOY_CUNNING:
+        ch = take_choice(s, b)
+        if ch < 0:
+            park(s, b, D_CUNNING, h, 0, 0)
+            return
+        pop(s, b)
+        if ch == A_OPTION:
+            push(s, b, F_SCHEME_ONCE, 0, 0, 0, h, T_VILLAIN)
+        elif on_board(s, b, h):
+            push(s, b, F_HERO_DAMAGE, h, enemy_inflict(s, b, T, T_VILLAIN), 0, h, T_VILLAIN)
+        return
+    pop(s, b)
+    if icon == PLOY_BYSTANDER:
+        if place_bystander(s, b, T):
+            shortage(s, b)
+    elif icon == PLOY_SPECIAL:
+        push_prog(s, b, T, T.vcard[c, VC_SPECIAL_PROG], h, T_V0 + c)
+    elif icon >= 1:
+        if place_minions(s, b, T, 1, icon):
+            shortage(s, b)
+
+
+@njit(cache=True)
+def op_vcard_end(s, b, c):
+    pop(s, b)
+    if s[b, VLOC + c] == L_PENDING:
+        s[b, VLOC + c] = L_DISCARD
+
+
+@njit(cache=True)
+def op_scheme_once(s, b, T, h):
+    """The villain schemes: its panel's Scheme effect (rulebook: Villain Schemes)."""
+    pop(s, b)
+    push_prog(s, b, T, T.panel_prog[villain_panel(s, b, T)], s[b, ACTIVE], T_VILLAIN)
+
+
+@njit(cache=True)
+def op_hero_turn(s, b, T):
+    """Ready play areas, hand out two action tokens each, give the first seat the initiative."""
+    pop(s, b)
+    s[b, TURN] = TURN_HERO
+    for h in range(T.cfg[CFG_N_HEROES]):
+        s[b, HEXH + h] = 0
+        for c in range(HERO_DECK):
+            if s[b, HCLOC + h * HERO_DECK + c] == L_PLAY:
+                s[b, HCEXH + h * HERO_DECK + c] = 0
+        s[b, HACTIONS + h] = 2
+        s[b, HYIELDS + h] = 0
+        s[b, HTHREAT_DONE + h] = 0
+    s[b, ACTOR] = 0
+    push(s, b, F_MAIN, 0, 0, 0, 0, -1)
+
+
+@njit(cache=True)
+def op_after_threat(s, b, T):
+    """Pass the initiative on, or end the hero turn when every hero is done."""
+    pop(s, b)
+    nxt = yield_target(s, b, T, s[b, ACTOR])
+    if nxt >= 0:
+        s[b, ACTOR] = nxt
+        push(s, b, F_MAIN, 0, 0, 0, nxt, -1)
+    else:
+        push(s, b, F_HERO_TURN_END, 0, 0, 0, -1, -1)
+
+
+@njit(cache=True)
+def op_threat(s, b, T, h):
+    """Hero ``h``'s threat phase: activate each card now in their threat area.
+
+    Cards are taken in a fixed order (villain cards, issue cards, then the Villain card);
+    the rulebook leaves the order to the players. Cards that arrive during the phase are
+    not in the list and do not activate (rulebook: Threat Phase).
+    """
+    pop(s, b)
+    if s[b, VIL_OWNER] == h:
+        push(s, b, F_ACTIVATE, T_VILLAIN, 0, 0, h, T_VILLAIN)
+    for i in range(IDECK - 1, -1, -1):
+        if s[b, ILOC + i] == L_THREAT and s[b, IOWNER + i] == h:
+            push(s, b, F_ACTIVATE, T_I0 + i, 0, 0, h, T_I0 + i)
+    for i in range(VDECK - 1, -1, -1):
+        if s[b, VLOC + i] == L_THREAT and s[b, VOWNER + i] == h:
+            push(s, b, F_ACTIVATE, T_V0 + i, 0, 0, h, T_V0 + i)
+
+
+@njit(cache=True)
+def op_activate(s, b, T, t, h):
+    """Activate one threat-area card; an exhausted card readies instead (Activating Enemies)."""
+    pop(s, b)
+    if t == T_VILLAIN:
+        if s[b, VIL_OWNER] != h:
+            return
+        if s[b, VIL_EXH] == 1:
+            s[b, VIL_EXH] = 0
+            return
+        push_prog(s, b, T, T.vil_stat[VS_ACTIVATE_PROG], h, t)
+    elif t < T_I0:
+        if s[b, VLOC + t] != L_THREAT or s[b, VOWNER + t] != h:
+            return
+        if s[b, VEXH + t] == 1:
+            s[b, VEXH + t] = 0
+            return
+        push_prog(s, b, T, T.vcard[t, VC_ACTIVATE_PROG], h, t)
+    else:
+        i = t - T_I0
+        if s[b, ILOC + i] != L_THREAT or s[b, IOWNER + i] != h:
+            return
+        if s[b, IEXH + i] == 1:
+            s[b, IEXH + i] = 0
+            return
+        if T.icard[i, IC_TYPE] == IT_SCHEME:
+            if s[b, ISIDE + i] == 1:
+                push_prog(s, b, T, T.icard[i, IC_BACK_ACTIVATE_PROG], h, t)
+        else:
+            push_prog(s, b, T, T.icard[i, IC_ACTIVATE_PROG], h, t)
+
+
+@njit(cache=True)
+def op_hero_turn_end(s, b, T):
+    """Each hero draws 1 card; the action tokens flip back (rulebook: Hero Turn)."""
+    pop(s, b)
+    for h in range(T.cfg[CFG_N_HEROES]):
+        hero_draw(s, b, h)
+        s[b, HACTIONS + h] = 0
+
+
+@njit(cache=True)
+def op_issue_turn(s, b, T):
+    """Draw and resolve one issue card; an empty issue deck loses (rulebook: Issue Turn).
+
+    The issue card's "active hero" (and the threat area for a card that stays) is the hero
+    with the fewest threat-area cards, lowest seat first.
+    """
+    pop(s, b)
+    s[b, TURN] = TURN_ISSUE
+    c = issue_draw(s, b)
+    if c < 0:
+        end_game(s, b, OUT_LOSS, LOSS_ISSUE_DECK)
+        return
+    h = fewest_threats(s, b, T)
+    s[b, ACTIVE] = h
+    push(s, b, F_ICARD_END, c, 0, 0, h, T_I0 + c)
+    push_prog(s, b, T, T.icard[c, IC_EFFECT_PROG], h, T_I0 + c)
+
+
+@njit(cache=True)
+def op_icard_end(s, b, T, c, h):
+    pop(s, b)
+    if s[b, ILOC + c] != L_PENDING:
+        return
+    if T.icard[c, IC_STAYS] == 1:
+        s[b, ILOC + c] = L_THREAT
+        s[b, IOWNER + c] = h
+        s[b, IJUST + c] = 0
+        s[b, IEXH + c] = 0
+        s[b, IPOS + c] = T.icard[c, IC_LOCATION]
+    else:
+        s[b, ILOC + c] = L_DISCARD
+
+
+@njit(cache=True)
+def op_return(s, b, T):
+    """Heroes defeated during the turn now return to an empty space near the start."""
+    pop(s, b)
+    for h in range(T.cfg[CFG_N_HEROES]):
+        if s[b, HDEFEATED + h] == 1:
+            s[b, HDEFEATED + h] = 0
+            sp = nearest_empty(s, b, T, T.cfg[CFG_START_SPACE], False, -1)
+            move_hero_to(s, b, T, h, sp)
+
+
+@njit(cache=True)
+def op_mulligan(s, b, T, h):
+    """Opening mulligan: mark cards one at a time, then redraw and shuffle them back."""
+    ch = take_choice(s, b)
+    if ch < 0:
+        park(s, b, D_MULLIGAN, h, 0, 0)
+        return
+    base = HCLOC + h * HERO_DECK
+    if ch >= A_CARD:
+        s[b, base + ch - A_CARD] = L_MULLIGAN
+        return
+    pop(s, b)
+    marked = 0
+    for c in range(HERO_DECK):
+        if s[b, base + c] == L_MULLIGAN:
+            marked += 1
+    for _ in range(marked):
+        hero_draw(s, b, h)
+    n = s[b, HDECK_N + h]
+    for c in range(HERO_DECK):
+        if s[b, base + c] == L_MULLIGAN:
+            s[b, base + c] = L_DECK
+            s[b, HDECK_ORDER + h * HERO_DECK + n] = c
+            n += 1
+    s[b, HDECK_N + h] = n
+    shuffle_slice(s, b, HDECK_ORDER + h * HERO_DECK, n)
+
+
+# --- the hero turn menu -----------------------------------------------------------------
+
+@njit(cache=True)
+def play_card(s, b, T, h, c):
+    """Play hero card ``c`` from hand (rulebook: Play 1 Action Card, Unique Cards)."""
+    base = HCLOC + h * HERO_DECK
+    if T.hcard[h, c, HC_CONSTANT] == 1:
+        if T.hcard[h, c, HC_UNIQUE] == 1:
+            for o in range(HERO_DECK):
+                if (s[b, base + o] == L_PLAY
+                        and T.hcard[h, o, HC_NAME_ID] == T.hcard[h, c, HC_NAME_ID]):
+                    s[b, base + o] = L_DISCARD
+        s[b, base + c] = L_PLAY
+        s[b, HCEXH + h * HERO_DECK + c] = 0
+    else:
+        s[b, base + c] = L_PENDING
+        push(s, b, F_PLAY_END, c, 0, 0, h, -1)
+    push_prog(s, b, T, T.hcard[h, c, HC_PLAY_PROG], h, -1)
+
+
+@njit(cache=True)
+def use_ability(s, b, T, h, i):
+    """Use the ability of card ``i`` in play (HERO_DECK: the Hero card); returns its kind."""
+    if i == HERO_DECK:
+        side = s[b, HSIDE + h]
+        kind = T.hero_stat[h, side, HS_ABILITY]
+        pid = T.hero_stat[h, side, HS_ABILITY_PROG]
+        if kind != ABIL_ACTION:
+            s[b, HEXH + h] = 1
+    else:
+        kind = T.hcard[h, i, HC_ABILITY]
+        pid = T.hcard[h, i, HC_ABILITY_PROG]
+        if kind != ABIL_ACTION:
+            s[b, HCEXH + h * HERO_DECK + i] = 1
+    return kind, pid
+
+
+@njit(cache=True)
+def op_main(s, b, T):
+    """The actor's menu: actions, free plays, yielding, or ending into the threat phase."""
+    h = s[b, ACTOR]
+    ch = take_choice(s, b)
+    if ch < 0:
+        if s[b, HLOC + h] < 0:
+            # a defeated hero loses their remaining actions and goes to their threat phase
+            s[b, HACTIONS + h] = 0
+            ch = A_PASS
+        else:
+            park(s, b, D_MAIN, h, 0, 0)
+            return
+    if ch == A_PASS:
+        if s[b, HACTIONS + h] > 0:
+            s[b, HYIELDS + h] += 1
+            s[b, ACTOR] = yield_target(s, b, T, h)
+            return
+        s[b, HTHREAT_DONE + h] = 1
+        pop(s, b)
+        push(s, b, F_AFTER_THREAT, 0, 0, 0, h, -1)
+        push(s, b, F_THREAT, h, 0, 0, h, -1)
+        return
+    if ch == A_DRAW:
+        s[b, HACTIONS + h] -= 1
+        hero_draw(s, b, h)
+    elif ch < A_ATTACK:
+        s[b, HACTIONS + h] -= 1
+        move_hero_to(s, b, T, h, ch - A_SPACE)
+        steps = T.cfg[CFG_MOVE] + move_bonus(s, b, T, h) - 1
+        push(s, b, F_MOVE, steps, 0, 0, h, -1)
+    elif ch < A_SOLVE:
+        s[b, HACTIONS + h] -= 1
+        push(s, b, F_ROLL_BEGIN, 1, ch - A_ATTACK, 0, h, -1)
+    elif ch < A_PLAY:
+        s[b, HACTIONS + h] -= 1
+        push(s, b, F_ROLL_BEGIN, 2, ch - A_SOLVE, 0, h, -1)
+    elif ch < A_USE:
+        c = ch - A_PLAY
+        if T.hcard[h, c, HC_ACTION] == 1:
+            s[b, HACTIONS + h] -= 1
+        play_card(s, b, T, h, c)
+    elif ch < A_FEAT:
+        kind, pid = use_ability(s, b, T, h, ch - A_USE)
+        if kind == ABIL_ACTION:
+            s[b, HACTIONS + h] -= 1
+        push_prog(s, b, T, pid, h, -1)
+    elif ch < A_CLUE:
+        c = (ch - A_FEAT) // 3
+        k = (ch - A_FEAT) % 3
+        s[b, HCLOC + h * HERO_DECK + c] = L_DISCARD
+        if k == 0:
+            push(s, b, OP_PLACE, 0, 0, 0, h, -1)
+        elif k == 1:
+            push(s, b, OP_ATTACK, 0, 0, 0, h, -1)
+        else:
+            push(s, b, OP_SOLVE, 0, 0, 0, h, -1)
+    elif ch < A_FOCUS:
+        i = ch - A_CLUE
+        s[b, CLUE_LOC + i] = -2
+        push_prog(s, b, T, T.clue[i, CL_PROG], h, -1)
+    elif ch == A_FOCUS:
+        s[b, HFOCUS + h] -= 5
+        s[b, HSIDE + h] = 1
+
+
+@njit(cache=True)
+def op_move(s, b, T, left, h):
+    """One step of a Move; entering a bystander's space rescues it (rulebook: Move)."""
+    if left <= 0 or not on_board(s, b, h):
+        pop(s, b)
+        return
+    ch = take_choice(s, b)
+    if ch < 0:
+        park(s, b, D_MOVE, h, left, 0)
+        return
+    if ch == A_PASS:
+        pop(s, b)
+        return
+    move_hero_to(s, b, T, h, ch - A_SPACE)
+    set_top(s, b, 1, left - 1)
+
+
+# --- dice rolls -------------------------------------------------------------------------
+
+@njit(cache=True)
+def op_roll_begin(s, b, T, kind, sp, extra, h):
+    """Steps 1-2 of Rolling and Resolving Hero Dice: target chosen, gather dice."""
+    pop(s, b)
+    if not on_board(s, b, h):
+        return
+    s[b, ROLL_KIND] = kind
+    s[b, ROLL_HERO] = h
+    s[b, ROLL_SPACE] = sp
+    base = attack_dice(s, b, T, h) if kind == 1 else solve_dice(s, b, T, h)
+    s[b, ROLL_DICE] = max(0, base + extra)
+    s[b, ROLL_SUCC] = 0
+    s[b, ROLL_FOCUS] = 0
+    s[b, ROLL_SHOWDOWN] = -1
+    for t in range(N_TARGETS):
+        s[b, ASSIGN + t] = 0
+    push(s, b, F_ROLL_END, 0, 0, 0, h, -1)
+    push(s, b, F_ASSIGN, 0, 0, 0, h, -1)
+    push(s, b, F_FOCUS, 0, 0, 0, h, -1)
+    if kind == 1:
+        push(s, b, F_SHOWDOWN, 0, 0, 0, h, -1)
+    push(s, b, F_ROLL, 0, 0, 0, h, -1)
+    push(s, b, F_CLUE_DICE, 0, 0, 0, h, -1)
+
+
+@njit(cache=True)
+def op_clue_dice(s, b, T, h):
+    """Before rolling, discard clue cards for their bonus dice (rulebook: Clue Cards)."""
+    ch = take_choice(s, b)
+    if ch < 0:
+        park(s, b, D_CLUE_DICE, h, 0, 0)
+        return
+    if ch == A_PASS:
+        pop(s, b)
+        return
+    i = ch - A_CLUE
+    s[b, CLUE_LOC + i] = -2
+    col = CL_ATTACK_DICE if s[b, ROLL_KIND] == 1 else CL_SOLVE_DICE
+    s[b, ROLL_DICE] += T.clue[i, col]
+
+
+@njit(cache=True)
+def op_roll(s, b, T):
+    """Steps 3-4: roll the pool; each burst is a success that adds one more die."""
+    pop(s, b)
+    left = s[b, ROLL_DICE]
+    succ = 0
+    focus = 0
+    while left > 0:
+        left -= 1
+        f = randint(s, b, 6)
+        succ += T.dice[f, DF_SUCCESS]
+        focus += T.dice[f, DF_FOCUS]
+        left += T.dice[f, DF_BURST]
+    s[b, ROLL_SUCC] = succ
+    s[b, ROLL_FOCUS] = focus
+
+
+@njit(cache=True)
+def op_showdown(s, b, T, h):
+    """Step 5: attacking the revealed villain's space draws a card for its Showdown effect."""
+    pop(s, b)
+    if s[b, VIL_SIDE] != 1 or s[b, VIL_IN_PANEL] == 1 or s[b, VIL_LOC] != s[b, ROLL_SPACE]:
+        return
+    c = villain_draw(s, b)
+    if c < 0:
+        return
+    s[b, ROLL_SHOWDOWN] = c
+    s[b, ACTIVE] = h
+    push_prog(s, b, T, T.vcard[c, VC_SHOWDOWN_PROG], h, T_V0 + c)
+
+
+@njit(cache=True)
+def op_focus(s, b, h):
+    """Step 6: spend focus tokens to turn focus results into successes."""
+    if s[b, HFOCUS + h] == 0 or s[b, ROLL_FOCUS] == 0:
+        pop(s, b)
+        return
+    ch = take_choice(s, b)
+    if ch < 0:
+        park(s, b, D_FOCUS_SPEND, h, 0, 0)
+        return
+    pop(s, b)
+    k = ch - A_OPTION
+    s[b, HFOCUS + h] -= k
+    s[b, ROLL_FOCUS] -= k
+    s[b, ROLL_SUCC] += k
+
+
+@njit(cache=True)
+def assign_candidates(s, b, T):
+    """How many targets in the roll's space can take successes, and the last of them."""
+    n = 0
+    last = -1
+    sp = s[b, ROLL_SPACE]
+    for t in range(T_CAPTURED + 1):
+        if s[b, ROLL_KIND] == 1:
+            ok = enemy_in_space(s, b, T, t, sp)
+        else:
+            ok = problem_in_space(s, b, T, t, sp, s[b, ROLL_HERO])
+        if ok:
+            n += 1
+            last = t
+    return n, last
+
+
+@njit(cache=True)
+def op_assign(s, b, T, h):
+    """Step 7: distribute successes among the targets in the space, one at a time."""
+    if s[b, ROLL_SUCC] == 0:
+        pop(s, b)
+        return
+    ch = take_choice(s, b)
+    if ch < 0:
+        n, last = assign_candidates(s, b, T)
+        if n == 0:
+            s[b, ROLL_SUCC] = 0
+            pop(s, b)
+        elif n == 1:
+            s[b, ASSIGN + last] += s[b, ROLL_SUCC]
+            s[b, ROLL_SUCC] = 0
+            pop(s, b)
+        else:
+            park(s, b, D_ASSIGN, h, s[b, ROLL_SUCC], 0)
+        return
+    s[b, ASSIGN + ch - A_TARGET] += 1
+    s[b, ROLL_SUCC] -= 1
+
+
+@njit(cache=True)
+def op_roll_end(s, b, T, h):
+    """Steps 7-8 applied: damage (less defense) or justice, then leftover focus."""
+    pop(s, b)
+    kind = s[b, ROLL_KIND]
+    sp = s[b, ROLL_SPACE]
+    for t in range(N_TARGETS):
+        n = s[b, ASSIGN + t]
+        if n == 0:
+            continue
+        s[b, ASSIGN + t] = 0
+        if kind == 1:
+            if t == T_MINION:
+                kill_minions(s, b, T, panel_of_space(T, sp), n)
+            else:
+                damage_enemy_card(s, b, T, t, n - enemy_defense(s, b, T, t), h)
+        elif t == T_CAPTURED:
+            rescue_captured(s, b, T, h, panel_of_space(T, sp), n)
+        else:
+            place_justice(s, b, T, t, n, h)
+    gain_focus(s, b, T, h, s[b, ROLL_FOCUS])
+    c = s[b, ROLL_SHOWDOWN]
+    if c >= 0 and s[b, VLOC + c] == L_PENDING:
+        s[b, VLOC + c] = L_DISCARD
+    s[b, ROLL_SHOWDOWN] = -1
+    s[b, ROLL_KIND] = 0
+    if kind == 2:
+        push(s, b, F_POST_SOLVE, 0, 0, 0, h, -1)
+
+
+@njit(cache=True)
+def op_post_solve(s, b, T, h):
+    """After a Solve, each enemy near the solver inflicts them (rulebook: Solve).
+
+    The inflicts are summed into one damage instance, so one toughness window covers them.
+    """
+    pop(s, b)
+    if not on_board(s, b, h):
+        return
+    here = s[b, HLOC + h]
+    total = 0
+    for k in range(1, T.cfg[CFG_N_PANELS] + 1):
+        if T.dist[here, T.scheme_space[k]] <= 1:
+            total += s[b, MINIONS + k] * T.cfg[CFG_MINION_INFLICT]
+    for t in range(T_VILLAIN + 1):
+        near = False
+        if t == T_VILLAIN:
+            near = s[b, VIL_LOC] >= 0 and T.dist[here, s[b, VIL_LOC]] <= 1
+        elif is_enemy_card(s, b, T, t):
+            sp = target_space(s, b, T, t)
+            near = sp >= 0 and T.dist[here, sp] <= 1
+        if near:
+            total += enemy_inflict(s, b, T, t)
+    if total > 0:
+        push(s, b, F_HERO_DAMAGE, h, total, 0, h, -1)
+
+
+# --- damage to heroes ---------------------------------------------------------------------
+
+@njit(cache=True)
+def op_hero_damage(s, b, T, h, n):
+    """Hero ``h`` is dealt ``n`` damage, with a window for toughness feats and prevention.
+
+    Armour applies once per damage instance. Damage reaching health defeats the hero.
+    """
+    if not on_board(s, b, h):
+        pop(s, b)
+        return
+    if top(s, b, 3) == 0:
+        n = n - armor(s, b, T, h)
+        set_top(s, b, 3, 1)
+        set_top(s, b, 2, n)
+    if n <= 0:
+        pop(s, b)
+        return
+    ch = take_choice(s, b)
+    if ch < 0:
+        park(s, b, D_DAMAGE, h, n, 0)
+        return
+    if ch >= A_CARD:
+        s[b, HCLOC + h * HERO_DECK + ch - A_CARD] = L_DISCARD
+        set_top(s, b, 2, n - T.cfg[CFG_TOUGHNESS])
+        return
+    if ch >= A_USE and ch < A_FEAT:
+        kind, pid = use_ability(s, b, T, h, ch - A_USE)
+        set_top(s, b, 2, n - T.prog[pid, 0, 1])
+        return
+    pop(s, b)
+    s[b, HDMG + h] += n
+    s[b, EVENTS + EV_HERO_DAMAGE] += n
+    if s[b, HDMG + h] >= hero_health(s, b, T, h):
+        defeat_hero(s, b, T, h)
+
+
+@njit(cache=True)
+def op_discard_or_damage(s, b, h, n):
+    if not on_board(s, b, h):
+        pop(s, b)
+        return
+    ch = take_choice(s, b)
+    if ch < 0:
+        park(s, b, D_DISCARD_OR_DAMAGE, h, n, 0)
+        return
+    pop(s, b)
+    if ch >= A_CARD:
+        s[b, HCLOC + h * HERO_DECK + ch - A_CARD] = L_DISCARD
+    else:
+        push(s, b, F_HERO_DAMAGE, h, n, 0, h, -1)
+
+
+@njit(cache=True)
+def op_crisis(s, b, T):
+    """A crisis: resolve each Crisis effect in play (rulebook: A Crisis Occurs).
+
+    Crises raised while crisis effects resolve are ignored, which keeps one effect from
+    triggering more than one crisis and guarantees the chain ends.
+    """
+    pop(s, b)
+    if s[b, CRISIS_DEPTH] > 0:
+        return
+    s[b, EVENTS + EV_CRISES] += 1
+    s[b, CRISIS_DEPTH] = 1
+    push(s, b, F_CRISIS_END, 0, 0, 0, -1, -1)
+    push_prog(s, b, T, T.cfg[CFG_CRISIS_PROG], s[b, ACTIVE], -1)
+
+
+@njit(cache=True)
+def op_inflict_choice(s, b, T, n, seats, h):
+    """Several heroes are near an inflicting enemy: the deciding hero picks who suffers it."""
+    ch = take_choice(s, b)
+    if ch < 0:
+        park(s, b, D_PICK_HERO, h, seats, 0)
+        return
+    pop(s, b)
+    target = (h + ch - A_HERO) % T.cfg[CFG_N_HEROES]
+    push(s, b, F_HERO_DAMAGE, target, n, 0, target, -1)
+
+
+# --- content ops ------------------------------------------------------------------------
+
+@njit(cache=True)
+def seats_within(s, b, T, h, rng):
+    """Bitmask of heroes on the board within ``rng`` spaces of hero ``h`` (0: only ``h``)."""
+    mask = 0
+    here = s[b, HLOC + h]
+    if here < 0:
+        return 0
+    for o in range(T.cfg[CFG_N_HEROES]):
+        loc = s[b, HLOC + o]
+        if loc >= 0 and (o == h or (rng > 0 and T.dist[here, loc] <= rng)):
+            mask |= 1 << o
+    return mask
+
+
+@njit(cache=True)
+def heroes_for(s, b, T, who, h):
+    """Bitmask of the heroes a villain-side op with ``who`` affects."""
+    if who == WHO_ACTIVE:
+        return (1 << h) if on_board(s, b, h) else 0
+    mask = 0
+    for o in range(T.cfg[CFG_N_HEROES]):
+        loc = s[b, HLOC + o]
+        if loc < 0:
+            continue
+        if who == WHO_EACH or (s[b, VIL_LOC] >= 0 and T.dist[loc, s[b, VIL_LOC]] <= 1):
+            mask |= 1 << o
+    return mask
+
+
+@njit(cache=True)
+def any_pick_target(s, b, T, h, kind, rng):
+    for t in range(T_CAPTURED + 1):
+        if pick_target_ok(s, b, T, h, t, kind, rng):
+            return True
+    return False
+
+
+@njit(cache=True)
+def any_space(s, b, T, h, kind, rng):
+    """Is there a space for a free Attack (kind 1), Solve (2) or rescue (3)?"""
+    here = s[b, HLOC + h]
+    if here < 0:
+        return False
+    for sp in range(T.cfg[CFG_N_SPACES]):
+        if kind == 1 and can_attack_at(s, b, T, h, sp):
+            return True
+        if kind == 2 and can_solve_at(s, b, T, h, sp):
+            return True
+        if kind == 3 and T.dist[here, sp] <= rng and rescuable_at(s, b, T, sp):
+            return True
+    return False
+
+
+@njit(cache=True)
+def enemy_pos(s, b, T, t):
+    """Map space of an enemy card that has a figure (lackey, issue enemy, villain on map)."""
+    if t == T_VILLAIN:
+        return s[b, VIL_LOC] if s[b, VIL_IN_PANEL] == 0 else -1
+    if t >= 0 and t < T_VILLAIN and is_enemy_card(s, b, T, t):
+        return target_space(s, b, T, t)
+    return -1
+
+
+@njit(cache=True)
+def set_enemy_pos(s, b, t, sp):
+    if t == T_VILLAIN:
+        s[b, VIL_LOC] = sp
+    elif t < T_I0:
+        s[b, VPOS + t] = sp
+    else:
+        s[b, IPOS + t - T_I0] = sp
+
+
+@njit(cache=True)
+def op_choice_effect(s, b, T, op, a, bb, h):
+    """Hero effects that ask a question first (targets, spaces, heroes)."""
+    if not on_board(s, b, h):
+        pop(s, b)
+        return
+    ch = take_choice(s, b)
+    if ch < 0:
+        if op == OP_HEAL:
+            seats = seats_within(s, b, T, h, bb)
+            if seats == 0:
+                pop(s, b)
+            else:
+                park(s, b, D_PICK_HERO, h, seats, 0)
+        elif op == OP_DAMAGE_ENEMY or op == OP_JUSTICE or op == OP_EXHAUST_THREAT:
+            kind = 0 if op == OP_DAMAGE_ENEMY else (1 if op == OP_JUSTICE else 2)
+            rng = bb if op != OP_EXHAUST_THREAT else 0
+            if any_pick_target(s, b, T, h, kind, rng):
+                park(s, b, D_PICK_TARGET, h, kind, rng)
+            else:
+                pop(s, b)
+        elif op == OP_ATTACK or op == OP_SOLVE:
+            if any_space(s, b, T, h, 1 if op == OP_ATTACK else 2, 0):
+                park(s, b, D_ATTACK_SPACE if op == OP_ATTACK else D_SOLVE_SPACE, h, 0, 0)
+            else:
+                pop(s, b)
+        elif op == OP_PLACE:
+            park(s, b, D_PLACE, h, a, 0)
+        elif op == OP_RESCUE:
+            if any_space(s, b, T, h, 3, a):
+                park(s, b, D_RESCUE, h, a, 0)
+            else:
+                pop(s, b)
+        return
+    pop(s, b)
+    if op == OP_HEAL:
+        o = (h + ch - A_HERO) % T.cfg[CFG_N_HEROES]
+        s[b, HDMG + o] = max(0, s[b, HDMG + o] - a)
+    elif op == OP_DAMAGE_ENEMY:
+        damage_enemy_card(s, b, T, ch - A_TARGET, a, h)
+    elif op == OP_JUSTICE:
+        place_justice(s, b, T, ch - A_TARGET, a, h)
+    elif op == OP_EXHAUST_THREAT:
+        t = ch - A_TARGET
+        if t == T_VILLAIN:
+            s[b, VIL_EXH] = 1
+        elif t < T_I0:
+            s[b, VEXH + t] = 1
+        else:
+            s[b, IEXH + t - T_I0] = 1
+    elif op == OP_ATTACK:
+        push(s, b, F_ROLL_BEGIN, 1, ch - A_ATTACK, a, h, -1)
+    elif op == OP_SOLVE:
+        push(s, b, F_ROLL_BEGIN, 2, ch - A_SOLVE, a, h, -1)
+    elif op == OP_PLACE:
+        move_hero_to(s, b, T, h, ch - A_SPACE)
+    elif op == OP_RESCUE:
+        sp = ch - A_SPACE
+        if s[b, BYSTANDER_ON + sp] == 1:
+            rescue_on_map(s, b, T, h, sp)
+        else:
+            rescue_captured(s, b, T, h, panel_of_space(T, sp), 1)
+
+
+@njit(cache=True)
+def push_hero_damage(s, b, mask, n, op, nh):
+    """Push one damage (or discard-or-damage) entry per seat in ``mask``, seat order."""
+    for o in range(nh - 1, -1, -1):
+        if (mask >> o) & 1:
+            push(s, b, op, o, n, 0, o, -1)
+
+
+@njit(cache=True)
+def op_content(s, b, T, op, a, bb, c, h, src):
+    """Run one content op (content/ops.py) for hero ``h`` with source card ``src``."""
+    nh = T.cfg[CFG_N_HEROES]
+    if op in (OP_HEAL, OP_DAMAGE_ENEMY, OP_JUSTICE, OP_EXHAUST_THREAT, OP_ATTACK, OP_SOLVE,
+              OP_PLACE, OP_RESCUE):
+        op_choice_effect(s, b, T, op, a, bb, h)
+        return
+    pop(s, b)
+    if op == OP_GAIN_FOCUS:
+        gain_focus(s, b, T, h, a)
+    elif op == OP_DRAW:
+        if on_board(s, b, h):
+            for _ in range(a):
+                hero_draw(s, b, h)
+    elif op == OP_GAIN_CLUE:
+        for _ in range(a):
+            gain_clue(s, b, T, h)
+    elif op == OP_MOVE:
+        push(s, b, F_MOVE, a, 0, 0, h, -1)
+    elif op == OP_PLACE_MINIONS:
+        short = False
+        if a > 0 and bb == PANEL_ALL:
+            for k in range(1, T.cfg[CFG_N_PANELS] + 1):
+                short = place_minions(s, b, T, a, k) or short
+        else:
+            panel = villain_panel(s, b, T) if bb == PANEL_VILLAIN else bb
+            short = place_minions(s, b, T, a, panel)
+        if short:
+            crisis(s, b)
+    elif op == OP_PLACE_BYSTANDERS:
+        short = False
+        for _ in range(a):
+            short = place_bystander(s, b, T) or short
+        if short:
+            crisis(s, b)
+    elif op == OP_CAPTURE:
+        capture_nearest_villain(s, b, T, a)
+    elif op == OP_DEFEAT_BYSTANDERS:
+        if defeat_bystanders(s, b, T, a):
+            crisis(s, b)
+    elif op == OP_SCHEME:
+        for _ in range(a):
+            push(s, b, F_SCHEME_ONCE, 0, 0, 0, h, T_VILLAIN)
+    elif op == OP_ADVANCE:
+        for _ in range(a):
+            advance_villain(s, b, T)
+    elif op == OP_VILLAIN_INFLICT:
+        if on_board(s, b, h):
+            push(s, b, F_HERO_DAMAGE, h, enemy_inflict(s, b, T, T_VILLAIN), 0, h, -1)
+    elif op == OP_DAMAGE_HERO:
+        push_hero_damage(s, b, heroes_for(s, b, T, bb, h), a, F_HERO_DAMAGE, nh)
+    elif op == OP_DISCARD_OR_DAMAGE:
+        push_hero_damage(s, b, heroes_for(s, b, T, bb, h), a, F_DISCARD_OR_DAMAGE, nh)
+    elif op == OP_CRISIS:
+        crisis(s, b)
+    elif op == OP_COUNTER_ADD:
+        add_counter(s, b, T, a, bb)
+    elif op == OP_HEAL_VILLAIN:
+        s[b, VIL_DAMAGE] = max(0, s[b, VIL_DAMAGE] - a)
+    elif op == OP_VILLAIN_MOVE or op == OP_ENEMY_MOVE:
+        t = T_VILLAIN if op == OP_VILLAIN_MOVE else src
+        pos = enemy_pos(s, b, T, t)
+        if pos >= 0:
+            set_enemy_pos(s, b, t, move_enemy(s, b, T, pos, a, t == T_VILLAIN))
+    elif op == OP_INFLICT:
+        pos = enemy_pos(s, b, T, src)
+        if src == T_VILLAIN:
+            pos = s[b, VIL_LOC]
+        if pos >= 0:
+            seats = 0
+            for o in range(nh):
+                loc = s[b, HLOC + o]
+                if loc >= 0 and T.dist[pos, loc] <= 1:
+                    seats |= 1 << o
+            n = enemy_inflict(s, b, T, src) + a
+            if seats != 0 and n > 0:
+                push(s, b, F_INFLICT, n, seats, 0, h if h >= 0 else 0, src)
+    elif op == OP_INFLICT_OWNER:
+        n = enemy_inflict(s, b, T, src) + a
+        if on_board(s, b, h) and n > 0:
+            push(s, b, F_HERO_DAMAGE, h, n, 0, h, src)
+    elif op == OP_IF:
+        if count_value(s, b, T, a, h) < bb:
+            s[b, SP] -= c
+
+
+# --- the interpreter loop ---------------------------------------------------------------
+
+@njit(cache=True)
+def step_op(s, b, T):
+    """Execute (part of) the top stack entry."""
+    op = top(s, b, 0)
+    a = top(s, b, 1)
+    bb = top(s, b, 2)
+    c = top(s, b, 3)
+    h = top(s, b, 4)
+    src = top(s, b, 5)
+    if op < F_ROUND:
+        op_content(s, b, T, op, a, bb, c, h, src)
+    elif op == F_ROUND:
+        op_round(s, b, T)
+    elif op == F_VDRAW:
+        op_vdraw(s, b, T, a)
+    elif op == F_PLOY:
+        op_ploy(s, b, T, a, bb, h)
+    elif op == F_VCARD_END:
+        op_vcard_end(s, b, a)
+    elif op == F_HERO_TURN:
+        op_hero_turn(s, b, T)
+    elif op == F_MAIN:
+        op_main(s, b, T)
+    elif op == F_AFTER_THREAT:
+        op_after_threat(s, b, T)
+    elif op == F_THREAT:
+        op_threat(s, b, T, a)
+    elif op == F_ACTIVATE:
+        op_activate(s, b, T, a, h)
+    elif op == F_HERO_TURN_END:
+        op_hero_turn_end(s, b, T)
+    elif op == F_ISSUE_TURN:
+        op_issue_turn(s, b, T)
+    elif op == F_ICARD_END:
+        op_icard_end(s, b, T, a, h)
+    elif op == F_RETURN:
+        op_return(s, b, T)
+    elif op == F_MULLIGAN:
+        op_mulligan(s, b, T, h)
+    elif op == F_MOVE:
+        op_move(s, b, T, a, h)
+    elif op == F_ROLL_BEGIN:
+        op_roll_begin(s, b, T, a, bb, c, h)
+    elif op == F_CLUE_DICE:
+        op_clue_dice(s, b, T, h)
+    elif op == F_ROLL:
+        op_roll(s, b, T)
+    elif op == F_SHOWDOWN:
+        op_showdown(s, b, T, h)
+    elif op == F_FOCUS:
+        op_focus(s, b, h)
+    elif op == F_ASSIGN:
+        op_assign(s, b, T, h)
+    elif op == F_ROLL_END:
+        op_roll_end(s, b, T, h)
+    elif op == F_POST_SOLVE:
+        op_post_solve(s, b, T, h)
+    elif op == F_HERO_DAMAGE:
+        op_hero_damage(s, b, T, a, bb)
+    elif op == F_DISCARD_OR_DAMAGE:
+        op_discard_or_damage(s, b, a, bb)
+    elif op == F_CRISIS:
+        op_crisis(s, b, T)
+    elif op == F_CRISIS_END:
+        pop(s, b)
+        s[b, CRISIS_DEPTH] = 0
+    elif op == F_PLAY_END:
+        pop(s, b)
+        base = HCLOC + h * HERO_DECK + a
+        if s[b, base] == L_PENDING:
+            s[b, base] = L_DISCARD
+    elif op == F_SCHEME_ONCE:
+        op_scheme_once(s, b, T, h)
+    elif op == F_INFLICT:
+        op_inflict_choice(s, b, T, a, bb, h)
+    else:
+        raise RuntimeError("hon_env: unknown op on the interpreter stack")
+
+
+@njit(cache=True)
+def run(s, b, T, mask):
+    """Run game ``b`` until a hero must decide or the game ends.
+
+    Reads and writes row ``b`` of the state; writes the legal mask of the pending
+    decision into ``mask`` (all zeros once the game is over).
+    """
+    while True:
+        if s[b, OUTCOME] != OUT_ONGOING:
+            s[b, DEC_KIND] = D_NONE
+            mask[:] = 0
+            return
+        if s[b, DEC_KIND] != D_NONE and s[b, CHOICE] < 0:
+            n, last = legal_mask(s, b, T, mask)
+            if n == 0:
+                raise RuntimeError("hon_env: a decision with no legal action")
+            if n > 1:
+                return
+            s[b, CHOICE] = last
+        if s[b, SP] == 0:
+            raise RuntimeError("hon_env: the interpreter stack ran empty")
+        step_op(s, b, T)
+
+
+@njit(cache=True)
+def apply_action(s, b, T, action, mask):
+    """Answer game ``b``'s pending decision with ``action`` and run to the next decision.
+
+    ``mask`` must hold the current legal mask (as left by ``run``). Returns 0 when the
+    action was applied, 1 when it is illegal (nothing changes), 2 when the game is over.
+    """
+    if s[b, OUTCOME] != OUT_ONGOING:
+        return 2
+    if action < 0 or action >= N_ACTIONS or mask[action] == 0:
+        return 1
+    s[b, CHOICE] = action
+    s[b, DECISIONS] += 1
+    run(s, b, T, mask)
+    if s[b, OUTCOME] == OUT_ONGOING and s[b, DECISIONS] >= T.cfg[CFG_MAX_DECISIONS]:
+        end_game(s, b, OUT_TRUNCATED, LOSS_CAP_DECISIONS)
+        s[b, DEC_KIND] = D_NONE
+        mask[:] = 0
+    return 0

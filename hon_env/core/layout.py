@@ -1,0 +1,247 @@
+"""Game state layout: one ``int32`` row per game, every field a fixed column range.
+
+The batched state is a single matrix ``state[B, STATE_LEN]``. Each named field below owns
+a contiguous slice of a row; ``field_view(state, name)`` returns it as a ``[B, ...]`` view,
+so the state is a structure of arrays with a leading batch axis while copying, saving and
+restoring a game stays a row copy. Kernels address fields by the integer constants
+defined here (numba freezes module-level ints as compile-time constants).
+
+Encodings use ``-1`` for "none/empty". Card zones:
+
+    L_DECK 0  L_HAND 1  L_PLAY 2  L_DISCARD 3  L_REMOVED 4  L_THREAT 5  L_PENDING 6
+    L_MULLIGAN 7 (marked to go back during the opening mulligan)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from hon_env.content.tables import (
+    CLUE_DECK,
+    HERO_DECK,
+    IDECK,
+    MAX_HEROES,
+    MAX_PANELS,
+    MAX_SPACES,
+    VDECK,
+)
+
+STACK_DEPTH = 96  # interpreter stack entries per game
+STACK_W = 6  # entry = (op, a, b, c, hero, src)
+N_EVENTS = 16
+
+FIELDS: dict[str, tuple[int, tuple[int, ...]]] = {}
+_cursor = 0
+
+
+def _field(name: str, *shape: int) -> int:
+    """Reserve ``prod(shape)`` columns for ``name`` and return its first column."""
+    global _cursor
+    size = int(np.prod(shape)) if shape else 1
+    FIELDS[name] = (_cursor, shape)
+    start = _cursor
+    _cursor += size
+    return start
+
+
+# --- bookkeeping
+RNG = _field("rng", 4)  # xoshiro128** words (uint32 stored as int32)
+ROUND = _field("round")  # rounds started (1 in the first round)
+TURN = _field("turn")  # TURN_*: which part of the round is running
+OUTCOME = _field("outcome")  # OUT_*
+LOSS_REASON = _field("loss_reason")  # LOSS_*
+DECISIONS = _field("decisions")  # decisions answered so far
+SP = _field("sp")  # interpreter stack pointer (entries in use)
+STACK = _field("stack", STACK_DEPTH, STACK_W)
+# --- the pending decision
+DEC_KIND = _field("dec_kind")  # D_* (D_NONE when the game is over)
+DEC_HERO = _field("dec_hero")  # seat that decides
+DEC_A = _field("dec_a")  # decision context (see masks.py for each kind)
+DEC_B = _field("dec_b")
+CHOICE = _field("choice")  # the answer being applied, -1 when none
+# --- hero turn
+ACTOR = _field("actor")  # seat holding the initiative in the hero turn
+ACTIVE = _field("active")  # the active hero for villain/issue effects
+CRISIS_LATCH = _field("crisis_latch")  # 1: the card resolving now already caused a crisis
+CRISIS_DEPTH = _field("crisis_depth")  # >0 while crisis effects resolve (no nested crises)
+# --- villain
+VIL_SIDE = _field("vil_side")  # 0 Scheming, 1 Showdown
+VIL_HIDDEN = _field("vil_hidden")  # hidden tokens on the Villain card
+VIL_JUSTICE = _field("vil_justice")
+VIL_DAMAGE = _field("vil_damage")
+VIL_LOC = _field("vil_loc")  # space of the figure (the panel's scheme space while in a panel)
+VIL_IN_PANEL = _field("vil_in_panel")  # 1 while the figure stands in a scheme panel
+VIL_OWNER = _field("vil_owner")  # seat whose threat area holds the Showdown card, -1
+VIL_EXH = _field("vil_exh")  # Villain card exhausted (only possible in a threat area)
+VIL_HEALTH = _field("vil_health")  # Showdown health for this hero count
+VIL_DANGER = _field("vil_danger")  # Scheming danger for this hero count
+# --- supplies and board tokens
+MINION_SUPPLY = _field("minion_supply")
+BYSTANDER_SUPPLY = _field("bystander_supply")
+BYSTANDERS_DEFEATED = _field("bystanders_defeated")
+MINIONS = _field("minions", MAX_PANELS + 1)  # minions in panel k (index 0 unused)
+CAPTURED = _field("captured", MAX_PANELS + 1)  # captured bystanders in panel k
+BYSTANDER_ON = _field("bystander_on", MAX_SPACES)  # 1: bystander token on that map space
+COUNTERS = _field("counters", 4)  # issue counters (e.g. gold)
+# --- the dice roll in progress (attacks and solves do not nest)
+ROLL_KIND = _field("roll_kind")  # 0 none, 1 Attack, 2 Solve
+ROLL_HERO = _field("roll_hero")
+ROLL_SPACE = _field("roll_space")  # target space
+ROLL_DICE = _field("roll_dice")  # dice gathered
+ROLL_SUCC = _field("roll_succ")  # successes not yet spent
+ROLL_FOCUS = _field("roll_focus")  # focus results not yet spent
+ROLL_SHOWDOWN = _field("roll_showdown")  # villain card drawn for the Showdown reaction, -1
+ASSIGN = _field("assign", 48)  # successes assigned per target (TARGET numbering)
+# --- clue deck
+CLUE_N = _field("clue_n")  # cards left in the clue deck
+CLUE_ORDER = _field("clue_order", CLUE_DECK)  # deck order, top = index clue_n-1
+CLUE_LOC = _field("clue_loc", CLUE_DECK)  # -1 deck, -2 discard, seat holding it otherwise
+# --- villain deck
+VDECK_N = _field("vdeck_n")
+VDECK_ORDER = _field("vdeck_order", VDECK)
+VLOC = _field("vloc", VDECK)  # L_*
+VOWNER = _field("vowner", VDECK)  # seat of the threat area, -1
+VPOS = _field("vpos", VDECK)  # lackey figure / peril token space, -1
+VDMG = _field("vdmg", VDECK)
+VJUST = _field("vjust", VDECK)
+VEXH = _field("vexh", VDECK)
+# --- issue deck (Scheme cards first)
+IDECK_N = _field("ideck_n")
+IDECK_ORDER = _field("ideck_order", IDECK)
+ILOC = _field("iloc", IDECK)
+IOWNER = _field("iowner", IDECK)
+IPOS = _field("ipos", IDECK)  # space the card is solved/attacked at, -1
+IDMG = _field("idmg", IDECK)
+IJUST = _field("ijust", IDECK)
+IEXH = _field("iexh", IDECK)
+ISIDE = _field("iside", IDECK)  # 0 front (Scheme side), 1 flipped
+# --- heroes
+HLOC = _field("hloc", MAX_HEROES)  # space; a scheme space means "in that panel"; -1 off board
+HDMG = _field("hdmg", MAX_HEROES)
+HFOCUS = _field("hfocus", MAX_HEROES)
+HSIDE = _field("hside", MAX_HEROES)  # 0 normal, 1 Focused
+HACTIONS = _field("hactions", MAX_HEROES)  # action tokens left this hero turn
+HYIELDS = _field("hyields", MAX_HEROES)  # initiative yields used this hero turn
+HTHREAT_DONE = _field("hthreat_done", MAX_HEROES)  # threat phase resolved this hero turn
+HDEFEATED = _field("hdefeated", MAX_HEROES)  # 1: defeated, waiting to return at turn end
+HEXH = _field("hexh", MAX_HEROES)  # Hero card exhausted
+HDECK_N = _field("hdeck_n", MAX_HEROES)
+HDECK_ORDER = _field("hdeck_order", MAX_HEROES, HERO_DECK)
+HCLOC = _field("hcloc", MAX_HEROES, HERO_DECK)  # L_* of each hero card
+HCEXH = _field("hcexh", MAX_HEROES, HERO_DECK)
+MOVE_LEFT = _field("move_left")  # spaces left in the Move being performed
+EVENTS = _field("events", N_EVENTS)  # EV_* counters for info and reward shaping
+
+STATE_LEN = _cursor
+
+# --- enumerations
+TURN_SETUP, TURN_VILLAIN, TURN_HERO, TURN_ISSUE, TURN_OVER = 0, 1, 2, 3, 4
+OUT_ONGOING, OUT_WIN, OUT_LOSS, OUT_TRUNCATED = 0, 1, 2, 3
+OUTCOME_NAMES = ("ongoing", "win", "loss", "truncated")
+LOSS_NONE, LOSS_ISSUE_DECK, LOSS_COUNTER, LOSS_CAP_ROUNDS, LOSS_CAP_DECISIONS = 0, 1, 2, 3, 4
+LOSS_REASON_NAMES = ("", "issue_deck_empty", "villain_objective", "round_cap", "decision_cap")
+
+L_DECK, L_HAND, L_PLAY, L_DISCARD, L_REMOVED, L_THREAT, L_PENDING, L_MULLIGAN = range(8)
+ZONE_NAMES = ("deck", "hand", "play", "discard", "removed", "threat", "pending", "mulligan")
+
+# event counters
+EV_DAMAGE_DEALT = 0  # damage dealt by heroes to enemies
+EV_JUSTICE = 1  # justice placed by heroes
+EV_RESCUES = 2
+EV_ENEMIES_DEFEATED = 3
+EV_PROBLEMS_SOLVED = 4
+EV_SCHEMES_SOLVED = 5
+EV_HERO_DAMAGE = 6  # damage suffered by heroes
+EV_HERO_DEFEATS = 7
+EV_CRISES = 8
+EV_CAPTURES = 9
+EV_BYSTANDERS_DEFEATED = 10
+EV_VILLAIN_ADVANCES = 11
+EV_CLUES = 12
+EVENT_NAMES = (
+    "damage_dealt", "justice_placed", "rescues", "enemies_defeated", "problems_solved",
+    "schemes_solved", "hero_damage", "hero_defeats", "crises", "captures",
+    "bystanders_defeated", "villain_advances", "clues_gained",
+)
+
+# --- target numbering (cards and tokens an Attack/Solve/effect can pick)
+T_V0 = 0  # villain deck card i -> T_V0 + i
+T_I0 = VDECK  # issue deck card i -> T_I0 + i
+T_VILLAIN = VDECK + IDECK
+T_NEM0 = T_VILLAIN + 1  # two nemesis cards
+T_MINION = T_NEM0 + 2
+T_CAPTURED = T_MINION + 1
+N_TARGETS = T_CAPTURED + 1
+
+# --- the flat action space
+#   [0]                 PASS     yield the initiative / end / stop / decline / done
+#   [1]                 DRAW     draw 1 card (an action)
+#   [2, 66)             SPACE    move one space / place figure / choose a space
+#   [66, 130)           ATTACK   attack a target space (an action)
+#   [130, 194)          SOLVE    solve at a target space (an action)
+#   [194, 214)          PLAY     play hero card i from hand
+#   [214, 235)          USE      use the ability of card i in play (20 = the Hero card)
+#   [235, 295)          FEAT     discard card i for feat k (k: 0 mobility 1 strength 2 deduction)
+#   [295, 315)          CLUE     use clue card i
+#   [315]               FOCUS    discard 5 focus to flip to the Focused side
+#   [316, 324)          OPTION   choose option k
+#   [324, 372)          TARGET   choose target t (T_* numbering)
+#   [372, 378)          HERO     choose the hero k seats after you (0 = yourself)
+#   [378, 398)          CARD     choose card i of your hand
+A_PASS = 0
+A_DRAW = 1
+A_SPACE = 2
+A_ATTACK = A_SPACE + MAX_SPACES
+A_SOLVE = A_ATTACK + MAX_SPACES
+A_PLAY = A_SOLVE + MAX_SPACES
+A_USE = A_PLAY + HERO_DECK
+A_FEAT = A_USE + HERO_DECK + 1
+N_FEAT_KINDS = 3
+A_CLUE = A_FEAT + HERO_DECK * N_FEAT_KINDS
+A_FOCUS = A_CLUE + CLUE_DECK
+A_OPTION = A_FOCUS + 1
+N_OPTIONS = 8
+A_TARGET = A_OPTION + N_OPTIONS
+A_HERO = A_TARGET + N_TARGETS
+A_CARD = A_HERO + MAX_HEROES
+N_ACTIONS = A_CARD + HERO_DECK
+
+SEGMENTS = (
+    ("pass", A_PASS, 1), ("draw", A_DRAW, 1), ("space", A_SPACE, MAX_SPACES),
+    ("attack", A_ATTACK, MAX_SPACES), ("solve", A_SOLVE, MAX_SPACES),
+    ("play", A_PLAY, HERO_DECK), ("use", A_USE, HERO_DECK + 1),
+    ("feat", A_FEAT, HERO_DECK * N_FEAT_KINDS), ("clue", A_CLUE, CLUE_DECK),
+    ("focus", A_FOCUS, 1), ("option", A_OPTION, N_OPTIONS), ("target", A_TARGET, N_TARGETS),
+    ("hero", A_HERO, MAX_HEROES), ("card", A_CARD, HERO_DECK),
+)
+
+# --- decision kinds (what the pending decision asks; see masks.py)
+D_NONE = 0
+D_MULLIGAN = 1  # CARD: mark a card to send back; PASS: done
+D_MAIN = 2  # the actor's hero-turn menu
+D_MOVE = 3  # SPACE: next step of a Move (DEC_A steps left); PASS: stop
+D_PLACE = 4  # SPACE: where to place your figure (DEC_A range, 0 any)
+D_CUNNING = 5  # OPTION 0: the villain schemes, 1: the villain inflicts
+D_CLUE_DICE = 6  # CLUE: discard for bonus dice; PASS: roll
+D_FOCUS_SPEND = 7  # OPTION k: spend k focus tokens to convert k focus results
+D_ASSIGN = 8  # TARGET: where the next success goes
+D_DAMAGE = 9  # CARD: toughness feat; USE: prevent ability; PASS: suffer DEC_A damage
+D_DISCARD_OR_DAMAGE = 10  # CARD: discard it; PASS: suffer DEC_A damage
+D_PICK_HERO = 11  # HERO: target of heal (DEC_A kind) / who suffers an inflict
+D_PICK_TARGET = 12  # TARGET: target of damage_enemy / justice / exhaust_threat
+D_ATTACK_SPACE = 13  # ATTACK: target space of a free Attack
+D_SOLVE_SPACE = 14  # SOLVE: target space of a free Solve
+D_RESCUE = 15  # SPACE: where to rescue a bystander
+DECISION_NAMES = (
+    "none", "mulligan", "main", "move", "place", "cunning", "clue_dice", "focus_spend",
+    "assign", "damage", "discard_or_damage", "pick_hero", "pick_target", "attack_space",
+    "solve_space", "rescue",
+)
+
+
+def field_view(state: np.ndarray, name: str) -> np.ndarray:
+    """Return field ``name`` of a ``[B, STATE_LEN]`` state as a ``[B, *shape]`` view."""
+    start, shape = FIELDS[name]
+    size = int(np.prod(shape)) if shape else 1
+    view = state[:, start:start + size]
+    return view.reshape((state.shape[0],) + shape) if shape else view[:, 0]

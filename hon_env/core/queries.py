@@ -1,0 +1,291 @@
+"""Read-only rule queries: hero values, enemies and problems, where things are.
+
+Targets use the ``T_*`` numbering of layout.py: villain deck cards, issue deck cards, the
+Villain card, nemeses, "the minions here" and "the captured bystanders here".
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from hon_env.content.tables import (
+    BACK_ENEMY,
+    BACK_PROBLEM,
+    CFG_N_HEROES,
+    CFG_N_PANELS,
+    DASH,
+    HC_ARMOR,
+    HC_ATTACK_DICE,
+    HC_MOVE,
+    HC_SOLVE_DICE,
+    HERO_DECK,
+    HS_ARMOR,
+    HS_ATTACK,
+    HS_ATTACK_DICE,
+    HS_HEALTH,
+    HS_MOVE,
+    HS_SOLVE,
+    HS_SOLVE_DICE,
+    IC_BACK,
+    IC_BACK_DANGER,
+    IC_BACK_DANGER_PH,
+    IC_BACK_DEFENSE,
+    IC_BACK_HEALTH,
+    IC_BACK_HEALTH_PH,
+    IC_BACK_INFLICT,
+    IC_DANGER,
+    IC_DANGER_PH,
+    IC_PANEL,
+    IC_STAYS,
+    IC_TYPE,
+    IT_ISSUE,
+    IT_SCHEME,
+    VC_DANGER,
+    VC_DANGER_PH,
+    VC_DEFENSE,
+    VC_HEALTH,
+    VC_HEALTH_PH,
+    VC_INFLICT,
+    VC_TYPE,
+    VS_DEFENSE,
+    VS_SCHEMING_INFLICT,
+    VS_SHOWDOWN_INFLICT,
+    VT_LACKEY,
+    VT_PERIL,
+)
+from hon_env.core.geometry import nearest_panel, panel_of_space
+from hon_env.core.layout import (
+    CAPTURED,
+    HCLOC,
+    HLOC,
+    HSIDE,
+    ILOC,
+    IPOS,
+    ISIDE,
+    L_PLAY,
+    L_THREAT,
+    MINIONS,
+    T_CAPTURED,
+    T_I0,
+    T_MINION,
+    T_VILLAIN,
+    VIL_HIDDEN,
+    VIL_IN_PANEL,
+    VIL_LOC,
+    VIL_SIDE,
+    VLOC,
+    VPOS,
+)
+
+
+@njit(cache=True)
+def scaled(value, per_hero, n_heroes):
+    """A printed value, multiplied by the hero count when it carries the per-hero icon."""
+    if value == DASH:
+        return DASH
+    return value * n_heroes if per_hero else value
+
+
+@njit(cache=True)
+def hero_value(s, b, T, h, col):
+    """Hero ``h``'s current Hero-card value ``col`` (HS_HEALTH, HS_ATTACK, HS_SOLVE)."""
+    return T.hero_stat[h, s[b, HSIDE + h], col]
+
+
+@njit(cache=True)
+def hero_passive(s, b, T, h, hs_col, hc_col):
+    """Sum of a passive bonus over the Hero card's side and the Constants in play."""
+    total = T.hero_stat[h, s[b, HSIDE + h], hs_col]
+    for c in range(HERO_DECK):
+        if s[b, HCLOC + h * HERO_DECK + c] == L_PLAY:
+            total += T.hcard[h, c, hc_col]
+    return total
+
+
+@njit(cache=True)
+def hero_health(s, b, T, h):
+    return hero_value(s, b, T, h, HS_HEALTH)
+
+
+@njit(cache=True)
+def attack_dice(s, b, T, h):
+    return hero_value(s, b, T, h, HS_ATTACK) + hero_passive(s, b, T, h, HS_ATTACK_DICE,
+                                                            HC_ATTACK_DICE)
+
+
+@njit(cache=True)
+def solve_dice(s, b, T, h):
+    return hero_value(s, b, T, h, HS_SOLVE) + hero_passive(s, b, T, h, HS_SOLVE_DICE,
+                                                           HC_SOLVE_DICE)
+
+
+@njit(cache=True)
+def move_bonus(s, b, T, h):
+    return hero_passive(s, b, T, h, HS_MOVE, HC_MOVE)
+
+
+@njit(cache=True)
+def armor(s, b, T, h):
+    return hero_passive(s, b, T, h, HS_ARMOR, HC_ARMOR)
+
+
+@njit(cache=True)
+def villain_panel(s, b, T):
+    """The panel the villain schemes in: its own, or the one nearest its figure."""
+    p = panel_of_space(T, s[b, VIL_LOC])
+    if p > 0:
+        return p
+    return nearest_panel(T, s[b, VIL_LOC])
+
+
+@njit(cache=True)
+def in_panel_of(s, b, T, h, sp):
+    """True when hero ``h`` stands in the scheme panel whose scheme space is ``sp``."""
+    return s[b, HLOC + h] == sp and panel_of_space(T, sp) > 0
+
+
+@njit(cache=True)
+def target_space(s, b, T, t):
+    """Map space of a card target (its figure, token or panel), -1 if it has none."""
+    if t < T_I0:
+        return s[b, VPOS + t]
+    if t < T_VILLAIN:
+        return s[b, IPOS + t - T_I0]
+    if t == T_VILLAIN:
+        return s[b, VIL_LOC]
+    return -1
+
+
+@njit(cache=True)
+def is_enemy_card(s, b, T, t):
+    """True for a card target that is an enemy in play (lackey, revealed villain, issue enemy)."""
+    if t < T_I0:
+        return s[b, VLOC + t] == L_THREAT and T.vcard[t, VC_TYPE] == VT_LACKEY
+    if t < T_VILLAIN:
+        i = t - T_I0
+        return (s[b, ILOC + i] == L_THREAT and s[b, ISIDE + i] == 1
+                and T.icard[i, IC_BACK] == BACK_ENEMY)
+    if t == T_VILLAIN:
+        return s[b, VIL_SIDE] == 1
+    return False
+
+
+@njit(cache=True)
+def is_problem_card(s, b, T, t, h):
+    """True for a problem card that hero ``h`` may place justice on from where they stand."""
+    if t < T_I0:
+        return s[b, VLOC + t] == L_THREAT and T.vcard[t, VC_TYPE] == VT_PERIL
+    if t < T_VILLAIN:
+        i = t - T_I0
+        if s[b, ILOC + i] != L_THREAT:
+            return False
+        if T.icard[i, IC_TYPE] == IT_SCHEME:
+            if s[b, ISIDE + i] == 0:
+                return in_panel_of(s, b, T, h, s[b, IPOS + i])
+            return T.icard[i, IC_BACK] == BACK_PROBLEM
+        return T.icard[i, IC_TYPE] == IT_ISSUE and T.icard[i, IC_STAYS] == 1
+    if t == T_VILLAIN:
+        return (s[b, VIL_SIDE] == 0 and s[b, VIL_HIDDEN] == 0 and s[b, VIL_IN_PANEL] == 1
+                and in_panel_of(s, b, T, h, s[b, VIL_LOC]))
+    return False
+
+
+@njit(cache=True)
+def enemy_in_space(s, b, T, t, sp):
+    """Is target ``t`` an enemy in map space ``sp`` (minions: in that space's panel)?"""
+    if t == T_MINION:
+        p = panel_of_space(T, sp)
+        return p > 0 and s[b, MINIONS + p] > 0
+    if t > T_VILLAIN:
+        return False
+    return is_enemy_card(s, b, T, t) and target_space(s, b, T, t) == sp
+
+
+@njit(cache=True)
+def problem_in_space(s, b, T, t, sp, h):
+    """Is target ``t`` a problem hero ``h`` can solve in space ``sp`` (captives count)?"""
+    if t == T_CAPTURED:
+        p = panel_of_space(T, sp)
+        return p > 0 and s[b, CAPTURED + p] > 0
+    if t > T_VILLAIN:
+        return False
+    return is_problem_card(s, b, T, t, h) and target_space(s, b, T, t) == sp
+
+
+@njit(cache=True)
+def any_enemy_in_space(s, b, T, sp):
+    for t in range(T_MINION + 1):
+        if enemy_in_space(s, b, T, t, sp):
+            return True
+    return False
+
+
+@njit(cache=True)
+def any_problem_in_space(s, b, T, sp, h):
+    for t in range(T_CAPTURED + 1):
+        if problem_in_space(s, b, T, t, sp, h):
+            return True
+    return False
+
+
+@njit(cache=True)
+def enemy_health(s, b, T, t, n_heroes):
+    if t < T_I0:
+        return scaled(T.vcard[t, VC_HEALTH], T.vcard[t, VC_HEALTH_PH], n_heroes)
+    i = t - T_I0
+    return scaled(T.icard[i, IC_BACK_HEALTH], T.icard[i, IC_BACK_HEALTH_PH], n_heroes)
+
+
+@njit(cache=True)
+def enemy_defense(s, b, T, t):
+    if t < T_I0:
+        return T.vcard[t, VC_DEFENSE]
+    if t < T_VILLAIN:
+        return T.icard[t - T_I0, IC_BACK_DEFENSE]
+    if t == T_VILLAIN:
+        return T.vil_stat[VS_DEFENSE]
+    return 0
+
+
+@njit(cache=True)
+def enemy_inflict(s, b, T, t):
+    """Inflict value of an enemy card target (the villain's depends on its side)."""
+    if t < T_I0:
+        return T.vcard[t, VC_INFLICT]
+    if t < T_VILLAIN:
+        return T.icard[t - T_I0, IC_BACK_INFLICT]
+    if t == T_VILLAIN:
+        if s[b, VIL_SIDE] == 1:
+            return T.vil_stat[VS_SHOWDOWN_INFLICT]
+        return T.vil_stat[VS_SCHEMING_INFLICT]
+    return 0
+
+
+@njit(cache=True)
+def problem_danger(s, b, T, t, n_heroes):
+    """Danger value of a problem card target (DASH: can never be solved)."""
+    if t < T_I0:
+        return scaled(T.vcard[t, VC_DANGER], T.vcard[t, VC_DANGER_PH], n_heroes)
+    i = t - T_I0
+    if T.icard[i, IC_TYPE] == IT_SCHEME and s[b, ISIDE + i] == 1:
+        return scaled(T.icard[i, IC_BACK_DANGER], T.icard[i, IC_BACK_DANGER_PH], n_heroes)
+    return scaled(T.icard[i, IC_DANGER], T.icard[i, IC_DANGER_PH], n_heroes)
+
+
+@njit(cache=True)
+def scheme_panel(T, i):
+    return T.icard[i, IC_PANEL]
+
+
+@njit(cache=True)
+def heroes_on_board(s, b, T):
+    n = 0
+    for h in range(T.cfg[CFG_N_HEROES]):
+        if s[b, HLOC + h] >= 0:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def n_panels(T):
+    return T.cfg[CFG_N_PANELS]

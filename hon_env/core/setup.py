@@ -1,0 +1,186 @@
+"""Game setup (rulebook: Setup), written into one state row, then run to the first decision.
+
+Fixed choices where the rulebook lets the players choose: hero figures stand on the start
+space and then the empty spaces nearest it, in seat order; the Scheme cards are dealt in
+seat order from a shuffled pile.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from hon_env.content.tables import (
+    CFG_HAND_SIZE,
+    CFG_MINIONS,
+    CFG_N_HEROES,
+    CFG_N_NEMESES,
+    CFG_N_SCHEMES,
+    CFG_SETUP_PROG,
+    CFG_START_SPACE,
+    CL_PRESENT,
+    CLUE_DECK,
+    HERO_DECK,
+    IC_PANEL,
+    IC_PRESENT,
+    IC_TYPE,
+    IT_ISSUE,
+    VC_PRESENT,
+    VC_SCALING,
+    VS_DANGER,
+    VS_DANGER_PH,
+    VS_HEALTH,
+    VS_HEALTH_PH,
+)
+from hon_env.core.effects import initial_bystanders
+from hon_env.core.geometry import nearest_empty
+from hon_env.core.interp import F_MULLIGAN, F_ROUND, push, push_prog, run
+from hon_env.core.layout import (
+    ACTIVE,
+    CHOICE,
+    CLUE_LOC,
+    CLUE_N,
+    CLUE_ORDER,
+    D_NONE,
+    DEC_KIND,
+    HCLOC,
+    HDECK_N,
+    HDECK_ORDER,
+    HLOC,
+    IDECK,
+    IDECK_N,
+    IDECK_ORDER,
+    ILOC,
+    IOWNER,
+    IPOS,
+    L_DECK,
+    L_REMOVED,
+    L_THREAT,
+    MAX_HEROES,
+    MINION_SUPPLY,
+    ROLL_SHOWDOWN,
+    STATE_LEN,
+    TURN,
+    TURN_SETUP,
+    VDECK,
+    VDECK_N,
+    VDECK_ORDER,
+    VIL_DANGER,
+    VIL_HEALTH,
+    VIL_HIDDEN,
+    VIL_IN_PANEL,
+    VIL_LOC,
+    VIL_OWNER,
+    VLOC,
+    VOWNER,
+    VPOS,
+)
+from hon_env.core.queries import scaled
+from hon_env.core.rng import seed_rng, shuffle_slice
+from hon_env.core.zones import hero_draw
+
+
+@njit(cache=True)
+def init_game(s, b, T, seed, mask):
+    """Write a fresh game into row ``b`` from ``seed`` and run it to the first decision.
+
+    Reads the scenario tables ``T``; writes row ``b`` of ``s`` and the legal ``mask``.
+    """
+    for k in range(STATE_LEN):
+        s[b, k] = 0
+    seed_rng(s, b, seed)
+    nh = T.cfg[CFG_N_HEROES]
+    s[b, TURN] = TURN_SETUP
+    s[b, CHOICE] = -1
+    s[b, DEC_KIND] = D_NONE
+    s[b, ROLL_SHOWDOWN] = -1
+    s[b, VIL_OWNER] = -1
+    for h in range(MAX_HEROES):
+        s[b, HLOC + h] = -1
+    for i in range(VDECK):
+        s[b, VOWNER + i] = -1
+        s[b, VPOS + i] = -1
+    for i in range(IDECK):
+        s[b, IOWNER + i] = -1
+        s[b, IPOS + i] = -1
+
+    # 2a. board: bystanders on their spaces, heroes at and around the start space
+    initial_bystanders(s, b, T)
+    for h in range(nh):
+        s[b, HLOC + h] = nearest_empty(s, b, T, T.cfg[CFG_START_SPACE], False, -1)
+
+    # 1b/1d. hero decks shuffled, opening hands drawn (the mulligan is a decision below)
+    for h in range(nh):
+        for c in range(HERO_DECK):
+            s[b, HCLOC + h * HERO_DECK + c] = L_DECK
+            s[b, HDECK_ORDER + h * HERO_DECK + c] = c
+        s[b, HDECK_N + h] = HERO_DECK
+        shuffle_slice(s, b, HDECK_ORDER + h * HERO_DECK, HERO_DECK)
+        for _ in range(T.cfg[CFG_HAND_SIZE]):
+            hero_draw(s, b, h)
+
+    # 2c. one Scheme card per hero, at random; the others leave the game
+    n_schemes = T.cfg[CFG_N_SCHEMES]
+    pile = IDECK_ORDER  # borrow the issue deck order columns as a shuffle buffer
+    for i in range(n_schemes):
+        s[b, pile + i] = i
+    shuffle_slice(s, b, pile, n_schemes)
+    for k in range(n_schemes):
+        i = s[b, pile + k]
+        if k < nh:
+            s[b, ILOC + i] = L_THREAT
+            s[b, IOWNER + i] = k
+            s[b, IPOS + i] = T.scheme_space[T.icard[i, IC_PANEL]]
+        else:
+            s[b, ILOC + i] = L_REMOVED
+    # 2d. the issue deck: the other issue cards, shuffled
+    n = 0
+    for i in range(IDECK):
+        if T.icard[i, IC_PRESENT] == 1 and T.icard[i, IC_TYPE] == IT_ISSUE:
+            s[b, ILOC + i] = L_DECK
+            s[b, IDECK_ORDER + n] = i
+            n += 1
+        elif T.icard[i, IC_PRESENT] == 0:
+            s[b, ILOC + i] = L_REMOVED
+    s[b, IDECK_N] = n
+    shuffle_slice(s, b, IDECK_ORDER, n)
+
+    # 3. villain: scaling removal, Scheming side in panel 1, hidden tokens, shuffled deck
+    n = 0
+    for i in range(VDECK):
+        scaling = T.vcard[i, VC_SCALING]
+        removed = T.vcard[i, VC_PRESENT] == 0 or (scaling == 1 and nh == 1) or (
+            scaling == 5 and nh >= 5)
+        if removed:
+            s[b, VLOC + i] = L_REMOVED
+        else:
+            s[b, VLOC + i] = L_DECK
+            s[b, VDECK_ORDER + n] = i
+            n += 1
+    s[b, VDECK_N] = n
+    shuffle_slice(s, b, VDECK_ORDER, n)
+    s[b, VIL_LOC] = T.scheme_space[1]
+    s[b, VIL_IN_PANEL] = 1
+    s[b, VIL_HIDDEN] = nh + T.cfg[CFG_N_NEMESES]
+    s[b, VIL_HEALTH] = scaled(T.vil_stat[VS_HEALTH], T.vil_stat[VS_HEALTH_PH], nh)
+    s[b, VIL_DANGER] = scaled(T.vil_stat[VS_DANGER], T.vil_stat[VS_DANGER_PH], nh)
+
+    # 4. supplies and the clue deck
+    s[b, MINION_SUPPLY] = T.cfg[CFG_MINIONS]
+    n = 0
+    for i in range(CLUE_DECK):
+        if T.clue[i, CL_PRESENT] == 1:
+            s[b, CLUE_LOC + i] = -1
+            s[b, CLUE_ORDER + n] = i
+            n += 1
+        else:
+            s[b, CLUE_LOC + i] = -3
+    s[b, CLUE_N] = n
+    shuffle_slice(s, b, CLUE_ORDER, n)
+
+    # the decisions and effects of setup, then the first round
+    s[b, ACTIVE] = 0
+    push(s, b, F_ROUND, 0, 0, 0, -1, -1)
+    for h in range(nh - 1, -1, -1):
+        push(s, b, F_MULLIGAN, 0, 0, 0, h, -1)
+    push_prog(s, b, T, T.cfg[CFG_SETUP_PROG], 0, -1)
+    run(s, b, T, mask)

@@ -1,0 +1,540 @@
+"""Content loader and compiler: a small valid content set compiles to exact tables, and
+broken files fail with a ContentError naming file, card and field.
+
+Every test writes its own fixture content into ``tmp_path`` (``content/`` + ``scenarios/``)
+so it does not depend on the real content under ``configs/``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+import yaml
+
+from hon_env.content import ContentError, Scenario, list_content, load_scenario
+from hon_env.content.board import UNREACHABLE
+from hon_env.content.effects import ProgramStore, parse_effect
+from hon_env.content.errors import Where
+from hon_env.content.ops import COUNT_ACTIVE_DAMAGE, COUNT_COUNTER_BASE, COUNT_ROUND, OP_BY_NAME
+from hon_env.content.tables import (
+    CFG_LOSS_AT_LEAST,
+    CFG_LOSS_COUNTER,
+    CFG_MAX_ROUNDS,
+    CFG_N_COLS,
+    CFG_N_HEROES,
+    CFG_N_PANELS,
+    CFG_N_SCHEMES,
+    CFG_N_SPACES,
+    CFG_START_SPACE,
+    CLUE_DECK,
+    HC_ABILITY,
+    HC_NAME_ID,
+    HC_NCOLS,
+    HC_PLAY_PROG,
+    HERO_DECK,
+    HS_HEALTH,
+    HS_NCOLS,
+    IC_LOCATION,
+    IC_NCOLS,
+    IC_PANEL,
+    IC_TYPE,
+    IDECK,
+    IT_ISSUE,
+    IT_SCHEME,
+    MAX_HEROES,
+    MAX_PANELS,
+    MAX_PROGS,
+    MAX_SPACES,
+    NEMESES,
+    PROG_LEN,
+    SP_PERIL,
+    SP_SCHEME,
+    SP_START,
+    VC_ACTIVATE_PROG,
+    VC_COLOR,
+    VC_HEALTH,
+    VC_NCOLS,
+    VC_NPLOYS,
+    VC_PLOY0,
+    VDECK,
+    VS_NCOLS,
+)
+
+# --------------------------------------------------------------------------- fixture content
+
+# Spaces in reading order:          0:1  1:.  2:b  3:2
+#                                     4:.  5:S  6:.  7:.
+#                                   8:3  9:r  10:. 11:4
+MAP = ["1 . b 2", " . S . .", "3 r . 4"]
+
+
+def base_docs() -> dict[str, dict[str, Any]]:
+    """A minimal valid content set, keyed by relative file path."""
+    hero = {
+        "format_version": 1, "id": "tester", "kind": "hero", "name": "Tester",
+        "hero_card": {
+            "normal": {"health": 10, "attack": 3, "solve": 2},
+            "focused": {"health": 12, "attack": 4, "solve": 3,
+                        "ability": {"name": "Tough", "kind": "passive", "armor": 1}},
+        },
+        "cards": [
+            {"name": "Punch", "count": 10, "type": "instant", "action": True,
+             "feats": ["strength"], "effect": [{"op": "attack", "dice": 1}]},
+            {"name": "Plan", "count": 9, "type": "instant", "effect": [
+                {"op": "gain_focus"},
+                {"op": "if", "count": "active_hero_damage", "at_least": 2, "then": [
+                    {"op": "heal", "n": 1},
+                    {"op": "if", "count": "round", "at_least": 3, "then": [{"op": "draw"}]},
+                ]},
+            ]},
+            {"name": "Shield", "type": "constant", "unique": True, "feats": ["toughness"],
+             "ability": {"kind": "exhaust", "effect": [{"op": "prevent", "n": 2}]}},
+        ],
+    }
+    lackeys = [
+        {"name": f"{c.title()} Goon", "type": "lackey", "color": c, "health": h, "inflict": 1,
+         "activate": [{"op": "enemy_move", "n": 2}, {"op": "inflict"}]}
+        for c, h in (("red", 3), ("green", 4), ("blue", "-"), ("yellow", 2))
+    ]
+    villain = {
+        "format_version": 1, "id": "baddie", "kind": "villain", "name": "Baddie",
+        "villain_card": {
+            "scheming": {"danger": 3, "danger_per_hero": True, "inflict": 1},
+            "showdown": {"health": 8, "health_per_hero": True, "defense": 1, "inflict": 2,
+                         "activate": [{"op": "inflict_owner"}]},
+        },
+        "cards": [
+            *lackeys,
+            {"name": "Fire", "type": "peril", "color": "red", "count": 3, "danger": 2,
+             "activate": [{"op": "crisis"}]},
+            {"name": "Plot", "type": "ploy", "count": 20, "ploys": ["minion_1", "cunning"]},
+            {"name": "Twist", "type": "ploy", "count": 2, "ploys": ["special", "bystander"],
+             "special": [{"op": "scheme"}], "scaling": "five_six"},
+        ],
+    }
+    issue = {
+        "format_version": 1, "id": "heist", "kind": "issue", "name": "Heist",
+        "counters": ["loot"],
+        "loss": {"counter": "loot", "at_least": 3},
+        "overview": {"setup": [{"op": "place_minions", "n": 1, "panel": 1}],
+                     "crisis": [{"op": "counter_add", "counter": "loot"}]},
+        "board": {
+            "map": list(MAP),
+            "panels": {
+                1: {"name": "Lobby", "color": "red", "scheme": [{"op": "place_minions"}]},
+                2: {"name": "Vault", "color": "green",
+                    "scheme": [{"op": "counter_add", "counter": "loot", "n": 1}]},
+                3: {"name": "Office", "color": "blue", "scheme": [{"op": "advance"}]},
+                4: {"name": "Roof", "color": "yellow", "scheme": [{"op": "crisis"}]},
+            },
+        },
+        "schemes": [
+            {"name": "Scheme One", "panel": 1, "danger": 2,
+             "back": {"name": "Done", "type": "none"}},
+            {"name": "Scheme Two", "panel": 2, "danger": 3,
+             "back": {"name": "Mess", "type": "problem", "danger": 2}},
+            {"name": "Scheme Three", "panel": 3, "danger": 3,
+             "back": {"name": "Guard", "type": "enemy", "health": 4, "inflict": 1,
+                      "activate": [{"op": "enemy_move"}, {"op": "inflict"}]}},
+            {"name": "Scheme Four", "panel": 4, "danger": 2, "danger_per_hero": True},
+        ],
+        "cards": [
+            {"name": "Alarm", "count": 9,
+             "effect": [{"op": "place_minions", "n": 1, "panel": "all"}]},
+            {"name": "Trap", "effect": [{"op": "crisis"}],
+             "stays": {"danger": 2, "location": "start",
+                       "activate": [{"op": "if", "count": "counter:loot", "at_least": 1,
+                                     "then": [{"op": "inflict_owner"}]}]}},
+        ],
+    }
+    clues = {
+        "format_version": 1, "id": "test_clues", "kind": "clues",
+        "cards": [
+            {"name": "Boost", "count": 10, "dice": {"attack": 1}},
+            {"name": "Tip", "count": 10, "effect": [{"op": "move", "n": 2}]},
+        ],
+    }
+    scenario = {
+        "format_version": 1, "id": "test_story", "heroes": ["tester"], "villain": "baddie",
+        "issue": "heist", "clues": "test_clues", "caps": {"max_rounds": 12},
+    }
+    return {
+        "content/heroes/tester.yaml": hero,
+        "content/villains/baddie.yaml": villain,
+        "content/issues/heist.yaml": issue,
+        "content/clues/test_clues.yaml": clues,
+        "scenarios/test_story.yaml": scenario,
+    }
+
+
+Edit = Callable[[dict[str, dict[str, Any]]], None]
+
+
+def write_content(root: Path, edit: Edit | None = None) -> Path:
+    """Write the fixture (after ``edit`` changes the dicts); returns the content dir."""
+    docs = base_docs()
+    if edit is not None:
+        edit(docs)
+    for rel, doc in docs.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
+    return root / "content"
+
+
+def load(root: Path, edit: Edit | None = None, **kwargs: Any) -> Scenario:
+    """Write the fixture content and compile its scenario."""
+    return load_scenario("test_story", content_dir=write_content(root, edit), **kwargs)
+
+
+def error_pattern(file: str, card: str, field: str, message: str = "") -> str:
+    """A regex for a ContentError message naming file, card and field."""
+    return (re.escape(file) + r": card " + re.escape(card) + r": field "
+            + re.escape(f"'{field}'") + r": .*" + re.escape(message))
+
+
+# --------------------------------------------------------------------------- valid content
+
+
+def test_valid_content_compiles_with_fixed_shapes(tmp_path: Path) -> None:
+    scen = load(tmp_path)
+    t = scen.tables
+    shapes = {
+        "cfg": (CFG_N_COLS,), "prog": (MAX_PROGS, PROG_LEN, 4),
+        "hero_stat": (MAX_HEROES, 2, HS_NCOLS), "hcard": (MAX_HEROES, HERO_DECK, HC_NCOLS),
+        "vil_stat": (VS_NCOLS,), "vcard": (VDECK, VC_NCOLS), "icard": (IDECK, IC_NCOLS),
+        "clue": (CLUE_DECK, 4), "panel_prog": (MAX_PANELS + 1,),
+        "space_kind": (MAX_SPACES,), "space_arg": (MAX_SPACES,), "adj": (MAX_SPACES, 6),
+        "dist": (MAX_SPACES, MAX_SPACES), "scheme_space": (MAX_PANELS + 1,),
+        "peril_space": (4,), "lackey_space": (4,), "dice": (6, 3), "nemesis": (NEMESES, IC_NCOLS),
+    }
+    assert set(shapes) == set(t._fields)
+    for name, shape in shapes.items():
+        array = getattr(t, name)
+        assert array.shape == shape, name
+        assert array.dtype == np.int32, name
+
+
+def test_valid_content_exact_values(tmp_path: Path) -> None:
+    scen = load(tmp_path)
+    t = scen.tables
+    assert t.cfg[CFG_N_HEROES] == 1 and t.cfg[CFG_N_SPACES] == 12
+    assert t.cfg[CFG_N_PANELS] == 4 and t.cfg[CFG_N_SCHEMES] == 4
+    assert t.cfg[CFG_START_SPACE] == 5 and t.cfg[CFG_MAX_ROUNDS] == 12
+    assert t.cfg[CFG_LOSS_COUNTER] == 0 and t.cfg[CFG_LOSS_AT_LEAST] == 3
+    # hero health per side; empty seats are zero
+    assert t.hero_stat[0, :, HS_HEALTH].tolist() == [10, 12]
+    assert not t.hero_stat[1:].any() and not t.hcard[1:].any()
+    # lackey health column; "-" compiles to DASH (-1)
+    assert t.vcard[:4, VC_HEALTH].tolist() == [3, 4, -1, 2]
+    assert t.vcard[:5, VC_COLOR].tolist() == [0, 1, 2, 3, 0]
+    assert t.vcard[7, VC_ACTIVATE_PROG] == -1  # ploy card: no activate
+    assert t.vcard[7, VC_NPLOYS] == 2 and t.vcard[7, VC_PLOY0:VC_PLOY0 + 3].tolist() == [1, 10, -1]
+    # copies share a name id; the constant's exhaust ability is kind 2
+    assert t.hcard[0, :, HC_NAME_ID].tolist() == [0] * 10 + [1] * 9 + [2]
+    assert t.hcard[0, 19, HC_ABILITY] == 2 and t.hcard[0, 19, HC_PLAY_PROG] == -1
+    assert scen.hero_card_names[0][10] == "Plan" and len(scen.villain_card_names) == VDECK
+
+
+def test_if_compiles_with_flattened_skip(tmp_path: Path) -> None:
+    t = load(tmp_path).tables
+    rows = t.prog[t.hcard[0, 10, HC_PLAY_PROG]]
+    code = {name: spec.code for name, spec in OP_BY_NAME.items()}
+    assert rows[:6].tolist() == [
+        [code["gain_focus"], 1, 0, 0],
+        [code["if"], COUNT_ACTIVE_DAMAGE, 2, 3],  # skips heal + the inner if + draw
+        [code["heal"], 1, 0, 0],
+        [code["if"], COUNT_ROUND, 3, 1],
+        [code["draw"], 1, 0, 0],
+        [0, 0, 0, 0],
+    ]
+
+
+def test_counter_names_resolve(tmp_path: Path) -> None:
+    scen = load(tmp_path)
+    t = scen.tables
+    trap = scen.issue_card_names.index("Trap")
+    assert scen.counter_names == ("loot",)
+    assert t.prog[t.icard[trap, 15], 0].tolist() == [30, COUNT_COUNTER_BASE + 0, 1, 1]
+    assert t.prog[t.panel_prog[2], 0].tolist() == [OP_BY_NAME["counter_add"].code, 0, 1, 0]
+
+
+def test_board_tables(tmp_path: Path) -> None:
+    scen = load(tmp_path)
+    t = scen.tables
+    assert t.space_kind[5] == SP_START and t.space_kind[9] == SP_PERIL
+    assert t.space_kind[[0, 3, 8, 11]].tolist() == [SP_SCHEME] * 4
+    assert t.scheme_space.tolist() == [-1, 0, 3, 8, 11, -1, -1]
+    assert t.peril_space.tolist() == [9, -1, -1, -1]
+    assert t.lackey_space.tolist() == [0, 3, 8, 11]  # panels 1..4 are red, green, blue, yellow
+    # S at (row 1, col 1), an odd row: E, NE, NW, W, SW, SE
+    assert t.adj[5].tolist() == [6, 2, 1, 4, 9, 10]
+    assert t.adj[0].tolist() == [1, 4, -1, -1, -1, -1]
+    assert t.dist[0, 11] == 4 and t.dist[0, 3] == 3 and t.dist[5, 5] == 0
+    assert (t.dist == t.dist.T).all()
+    assert t.dist[0, 12] == UNREACHABLE and t.dist[12, 12] == UNREACHABLE
+    assert scen.space_labels[:4] == ("A1", "B1", "C1", "D1") and scen.space_labels[5] == "B2"
+    assert scen.space_rowcol[5] == (1, 1)
+    assert scen.panel_names == ("", "Lobby", "Vault", "Office", "Roof")
+
+
+def test_issue_deck_order_and_locations(tmp_path: Path) -> None:
+    scen = load(tmp_path)
+    t = scen.tables
+    assert t.icard[:4, IC_TYPE].tolist() == [IT_SCHEME] * 4
+    assert t.icard[4:, IC_TYPE].tolist() == [IT_ISSUE] * 10
+    assert t.icard[:4, IC_PANEL].tolist() == [1, 2, 3, 4]
+    # none: -1; problem back defaults to its panel's scheme space; enemy stands there
+    assert t.icard[:4, IC_LOCATION].tolist() == [-1, 3, 8, -1]
+    assert t.icard[13, IC_LOCATION] == 5  # Trap stays at the start space
+    assert scen.issue_card_names[:2] == ("Scheme One", "Scheme Two")
+
+
+def test_overrides_and_listing(tmp_path: Path) -> None:
+    scen = load(tmp_path, heroes=["tester", "tester"], rules={"move": 4},
+                caps={"max_decisions": 99})
+    assert scen.hero_ids == ("tester", "tester") and scen.tables.cfg[CFG_N_HEROES] == 2
+    assert scen.tables.hero_stat[1, 0, HS_HEALTH] == 10
+    assert scen.rules["move"] == 4 and scen.caps == {"max_rounds": 12, "max_decisions": 99}
+    by_path = load_scenario(tmp_path / "scenarios" / "test_story.yaml",
+                            content_dir=tmp_path / "content", villain="baddie")
+    assert by_path.id == "test_story" and by_path.villain_name == "Baddie"
+    assert list_content(tmp_path / "content") == {
+        "heroes": ["tester"], "villains": ["baddie"], "issues": ["heist"],
+        "clues": ["test_clues"], "scenarios": ["test_story"],
+    }
+
+
+def test_identical_programs_are_shared(tmp_path: Path) -> None:
+    t = load(tmp_path).tables
+    assert len(set(t.hcard[0, :10, HC_PLAY_PROG].tolist())) == 1
+
+
+# --------------------------------------------------------------------------- broken content
+
+HERO = "heroes/tester.yaml"
+VILLAIN = "villains/baddie.yaml"
+ISSUE = "issues/heist.yaml"
+
+
+def _hero_card(docs: dict[str, Any], i: int) -> dict[str, Any]:
+    return docs["content/heroes/tester.yaml"]["cards"][i]
+
+
+def _villain(docs: dict[str, Any]) -> dict[str, Any]:
+    return docs["content/villains/baddie.yaml"]
+
+
+def _issue(docs: dict[str, Any]) -> dict[str, Any]:
+    return docs["content/issues/heist.yaml"]
+
+
+def test_unknown_op(tmp_path: Path) -> None:
+    def edit(docs: dict[str, Any]) -> None:
+        _hero_card(docs, 0)["effect"] = [{"op": "fly", "n": 1}]
+
+    with pytest.raises(ContentError, match=error_pattern(
+            HERO, "'Punch' (#1)", "effect[0].op", "unknown op 'fly'")):
+        load(tmp_path, edit)
+
+
+def test_unknown_key(tmp_path: Path) -> None:
+    def edit(docs: dict[str, Any]) -> None:
+        _hero_card(docs, 1)["colour"] = "red"
+
+    with pytest.raises(ContentError, match=error_pattern(
+            HERO, "'Plan' (#2)", "colour", "unknown key")):
+        load(tmp_path, edit)
+
+
+def test_unknown_op_parameter(tmp_path: Path) -> None:
+    def edit(docs: dict[str, Any]) -> None:
+        _hero_card(docs, 0)["effect"] = [{"op": "attack", "dice": 1, "range": 2}]
+
+    with pytest.raises(ContentError, match=error_pattern(
+            HERO, "'Punch' (#1)", "effect[0].range", "unknown key for op 'attack'")):
+        load(tmp_path, edit)
+
+
+def test_out_of_range_number(tmp_path: Path) -> None:
+    def edit(docs: dict[str, Any]) -> None:
+        _hero_card(docs, 1)["effect"][1]["then"][0]["n"] = 25
+
+    with pytest.raises(ContentError, match=error_pattern(
+            HERO, "'Plan' (#2)", "effect[1].then[0].n", "25 is above the maximum 20")):
+        load(tmp_path, edit)
+
+
+def test_out_of_range_stat(tmp_path: Path) -> None:
+    def edit(docs: dict[str, Any]) -> None:
+        _villain(docs)["cards"][0]["health"] = 0
+
+    with pytest.raises(ContentError, match=error_pattern(
+            VILLAIN, "'Red Goon' (#1)", "health", "0 is below the minimum 1")):
+        load(tmp_path, edit)
+
+
+def test_missing_reference(tmp_path: Path) -> None:
+    def edit(docs: dict[str, Any]) -> None:
+        docs["scenarios/test_story.yaml"]["villain"] = "nobody"
+
+    with pytest.raises(ContentError, match=error_pattern(
+            "scenarios/test_story.yaml", "-", "villain", "no villain 'nobody'")):
+        load(tmp_path, edit)
+
+
+def test_missing_reference_from_arguments(tmp_path: Path) -> None:
+    with pytest.raises(ContentError, match=error_pattern(
+            "load_scenario() arguments", "-", "heroes[1]", "no hero 'ghost'")):
+        load(tmp_path, heroes=["tester", "ghost"])
+
+
+def test_wrong_deck_size(tmp_path: Path) -> None:
+    def edit(docs: dict[str, Any]) -> None:
+        _hero_card(docs, 0)["count"] = 9
+
+    with pytest.raises(ContentError, match=error_pattern(
+            HERO, "-", "cards", "the hero deck has 19 cards after count, needs exactly 20")):
+        load(tmp_path, edit)
+
+
+def test_issue_needs_four_schemes(tmp_path: Path) -> None:
+    def edit(docs: dict[str, Any]) -> None:
+        _issue(docs)["schemes"].pop()
+        _issue(docs)["cards"][0]["count"] = 10
+
+    with pytest.raises(ContentError, match=error_pattern(ISSUE, "-", "schemes", "3 Scheme")):
+        load(tmp_path, edit)
+
+
+def test_op_in_wrong_context(tmp_path: Path) -> None:
+    def edit(docs: dict[str, Any]) -> None:
+        _issue(docs)["cards"][0]["effect"] = [{"op": "gain_focus"}]
+
+    with pytest.raises(ContentError, match=error_pattern(
+            ISSUE, "'Alarm' (#1)", "effect[0].op",
+            "op 'gain_focus' cannot be used in a villain effect")):
+        load(tmp_path, edit)
+
+
+def test_prevent_only_in_exhaust_ability(tmp_path: Path) -> None:
+    def edit(docs: dict[str, Any]) -> None:
+        _hero_card(docs, 0)["effect"] = [{"op": "prevent"}]
+
+    with pytest.raises(ContentError, match=error_pattern(
+            HERO, "'Punch' (#1)", "effect[0].op", "only allowed inside an exhaust ability")):
+        load(tmp_path, edit)
+
+
+def test_special_icon_without_effect(tmp_path: Path) -> None:
+    def edit(docs: dict[str, Any]) -> None:
+        del _villain(docs)["cards"][-1]["special"]
+
+    with pytest.raises(ContentError, match=error_pattern(
+            VILLAIN, "'Twist' (#7)", "special", "'special' ploy icon but no special effect")):
+        load(tmp_path, edit)
+
+
+def test_map_with_two_starts(tmp_path: Path) -> None:
+    def edit(docs: dict[str, Any]) -> None:
+        _issue(docs)["board"]["map"][2] = "3 r S 4"
+
+    with pytest.raises(ContentError, match=error_pattern(
+            ISSUE, "-", "board.map", "exactly one start space 'S', found 2")):
+        load(tmp_path, edit)
+
+
+def test_map_not_connected(tmp_path: Path) -> None:
+    def edit(docs: dict[str, Any]) -> None:
+        _issue(docs)["board"]["map"] = ["1 . b 2", " # # # #", "3 r S 4"]
+
+    with pytest.raises(ContentError, match=error_pattern(
+            ISSUE, "-", "board.map", "the map is not connected")):
+        load(tmp_path, edit)
+
+
+def test_scheme_space_without_panel(tmp_path: Path) -> None:
+    def edit(docs: dict[str, Any]) -> None:
+        del _issue(docs)["board"]["panels"][4]
+
+    with pytest.raises(ContentError, match=error_pattern(
+            ISSUE, "-", "board.panels.4", "scheme space '4' has no panel entry")):
+        load(tmp_path, edit)
+
+
+def test_unknown_counter(tmp_path: Path) -> None:
+    def edit(docs: dict[str, Any]) -> None:
+        _villain(docs)["cards"][-1]["special"] = [{"op": "counter_add", "counter": "gold"}]
+
+    with pytest.raises(ContentError, match=error_pattern(
+            VILLAIN, "'Twist' (#7)", "special[0].counter", "unknown counter 'gold'")):
+        load(tmp_path, edit)
+
+
+def test_minion_icon_beyond_the_board(tmp_path: Path) -> None:
+    def edit(docs: dict[str, Any]) -> None:
+        _villain(docs)["cards"][5]["ploys"] = ["minion_6"]
+
+    with pytest.raises(ContentError, match=error_pattern(
+            VILLAIN, "'Plot' (#6)", "ploys[0]", "minion_6 names panel 6")):
+        load(tmp_path, edit)
+
+
+def test_unknown_rule(tmp_path: Path) -> None:
+    with pytest.raises(ContentError, match=error_pattern(
+            "load_scenario() arguments", "-", "rules.speed", "unknown rule")):
+        load(tmp_path, rules={"speed": 2})
+
+
+def test_duplicate_yaml_key(tmp_path: Path) -> None:
+    content = write_content(tmp_path)
+    path = content / "clues" / "test_clues.yaml"
+    path.write_text(path.read_text() + "id: test_clues\n")
+    with pytest.raises(ContentError, match=r"clues/test_clues\.yaml: card -: .*duplicate key"):
+        load_scenario("test_story", content_dir=content)
+
+
+def test_panel_number_beyond_the_board(tmp_path: Path) -> None:
+    def edit(docs: dict[str, Any]) -> None:
+        _issue(docs)["cards"][0]["effect"] = [{"op": "place_minions", "panel": 5}]
+
+    with pytest.raises(ContentError, match=error_pattern(
+            ISSUE, "'Alarm' (#1)", "effect[0].panel", "panel 5 does not exist")):
+        load(tmp_path, edit)
+
+
+# --------------------------------------------------------------------------- program store
+
+
+def test_program_store_limits() -> None:
+    where = Where("x.yaml", "'Card' (#1)", "effect")
+    store = ProgramStore()
+    assert store.add(parse_effect([], "hero", where)) == -1
+    full = parse_effect([{"op": "draw"}] * PROG_LEN, "hero", where)
+    assert store.add(full) == 0
+    too_long = parse_effect([{"op": "draw"}] * (PROG_LEN + 1), "hero", where)
+    with pytest.raises(ContentError, match=error_pattern(
+            "x.yaml", "'Card' (#1)", "effect", f"more than the {PROG_LEN}")):
+        store.add(too_long)
+    nested = parse_effect(
+        [{"op": "if", "count": "round", "at_least": 1, "then": [{"op": "draw"}] * PROG_LEN}],
+        "hero", where)
+    with pytest.raises(ContentError, match="compiles to 25 ops"):
+        store.add(nested)
+
+
+# --------------------------------------------------------------------------- real content
+
+REAL_SCENARIO = Path(__file__).resolve().parents[1] / "configs" / "scenarios" / "origin_story.yaml"
+
+
+@pytest.mark.skipif(not REAL_SCENARIO.is_file(), reason="origin_story content not written yet")
+def test_real_origin_story_compiles() -> None:
+    scen = load_scenario("origin_story")
+    assert scen.n_heroes >= 1 and len(scen.villain_card_names) == VDECK
+    assert len(scen.issue_card_names) == IDECK and len(scen.clue_names) == CLUE_DECK
