@@ -150,6 +150,8 @@ from hon_env.core.layout import (
     DEC_HERO,
     DEC_KIND,
     DECISIONS,
+    DICE_N,
+    DICE_QUEUE,
     EV_CRISES,
     EV_HERO_DAMAGE,
     EV_HERO_DEFEATS,
@@ -863,6 +865,19 @@ def op_clue_dice(s, b, T, h):
 
 
 @njit(cache=True)
+def next_face(s, b):
+    """The next die face: a forced face if any is queued, else a uniform draw."""
+    q = s[b, DICE_N]
+    if q > 0:
+        f = s[b, DICE_QUEUE]
+        for k in range(q - 1):
+            s[b, DICE_QUEUE + k] = s[b, DICE_QUEUE + k + 1]
+        s[b, DICE_N] = q - 1
+        return f
+    return randint(s, b, 6)
+
+
+@njit(cache=True)
 def op_roll(s, b, T):
     """Steps 3-4: roll the pool; each burst is a success that adds one more die."""
     pop(s, b)
@@ -871,7 +886,7 @@ def op_roll(s, b, T):
     focus = 0
     while left > 0:
         left -= 1
-        f = randint(s, b, 6)
+        f = next_face(s, b)
         succ += T.dice[f, DF_SUCCESS]
         focus += T.dice[f, DF_FOCUS]
         left += T.dice[f, DF_BURST]

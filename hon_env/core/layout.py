@@ -129,7 +129,8 @@ HDECK_N = _field("hdeck_n", MAX_HEROES)
 HDECK_ORDER = _field("hdeck_order", MAX_HEROES, HERO_DECK)
 HCLOC = _field("hcloc", MAX_HEROES, HERO_DECK)  # L_* of each hero card
 HCEXH = _field("hcexh", MAX_HEROES, HERO_DECK)
-MOVE_LEFT = _field("move_left")  # spaces left in the Move being performed
+DICE_N = _field("dice_n")  # forced die faces still queued (tests and tutorials)
+DICE_QUEUE = _field("dice_queue", 32)  # faces used before the generator, first first
 EVENTS = _field("events", N_EVENTS)  # EV_* counters for info and reward shaping
 
 STATE_LEN = _cursor

@@ -1,0 +1,72 @@
+"""Jumping a game to a turn boundary, for hand-built positions (tests, curricula).
+
+A position is built by editing state fields (see ``hon_env.positions``) and then
+restarting the game's flow at a chosen point of the current round with ``jump_to``.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from hon_env.content.tables import CFG_N_HEROES
+from hon_env.core.interp import (
+    F_HERO_TURN,
+    F_ISSUE_TURN,
+    F_RETURN,
+    F_ROUND,
+    F_VDRAW,
+    push,
+    run,
+)
+from hon_env.core.layout import (
+    CHOICE,
+    D_NONE,
+    DEC_KIND,
+    ROLL_KIND,
+    ROUND,
+    SP,
+    TURN,
+    TURN_HERO,
+    TURN_ISSUE,
+    TURN_VILLAIN,
+)
+
+JUMP_VILLAIN_TURN = 0
+JUMP_HERO_TURN = 1
+JUMP_ISSUE_TURN = 2
+
+
+@njit(cache=True)
+def jump_to(s, b, T, where, mask):
+    """Drop game ``b``'s pending flow and restart it at the start of a turn.
+
+    ``where`` is JUMP_VILLAIN_TURN, JUMP_HERO_TURN or JUMP_ISSUE_TURN of the current round
+    (round 1 if the game has not started a round yet); the rounds after it follow as usual.
+    Writes row ``b`` and the legal ``mask`` of the first decision reached.
+    """
+    s[b, SP] = 0
+    s[b, DEC_KIND] = D_NONE
+    s[b, CHOICE] = -1
+    s[b, ROLL_KIND] = 0
+    if s[b, ROUND] == 0:
+        s[b, ROUND] = 1
+    push(s, b, F_ROUND, 0, 0, 0, -1, -1)
+    push(s, b, F_RETURN, 0, 0, 0, -1, -1)
+    push(s, b, F_ISSUE_TURN, 0, 0, 0, -1, -1)
+    s[b, TURN] = TURN_ISSUE
+    if where <= JUMP_HERO_TURN:
+        push(s, b, F_RETURN, 0, 0, 0, -1, -1)
+        push(s, b, F_HERO_TURN, 0, 0, 0, -1, -1)
+        s[b, TURN] = TURN_HERO
+    if where == JUMP_VILLAIN_TURN:
+        push(s, b, F_RETURN, 0, 0, 0, -1, -1)
+        for h in range(T.cfg[CFG_N_HEROES] - 1, -1, -1):
+            push(s, b, F_VDRAW, h, 0, 0, h, -1)
+        s[b, TURN] = TURN_VILLAIN
+    run(s, b, T, mask)
+
+
+@njit(cache=True)
+def refresh(s, b, T, mask):
+    """Recompute the pending decision's mask after fields were edited by hand."""
+    run(s, b, T, mask)

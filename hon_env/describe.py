@@ -1,0 +1,139 @@
+"""Human-readable names: every action index, actions in context, decisions and targets."""
+
+from __future__ import annotations
+
+from hon_env.content import Scenario
+from hon_env.content.tables import (
+    CFG_N_SPACES,
+    CFG_TOUGHNESS,
+    HERO_DECK,
+)
+from hon_env.core import layout as L
+
+FEAT_KIND_NAMES = ("mobility", "strength", "deduction")
+
+
+def target_name(sc: Scenario, t: int) -> str:
+    """Name of a target in the ``T_*`` numbering."""
+    if t < L.T_I0:
+        return sc.villain_card_names[t] or f"villain card {t}"
+    if t < L.T_VILLAIN:
+        return sc.issue_card_names[t - L.T_I0] or f"issue card {t - L.T_I0}"
+    if t == L.T_VILLAIN:
+        return sc.villain_name
+    if t < L.T_MINION:
+        return f"nemesis {t - L.T_NEM0 + 1}"
+    if t == L.T_MINION:
+        return "minions"
+    return "captured bystanders"
+
+
+def space_name(sc: Scenario, sp: int) -> str:
+    """A space's label, with the panel name for a scheme space."""
+    if sp < 0 or sp >= len(sc.space_labels):
+        return f"space {sp}"
+    label = sc.space_labels[sp]
+    t = sc.tables
+    if t.space_kind[sp] == 5:
+        return f"{label} ({sc.panel_names[t.space_arg[sp]]} panel)"
+    return label
+
+
+def action_meanings(sc: Scenario) -> list[str]:
+    """A name for every index of the flat action space (context-free)."""
+    names: list[str] = []
+    n_spaces = int(sc.tables.cfg[CFG_N_SPACES])
+    for seg, start, size in L.SEGMENTS:
+        for k in range(size):
+            if seg == "pass":
+                names.append("pass")
+            elif seg == "draw":
+                names.append("draw")
+            elif seg in ("space", "attack", "solve"):
+                where = space_name(sc, k) if k < n_spaces else f"space {k} (unused)"
+                names.append(f"{seg} {where}")
+            elif seg in ("play", "card"):
+                names.append(f"{seg} card {k}")
+            elif seg == "use":
+                names.append("use hero card ability" if k == HERO_DECK else f"use card {k}")
+            elif seg == "feat":
+                names.append(f"feat {FEAT_KIND_NAMES[k % 3]} discarding card {k // 3}")
+            elif seg == "clue":
+                names.append(f"clue {sc.clue_names[k]}")
+            elif seg == "focus":
+                names.append("become focused")
+            elif seg == "option":
+                names.append(f"option {k}")
+            elif seg == "target":
+                names.append(f"target {target_name(sc, k)}")
+            elif seg == "hero":
+                names.append("hero: yourself" if k == 0 else f"hero: {k} seats on")
+    assert len(names) == L.N_ACTIONS and start + size == L.N_ACTIONS
+    return names
+
+
+def segment_of(action: int) -> tuple[str, int]:
+    """(segment name, index inside the segment) of a flat action."""
+    for seg, start, size in L.SEGMENTS:
+        if start <= action < start + size:
+            return seg, action - start
+    raise ValueError(f"action {action} is outside [0, {L.N_ACTIONS})")
+
+
+def action_to_string(sc: Scenario, row, action: int) -> str:
+    """Describe ``action`` as an answer to the decision pending in state ``row`` ([STATE_LEN])."""
+    seg, k = segment_of(action)
+    kind = int(row[L.DEC_KIND])
+    h = int(row[L.DEC_HERO])
+    hero = sc.hero_names[h] if 0 <= h < len(sc.hero_names) else "?"
+    cards = sc.hero_card_names[h] if 0 <= h < len(sc.hero_card_names) else ()
+    card = cards[k] if seg in ("play", "card") and k < len(cards) else ""
+    if seg == "pass":
+        return {
+            L.D_MAIN: f"{hero}: yield the initiative" if row[L.HACTIONS + h] > 0
+            else f"{hero}: end actions, begin threat phase",
+            L.D_MULLIGAN: f"{hero}: keep hand",
+            L.D_MOVE: f"{hero}: stop moving",
+            L.D_CLUE_DICE: f"{hero}: roll",
+            L.D_DAMAGE: f"{hero}: suffer {int(row[L.DEC_A])} damage",
+            L.D_DISCARD_OR_DAMAGE: f"{hero}: suffer {int(row[L.DEC_A])} damage",
+        }.get(kind, f"{hero}: pass")
+    if seg == "draw":
+        return f"{hero}: draw 1 card (action)"
+    if seg == "space":
+        verb = {L.D_MAIN: "move to", L.D_MOVE: "step to", L.D_PLACE: "place figure in",
+                L.D_RESCUE: "rescue at"}.get(kind, "choose")
+        return f"{hero}: {verb} {space_name(sc, k)}"
+    if seg == "attack":
+        return f"{hero}: attack {space_name(sc, k)}"
+    if seg == "solve":
+        return f"{hero}: solve at {space_name(sc, k)}"
+    if seg == "play":
+        return f"{hero}: play {card}"
+    if seg == "use":
+        what = "Hero card" if k == HERO_DECK else cards[k]
+        return f"{hero}: use ability of {what}"
+    if seg == "feat":
+        return f"{hero}: discard {cards[k // 3]} for a {FEAT_KIND_NAMES[k % 3]} feat"
+    if seg == "clue":
+        verb = "add the dice of" if kind == L.D_CLUE_DICE else "use"
+        return f"{hero}: {verb} clue {sc.clue_names[k]}"
+    if seg == "focus":
+        return f"{hero}: discard 5 focus to become Focused"
+    if seg == "option":
+        if kind == L.D_CUNNING:
+            return f"{hero}: cunning: the villain " + ("schemes" if k == 0 else "inflicts you")
+        if kind == L.D_FOCUS_SPEND:
+            return f"{hero}: spend {k} focus for {k} more successes"
+        return f"{hero}: option {k}"
+    if seg == "target":
+        verb = {L.D_ASSIGN: "put the next success on"}.get(kind, "target")
+        return f"{hero}: {verb} {target_name(sc, k)}"
+    if seg == "hero":
+        n = len(sc.hero_names)
+        other = sc.hero_names[(h + k) % n] if k < n else "?"
+        return f"{hero}: choose {other}"
+    verb = {L.D_MULLIGAN: "send back", L.D_DISCARD_OR_DAMAGE: "discard",
+            L.D_DAMAGE: f"discard for toughness (-{int(sc.tables.cfg[CFG_TOUGHNESS])})"}
+    return f"{hero}: {verb.get(kind, 'choose')} {card}"
+

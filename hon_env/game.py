@@ -1,0 +1,278 @@
+"""``Game``: one game of Hour of Need, OpenSpiel style, on the batched engine (batch size 1).
+
+    >>> from hon_env import Game
+    >>> g = Game("origin_story", seed=3)
+    >>> while not g.is_over:
+    ...     g.apply(int(g.legal_actions()[0]))
+    >>> g.outcome in ("win", "loss", "truncated")
+    True
+
+There is no second rules implementation: every call runs the same numba kernels as the
+vector environment, on a ``[1, STATE_LEN]`` state.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from hon_env.content import Scenario, load_scenario
+from hon_env.content.tables import CFG_N_PANELS, CFG_N_SPACES, HERO_DECK, IDECK, VDECK
+from hon_env.core import layout as L
+from hon_env.core.interp import apply_action
+from hon_env.core.positions import refresh
+from hon_env.core.setup import init_game
+from hon_env.describe import action_to_string, space_name, target_name
+
+
+class IllegalActionError(ValueError):
+    """An action outside the pending decision's legal mask."""
+
+
+def resolve_scenario(scenario: str | Path | Scenario = "origin_story", **overrides: Any
+                     ) -> Scenario:
+    """A compiled ``Scenario`` from an id, a YAML path or an existing ``Scenario``."""
+    if isinstance(scenario, Scenario):
+        if any(v is not None for v in overrides.values()):
+            raise ValueError("pass overrides with a scenario id or path, not a Scenario")
+        return scenario
+    return load_scenario(scenario, **overrides)
+
+
+class Game:
+    """One game. ``Game(scenario, seed, heroes=..., villain=..., issue=..., rules=..., caps=...)``.
+
+    Attributes:
+        scenario: the compiled ``Scenario``.
+        state: the ``[1, STATE_LEN]`` int32 state (see ``hon_env.core.layout``).
+    """
+
+    def __init__(self, scenario: str | Path | Scenario = "origin_story", seed: int = 0, *,
+                 heroes: list[str] | None = None, villain: str | None = None,
+                 issue: str | None = None, rules: dict | None = None,
+                 caps: dict | None = None) -> None:
+        self.scenario = resolve_scenario(scenario, heroes=heroes, villain=villain, issue=issue,
+                                         rules=rules, caps=caps)
+        self.seed = int(seed)
+        self.state = np.zeros((1, L.STATE_LEN), np.int32)
+        self._mask = np.zeros((1, L.N_ACTIONS), np.int8)
+        init_game(self.state, 0, self.scenario.tables, np.int64(self.seed), self._mask[0])
+
+    # --- the decision -------------------------------------------------------------------
+    @property
+    def agents(self) -> list[str]:
+        """Agent names by seat: hero ids, suffixed ``_2``, ``_3``... for repeated heroes."""
+        seen: dict[str, int] = {}
+        names = []
+        for hid in self.scenario.hero_ids:
+            seen[hid] = seen.get(hid, 0) + 1
+            names.append(hid if seen[hid] == 1 else f"{hid}_{seen[hid]}")
+        return names
+
+    @property
+    def current_seat(self) -> int:
+        """Seat of the hero who decides now, or -1 once the game is over."""
+        return -1 if self.is_over else int(self.state[0, L.DEC_HERO])
+
+    @property
+    def current_agent(self) -> str | None:
+        """Agent name of the hero who decides now (None once the game is over)."""
+        seat = self.current_seat
+        return None if seat < 0 else self.agents[seat]
+
+    @property
+    def decision(self) -> str:
+        """Kind of the pending decision (``layout.DECISION_NAMES``)."""
+        return L.DECISION_NAMES[int(self.state[0, L.DEC_KIND])]
+
+    def legal_mask(self) -> np.ndarray:
+        """int8 ``[N_ACTIONS]`` mask of the pending decision (a copy)."""
+        return self._mask[0].copy()
+
+    def legal_actions(self) -> np.ndarray:
+        """Legal action indices, ascending."""
+        return np.flatnonzero(self._mask[0])
+
+    def apply(self, action: int) -> None:
+        """Answer the pending decision and run to the next one.
+
+        Raises:
+            IllegalActionError: the action is not in the legal mask (nothing changes).
+            RuntimeError: the game is already over.
+        """
+        a = int(action)
+        if self.is_over:
+            raise RuntimeError(f"the game is over ({self.outcome}); no action can be applied")
+        if not (0 <= a < L.N_ACTIONS) or not self._mask[0, a]:
+            legal = ", ".join(f"{x} ({self.action_to_string(x)})" for x in self.legal_actions())
+            what = self.action_to_string(a) if 0 <= a < L.N_ACTIONS else "out of range"
+            raise IllegalActionError(
+                f"action {a} ({what}) is not legal in decision '{self.decision}' of "
+                f"{self.current_agent}; legal: {legal}")
+        code = apply_action(self.state, 0, self.scenario.tables, a, self._mask[0])
+        assert code == 0, code
+
+    def action_to_string(self, action: int) -> str:
+        """Describe ``action`` as an answer to the pending decision."""
+        return action_to_string(self.scenario, self.state[0], int(action))
+
+    # --- outcome ------------------------------------------------------------------------
+    @property
+    def is_over(self) -> bool:
+        return int(self.state[0, L.OUTCOME]) != L.OUT_ONGOING
+
+    @property
+    def outcome(self) -> str | None:
+        """``"win"``, ``"loss"``, ``"truncated"``, or None while the game runs."""
+        o = int(self.state[0, L.OUTCOME])
+        return None if o == L.OUT_ONGOING else L.OUTCOME_NAMES[o]
+
+    @property
+    def loss_reason(self) -> str | None:
+        """Why a lost or truncated game ended (``layout.LOSS_REASON_NAMES``), else None."""
+        r = int(self.state[0, L.LOSS_REASON])
+        return L.LOSS_REASON_NAMES[r] if r else None
+
+    # --- copies -------------------------------------------------------------------------
+    def clone(self) -> Game:
+        """An independent copy (same scenario object, copied state)."""
+        g = Game.__new__(Game)
+        g.scenario = self.scenario
+        g.seed = self.seed
+        g.state = self.state.copy()
+        g._mask = self._mask.copy()
+        return g
+
+    def to_bytes(self) -> bytes:
+        """The state as bytes (the scenario is not included)."""
+        return self.state.tobytes()
+
+    @classmethod
+    def from_bytes(cls, scenario: str | Path | Scenario, data: bytes, **overrides: Any) -> Game:
+        """Rebuild a game of ``scenario`` from ``to_bytes`` output."""
+        g = cls.__new__(cls)
+        g.scenario = resolve_scenario(scenario, **overrides)
+        g.seed = -1
+        state = np.frombuffer(data, np.int32)
+        if state.size != L.STATE_LEN:
+            raise ValueError(f"expected {L.STATE_LEN * 4} bytes, got {len(data)}")
+        g.state = state.reshape(1, L.STATE_LEN).copy()
+        g._mask = np.zeros((1, L.N_ACTIONS), np.int8)
+        g.refresh()
+        return g
+
+    def refresh(self) -> None:
+        """Recompute the legal mask after the state was edited (see ``hon_env.positions``)."""
+        refresh(self.state, 0, self.scenario.tables, self._mask[0])
+
+    def field(self, name: str) -> np.ndarray:
+        """Writable view of state field ``name`` for this game (``layout.FIELDS``).
+
+        Scalar fields come back as 0-d arrays: read with ``int(v)``, write with ``v[...] = x``.
+        """
+        view = L.field_view(self.state, name)
+        return view[0] if view.ndim > 1 else view[0:1].reshape(())
+
+    # --- the public state -----------------------------------------------------------------
+    def snapshot(self) -> dict[str, Any]:
+        """The named public state as plain JSON-serializable values."""
+        sc = self.scenario
+        T = sc.tables
+        f = self.field
+        nh = sc.n_heroes
+        heroes = []
+        for h in range(nh):
+            zones = f("hcloc")[h]
+            cards = sc.hero_card_names[h]
+            hand = [cards[c] for c in range(HERO_DECK) if zones[c] == L.L_HAND]
+            play = [cards[c] for c in range(HERO_DECK) if zones[c] == L.L_PLAY]
+            loc = int(f("hloc")[h])
+            heroes.append({
+                "id": self.agents[h], "name": sc.hero_names[h],
+                "location": space_name(sc, loc) if loc >= 0 else None,
+                "damage": int(f("hdmg")[h]),
+                "health": int(T.hero_stat[h, int(f("hside")[h]), 0]),
+                "focus": int(f("hfocus")[h]), "focused": bool(f("hside")[h]),
+                "actions_left": int(f("hactions")[h]),
+                "hand": hand, "play_area": play,
+                "deck_size": int(f("hdeck_n")[h]),
+                "discard_size": int(np.sum(zones[:HERO_DECK] == L.L_DISCARD)),
+                "clues": [sc.clue_names[i] for i in range(len(sc.clue_names))
+                          if f("clue_loc")[i] == h],
+                "threat_area": self._threat_area(h),
+            })
+        vil_loc = int(f("vil_loc"))
+        n_panels = int(T.cfg[CFG_N_PANELS])
+        board = {
+            "bystanders": [space_name(sc, sp) for sp in range(int(T.cfg[CFG_N_SPACES]))
+                           if f("bystander_on")[sp]],
+            "minions": {sc.panel_names[k]: int(f("minions")[k]) for k in range(1, n_panels + 1)},
+            "captured": {sc.panel_names[k]: int(f("captured")[k])
+                         for k in range(1, n_panels + 1)},
+            "card_locations": self._card_locations(),
+        }
+        return {
+            "round": int(f("round")), "turn": ("setup", "villain", "hero", "issue",
+                                               "over")[int(f("turn"))],
+            "outcome": self.outcome, "loss_reason": self.loss_reason,
+            "decision": self.decision, "deciding": self.current_agent,
+            "heroes": heroes,
+            "villain": {
+                "name": sc.villain_name,
+                "side": "showdown" if f("vil_side") else "scheming",
+                "hidden_tokens": int(f("vil_hidden")), "justice": int(f("vil_justice")),
+                "damage": int(f("vil_damage")), "health": int(f("vil_health")),
+                "danger": int(f("vil_danger")),
+                "location": space_name(sc, vil_loc) if vil_loc >= 0 else None,
+                "in_panel": bool(f("vil_in_panel")),
+                "deck_size": int(f("vdeck_n")),
+            },
+            "supplies": {"minions": int(f("minion_supply")),
+                         "bystanders": int(f("bystander_supply")),
+                         "bystanders_defeated": int(f("bystanders_defeated")),
+                         "clue_deck": int(f("clue_n"))},
+            "board": board,
+            "issue": {"name": sc.issue_name, "deck_size": int(f("ideck_n")),
+                      "counters": {name: int(f("counters")[k])
+                                   for k, name in enumerate(sc.counter_names)}},
+            "events": {name: int(f("events")[k]) for k, name in enumerate(L.EVENT_NAMES)},
+        }
+
+    def _threat_area(self, h: int) -> list[dict[str, Any]]:
+        sc = self.scenario
+        f = self.field
+        out = []
+        for i in range(VDECK):
+            if f("vloc")[i] == L.L_THREAT and f("vowner")[i] == h:
+                out.append({"card": sc.villain_card_names[i], "damage": int(f("vdmg")[i]),
+                            "justice": int(f("vjust")[i]), "exhausted": bool(f("vexh")[i])})
+        for i in range(IDECK):
+            if f("iloc")[i] == L.L_THREAT and f("iowner")[i] == h:
+                out.append({"card": sc.issue_card_names[i], "flipped": bool(f("iside")[i]),
+                            "damage": int(f("idmg")[i]), "justice": int(f("ijust")[i]),
+                            "exhausted": bool(f("iexh")[i])})
+        if f("vil_owner") == h:
+            out.append({"card": sc.villain_name, "damage": int(f("vil_damage")),
+                        "exhausted": bool(f("vil_exh"))})
+        return out
+
+    def _card_locations(self) -> list[dict[str, Any]]:
+        """Threat-area cards with a map position: lackey figures, peril tokens, Scheme panels."""
+        sc = self.scenario
+        f = self.field
+        out = []
+        for i in range(VDECK):
+            if f("vloc")[i] == L.L_THREAT and f("vpos")[i] >= 0:
+                out.append({"name": target_name(sc, L.T_V0 + i),
+                            "space": space_name(sc, int(f("vpos")[i]))})
+        for i in range(IDECK):
+            if f("iloc")[i] == L.L_THREAT and f("ipos")[i] >= 0:
+                out.append({"name": target_name(sc, L.T_I0 + i),
+                            "space": space_name(sc, int(f("ipos")[i]))})
+        return out
+
+    def __repr__(self) -> str:
+        return (f"Game({self.scenario.id!r}, seed={self.seed}, round={int(self.field('round'))},"
+                f" decision={self.decision!r}, outcome={self.outcome!r})")
