@@ -1,0 +1,81 @@
+"""State invariants, checked over a whole batch with numpy (tests and debugging).
+
+``violations(state, tables, masks)`` returns human-readable problems, empty when the
+batch is consistent: every card in exactly one zone and every deck's order matching its
+zone, supplies conserved and never negative, focus within its cap, damage below health,
+and a non-empty mask owned by a seated hero in every running game.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from hon_env.content.tables import (
+    CFG_BYSTANDERS,
+    CFG_FOCUS_CAP,
+    CFG_MINIONS,
+    CFG_N_HEROES,
+    CL_PRESENT,
+    HS_HEALTH,
+    Tables,
+)
+from hon_env.core import layout as L
+
+
+def _deck_matches(order: np.ndarray, n: np.ndarray, zone: np.ndarray, in_deck: int) -> np.ndarray:
+    """Per game: the first n entries of order are exactly the cards whose zone is in_deck."""
+    B, cap = zone.shape
+    ok = np.ones(B, bool)
+    for b in range(B):
+        listed = np.sort(order[b, : n[b]])
+        actual = np.flatnonzero(zone[b] == in_deck)
+        ok[b] = listed.shape == actual.shape and bool(np.all(listed == actual))
+    return ok
+
+
+def violations(state: np.ndarray, T: Tables, masks: np.ndarray | None = None) -> list[str]:
+    """Check every game of a ``[B, STATE_LEN]`` batch; return a list of violations."""
+    f = lambda name: L.field_view(state, name)  # noqa: E731
+    out: list[str] = []
+    nh = int(T.cfg[CFG_N_HEROES])
+
+    def bad(cond: np.ndarray, what: str) -> None:
+        idx = np.flatnonzero(cond)
+        if idx.size:
+            out.append(f"{what}: games {idx[:8].tolist()}")
+
+    for h in range(nh):
+        bad(~_deck_matches(f("hdeck_order")[:, h], f("hdeck_n")[:, h], f("hcloc")[:, h],
+                           L.L_DECK), f"hero {h} deck order != cards in deck")
+        side = f("hside")[:, h]
+        health = T.hero_stat[h, side, HS_HEALTH]
+        bad(f("hdmg")[:, h] >= health, f"hero {h} damage >= health")
+        bad(f("hdmg")[:, h] < 0, f"hero {h} negative damage")
+        bad((f("hfocus")[:, h] < 0) | (f("hfocus")[:, h] > T.cfg[CFG_FOCUS_CAP]),
+            f"hero {h} focus outside [0, cap]")
+    bad(~_deck_matches(f("vdeck_order"), f("vdeck_n"), f("vloc"), L.L_DECK),
+        "villain deck order != cards in deck")
+    bad(~_deck_matches(f("ideck_order"), f("ideck_n"), f("iloc"), L.L_DECK),
+        "issue deck order != cards in deck")
+    clue_zone = np.where(f("clue_loc") == -1, 0, 1)
+    present = T.clue[:, CL_PRESENT] == 1
+    clue_zone[:, ~present] = 2
+    bad(~_deck_matches(f("clue_order"), f("clue_n"), clue_zone, 0),
+        "clue deck order != cards in deck")
+
+    minions = f("minion_supply") + f("minions").sum(axis=1)
+    bad(minions != T.cfg[CFG_MINIONS], "minions not conserved")
+    bad(f("minion_supply") < 0, "negative minion supply")
+    bystanders = (f("bystander_supply") + f("bystander_on").sum(axis=1)
+                  + f("captured").sum(axis=1) + f("bystanders_defeated"))
+    bad(bystanders != T.cfg[CFG_BYSTANDERS], "bystanders not conserved")
+    bad(f("bystander_supply") < 0, "negative bystander supply")
+    bad((f("vil_damage") > f("vil_health")) & (f("outcome") == L.OUT_ONGOING),
+        "villain damage above health in a running game")
+    running = f("outcome") == L.OUT_ONGOING
+    if masks is not None:
+        bad(running & (masks.sum(axis=1) == 0), "running game with an empty mask")
+        bad(~running & (masks.sum(axis=1) != 0), "finished game with a non-empty mask")
+    bad(running & ((f("dec_hero") < 0) | (f("dec_hero") >= nh)), "decider outside the seats")
+    bad(running & (f("dec_kind") == L.D_NONE), "running game without a pending decision")
+    return out

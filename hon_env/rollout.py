@@ -1,0 +1,98 @@
+"""Play whole batches of games with a policy over masks: random play, statistics, checks.
+
+``play_batch`` drives the batched kernels directly (no environment wrapper) and returns
+per-game outcomes; it is what ``scripts/play.py`` and the conformance tests use.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from hon_env.content import Scenario
+from hon_env.core import layout as L
+from hon_env.core.kernels import reset_batch, reset_serial, step_batch, step_serial
+
+PolicyFn = Callable[[np.ndarray, np.ndarray], np.ndarray]  # (state, masks) -> actions [B]
+
+
+def random_policy(rng: np.random.Generator) -> PolicyFn:
+    """Uniform choice among legal actions, drawn from ``rng`` (not from the games' RNG)."""
+    def act(state: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        u = rng.random(masks.shape)
+        u[masks == 0] = -1.0
+        return u.argmax(axis=1)
+    return act
+
+
+@dataclass
+class BatchResult:
+    """Per-game results of ``play_batch`` (arrays of length B)."""
+
+    outcome: np.ndarray  # OUT_* codes
+    loss_reason: np.ndarray  # LOSS_* codes
+    rounds: np.ndarray
+    decisions: np.ndarray
+    events: np.ndarray  # [B, N_EVENTS]
+    steps: int  # batched steps taken
+
+
+def play_batch(sc: Scenario, seeds: np.ndarray, policy: PolicyFn, *,
+               on_step: Callable[[np.ndarray, np.ndarray], None] | None = None,
+               max_steps: int = 100_000) -> BatchResult:
+    """Play one game per seed to the end, all in one batch.
+
+    Args:
+        sc: the compiled scenario.
+        seeds: int64 [B] seeds; game i is exactly ``Game(sc, seed=seeds[i])``.
+        policy: picks one legal action per game from (state, masks).
+        on_step: called with (state, masks) after reset and after every step.
+        max_steps: safety bound on batched steps.
+    """
+    B = len(seeds)
+    state = np.zeros((B, L.STATE_LEN), np.int32)
+    masks = np.zeros((B, L.N_ACTIONS), np.int8)
+    status = np.zeros(B, np.int32)
+    reset, step = (reset_serial, step_serial) if B == 1 else (reset_batch, step_batch)
+    reset(state, sc.tables, np.asarray(seeds, np.int64), masks)
+    if on_step:
+        on_step(state, masks)
+    outcome = L.field_view(state, "outcome")
+    steps = 0
+    while (outcome == L.OUT_ONGOING).any():
+        if steps >= max_steps:
+            raise RuntimeError(f"games still running after {max_steps} steps")
+        actions = policy(state, masks).astype(np.int64)
+        actions[outcome != L.OUT_ONGOING] = 0
+        step(state, sc.tables, actions, masks, status)
+        bad = (status == 1)
+        if bad.any():
+            raise RuntimeError(f"policy chose illegal actions in games {np.flatnonzero(bad)}")
+        steps += 1
+        if on_step:
+            on_step(state, masks)
+    return BatchResult(
+        outcome=outcome.copy(), loss_reason=L.field_view(state, "loss_reason").copy(),
+        rounds=L.field_view(state, "round").copy(),
+        decisions=L.field_view(state, "decisions").copy(),
+        events=L.field_view(state, "events").copy(), steps=steps)
+
+
+def summarize(results: list[BatchResult]) -> dict:
+    """Outcome counts, loss reasons and average rounds/decisions over batches."""
+    outcome = np.concatenate([r.outcome for r in results])
+    reason = np.concatenate([r.loss_reason for r in results])
+    rounds = np.concatenate([r.rounds for r in results])
+    decisions = np.concatenate([r.decisions for r in results])
+    n = len(outcome)
+    out = {"games": n}
+    for code, name in enumerate(L.OUTCOME_NAMES[1:], start=1):
+        out[name] = int((outcome == code).sum())
+    for code, name in enumerate(L.LOSS_REASON_NAMES):
+        if code:
+            out[f"ended_by_{name}"] = int((reason == code).sum())
+    out["mean_rounds"] = float(rounds.mean()) if n else 0.0
+    out["mean_decisions"] = float(decisions.mean()) if n else 0.0
+    return out
