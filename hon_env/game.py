@@ -155,9 +155,9 @@ class Game:
         g = cls.__new__(cls)
         g.scenario = resolve_scenario(scenario, **overrides)
         g.seed = -1
+        if len(data) != L.STATE_LEN * 4:
+            raise ValueError(f"expected {L.STATE_LEN * 4} bytes of state, got {len(data)}")
         state = np.frombuffer(data, np.int32)
-        if state.size != L.STATE_LEN:
-            raise ValueError(f"expected {L.STATE_LEN * 4} bytes, got {len(data)}")
         g.state = state.reshape(1, L.STATE_LEN).copy()
         g._mask = np.zeros((1, L.N_ACTIONS), np.int8)
         g.refresh()

@@ -1,0 +1,56 @@
+"""Record golden replays: seed + action log -> the decisions met and the final snapshot.
+
+    python scripts/record_golden.py            # rewrite tests/golden/*.json
+
+tests/test_golden.py replays every file and diffs the result, so any change in
+behaviour shows up as a failing test. Re-record only when a change is intended, and say
+why in the commit.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from hon_env import Game
+
+GOLDEN = Path(__file__).resolve().parents[1] / "tests" / "golden"
+
+CASES = [
+    {"name": "origin_seed0", "scenario": "origin_story", "heroes": None, "seed": 0, "policy": 0},
+    {"name": "origin_seed11", "scenario": "origin_story", "heroes": None, "seed": 11,
+     "policy": 1},
+    {"name": "duo_seed5", "scenario": "origin_story", "heroes": ["majesty", "majesty"],
+     "seed": 5, "policy": 2},
+]
+
+
+def play(case: dict, actions: list[int] | None = None) -> dict:
+    """Play a case with its policy (or replay ``actions``); return the record."""
+    g = Game(case["scenario"], seed=case["seed"], heroes=case["heroes"])
+    rng = np.random.default_rng(case["policy"])
+    log, decisions = [], []
+    while not g.is_over:
+        decisions.append(f"{g.current_agent}:{g.decision}")
+        if actions is None:
+            a = int(rng.choice(g.legal_actions()))
+        else:
+            a = actions[len(log)]
+        log.append(a)
+        g.apply(a)
+    return {**case, "actions": log, "decisions": decisions, "final": g.snapshot()}
+
+
+def main() -> None:
+    GOLDEN.mkdir(parents=True, exist_ok=True)
+    for case in CASES:
+        rec = play(case)
+        path = GOLDEN / f"{case['name']}.json"
+        path.write_text(json.dumps(rec, indent=1) + "\n")
+        print(f"{path.name}: {len(rec['actions'])} actions, outcome {rec['final']['outcome']}")
+
+
+if __name__ == "__main__":
+    main()
