@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/python scripts/play.py --scenario origin_story --games 200 --seed 0
+	$(BIN)/python scripts/play.py --scenario origin_story --games 2000 --seed 0
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q -m "not slow"

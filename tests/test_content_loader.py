@@ -213,7 +213,7 @@ def test_valid_content_compiles_with_fixed_shapes(tmp_path: Path) -> None:
         "dist": (MAX_SPACES, MAX_SPACES), "scheme_space": (MAX_PANELS + 1,),
         "peril_space": (4,), "lackey_space": (4,), "dice": (6, 3), "nemesis": (NEMESES, IC_NCOLS),
     }
-    assert set(shapes) == set(t._fields)
+    assert set(shapes) == set(t.dtype.names)
     for name, shape in shapes.items():
         array = getattr(t, name)
         assert array.shape == shape, name

@@ -155,6 +155,7 @@ from hon_env.content.tables import (
     VT_LACKEY,
     VT_PERIL,
     Tables,
+    pack_tables,
 )
 
 # Rules the rulebook leaves open (or that we make switchable), with their defaults.
@@ -244,7 +245,7 @@ class Scenario:
     """A compiled scenario: the engine's tables plus the names humans read."""
 
     id: str
-    tables: Tables
+    tables: np.record  # packed Tables (content/tables.py pack_tables)
     hero_ids: tuple[str, ...]  # per seat
     hero_names: tuple[str, ...]  # per seat
     hero_card_names: tuple[tuple[str, ...], ...]  # per seat, HERO_DECK names in hcard order
@@ -408,7 +409,7 @@ def compile_scenario(scenario_id: str, heroes: list[Hero], villain: Villain, iss
     )
     return Scenario(
         id=scenario_id,
-        tables=tables,
+        tables=pack_tables(tables),
         hero_ids=tuple(h.id for h in heroes),
         hero_names=tuple(h.name for h in heroes),
         hero_card_names=tuple(tuple(c.name for _, c in _expand(h.cards)) for h in heroes),

@@ -191,7 +191,12 @@ CFG_N_COLS = 24
 
 
 class Tables(NamedTuple):
-    """Everything the kernels read about a scenario; numba takes it as one argument."""
+    """Everything the kernels read about a scenario, as separate arrays.
+
+    The compiler fills a ``Tables`` and packs it with ``pack_tables`` into one numpy
+    record: numba passes a record by pointer, while a tuple of arrays costs a reference
+    count update per member on every call (measured: ~180 ns vs ~1 ns per call).
+    """
 
     cfg: np.ndarray  # [CFG_N_COLS]
     prog: np.ndarray  # [MAX_PROGS, PROG_LEN, 4] rows (code, a, b, c); code 0 ends
@@ -211,3 +216,41 @@ class Tables(NamedTuple):
     lackey_space: np.ndarray  # [N_COLORS] scheme space where a lackey of each colour arrives
     dice: np.ndarray  # [6, 3] hero die faces: success, focus, burst counts
     nemesis: np.ndarray  # [NEMESES, IC_NCOLS] nemesis cards (Scheme side + enemy back)
+
+
+TABLE_SHAPES: dict[str, tuple[int, ...]] = {
+    "cfg": (CFG_N_COLS,),
+    "prog": (MAX_PROGS, PROG_LEN, 4),
+    "hero_stat": (MAX_HEROES, 2, HS_NCOLS),
+    "hcard": (MAX_HEROES, HERO_DECK, HC_NCOLS),
+    "vil_stat": (VS_NCOLS,),
+    "vcard": (VDECK, VC_NCOLS),
+    "icard": (IDECK, IC_NCOLS),
+    "clue": (CLUE_DECK, CL_NCOLS),
+    "panel_prog": (MAX_PANELS + 1,),
+    "space_kind": (MAX_SPACES,),
+    "space_arg": (MAX_SPACES,),
+    "adj": (MAX_SPACES, 6),
+    "dist": (MAX_SPACES, MAX_SPACES),
+    "scheme_space": (MAX_PANELS + 1,),
+    "peril_space": (N_COLORS,),
+    "lackey_space": (N_COLORS,),
+    "dice": (6, 3),
+    "nemesis": (NEMESES, IC_NCOLS),
+}
+TABLES_DTYPE = np.dtype([(name, np.int32, shape) for name, shape in TABLE_SHAPES.items()])
+
+
+def pack_tables(t: Tables) -> np.record:
+    """Pack ``t`` into one read-only numpy record with the same field names.
+
+    Fields read as attributes (``rec.vcard[i, VC_TYPE]``) in Python and in numba alike.
+    """
+    arr = np.zeros(1, TABLES_DTYPE)
+    for name, shape in TABLE_SHAPES.items():
+        value = np.asarray(getattr(t, name), np.int32)
+        if value.shape != shape:
+            raise ValueError(f"table {name!r} has shape {value.shape}, expected {shape}")
+        arr[0][name] = value
+    arr.flags.writeable = False
+    return arr.view(np.recarray)[0]

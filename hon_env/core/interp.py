@@ -233,6 +233,7 @@ from hon_env.core.masks import (
     can_attack_at,
     can_solve_at,
     legal_mask,
+    near_space,
     pick_target_ok,
     rescuable_at,
     yield_target,
@@ -1148,12 +1149,18 @@ def any_space(s, b, T, h, kind, rng):
     here = s[b, HLOC + h]
     if here < 0:
         return False
-    for sp in range(T.cfg[CFG_N_SPACES]):
+    if kind == 3:
+        for sp in range(T.cfg[CFG_N_SPACES]):
+            if T.dist[here, sp] <= rng and rescuable_at(s, b, T, sp):
+                return True
+        return False
+    for k in range(7):
+        sp = near_space(T, here, k)
+        if sp < 0:
+            continue
         if kind == 1 and can_attack_at(s, b, T, h, sp):
             return True
         if kind == 2 and can_solve_at(s, b, T, h, sp):
-            return True
-        if kind == 3 and T.dist[here, sp] <= rng and rescuable_at(s, b, T, sp):
             return True
     return False
 

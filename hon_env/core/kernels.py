@@ -3,10 +3,15 @@
 Each game touches only its own state row, so the batch loop parallelises with ``prange``
 and results never depend on the batch size or the thread count. The ``_serial`` variants
 serve batch size 1, where thread start-up would cost more than the work.
+
+``T`` is the scenario's packed tables record (``Scenario.tables``). The parallel loops
+take the one-element array behind it (``T.base``) and index it inside the loop body:
+numba cannot hand a record captured from outside a ``prange`` body to the worker threads.
 """
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit, prange
 
 from hon_env.core.interp import apply_action
@@ -14,26 +19,37 @@ from hon_env.core.setup import init_game
 
 
 @njit(cache=True, parallel=True)
-def reset_batch(s, T, seeds, masks):
-    """Start game i of the batch from ``seeds[i]``; writes ``s[i]`` and ``masks[i]``."""
+def _reset_parallel(s, tabs, seeds, masks):
     for i in prange(s.shape[0]):
-        init_game(s, i, T, seeds[i], masks[i])
+        init_game(s, i, tabs[0], seeds[i], masks[i])
+
+
+@njit(cache=True, parallel=True)
+def _step_parallel(s, tabs, actions, masks, status):
+    for i in prange(s.shape[0]):
+        status[i] = apply_action(s, i, tabs[0], actions[i], masks[i])
 
 
 @njit(cache=True)
 def reset_serial(s, T, seeds, masks):
+    """Start game i from ``seeds[i]``; writes ``s[i]`` and ``masks[i]`` (one thread)."""
     for i in range(s.shape[0]):
         init_game(s, i, T, seeds[i], masks[i])
 
 
-@njit(cache=True, parallel=True)
-def step_batch(s, T, actions, masks, status):
-    """Apply ``actions[i]`` to game i; ``status[i]`` gets apply_action's return code."""
-    for i in prange(s.shape[0]):
-        status[i] = apply_action(s, i, T, actions[i], masks[i])
-
-
 @njit(cache=True)
 def step_serial(s, T, actions, masks, status):
+    """Apply ``actions[i]`` to game i; ``status[i]`` gets apply_action's code (one thread)."""
     for i in range(s.shape[0]):
         status[i] = apply_action(s, i, T, actions[i], masks[i])
+
+
+def reset_batch(s: np.ndarray, T: np.record, seeds: np.ndarray, masks: np.ndarray) -> None:
+    """Start game i of the batch from ``seeds[i]``; writes ``s[i]`` and ``masks[i]``."""
+    _reset_parallel(s, T.base, seeds, masks)
+
+
+def step_batch(s: np.ndarray, T: np.record, actions: np.ndarray, masks: np.ndarray,
+               status: np.ndarray) -> None:
+    """Apply ``actions[i]`` to game i in parallel; ``status[i]`` gets apply_action's code."""
+    _step_parallel(s, T.base, actions, masks, status)

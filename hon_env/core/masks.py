@@ -117,6 +117,17 @@ FOCUS_FLIP = 5
 
 
 @njit(cache=True)
+def near_space(T, here, k):
+    """The k-th space near ``here``: neighbours for k < 6, ``here`` itself for k == 6.
+
+    Returns -1 for a missing neighbour or when ``here`` is off the board.
+    """
+    if here < 0:
+        return -1
+    return here if k == 6 else T.adj[here, k]
+
+
+@njit(cache=True)
 def can_step(s, b, T, h, sp):
     """May hero ``h`` step from their space into adjacent space ``sp`` during a Move?"""
     here = s[b, HLOC + h]
@@ -249,22 +260,25 @@ def legal_mask(s, b, T, out):
             n, last = _set(out, A_PASS, n, last)
         elif s[b, HYIELDS + h] < T.cfg[CFG_MAX_YIELDS] and yield_target(s, b, T, h) >= 0:
             n, last = _set(out, A_PASS, n, last)
-        if acts > 0:
-            n, last = _set(out, A_DRAW, n, last)
-            for sp in range(n_spaces):
-                if can_step(s, b, T, h, sp):
-                    n, last = _set(out, A_SPACE + sp, n, last)
-                if can_attack_at(s, b, T, h, sp):
-                    n, last = _set(out, A_ATTACK + sp, n, last)
-                if can_solve_at(s, b, T, h, sp):
-                    n, last = _set(out, A_SOLVE + sp, n, last)
         can_atk = False
         can_slv = False
-        for sp in range(n_spaces):
+        if acts > 0:
+            n, last = _set(out, A_DRAW, n, last)
+        here = s[b, HLOC + h]
+        for k in range(7):
+            sp = near_space(T, here, k)
+            if sp < 0:
+                continue
+            if acts > 0 and can_step(s, b, T, h, sp):
+                n, last = _set(out, A_SPACE + sp, n, last)
             if can_attack_at(s, b, T, h, sp):
                 can_atk = True
+                if acts > 0:
+                    n, last = _set(out, A_ATTACK + sp, n, last)
             if can_solve_at(s, b, T, h, sp):
                 can_slv = True
+                if acts > 0:
+                    n, last = _set(out, A_SOLVE + sp, n, last)
         for c in range(HERO_DECK):
             if s[b, HCLOC + hbase + c] == L_HAND:
                 if acts > 0 or T.hcard[h, c, HC_ACTION] == 0:
@@ -286,8 +300,9 @@ def legal_mask(s, b, T, out):
             n, last = _set(out, A_FOCUS, n, last)
     elif kind == D_MOVE:
         n, last = _set(out, A_PASS, n, last)
-        for sp in range(n_spaces):
-            if can_step(s, b, T, h, sp):
+        for k in range(6):
+            sp = near_space(T, s[b, HLOC + h], k)
+            if sp >= 0 and can_step(s, b, T, h, sp):
                 n, last = _set(out, A_SPACE + sp, n, last)
     elif kind == D_PLACE:
         for sp in range(n_spaces):
@@ -340,12 +355,14 @@ def legal_mask(s, b, T, out):
             if pick_target_ok(s, b, T, h, t, s[b, DEC_A], s[b, DEC_B]):
                 n, last = _set(out, A_TARGET + t, n, last)
     elif kind == D_ATTACK_SPACE:
-        for sp in range(n_spaces):
-            if can_attack_at(s, b, T, h, sp):
+        for k in range(7):
+            sp = near_space(T, s[b, HLOC + h], k)
+            if sp >= 0 and can_attack_at(s, b, T, h, sp):
                 n, last = _set(out, A_ATTACK + sp, n, last)
     elif kind == D_SOLVE_SPACE:
-        for sp in range(n_spaces):
-            if can_solve_at(s, b, T, h, sp):
+        for k in range(7):
+            sp = near_space(T, s[b, HLOC + h], k)
+            if sp >= 0 and can_solve_at(s, b, T, h, sp):
                 n, last = _set(out, A_SOLVE + sp, n, last)
     elif kind == D_RESCUE:
         here = s[b, HLOC + h]
