@@ -354,10 +354,10 @@ def test_unknown_key(tmp_path: Path) -> None:
 
 def test_unknown_op_parameter(tmp_path: Path) -> None:
     def edit(docs: dict[str, Any]) -> None:
-        _hero_card(docs, 0)["effect"] = [{"op": "attack", "dice": 1, "range": 2}]
+        _hero_card(docs, 0)["effect"] = [{"op": "attack", "dice": 1, "reach": 2}]
 
     with pytest.raises(ContentError, match=error_pattern(
-            HERO, "'Punch' (#1)", "effect[0].range", "unknown key for op 'attack'")):
+            HERO, "'Punch' (#1)", "effect[0].reach", "unknown key for op 'attack'")):
         load(tmp_path, edit)
 
 

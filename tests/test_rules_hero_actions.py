@@ -761,3 +761,159 @@ def test_feat_requires_matching_icon(origin):
     assert L.A_FEAT + 3 * c + 1 in legal(g)
     assert L.A_FEAT + 3 * c + 0 not in legal(g)
     assert L.A_FEAT + 3 * c + 2 not in legal(g)
+
+
+# --- more Move / Hero Turn / Solve cases ------------------------------------------------------
+
+def test_move_steps_mid_move_also_need_empty_spaces(origin):
+    """Rulebook: Move — every step of a move enters an adjacent empty space: after the
+    first step, a lackey's space is still not offered."""
+    g = setup(origin, "B3")
+    P.add_villain_card(g, "Chauffeur Vance", 0, "D3")
+    P.jump(g, "hero_turn")
+    step(g, "C3")
+    assert g.decision == "move"
+    assert L.A_SPACE + sp(g, "D3") not in legal(g)
+    assert L.A_SPACE + sp(g, "C4") in legal(g)
+
+
+def test_heroes_take_actions_in_any_order(duo):
+    """Rulebook: The Game Round / Hero Turn — heroes may collectively take their actions in
+    any order, one at a time: hero 1 may act before hero 0 has finished."""
+    g = Game(duo, seed=0)
+    P.clear_board(g)
+    remove_schemes(g)
+    P.place_hero(g, 0, "C3")
+    P.place_hero(g, 1, "F5")
+    P.jump(g, "hero_turn")
+    assert g.current_seat == 0
+    assert PASS in legal(g)  # hand the initiative on
+    g.apply(PASS)
+    assert g.current_seat == 1 and g.decision == "main"
+    move_one(g, "F4")
+    assert int(g.field("hactions")[1]) == 1
+    assert int(g.field("hactions")[0]) == 2
+
+
+def test_solve_justice_distributed_among_problems(origin):
+    """Rulebook: Rolling and Resolving Hero Dice step 7b / Rescuing Bystanders — successes
+    may be split among the problems in the target space (the Scheme card and a captured
+    bystander in panel 2)."""
+    g = setup(origin, "panel 2")
+    i = set_scheme(g, 0, "Hostages at the Counter")
+    capture(g, 2, 1)
+    P.force_dice(g, [SUCCESS, SUCCESS])
+    P.jump(g, "hero_turn")
+    g.apply(L.A_SOLVE + sp(g, "panel 2"))
+    assert g.decision == "assign"
+    assert legal(g) == {L.A_TARGET + L.T_I0 + i, L.A_TARGET + L.T_CAPTURED}
+    g.apply(L.A_TARGET + L.T_CAPTURED)
+    g.apply(L.A_TARGET + L.T_I0 + i)
+    assert int(g.field("captured")[2]) == 0
+    assert int(g.field("ijust")[i]) == 1
+    assert clues_held(g) == 1
+
+
+def test_per_hero_scheme_danger(duo):
+    """Rulebook: Per Hero — Case the Lobby's danger 2 per hero is 4 with two heroes: 3
+    justice do not solve it."""
+    g = Game(duo, seed=0)
+    P.clear_board(g)
+    i = set_scheme(g, 0, "Case the Lobby")
+    set_scheme(g, 1, "Crack the Vault")
+    P.place_hero(g, 0, "panel 1")
+    P.place_hero(g, 1, "B7")
+    P.force_dice(g, [BURST, SUCCESS, SUCCESS])
+    P.jump(g, "hero_turn")
+    g.apply(L.A_SOLVE + sp(g, "panel 1"))
+    assert int(g.field("ijust")[i]) == 3
+    assert int(g.field("iside")[i]) == 0
+    assert int(g.field("vil_hidden")) == 2
+
+
+def test_scheming_villain_inflicts_after_solve_in_its_panel(origin):
+    """Rulebook: Solve / Enemy Cards — villains are enemies: after a Solve in the villain's
+    panel, the Scheming villain (inflict 1) inflicts the solver."""
+    g = setup(origin, "panel 1")
+    i = set_scheme(g, 0, "Case the Lobby")  # danger 2
+    P.force_dice(g, [SUCCESS, SUCCESS])
+    P.jump(g, "hero_turn")
+    g.apply(L.A_SOLVE + sp(g, "panel 1"))
+    assert int(g.field("iside")[i]) == 1
+    assert int(g.field("vil_hidden")) == 0
+    suffer(g)
+    assert int(g.field("hdmg")[0]) == 1
+
+
+def test_free_solve_from_deduction_still_triggers_inflict(origin):
+    """Rulebook: Solve / Heroic Feat Icons — a Solve performed through a deduction feat is
+    still a Solve: nearby enemies (1 minion) inflict afterwards."""
+    g = setup(origin, "panel 2", cards=["Read the Room"])
+    set_scheme(g, 0, "Hostages at the Counter")
+    put_minions(g, 2, 1)
+    P.force_dice(g, [BLANK, BLANK])
+    P.jump(g, "hero_turn")
+    g.apply(L.A_FEAT + 3 * hcard(g, "Read the Room") + 2)
+    suffer(g)
+    assert int(g.field("hdmg")[0]) == 1
+
+
+def test_effect_justice_solves_and_gains_clue_without_inflict(origin):
+    """Rulebook: Scheme Cards / Solve — a card fully solved by effect justice also gives a
+    clue; placing justice by an effect is not a Solve action, so nearby enemies do not
+    inflict (Read the Room: 1 justice within 1 space on a Gala Firebomb with 2 justice)."""
+    g = setup(origin, "C6", cards=["Read the Room"])
+    fire = P.add_villain_card(g, "Gala Firebomb", 0, "D6")
+    g.field("vjust")[fire] = 2
+    P.add_villain_card(g, "Chauffeur Vance", 0, "C5")  # an enemy next to the hero
+    P.jump(g, "hero_turn")
+    g.apply(L.A_PLAY + hcard(g, "Read the Room"))
+    assert int(g.field("vloc")[fire]) == L.L_DISCARD
+    assert clues_held(g) == 1
+    assert g.decision == "main"
+    assert int(g.field("hdmg")[0]) == 0
+
+
+def test_effect_damage_defeating_lackey_gains_clue(origin):
+    """Rulebook: Attack / Enemy Cards — defeating an enemy card by otherwise
+    dealing sufficient damage (Palace Guard's 2 damage to Chauffeur Vance with 1 damage)
+    also gives the hero 1 clue."""
+    g = setup(origin, "C3", cards=[])
+    guard = P.give_cards(g, 0, ["Palace Guard"], "play")[0]
+    vance = P.add_villain_card(g, "Chauffeur Vance", 0, "D3")
+    g.field("vdmg")[vance] = 1
+    P.jump(g, "hero_turn")
+    g.apply(L.A_USE + guard)
+    assert int(g.field("vloc")[vance]) == L.L_DISCARD
+    assert clues_held(g) == 1
+
+
+def test_empty_clue_deck_reshuffles_discard(origin):
+    """Rulebook: Clue Cards — if no cards remain in the clue deck, its discard pile is
+    shuffled into a new clue deck (a rescue still gives a clue)."""
+    g = setup(origin, "B6")
+    f = g.field
+    for i in range(20):
+        f("clue_loc")[i] = -2
+    f("clue_n")[...] = 0
+    put_bystander(g, "C5")
+    P.jump(g, "hero_turn")
+    move_one(g, "C5")
+    assert clues_held(g) == 1
+    assert int(f("clue_n")) == 19
+
+
+def test_action_card_attack_costs_only_the_play_action(origin):
+    """Rulebook: Play 1 Action Card / Actions in Text Effects — playing Throne Breaker costs
+    1 action; the Attack in its text (2 extra dice: 5 in all) costs no further action, and
+    the Instant is discarded afterwards."""
+    g = setup(origin, "C3", cards=["Throne Breaker"])
+    bertram = P.add_villain_card(g, "Big Bertram", 0, "D3")  # health 5, defense 0
+    P.force_dice(g, [SUCCESS, SUCCESS, SUCCESS, SUCCESS, BLANK, SUCCESS])
+    P.jump(g, "hero_turn")
+    c = hcard(g, "Throne Breaker")
+    g.apply(L.A_PLAY + c)
+    assert int(g.field("vdmg")[bertram]) == 4
+    assert int(g.field("dice_n")) == 1
+    assert int(g.field("hcloc")[0][c]) == L.L_DISCARD
+    assert actions(g) == 1

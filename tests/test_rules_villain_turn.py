@@ -338,3 +338,38 @@ def test_each_hero_draws_one_villain_card(duo):
     assert int(f("vloc")[a]) == L.L_THREAT and int(f("vloc")[b]) == L.L_THREAT
     assert {int(f("vowner")[a]), int(f("vowner")[b])} == {0, 1}
     assert int(f("vdeck_n")) == 29 - 2
+
+
+def test_showdown_villain_advances_to_next_scheme_space(origin):
+    """Rulebook: Villain Schemes — with its Villain card on the Showdown side, an advancing
+    villain moves to the next scheme space (on the map), not into the panel."""
+    g = fresh(origin)
+    P.set_villain(g, side="showdown", where="panel 1", owner=0)
+    put_minions(g, 1, 1)
+    P.place_hero(g, 0, "B1")
+    P.stack_villain_deck(g, ["A Word in the Right Ear"])
+    P.jump(g, "villain_turn")
+    g.apply(L.A_OPTION)
+    assert int(g.field("vil_loc")) == sp(g, "panel 2")
+    assert int(g.field("vil_in_panel")) == 0
+    assert event(g, "villain_advances") == 1
+
+
+def test_hero_defeated_in_villain_turn_returns_after_it(origin):
+    """Rulebook: Dealing and Suffering Damage — a hero defeated outside the hero turn (by a
+    cunning inflict) triggers a crisis and is back near the start space at the end of that
+    turn, in time for the hero turn."""
+    g = fresh(origin)
+    P.place_hero(g, 0, "H2")
+    P.set_hero(g, 0, damage=10)
+    P.stack_villain_deck(g, ["A Word in the Right Ear"])
+    P.jump(g, "villain_turn")
+    g.apply(L.A_OPTION + 1)
+    suffer(g)
+    assert g.decision == "main"
+    loc = int(g.field("hloc")[0])
+    assert loc >= 0 and dist(g, loc, "B7") <= 1  # B7: the hero start space
+    assert int(g.field("hdmg")[0]) == 0
+    assert int(g.field("hactions")[0]) == 2
+    assert event(g, "hero_defeats") == 1
+    assert event(g, "crises") == 1

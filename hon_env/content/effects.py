@@ -30,7 +30,7 @@ from hon_env.content.ops import (
     COUNT_NAMES,
     OP_BY_NAME,
     PANEL_NAMES,
-    WHO_NAMES,
+    SIMPLE_ENUMS,
     OpSpec,
     Param,
 )
@@ -172,8 +172,9 @@ def _parse_enum(
                 f"{', '.join(PANEL_NAMES)}, got {type_name(value)}"
             )
         return PANEL_NAMES[value]
-    if enum == "who":
-        return WHO_NAMES[check_str(value, where, WHO_NAMES)]
+    if enum in SIMPLE_ENUMS:
+        names = SIMPLE_ENUMS[enum]
+        return names[check_str(value, where, names)]
     if enum == "count":
         if isinstance(value, str) and value.startswith(COUNTER_PREFIX):
             return _check_counter(value[len(COUNTER_PREFIX):], where, counters)

@@ -33,6 +33,19 @@ WHO_NEAR_VILLAIN = 2  # each hero near the villain figure/panel
 
 WHO_NAMES = {"active": WHO_ACTIVE, "each": WHO_EACH, "near_villain": WHO_NEAR_VILLAIN}
 
+TOWARD_ANY = 0  # the nearest hero or map bystander
+TOWARD_HERO = 1
+TOWARD_BYSTANDER = 2
+
+TOWARD_NAMES = {"any": TOWARD_ANY, "hero": TOWARD_HERO, "bystander": TOWARD_BYSTANDER}
+
+AWAY_FROM_VILLAIN = 0  # the villain's figure (or its panel)
+AWAY_FROM_THIS = 1  # the figure of the card whose effect this is (activate effects)
+
+AWAY_NAMES = {"villain": AWAY_FROM_VILLAIN, "this": AWAY_FROM_THIS}
+
+SIMPLE_ENUMS = {"who": WHO_NAMES, "toward": TOWARD_NAMES, "away": AWAY_NAMES}
+
 # Quantities an ``if`` op can test; ``counter:<name>`` is resolved per issue.
 COUNT_MINIONS_VILLAIN_PANEL = 0
 COUNT_MINIONS_TOTAL = 1
@@ -71,7 +84,7 @@ class Param:
     default: int | str | None = None  # None: required
     lo: int = 0
     hi: int = 20
-    enum: str | None = None  # "panel", "who", "count", "counter"
+    enum: str | None = None  # "panel", "who", "toward", "away", "count", "counter"
 
 
 @dataclass(frozen=True)
@@ -104,10 +117,12 @@ OPS: tuple[OpSpec, ...] = (
            "their panel)."),
     OpSpec("move", 7, (Param("n", 3, 1, 12),), H,
            "Perform a Move of up to n spaces (no action spent)."),
-    OpSpec("attack", 8, (Param("dice", 0, 0, 6),), H,
-           "Perform an Attack with extra dice (no action spent)."),
-    OpSpec("solve", 9, (Param("dice", 0, 0, 6),), H,
-           "Perform a Solve with extra dice (no action spent)."),
+    OpSpec("attack", 8, (Param("dice", 0, 0, 6), Param("range", 1, 1, 12)), H,
+           "Perform an Attack with extra dice (no action spent) on a space within range "
+           "(1: a nearby space)."),
+    OpSpec("solve", 9, (Param("dice", 0, 0, 6), Param("range", 1, 1, 12)), H,
+           "Perform a Solve with extra dice (no action spent) on a space within range "
+           "(1: a nearby space)."),
     OpSpec("place", 10, (Param("range", 0, 0, 12),), H,
            "Place your figure in any space within range (0: anywhere on the map)."),
     OpSpec("rescue", 11, (Param("range", 1, 0, 12),), H,
@@ -138,11 +153,13 @@ OPS: tuple[OpSpec, ...] = (
     OpSpec("counter_add", 24, (Param("counter", None, enum="counter"), Param("n", 1, -20, 20)), V,
            "Add n to an issue counter (e.g. gold); the issue's loss check follows."),
     OpSpec("heal_villain", 25, (_N1,), V, "Remove n damage from the villain."),
-    OpSpec("villain_move", 26, (_N1,), V,
+    OpSpec("villain_move", 26, (_N1, Param("toward", "any", enum="toward")), V,
            "The villain figure (Showdown side, on the map) moves n spaces like an enemy: "
            "toward the nearest hero or bystander, passing through figures."),
     # activate-only
-    OpSpec("enemy_move", 27, (_N1,), A, "This enemy moves n toward the nearest hero or bystander."),
+    OpSpec("enemy_move", 27, (_N1, Param("toward", "any", enum="toward")), A,
+           "This enemy moves n toward the nearest hero or bystander (toward: any, hero, "
+           "bystander)."),
     OpSpec("inflict", 28, (Param("bonus", 0, 0, 10),), A,
            "This enemy inflicts (inflict value + bonus) on a nearby hero."),
     OpSpec("inflict_owner", 29, (Param("bonus", 0, 0, 10),), A,
@@ -151,6 +168,10 @@ OPS: tuple[OpSpec, ...] = (
     OpSpec("if", 30, (Param("count", None, enum="count"), Param("at_least", 1, -20, 40),
                       Param("skip", 0, 0, 40)), ANY,
            "Run the ``then`` ops only when the counted quantity is at least at_least."),
+    OpSpec("move_away", 31, (_N1, Param("who", "active", enum="who"),
+                             Param("from", "villain", enum="away")), V,
+           "Forced movement: the chosen heroes move up to n spaces, each step farther from "
+           "the villain (or from this card's figure); a hero who cannot, stops."),
 )
 
 OP_BY_NAME = {op.name: op for op in OPS}

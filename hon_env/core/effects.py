@@ -39,6 +39,7 @@ from hon_env.core.layout import (
     CAPTURED,
     COUNTERS,
     EV_BYSTANDERS_DEFEATED,
+    EV_CAPTURES,
     EV_DAMAGE_DEALT,
     EV_ENEMIES_DEFEATED,
     EV_JUSTICE,
@@ -187,6 +188,7 @@ def place_bystander(s, b, T):
                 s[b, BYSTANDER_ON + sp] = 1
                 return False
     s[b, CAPTURED + nearest_panel(T, s[b, VIL_LOC])] += 1
+    s[b, EVENTS + EV_CAPTURES] += 1
     return False
 
 

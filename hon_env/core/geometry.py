@@ -169,34 +169,37 @@ def _bfs_to_goals(s, b, T, goal, mover_at):
 
 
 @njit(cache=True)
-def enemy_move_target(s, b, T, pos):
+def enemy_move_target(s, b, T, pos, toward):
     """Nearest hero (returns seat, kind 0) or map bystander (returns space, kind 1).
 
+    ``toward`` limits the targets (ops.TOWARD_*: 0 any, 1 heroes, 2 bystanders).
     Rulebook ties are the players' choice; we break them toward heroes, then the lowest
     seat or space index. Returns (-1, -1) when there is no target.
     """
     best = -1
     kind = -1
     best_d = FAR
-    for h in range(T.cfg[CFG_N_HEROES]):
-        loc = s[b, HLOC + h]
-        if loc >= 0 and T.dist[pos, loc] < best_d:
-            best, kind, best_d = h, 0, T.dist[pos, loc]
-    for sp in range(T.cfg[CFG_N_SPACES]):
-        if s[b, BYSTANDER_ON + sp] == 1 and T.dist[pos, sp] < best_d:
-            best, kind, best_d = sp, 1, T.dist[pos, sp]
+    if toward != 2:
+        for h in range(T.cfg[CFG_N_HEROES]):
+            loc = s[b, HLOC + h]
+            if loc >= 0 and T.dist[pos, loc] < best_d:
+                best, kind, best_d = h, 0, T.dist[pos, loc]
+    if toward != 1:
+        for sp in range(T.cfg[CFG_N_SPACES]):
+            if s[b, BYSTANDER_ON + sp] == 1 and T.dist[pos, sp] < best_d:
+                best, kind, best_d = sp, 1, T.dist[pos, sp]
     return best, kind
 
 
 @njit(cache=True)
-def move_enemy(s, b, T, pos, steps, through_figures):
+def move_enemy(s, b, T, pos, steps, through_figures, toward):
     """Move an enemy figure from ``pos`` up to ``steps`` spaces toward its target.
 
     Returns the new space. Bystanders on spaces it enters are captured. Enemies stop once
     near their hero target or on their bystander's space. ``through_figures`` (villains)
     lets the figure pass occupied spaces, but it must end on an empty one.
     """
-    target, kind = enemy_move_target(s, b, T, pos)
+    target, kind = enemy_move_target(s, b, T, pos, toward)
     if target < 0:
         return pos
     n = T.cfg[CFG_N_SPACES]

@@ -18,6 +18,7 @@ from __future__ import annotations
 from numba import njit
 
 from hon_env.content.ops import (
+    AWAY_FROM_VILLAIN,
     COUNT_ACTIVE_DAMAGE,
     COUNT_ACTIVE_THREATS,
     COUNT_BYSTANDER_SUPPLY,
@@ -232,6 +233,7 @@ from hon_env.core.layout import (
 from hon_env.core.masks import (
     can_attack_at,
     can_solve_at,
+    can_step,
     legal_mask,
     near_space,
     pick_target_ok,
@@ -269,7 +271,7 @@ OP_PREVENT, OP_PLACE_MINIONS, OP_PLACE_BYSTANDERS, OP_CAPTURE = 13, 14, 15, 16
 OP_DEFEAT_BYSTANDERS, OP_SCHEME, OP_ADVANCE, OP_VILLAIN_INFLICT = 17, 18, 19, 20
 OP_DAMAGE_HERO, OP_DISCARD_OR_DAMAGE, OP_CRISIS, OP_COUNTER_ADD = 21, 22, 23, 24
 OP_HEAL_VILLAIN, OP_VILLAIN_MOVE, OP_ENEMY_MOVE, OP_INFLICT = 25, 26, 27, 28
-OP_INFLICT_OWNER, OP_IF = 29, 30
+OP_INFLICT_OWNER, OP_IF, OP_MOVE_AWAY = 29, 30, 31
 
 # flow op codes
 F_ROUND = 64
@@ -793,9 +795,9 @@ def op_main(s, b, T):
         if k == 0:
             push(s, b, OP_PLACE, 0, 0, 0, h, -1)
         elif k == 1:
-            push(s, b, OP_ATTACK, 0, 0, 0, h, -1)
+            push(s, b, OP_ATTACK, 0, 1, 0, h, -1)
         else:
-            push(s, b, OP_SOLVE, 0, 0, 0, h, -1)
+            push(s, b, OP_SOLVE, 0, 1, 0, h, -1)
     elif ch < A_FOCUS:
         i = ch - A_CLUE
         s[b, CLUE_LOC + i] = -2
@@ -1000,27 +1002,26 @@ def op_roll_end(s, b, T, h):
 def op_post_solve(s, b, T, h):
     """After a Solve, each enemy near the solver inflicts them (rulebook: Solve).
 
-    The inflicts are summed into one damage instance, so one toughness window covers them.
+    Each enemy (each minion too) is its own damage instance, so toughness and armour apply
+    to each separately.
     """
     pop(s, b)
     if not on_board(s, b, h):
         return
     here = s[b, HLOC + h]
-    total = 0
-    for k in range(1, T.cfg[CFG_N_PANELS] + 1):
-        if T.dist[here, T.scheme_space[k]] <= 1:
-            total += s[b, MINIONS + k] * T.cfg[CFG_MINION_INFLICT]
-    for t in range(T_VILLAIN + 1):
+    for t in range(T_VILLAIN, -1, -1):
         near = False
         if t == T_VILLAIN:
             near = s[b, VIL_LOC] >= 0 and T.dist[here, s[b, VIL_LOC]] <= 1
         elif is_enemy_card(s, b, T, t):
             sp = target_space(s, b, T, t)
             near = sp >= 0 and T.dist[here, sp] <= 1
-        if near:
-            total += enemy_inflict(s, b, T, t)
-    if total > 0:
-        push(s, b, F_HERO_DAMAGE, h, total, 0, h, -1)
+        if near and enemy_inflict(s, b, T, t) > 0:
+            push(s, b, F_HERO_DAMAGE, h, enemy_inflict(s, b, T, t), 0, h, t)
+    for k in range(T.cfg[CFG_N_PANELS], 0, -1):
+        if T.dist[here, T.scheme_space[k]] <= 1 and T.cfg[CFG_MINION_INFLICT] > 0:
+            for _ in range(s[b, MINIONS + k]):
+                push(s, b, F_HERO_DAMAGE, h, T.cfg[CFG_MINION_INFLICT], 0, h, T_MINION)
 
 
 # --- damage to heroes ---------------------------------------------------------------------
@@ -1145,22 +1146,19 @@ def any_pick_target(s, b, T, h, kind, rng):
 
 @njit(cache=True)
 def any_space(s, b, T, h, kind, rng):
-    """Is there a space for a free Attack (kind 1), Solve (2) or rescue (3)?"""
+    """Is there a space within ``rng`` for a free Attack (kind 1), Solve (2) or rescue (3)?"""
     here = s[b, HLOC + h]
     if here < 0:
         return False
-    if kind == 3:
-        for sp in range(T.cfg[CFG_N_SPACES]):
-            if T.dist[here, sp] <= rng and rescuable_at(s, b, T, sp):
-                return True
-        return False
-    for k in range(7):
-        sp = near_space(T, here, k)
+    for k in range(T.cfg[CFG_N_SPACES] if rng > 1 or kind == 3 else 7):
+        sp = k if rng > 1 or kind == 3 else near_space(T, here, k)
         if sp < 0:
             continue
-        if kind == 1 and can_attack_at(s, b, T, h, sp):
+        if kind == 1 and can_attack_at(s, b, T, h, sp, rng):
             return True
-        if kind == 2 and can_solve_at(s, b, T, h, sp):
+        if kind == 2 and can_solve_at(s, b, T, h, sp, rng):
+            return True
+        if kind == 3 and T.dist[here, sp] <= rng and rescuable_at(s, b, T, sp):
             return True
     return False
 
@@ -1207,8 +1205,9 @@ def op_choice_effect(s, b, T, op, a, bb, h):
             else:
                 pop(s, b)
         elif op == OP_ATTACK or op == OP_SOLVE:
-            if any_space(s, b, T, h, 1 if op == OP_ATTACK else 2, 0):
-                park(s, b, D_ATTACK_SPACE if op == OP_ATTACK else D_SOLVE_SPACE, h, 0, 0)
+            rng = max(1, bb)
+            if any_space(s, b, T, h, 1 if op == OP_ATTACK else 2, rng):
+                park(s, b, D_ATTACK_SPACE if op == OP_ATTACK else D_SOLVE_SPACE, h, rng, 0)
             else:
                 pop(s, b)
         elif op == OP_PLACE:
@@ -1247,6 +1246,24 @@ def op_choice_effect(s, b, T, op, a, bb, h):
             rescue_on_map(s, b, T, h, sp)
         else:
             rescue_captured(s, b, T, h, panel_of_space(T, sp), 1)
+
+
+@njit(cache=True)
+def move_hero_away(s, b, T, h, origin, steps):
+    """Forced movement (rulebook: Forced Movement): each step must end farther from
+    ``origin``; the farthest such step is taken (lowest index on ties), else the hero stops.
+    """
+    for _ in range(steps):
+        here = s[b, HLOC + h]
+        best = -1
+        best_d = T.dist[here, origin]
+        for k in range(6):
+            sp = T.adj[here, k]
+            if sp >= 0 and can_step(s, b, T, h, sp) and T.dist[sp, origin] > best_d:
+                best, best_d = sp, T.dist[sp, origin]
+        if best < 0:
+            return
+        move_hero_to(s, b, T, h, best)
 
 
 @njit(cache=True)
@@ -1321,7 +1338,14 @@ def op_content(s, b, T, op, a, bb, c, h, src):
         t = T_VILLAIN if op == OP_VILLAIN_MOVE else src
         pos = enemy_pos(s, b, T, t)
         if pos >= 0:
-            set_enemy_pos(s, b, t, move_enemy(s, b, T, pos, a, t == T_VILLAIN))
+            set_enemy_pos(s, b, t, move_enemy(s, b, T, pos, a, t == T_VILLAIN, bb))
+    elif op == OP_MOVE_AWAY:
+        origin = s[b, VIL_LOC] if c == AWAY_FROM_VILLAIN else enemy_pos(s, b, T, src)
+        if origin >= 0:
+            mask = heroes_for(s, b, T, bb, h)
+            for o in range(nh):
+                if (mask >> o) & 1:
+                    move_hero_away(s, b, T, o, origin, a)
     elif op == OP_INFLICT:
         pos = enemy_pos(s, b, T, src)
         if src == T_VILLAIN:

@@ -150,15 +150,17 @@ def can_place(s, b, T, h, sp, rng):
 
 
 @njit(cache=True)
-def can_attack_at(s, b, T, h, sp):
+def can_attack_at(s, b, T, h, sp, rng):
+    """May hero ``h`` attack space ``sp`` (within ``rng`` spaces, 1 = nearby)?"""
     here = s[b, HLOC + h]
-    return here >= 0 and T.dist[here, sp] <= 1 and any_enemy_in_space(s, b, T, sp)
+    return here >= 0 and T.dist[here, sp] <= rng and any_enemy_in_space(s, b, T, sp)
 
 
 @njit(cache=True)
-def can_solve_at(s, b, T, h, sp):
+def can_solve_at(s, b, T, h, sp, rng):
+    """May hero ``h`` solve at space ``sp`` (within ``rng`` spaces, 1 = nearby)?"""
     here = s[b, HLOC + h]
-    return here >= 0 and T.dist[here, sp] <= 1 and any_problem_in_space(s, b, T, sp, h)
+    return here >= 0 and T.dist[here, sp] <= rng and any_problem_in_space(s, b, T, sp, h)
 
 
 @njit(cache=True)
@@ -271,11 +273,11 @@ def legal_mask(s, b, T, out):
                 continue
             if acts > 0 and can_step(s, b, T, h, sp):
                 n, last = _set(out, A_SPACE + sp, n, last)
-            if can_attack_at(s, b, T, h, sp):
+            if can_attack_at(s, b, T, h, sp, 1):
                 can_atk = True
                 if acts > 0:
                     n, last = _set(out, A_ATTACK + sp, n, last)
-            if can_solve_at(s, b, T, h, sp):
+            if can_solve_at(s, b, T, h, sp, 1):
                 can_slv = True
                 if acts > 0:
                     n, last = _set(out, A_SOLVE + sp, n, last)
@@ -354,15 +356,15 @@ def legal_mask(s, b, T, out):
         for t in range(T_CAPTURED + 1):
             if pick_target_ok(s, b, T, h, t, s[b, DEC_A], s[b, DEC_B]):
                 n, last = _set(out, A_TARGET + t, n, last)
-    elif kind == D_ATTACK_SPACE:
-        for k in range(7):
-            sp = near_space(T, s[b, HLOC + h], k)
-            if sp >= 0 and can_attack_at(s, b, T, h, sp):
+    elif kind == D_ATTACK_SPACE or kind == D_SOLVE_SPACE:
+        rng = s[b, DEC_A]
+        for k in range(n_spaces if rng > 1 else 7):
+            sp = k if rng > 1 else near_space(T, s[b, HLOC + h], k)
+            if sp < 0:
+                continue
+            if kind == D_ATTACK_SPACE and can_attack_at(s, b, T, h, sp, rng):
                 n, last = _set(out, A_ATTACK + sp, n, last)
-    elif kind == D_SOLVE_SPACE:
-        for k in range(7):
-            sp = near_space(T, s[b, HLOC + h], k)
-            if sp >= 0 and can_solve_at(s, b, T, h, sp):
+            if kind == D_SOLVE_SPACE and can_solve_at(s, b, T, h, sp, rng):
                 n, last = _set(out, A_SOLVE + sp, n, last)
     elif kind == D_RESCUE:
         here = s[b, HLOC + h]

@@ -182,8 +182,12 @@ def is_problem_card(s, b, T, t, h):
         if T.icard[i, IC_TYPE] == IT_SCHEME:
             if s[b, ISIDE + i] == 0:
                 return in_panel_of(s, b, T, h, s[b, IPOS + i])
-            return T.icard[i, IC_BACK] == BACK_PROBLEM
-        return T.icard[i, IC_TYPE] == IT_ISSUE and T.icard[i, IC_STAYS] == 1
+            ok = T.icard[i, IC_BACK] == BACK_PROBLEM
+        else:
+            ok = T.icard[i, IC_TYPE] == IT_ISSUE and T.icard[i, IC_STAYS] == 1
+        # a problem located in a scheme panel is solved only from inside that panel
+        pos = s[b, IPOS + i]
+        return ok and (panel_of_space(T, pos) == 0 or in_panel_of(s, b, T, h, pos))
     if t == T_VILLAIN:
         return (s[b, VIL_SIDE] == 0 and s[b, VIL_HIDDEN] == 0 and s[b, VIL_IN_PANEL] == 1
                 and in_panel_of(s, b, T, h, s[b, VIL_LOC]))

@@ -1,0 +1,395 @@
+"""Rulebook chapters: Threat Phase, Activating Enemies, Enemy Activation and Inflict
+Effects, Movement and Targeting Priority, Exhausted Cards, Dealing and Suffering Damage,
+Defense Value, Heroic Feat Icons (toughness), A Crisis Occurs (hero defeat).
+
+Flow used to look past a threat phase: the issue deck is stacked with Inside Man (1 minion
+in the villain's panel) and the villain deck with A Word in the Right Ear (a cunning icon),
+so the game stops at the next villain turn's cunning choice.
+"""
+
+from __future__ import annotations
+
+import pytest
+from rules_helpers import (
+    BLANK,
+    dist,
+    event,
+    hand,
+    hcard,
+    legal,
+    pass_while,
+    put_bystander,
+    put_minions,
+    remove_schemes,
+    set_scheme,
+    sp,
+    step,
+    suffer,
+)
+
+from hon_env import Game, load_scenario
+from hon_env import positions as P
+from hon_env.content.tables import CFG_START_SPACE, HERO_DECK
+from hon_env.core import layout as L
+
+
+def setup(scenario, where="C3", cards=("Throne Breaker",), seed=0, seat=0) -> Game:
+    g = Game(scenario, seed=seed)
+    P.clear_board(g)
+    remove_schemes(g)
+    P.place_hero(g, seat, where)
+    P.empty_hand(g, seat)
+    if cards:
+        P.give_cards(g, seat, list(cards))
+    return g
+
+
+def stop_at_next_villain_turn(g: Game) -> None:
+    P.stack_issue_deck(g, ["Inside Man"])
+    P.stack_villain_deck(g, ["A Word in the Right Ear"])
+
+
+def two_draws(g: Game) -> None:
+    """Spend both actions drawing, then end the action phase (threat phase follows)."""
+    g.apply(L.A_DRAW)
+    if g.decision == "main" and int(g.field("hactions")[g.current_seat]) == 1:
+        g.apply(L.A_DRAW)
+    pass_while(g, "main")
+
+
+def move_one(g, where):
+    step(g, where)
+    if g.decision == "move":
+        g.apply(L.A_PASS)
+
+
+# --- Activating Enemies / Exhausted Cards ---------------------------------------------------
+
+def test_exhausted_enemy_readies_instead_of_activating(origin):
+    """Rulebook: Activating Enemies — an enemy whose card is exhausted does not resolve its
+    Activate effect in the threat phase; its card is readied instead."""
+    g = setup(origin, "C3")
+    tallow = P.add_villain_card(g, "Miss Tallow, Bookkeeper", 0, "H2")  # inflict_owner 1
+    g.field("vexh")[tallow] = 1
+    stop_at_next_villain_turn(g)
+    P.jump(g, "hero_turn")
+    move_one(g, "D3")
+    move_one(g, "C3")
+    assert g.decision == "cunning"  # no damage window was opened
+    assert int(g.field("vexh")[tallow]) == 0
+    assert int(g.field("hdmg")[0]) == 0
+
+
+def test_ready_enemy_activates_in_threat_phase(origin):
+    """Rulebook: Threat Phase — a ready enemy in the threat area resolves its Activate
+    effect (Miss Tallow inflicts her owner for 1, wherever he stands)."""
+    g = setup(origin, "C3")
+    P.add_villain_card(g, "Miss Tallow, Bookkeeper", 0, "H2")
+    stop_at_next_villain_turn(g)
+    P.jump(g, "hero_turn")
+    move_one(g, "D3")
+    move_one(g, "C3")
+    assert g.decision == "damage" and int(g.field("dec_a")) == 1
+    suffer(g)
+    assert int(g.field("hdmg")[0]) == 1
+
+
+def test_peril_activates_in_threat_phase(origin):
+    """Rulebook: Threat Phase — each card in the active hero's threat area activates
+    (Favours Called In: 1 minion in the villain's panel)."""
+    g = setup(origin, "C3")
+    P.add_villain_card(g, "Favours Called In", 0)
+    P.stack_issue_deck(g, ["Laser Grid"])  # 1 minion in panel 3
+    P.stack_villain_deck(g, ["A Word in the Right Ear"])
+    P.jump(g, "hero_turn")
+    move_one(g, "D3")
+    move_one(g, "C3")
+    assert g.decision == "cunning"
+    assert [int(x) for x in g.field("minions")[1:5]] == [1, 0, 1, 0]
+
+
+# --- Enemy movement -----------------------------------------------------------------------------
+
+def test_lackey_moves_toward_nearest_hero_and_inflicts_when_near(origin):
+    """Rulebook: Movement and Targeting Priority / Enemy Activation — Chauffeur Vance
+    (move 3, inflict 1), 4 spaces from the hero, moves 3 spaces toward the hero, ends near
+    the hero and inflicts 1."""
+    g = setup(origin, "D5")
+    vance = P.add_villain_card(g, "Chauffeur Vance", 0, "D1")
+    assert dist(g, "D1", "D5") == 4
+    P.jump(g, "hero_turn")
+    two_draws(g)
+    pos = int(g.field("vpos")[vance])
+    assert dist(g, pos, "D5") == 1
+    assert dist(g, pos, "D1") == 3
+    assert g.decision == "damage" and int(g.field("dec_a")) == 1
+    suffer(g)
+    assert int(g.field("hdmg")[0]) == 1
+
+
+def test_lackey_stops_moving_when_near_hero(origin):
+    """Rulebook: Movement and Targeting Priority — enemies stop moving when they reach
+    their destination: Vance (move 3) 3 spaces away stops after 2, next to the hero."""
+    g = setup(origin, "D3")
+    vance = P.add_villain_card(g, "Chauffeur Vance", 0, "B1")
+    assert dist(g, "B1", "D3") == 3
+    P.jump(g, "hero_turn")
+    two_draws(g)
+    pos = int(g.field("vpos")[vance])
+    assert dist(g, pos, "D3") == 1
+    assert dist(g, pos, "B1") == 2
+
+
+def test_lackey_already_near_does_not_move(origin):
+    """Rulebook: Movement and Targeting Priority — an enemy already at its target position
+    does not move; it still inflicts."""
+    g = setup(origin, "C3")
+    vance = P.add_villain_card(g, "Chauffeur Vance", 0, "D3")
+    P.jump(g, "hero_turn")
+    two_draws(g)
+    assert int(g.field("vpos")[vance]) == sp(g, "D3")
+    assert g.decision == "damage" and int(g.field("dec_a")) == 1
+
+
+def test_lackey_out_of_reach_moves_but_does_not_inflict(origin):
+    """Rulebook: Enemy Activation and Inflict Effects — an enemy inflicts a *nearby* hero:
+    Big Bertram (move 1) far from the hero moves 1 space and deals no damage."""
+    g = setup(origin, "B7")
+    bertram = P.add_villain_card(g, "Big Bertram", 0, "H1")
+    stop_at_next_villain_turn(g)
+    P.jump(g, "hero_turn")
+    move_one(g, "C7")
+    move_one(g, "B7")
+    assert g.decision == "cunning"
+    pos = int(g.field("vpos")[bertram])
+    assert dist(g, pos, "H1") == 1
+    assert dist(g, pos, "B7") == dist(g, "H1", "B7") - 1
+    assert int(g.field("hdmg")[0]) == 0
+
+
+def test_lackey_captures_bystander_it_moves_into(origin):
+    """Rulebook: Movement and Targeting Priority — an enemy moves toward the nearest hero
+    or bystander; moving into a bystander's space captures it, placing it in the scheme
+    panel nearest it (B3 is next to the panel 3 scheme space)."""
+    g = setup(origin, "H6")
+    vance = P.add_villain_card(g, "Chauffeur Vance", 0, "D1")
+    put_bystander(g, "B3")
+    assert dist(g, "D1", "B3") == 3 < dist(g, "D1", "H6")
+    assert dist(g, "B3", "panel 3") == 1
+    P.jump(g, "hero_turn")
+    two_draws(g)
+    assert int(g.field("vpos")[vance]) == sp(g, "B3")
+    assert int(g.field("bystander_on")[sp(g, "B3")]) == 0
+    assert [int(x) for x in g.field("captured")[1:5]] == [0, 0, 1, 0]
+    assert event(g, "captures") == 1
+
+
+def test_several_nearby_heroes_choose_who_suffers_inflict(duo):
+    """Rulebook: Enemy Activation and Inflict Effects — if several heroes are near an
+    inflicting enemy, the heroes choose which one suffers the whole inflict."""
+    g = Game(duo, seed=0)
+    P.clear_board(g)
+    remove_schemes(g)
+    P.place_hero(g, 0, "C3")
+    P.place_hero(g, 1, "D4")
+    for seat in (0, 1):
+        P.empty_hand(g, seat)
+        P.give_cards(g, seat, ["Throne Breaker"])
+    P.add_villain_card(g, "Chauffeur Vance", 0, "D3")
+    P.jump(g, "hero_turn")
+    assert g.current_seat == 0
+    g.apply(L.A_DRAW)
+    g.apply(L.A_DRAW)
+    pass_while(g, "main")
+    assert g.decision == "pick_hero"
+    assert legal(g) == {L.A_HERO + 0, L.A_HERO + 1}
+    g.apply(L.A_HERO + 1)
+    suffer(g)
+    assert int(g.field("hdmg")[1]) == 1
+    assert int(g.field("hdmg")[0]) == 0
+
+
+def test_revealed_villain_activates_from_threat_area(origin):
+    """Rulebook: Threat Phase — the Showdown Villain card in a threat area activates
+    (Dowager: move 2 toward the nearest hero, then inflict 2 on a nearby hero)."""
+    g = setup(origin, "C3")
+    P.set_villain(g, side="showdown", where="D3", owner=0)
+    P.jump(g, "hero_turn")
+    two_draws(g)
+    assert int(g.field("vil_loc")) == sp(g, "D3")
+    assert g.decision == "damage" and int(g.field("dec_a")) == 2
+
+
+# --- Dealing and Suffering Damage / Defense Value ---------------------------------------------
+
+def test_effect_damage_ignores_defense(origin):
+    """Rulebook: Defense Value — defense is only used during an Attack; damage dealt by a
+    game effect ignores it (Palace Guard deals 2 to Hatchet Hollis, defense 1)."""
+    g = setup(origin, "C3", cards=[])
+    guard = P.give_cards(g, 0, ["Palace Guard"], "play")[0]
+    hollis = P.add_villain_card(g, "Hatchet Hollis", 0, "D3")
+    P.jump(g, "hero_turn")
+    g.apply(L.A_USE + guard)
+    assert int(g.field("vdmg")[hollis]) == 2
+
+
+def test_toughness_feat_reduces_damage_by_three(origin):
+    """Rulebook: Heroic Feat Icons — Toughness: discard a card with the icon to reduce
+    damage dealt to you by 3 (4 damage from one inflict becomes 1)."""
+    sc = load_scenario("origin_story", rules={"minion_inflict": 4})
+    g = setup(sc, "panel 2", cards=["Backhand"])
+    set_scheme(g, 0, "Hostages at the Counter")
+    put_minions(g, 2, 1)
+    P.force_dice(g, [BLANK, BLANK])
+    P.jump(g, "hero_turn")
+    g.apply(L.A_SOLVE + sp(g, "panel 2"))
+    assert g.decision == "damage" and int(g.field("dec_a")) == 4
+    c = hcard(g, "Backhand")
+    assert L.A_CARD + c in legal(g)
+    g.apply(L.A_CARD + c)
+    assert int(g.field("hcloc")[0][c]) == L.L_DISCARD
+    assert g.decision == "damage" and int(g.field("dec_a")) == 1
+    suffer(g)
+    assert int(g.field("hdmg")[0]) == 1
+
+
+def test_toughness_only_from_cards_with_icon(origin):
+    """Rulebook: Heroic Feat Icons — only a card with the toughness icon can be discarded
+    to reduce damage (Throne Breaker has none)."""
+    g = setup(origin, "C3", cards=["Throne Breaker", "Second Wind"])
+    P.add_villain_card(g, "Gala Firebomb", 0)
+    P.jump(g, "hero_turn")
+    two_draws(g)
+    assert g.decision == "damage"
+    assert L.A_CARD + hcard(g, "Second Wind") in legal(g)
+    assert L.A_CARD + hcard(g, "Throne Breaker") not in legal(g)
+
+
+def test_exhaust_ability_reduces_damage(origin):
+    """Rulebook: Exhausted Cards — an Exhaust effect that reduces damage may be used while
+    damage is dealt (Majesty's Regal Bearing prevents 1 of Gala Firebomb's 2)."""
+    g = setup(origin, "C3", cards=["Throne Breaker"])
+    P.add_villain_card(g, "Gala Firebomb", 0)
+    P.jump(g, "hero_turn")
+    two_draws(g)
+    assert g.decision == "damage" and int(g.field("dec_a")) == 2
+    g.apply(L.A_USE + HERO_DECK)
+    assert int(g.field("hexh")[0]) == 1
+    suffer(g)
+    assert int(g.field("hdmg")[0]) == 1
+
+
+def test_hero_defeat(duo):
+    """Rulebook: Dealing and Suffering Damage / A Crisis Occurs — a hero whose damage
+    reaches their health is defeated: damage discarded, Hero card flipped back from
+    Focused, focus discarded, figure removed from the board, and a crisis occurs. Defeated
+    during their own turn, they lose their remaining action and resolve their threat phase
+    at once. At the end of that turn they return to an empty space near the start space,
+    and still draw their end-of-turn card."""
+    g = Game(duo, seed=0)
+    P.clear_board(g)
+    remove_schemes(g)
+    set_scheme(g, 0, "Hostages at the Counter")
+    P.place_hero(g, 0, "panel 2")
+    P.place_hero(g, 1, "C3")
+    for seat in (0, 1):
+        P.empty_hand(g, seat)
+        P.give_cards(g, seat, ["Throne Breaker"])
+    P.set_hero(g, 0, damage=11, focused=True, focus=3)  # Focused: health 12, armour 1
+    P.add_villain_card(g, "Hatchet Hollis", 1, "G5")  # inflict 2, next to the panel
+    tallow = P.add_villain_card(g, "Miss Tallow, Bookkeeper", 0, "H2")
+    g.field("vexh")[tallow] = 1
+    stop_at_next_villain_turn(g)
+    P.force_dice(g, [BLANK, BLANK])
+    P.jump(g, "hero_turn")
+    g.apply(L.A_SOLVE + sp(g, "panel 2"))  # Hollis inflicts 2 (1 after armour)
+    suffer(g)
+    f = g.field
+    assert int(f("hloc")[0]) == -1
+    assert int(f("hdmg")[0]) == 0
+    assert int(f("hside")[0]) == 0
+    assert int(f("hfocus")[0]) == 0
+    assert int(f("hactions")[0]) == 0
+    assert int(f("vexh")[tallow]) == 0  # hero 0's threat phase already ran
+    assert event(g, "hero_defeats") == 1
+    assert event(g, "crises") == 1
+    assert g.decision == "main" and g.current_seat == 1
+    assert g.snapshot()["heroes"][0]["location"] is None
+    move_one(g, "D3")
+    move_one(g, "C3")
+    assert g.decision == "cunning" and int(f("round")) == 2
+    start = int(g.scenario.tables.cfg[CFG_START_SPACE])
+    loc = int(f("hloc")[0])
+    assert loc >= 0 and dist(g, loc, start) <= 1
+    assert loc != int(f("hloc")[1])
+    assert len(hand(g, 0)) == 2  # Throne Breaker + the end-of-turn draw
+    assert event(g, "crises") == 1
+
+
+def test_hero_defeat_in_threat_phase_returns_at_end_of_turn(origin):
+    """Rulebook: Dealing and Suffering Damage — Majesty (10 damage, health 11) is defeated
+    by Gala Firebomb in her threat phase; she is back near the start by the next round."""
+    g = setup(origin, "H2", cards=["Throne Breaker"])
+    P.set_hero(g, 0, damage=10)
+    P.add_villain_card(g, "Gala Firebomb", 0)
+    stop_at_next_villain_turn(g)
+    P.jump(g, "hero_turn")
+    move_one(g, "H3")
+    move_one(g, "H2")
+    assert g.decision == "damage"
+    suffer(g)
+    assert g.decision == "cunning"
+    loc = int(g.field("hloc")[0])
+    assert loc >= 0 and dist(g, loc, int(g.scenario.tables.cfg[CFG_START_SPACE])) <= 1
+    assert int(g.field("hdmg")[0]) == 0
+    assert event(g, "hero_defeats") == 1
+    assert event(g, "crises") == 1
+
+
+@pytest.mark.parametrize("damage, defeated", [(8, False), (9, True)])
+def test_hero_defeated_exactly_at_health(origin, damage, defeated):
+    """Rulebook: Dealing and Suffering Damage / Character and Problem Cards — a hero is
+    defeated when their damage reaches their health (Majesty: 11): 8 + 2 = 10 survives,
+    9 + 2 = 11 is defeated."""
+    g = setup(origin, "H2", cards=["Throne Breaker"])
+    P.set_hero(g, 0, damage=damage)
+    P.add_villain_card(g, "Gala Firebomb", 0)
+    stop_at_next_villain_turn(g)
+    P.jump(g, "hero_turn")
+    move_one(g, "H3")
+    move_one(g, "H2")
+    suffer(g)
+    assert event(g, "hero_defeats") == (1 if defeated else 0)
+    assert int(g.field("hdmg")[0]) == (0 if defeated else damage + 2)
+
+
+def test_lackey_moves_toward_hero_in_scheme_panel(origin):
+    """Rulebook: Near and Nearby — a hero in a scheme panel counts as being in its scheme
+    space: Chauffeur Vance moves toward the green scheme space and inflicts the hero in
+    panel 2 once near it."""
+    g = setup(origin, "panel 2")
+    vance = P.add_villain_card(g, "Chauffeur Vance", 0, "F3")
+    assert dist(g, "F3", "panel 2") == 3
+    P.jump(g, "hero_turn")
+    two_draws(g)
+    assert dist(g, int(g.field("vpos")[vance]), "panel 2") <= 1
+    assert g.decision == "damage" and int(g.field("dec_a")) == 1
+
+
+def test_each_nearby_enemy_inflicts_separately_after_solve(origin):
+    """Rulebook: Solve / Enemy Activation and Inflict Effects — after a Solve *each* nearby
+    enemy inflicts, i.e. each deals its own inflict value as damage. A toughness discard
+    reduces one damage dealt by 3, so with two minions it stops one minion's 1 damage and
+    the other minion still deals 1."""
+    g = setup(origin, "panel 2", cards=["Backhand"])
+    set_scheme(g, 0, "Hostages at the Counter")
+    put_minions(g, 2, 2)
+    P.force_dice(g, [BLANK, BLANK])
+    P.jump(g, "hero_turn")
+    g.field("hexh")[0] = 1  # Regal Bearing already used: no other prevention
+    g.apply(L.A_SOLVE + sp(g, "panel 2"))
+    assert g.decision == "damage"
+    assert int(g.field("dec_a")) == 1  # one minion's inflict
+    g.apply(L.A_CARD + hcard(g, "Backhand"))
+    suffer(g)
+    assert int(g.field("hdmg")[0]) == 1
