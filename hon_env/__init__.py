@@ -5,17 +5,19 @@ Entry points:
 - ``Game``: one game, OpenSpiel style (``legal_actions``, ``apply``, ``snapshot``...).
 - ``load_scenario`` / ``list_content``: the YAML content, compiled and validated.
 - ``action_meanings``: a name for every index of the flat action space.
+- ``vector_env``: thousands of games per step as batched arrays.
 - ``hon_env.positions``: build positions by hand.
 """
 
 from hon_env.content import ContentError, Scenario, list_content, load_scenario
 from hon_env.core.layout import N_ACTIONS
 from hon_env.describe import action_meanings
+from hon_env.envs.vector import VectorEnv, vector_env
 from hon_env.game import Game, IllegalActionError
 
 __version__ = "0.1.0"
 
 __all__ = [
     "N_ACTIONS", "ContentError", "Game", "IllegalActionError", "Scenario", "action_meanings",
-    "list_content", "load_scenario",
+    "VectorEnv", "list_content", "load_scenario", "vector_env",
 ]

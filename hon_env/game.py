@@ -22,6 +22,7 @@ from hon_env.content import Scenario, load_scenario
 from hon_env.content.tables import CFG_N_PANELS, CFG_N_SPACES, HERO_DECK, IDECK, VDECK
 from hon_env.core import layout as L
 from hon_env.core.interp import apply_action
+from hon_env.core.observe import OBS_DIM, STATE_DIM, encode_obs, encode_state
 from hon_env.core.positions import refresh
 from hon_env.core.setup import init_game
 from hon_env.describe import action_to_string, space_name, target_name
@@ -117,6 +118,25 @@ class Game:
     def action_to_string(self, action: int) -> str:
         """Describe ``action`` as an answer to the pending decision."""
         return action_to_string(self.scenario, self.state[0], int(action))
+
+    def observation(self, seat: int | None = None) -> np.ndarray:
+        """float32 [OBS_DIM] observation of ``seat`` (default: the deciding hero).
+
+        Egocentric and free of hidden information (``hon_env.core.observe``).
+        """
+        if seat is None:
+            seat = max(self.current_seat, 0)
+        if not 0 <= seat < self.scenario.n_heroes:
+            raise ValueError(f"seat must be in [0, {self.scenario.n_heroes}), got {seat}")
+        out = np.zeros(OBS_DIM, np.float32)
+        encode_obs(self.state, 0, self.scenario.tables, int(seat), out)
+        return out
+
+    def global_state(self) -> np.ndarray:
+        """float32 [STATE_DIM] global state for centralized critics."""
+        out = np.zeros(STATE_DIM, np.float32)
+        encode_state(self.state, 0, self.scenario.tables, out)
+        return out
 
     # --- outcome ------------------------------------------------------------------------
     @property

@@ -6,6 +6,7 @@ interpreter stack, exactly as a card effect would.
 
 from __future__ import annotations
 
+import numpy as np
 from rules_helpers import dist, sp
 
 from hon_env import Game
@@ -17,7 +18,7 @@ from hon_env.content.ops import (
     TOWARD_HERO,
     WHO_ACTIVE,
 )
-from hon_env.content.tables import HS_ATTACK, VC_DEFENSE, VC_HEALTH
+from hon_env.content.tables import HS_ATTACK, VC_DEFENSE, VC_HEALTH, VC_SCALING
 from hon_env.core import interp
 from hon_env.core import layout as L
 
@@ -115,3 +116,80 @@ def test_attack_effect_with_range_targets_distant_spaces(origin):
     else:
         assert int(g.field("vdmg")[i]) == dealt
     assert int(g.field("hactions")[0]) == 2  # an effect's Attack spends no action
+
+
+def test_villain_blocked_at_the_end_lands_nearest_its_destination(origin):
+    """Rulebook: Empty Spaces — a villain passes through figures but must end on an empty
+    space; if blocked, it takes the empty space near that one which is nearest its
+    destination."""
+    g = hero_turn_game(origin, "F1")
+    P.set_villain(g, side="showdown", where="B1")
+    P.add_villain_card(g, "Hatchet Hollis", 0, "D1")
+    g.refresh()
+    assert dist(g, "B1", "D1") == 2
+    run_op(g, interp.OP_VILLAIN_MOVE, 2, TOWARD_ANY)
+    assert int(g.field("vil_loc")) == sp(g, "E1")
+
+
+def test_five_six_scaling_cards_leave_with_five_heroes(origin):
+    """Rulebook: Setup 3a — with exactly 5 or 6 heroes the 5/6-marked villain cards are
+    removed; with 2-4 heroes nothing is removed."""
+    five = Game(origin.id, seed=0, heroes=["majesty"] * 5)
+    four = Game(origin.id, seed=0, heroes=["majesty"] * 4)
+    marked = np.flatnonzero(five.scenario.tables.vcard[:, VC_SCALING] == 5)
+    assert marked.size > 0
+    assert (five.field("vloc")[marked] == L.L_REMOVED).all()
+    assert (four.field("vloc")[marked] != L.L_REMOVED).all()
+
+
+def test_defeat_bystanders_takes_captives_first_else_crisis(origin):
+    """Rulebook: Defeating Bystanders — a defeated bystander leaves the game for good."""
+    g = hero_turn_game(origin, "B5")
+    panel = 1
+    g.field("captured")[panel] = 2
+    g.field("bystander_supply")[...] -= 2
+    supply = int(g.field("bystander_supply"))
+    run_op(g, interp.OP_DEFEAT_BYSTANDERS, 1)
+    assert int(g.field("captured")[panel]) == 1
+    assert int(g.field("bystanders_defeated")) == 1
+    assert int(g.field("bystander_supply")) == supply
+    g.field("captured")[panel] = 0
+    g.field("bystanders_defeated")[...] += 1
+    crises = int(g.field("events")[L.EV_CRISES])
+    run_op(g, interp.OP_DEFEAT_BYSTANDERS, 1)
+    assert int(g.field("events")[L.EV_CRISES]) == crises + 1
+
+
+def test_rescue_effect_reaches_a_bystander_within_range(origin):
+    """Rulebook: Rescuing Bystanders — other effects may rescue a bystander from the map;
+    the hero returns it to the supply and gains a clue."""
+    g = hero_turn_game(origin, "B5")
+    target = next(s for s in range(int(g.scenario.tables.cfg[1]))
+                  if g.scenario.tables.dist[sp(g, "B5"), s] == 2
+                  and g.scenario.tables.space_kind[s] not in (0, 5))
+    g.field("bystander_on")[target] = 1
+    g.field("bystander_supply")[...] -= 1
+    clues = int(np.sum(g.field("clue_loc") == 0))
+    run_op(g, interp.OP_RESCUE, 2)
+    assert g.field("bystander_on")[target] == 0
+    assert int(np.sum(g.field("clue_loc") == 0)) == clues + 1
+
+
+def test_exhausting_a_threat_card_stops_its_next_activation(origin):
+    """Rulebook: Exhausted Cards / Activating Enemies — an exhausted enemy readies instead
+    of activating."""
+    g = hero_turn_game(origin, "B5")
+    i = P.add_villain_card(g, "Hatchet Hollis", 0, "C5")
+    g.refresh()
+    run_op(g, interp.OP_EXHAUST_THREAT)
+    # the Scheme card in the threat area is a candidate too, so the hero picks
+    assert g.decision == "pick_target"
+    assert L.A_TARGET + L.T_V0 + i in g.legal_actions()
+    g.apply(L.A_TARGET + L.T_V0 + i)
+    assert g.field("vexh")[i] == 1
+    damage = int(g.field("hdmg")[0])
+    P.set_hero(g, 0, actions=0)
+    g.refresh()
+    g.apply(L.A_PASS)  # end actions: the threat phase runs
+    assert g.field("vexh")[i] == 0
+    assert int(g.field("hdmg")[0]) == damage

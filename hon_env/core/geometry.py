@@ -239,7 +239,9 @@ def move_enemy(s, b, T, pos, steps, through_figures, toward):
             if s[b, BYSTANDER_ON + cur] == 1:
                 capture_at(s, b, T, cur)
         if cur != pos and not is_empty_except(s, b, T, cur, pos):
-            cur = nearest_empty(s, b, T, cur, False, pos)
+            # blocked at the end: the empty space near it that is nearest the destination
+            dest = s[b, HLOC + target] if kind == 0 else target
+            cur = nearest_empty(s, b, T, cur, False, dest)
         return cur
     d = _bfs_to_goals(s, b, T, goal, pos)
     cur = pos

@@ -160,7 +160,9 @@ def init_game(s, b, T, seed, mask):
     shuffle_slice(s, b, VDECK_ORDER, n)
     s[b, VIL_LOC] = T.scheme_space[1]
     s[b, VIL_IN_PANEL] = 1
-    s[b, VIL_HIDDEN] = nh + T.cfg[CFG_N_NEMESES]
+    # one hidden token per hero: each hero holds a Scheme card (or, with 5-6 heroes, a
+    # nemesis), and solving each one removes a token, so count what was dealt
+    s[b, VIL_HIDDEN] = min(nh, n_schemes) + T.cfg[CFG_N_NEMESES]
     s[b, VIL_HEALTH] = scaled(T.vil_stat[VS_HEALTH], T.vil_stat[VS_HEALTH_PH], nh)
     s[b, VIL_DANGER] = scaled(T.vil_stat[VS_DANGER], T.vil_stat[VS_DANGER_PH], nh)
 

@@ -1,0 +1,268 @@
+"""Observation encoder: one hero's view of a game as a flat float32 vector.
+
+Egocentric: the observing seat is "self", other heroes follow in seat order after it.
+Hidden information is filtered here and nowhere else: other heroes' hands are only
+sizes, and no deck order is visible. Sections, in order (sizes in floats)::
+
+    GLOBAL     64  round, turn, villain (side, hidden tokens, justice, damage, panel),
+                   supplies, counters, deck sizes, own actions, the roll in progress,
+                   the pending decision (kind one-hot, context), own seat one-hot
+    SPACES   1024  64 spaces x 16 features: kind, self/other heroes, bystander, peril
+                   token, lackeys, villain, issue cards, minions, captives, distance
+    SELF      116  own hero: status numbers, then 20-card multi-hots for hand, play area,
+                   exhausted, discard, and the clue cards held
+    OTHERS     60  5 other seats x 12: status, hand size, clues, threats, distance
+    VCARDS    232  29 villain cards x 8: where (own / other threat area, discard,
+                   pending), damage and justice fractions, exhausted, distance
+    ICARDS    112  14 issue cards x 8: where, flipped, damage and justice fractions,
+                   exhausted, distance
+
+The global state for centralized critics (``encode_state``) is seat 0's observation
+followed by every seat's hand multi-hot (6 x 20).
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from hon_env.content.tables import (
+    CFG_LOSS_AT_LEAST,
+    CFG_MAX_ROUNDS,
+    CFG_MAX_YIELDS,
+    CFG_N_HEROES,
+    CFG_N_SPACES,
+    CLUE_DECK,
+    HERO_DECK,
+    HS_HEALTH,
+    MAX_HEROES,
+    MAX_SPACES,
+    SP_BYSTANDER,
+    SP_NONE,
+    SP_PERIL,
+    SP_SCHEME,
+    SP_START,
+    VC_TYPE,
+    VT_LACKEY,
+    VT_PERIL,
+)
+from hon_env.core import layout as L
+from hon_env.core.geometry import panel_of_space
+from hon_env.core.queries import (
+    armor,
+    attack_dice,
+    enemy_health,
+    move_bonus,
+    problem_danger,
+    solve_dice,
+    villain_panel,
+)
+from hon_env.core.zones import hand_size, threat_count
+
+N_GLOBAL = 64
+SPACE_FEATS = 16
+N_SPACES_OBS = MAX_SPACES * SPACE_FEATS
+N_SELF = 16 + 5 * HERO_DECK
+OTHER_FEATS = 12
+N_OTHERS = (MAX_HEROES - 1) * OTHER_FEATS
+CARD_FEATS = 8
+N_VCARDS = L.VDECK * CARD_FEATS
+N_ICARDS = L.IDECK * CARD_FEATS
+
+OFF_GLOBAL = 0
+OFF_SPACES = OFF_GLOBAL + N_GLOBAL
+OFF_SELF = OFF_SPACES + N_SPACES_OBS
+OFF_OTHERS = OFF_SELF + N_SELF
+OFF_VCARDS = OFF_OTHERS + N_OTHERS
+OFF_ICARDS = OFF_VCARDS + N_VCARDS
+OBS_DIM = OFF_ICARDS + N_ICARDS
+STATE_DIM = OBS_DIM + MAX_HEROES * HERO_DECK
+
+OBS_SECTIONS = (
+    ("global", OFF_GLOBAL, N_GLOBAL), ("spaces", OFF_SPACES, N_SPACES_OBS),
+    ("self", OFF_SELF, N_SELF), ("others", OFF_OTHERS, N_OTHERS),
+    ("villain_cards", OFF_VCARDS, N_VCARDS), ("issue_cards", OFF_ICARDS, N_ICARDS),
+)
+
+
+@njit(cache=True, inline="always")
+def _frac(a, b):
+    return a / b if b > 0 else 0.0
+
+
+@njit(cache=True, inline="always")
+def _dist(T, a, b):
+    if a < 0 or b < 0:
+        return 0.0
+    return T.dist[a, b] / 10.0
+
+
+@njit(cache=True)
+def encode_obs(s, b, T, seat, out):
+    """Write seat ``seat``'s observation of game ``b`` into ``out`` (float32 [OBS_DIM]).
+
+    Reads row ``b`` of the state and the tables; writes only ``out``.
+    """
+    out[:] = 0.0
+    nh = T.cfg[CFG_N_HEROES]
+    here = s[b, L.HLOC + seat]
+    g = OFF_GLOBAL
+    out[g] = s[b, L.ROUND] / max(1, T.cfg[CFG_MAX_ROUNDS])
+    out[g + 1 + min(s[b, L.TURN], 4)] = 1.0
+    out[g + 6] = nh / MAX_HEROES
+    out[g + 7] = s[b, L.VIL_SIDE]
+    out[g + 8] = s[b, L.VIL_HIDDEN] / MAX_HEROES
+    out[g + 9] = _frac(s[b, L.VIL_JUSTICE], s[b, L.VIL_DANGER])
+    out[g + 10] = _frac(s[b, L.VIL_DAMAGE], s[b, L.VIL_HEALTH])
+    out[g + 11] = s[b, L.VIL_IN_PANEL]
+    out[g + 11 + min(villain_panel(s, b, T), 6)] = 1.0  # 12..17
+    out[g + 19] = s[b, L.MINION_SUPPLY] / 10.0
+    out[g + 20] = s[b, L.BYSTANDER_SUPPLY] / 8.0
+    out[g + 21] = s[b, L.BYSTANDERS_DEFEATED] / 8.0
+    for k in range(4):
+        out[g + 22 + k] = s[b, L.COUNTERS + k] / max(1, T.cfg[CFG_LOSS_AT_LEAST])
+    out[g + 26] = s[b, L.IDECK_N] / L.IDECK
+    out[g + 27] = s[b, L.VDECK_N] / L.VDECK
+    out[g + 28] = s[b, L.CLUE_N] / CLUE_DECK
+    out[g + 29] = s[b, L.HACTIONS + seat] / 2.0
+    out[g + 30] = _frac(s[b, L.HYIELDS + seat], T.cfg[CFG_MAX_YIELDS])
+    out[g + 31] = 1.0 if s[b, L.DEC_HERO] == seat and s[b, L.OUTCOME] == 0 else 0.0
+    kind = s[b, L.ROLL_KIND]
+    if kind > 0:
+        out[g + 34 + kind] = 1.0  # 35 attack, 36 solve
+        out[g + 37] = s[b, L.ROLL_SUCC] / 10.0
+        out[g + 38] = s[b, L.ROLL_FOCUS] / 10.0
+        out[g + 39] = s[b, L.ROLL_DICE] / 10.0
+    out[g + 40] = s[b, L.DEC_A] / 10.0
+    out[g + 41] = s[b, L.DEC_B] / 10.0
+    out[g + 42 + min(s[b, L.DEC_KIND], 15)] = 1.0  # 42..57
+    out[g + 58 + seat] = 1.0  # 58..63
+
+    # board: one row of SPACE_FEATS per space
+    for sp in range(T.cfg[CFG_N_SPACES]):
+        k = T.space_kind[sp]
+        if k == SP_NONE:
+            continue
+        o = OFF_SPACES + sp * SPACE_FEATS
+        out[o] = 1.0
+        out[o + 1] = 1.0 if k == SP_START else 0.0
+        out[o + 2] = 1.0 if k == SP_PERIL else 0.0
+        out[o + 3] = 1.0 if k == SP_BYSTANDER else 0.0
+        out[o + 4] = 1.0 if k == SP_SCHEME else 0.0
+        out[o + 7] = s[b, L.BYSTANDER_ON + sp]
+        p = panel_of_space(T, sp)
+        if p > 0:
+            out[o + 13] = s[b, L.MINIONS + p] / 5.0
+            out[o + 14] = s[b, L.CAPTURED + p] / 4.0
+        out[o + 15] = _dist(T, here, sp)
+    for h in range(nh):
+        loc = s[b, L.HLOC + h]
+        if loc >= 0:
+            out[OFF_SPACES + loc * SPACE_FEATS + (5 if h == seat else 6)] += 1.0
+    if s[b, L.VIL_LOC] >= 0:
+        out[OFF_SPACES + s[b, L.VIL_LOC] * SPACE_FEATS + 11] = 1.0
+    for i in range(L.VDECK):
+        pos = s[b, L.VPOS + i]
+        if s[b, L.VLOC + i] != L.L_THREAT or pos < 0:
+            continue
+        o = OFF_SPACES + pos * SPACE_FEATS
+        if T.vcard[i, VC_TYPE] == VT_PERIL:
+            out[o + 8] = 1.0
+        elif T.vcard[i, VC_TYPE] == VT_LACKEY:
+            out[o + 9] += 1.0
+            out[o + 10] = max(out[o + 10], _frac(s[b, L.VDMG + i], enemy_health(s, b, T, i, nh)))
+    for i in range(L.IDECK):
+        pos = s[b, L.IPOS + i]
+        if s[b, L.ILOC + i] == L.L_THREAT and pos >= 0:
+            out[OFF_SPACES + pos * SPACE_FEATS + 12] += 1.0
+
+    # self
+    o = OFF_SELF
+    side = s[b, L.HSIDE + seat]
+    health = T.hero_stat[seat, side, HS_HEALTH]
+    out[o] = 1.0 if here >= 0 else 0.0
+    out[o + 1] = _frac(s[b, L.HDMG + seat], health)
+    out[o + 2] = health / 20.0
+    out[o + 3] = s[b, L.HFOCUS + seat] / 5.0
+    out[o + 4] = side
+    out[o + 5] = attack_dice(s, b, T, seat) / 6.0
+    out[o + 6] = solve_dice(s, b, T, seat) / 6.0
+    out[o + 7] = s[b, L.HDECK_N + seat] / HERO_DECK
+    out[o + 8] = s[b, L.HEXH + seat]
+    out[o + 9] = threat_count(s, b, seat) / 6.0
+    out[o + 10] = armor(s, b, T, seat) / 3.0
+    out[o + 11] = move_bonus(s, b, T, seat) / 3.0
+    out[o + 12] = s[b, L.HTHREAT_DONE + seat]
+    for c in range(HERO_DECK):
+        z = s[b, L.HCLOC + seat * HERO_DECK + c]
+        if z == L.L_HAND or z == L.L_MULLIGAN:
+            out[o + 16 + c] = 1.0
+        elif z == L.L_PLAY:
+            out[o + 36 + c] = 1.0
+            out[o + 56 + c] = s[b, L.HCEXH + seat * HERO_DECK + c]
+        elif z == L.L_DISCARD:
+            out[o + 76 + c] = 1.0
+    for i in range(CLUE_DECK):
+        if s[b, L.CLUE_LOC + i] == seat:
+            out[o + 96 + i] = 1.0
+
+    # other heroes, in seat order after self
+    for k in range(1, nh):
+        h = (seat + k) % nh
+        o = OFF_OTHERS + (k - 1) * OTHER_FEATS
+        loc = s[b, L.HLOC + h]
+        out[o] = 1.0
+        out[o + 1] = 1.0 if loc >= 0 else 0.0
+        out[o + 2] = _frac(s[b, L.HDMG + h], T.hero_stat[h, s[b, L.HSIDE + h], HS_HEALTH])
+        out[o + 3] = s[b, L.HFOCUS + h] / 5.0
+        out[o + 4] = s[b, L.HSIDE + h]
+        out[o + 5] = s[b, L.HACTIONS + h] / 2.0
+        out[o + 6] = hand_size(s, b, h) / 10.0
+        n_clues = 0
+        for i in range(CLUE_DECK):
+            if s[b, L.CLUE_LOC + i] == h:
+                n_clues += 1
+        out[o + 7] = n_clues / 5.0
+        out[o + 8] = threat_count(s, b, h) / 6.0
+        out[o + 9] = s[b, L.HTHREAT_DONE + h]
+        out[o + 10] = _dist(T, here, loc)
+        out[o + 11] = 1.0 if s[b, L.DEC_HERO] == h else 0.0
+
+    # villain and issue cards
+    for i in range(L.VDECK):
+        o = OFF_VCARDS + i * CARD_FEATS
+        z = s[b, L.VLOC + i]
+        if z == L.L_THREAT:
+            out[o + (0 if s[b, L.VOWNER + i] == seat else 1)] = 1.0
+            out[o + 3] = _frac(s[b, L.VDMG + i], enemy_health(s, b, T, i, nh))
+            out[o + 4] = _frac(s[b, L.VJUST + i], problem_danger(s, b, T, i, nh))
+            out[o + 5] = s[b, L.VEXH + i]
+            out[o + 7] = _dist(T, here, s[b, L.VPOS + i])
+        elif z == L.L_DISCARD:
+            out[o + 2] = 1.0
+        elif z == L.L_PENDING:
+            out[o + 6] = 1.0
+    for i in range(L.IDECK):
+        o = OFF_ICARDS + i * CARD_FEATS
+        z = s[b, L.ILOC + i]
+        if z == L.L_THREAT:
+            t = L.T_I0 + i
+            out[o + (0 if s[b, L.IOWNER + i] == seat else 1)] = 1.0
+            out[o + 2] = s[b, L.ISIDE + i]
+            out[o + 3] = s[b, L.IDMG + i] / 5.0
+            out[o + 4] = _frac(s[b, L.IJUST + i], problem_danger(s, b, T, t, nh))
+            out[o + 5] = s[b, L.IEXH + i]
+            out[o + 7] = _dist(T, here, s[b, L.IPOS + i])
+        elif z == L.L_REMOVED:
+            out[o + 6] = 1.0
+
+
+@njit(cache=True)
+def encode_state(s, b, T, out):
+    """Global state of game ``b`` for centralized critics (float32 [STATE_DIM])."""
+    encode_obs(s, b, T, 0, out[:OBS_DIM])
+    out[OBS_DIM:] = 0.0
+    for h in range(T.cfg[CFG_N_HEROES]):
+        for c in range(HERO_DECK):
+            z = s[b, L.HCLOC + h * HERO_DECK + c]
+            if z == L.L_HAND or z == L.L_MULLIGAN:
+                out[OBS_DIM + h * HERO_DECK + c] = 1.0

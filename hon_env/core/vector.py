@@ -1,0 +1,95 @@
+"""Batched step with rewards, auto-reset and observation encoding, in one parallel pass.
+
+Game i of a batch seeded with ``seed`` plays its k-th episode (k = 0, 1, ...) from seed
+``seed + i + k * B``: the first episode of game i is exactly ``Game(scenario, seed + i)``.
+"""
+
+from __future__ import annotations
+
+from numba import njit, prange
+
+from hon_env.content.tables import CFG_N_HEROES
+from hon_env.core import layout as L
+from hon_env.core.interp import apply_action
+from hon_env.core.observe import encode_obs, encode_state
+from hon_env.core.setup import init_game
+
+
+@njit(cache=True)
+def _finish_row(s, i, T, B, seed, episodes, weights, ev_prev, want_obs, obs, states, agent,
+                rewards, term, trunc, final_obs, final_info):
+    """Rewards, end-of-episode bookkeeping, auto-reset and encoding for game ``i``.
+
+    ``final_info[i]`` gets (ended, outcome, loss reason, rounds, decisions, seat) of an
+    episode that ended in this step; ``final_obs[i]`` its last observation.
+    """
+    nh = T.cfg[CFG_N_HEROES]
+    r = 0.0
+    for k in range(L.N_EVENTS):
+        now = s[i, L.EVENTS + k]
+        r += weights[k] * (now - ev_prev[i, k])
+        ev_prev[i, k] = now
+    o = s[i, L.OUTCOME]
+    term[i] = False
+    trunc[i] = False
+    final_info[i, 0] = 0
+    if o != L.OUT_ONGOING:
+        if o == L.OUT_WIN:
+            r += 1.0
+        elif o == L.OUT_LOSS:
+            r -= 1.0
+        term[i] = o != L.OUT_TRUNCATED
+        trunc[i] = o == L.OUT_TRUNCATED
+        final_info[i, 0] = 1
+        final_info[i, 1] = o
+        final_info[i, 2] = s[i, L.LOSS_REASON]
+        final_info[i, 3] = s[i, L.ROUND]
+        final_info[i, 4] = s[i, L.DECISIONS]
+        final_info[i, 5] = agent[i]
+        if want_obs:
+            encode_obs(s, i, T, max(agent[i], 0), final_obs[i])
+        episodes[i] += 1
+    for h in range(rewards.shape[1]):
+        rewards[i, h] = r if h < nh else 0.0
+    return o != L.OUT_ONGOING
+
+
+@njit(cache=True)
+def _encode_row(s, i, T, want_obs, obs, states, agent):
+    agent[i] = s[i, L.DEC_HERO]
+    if want_obs:
+        encode_obs(s, i, T, agent[i], obs[i])
+        encode_state(s, i, T, states[i])
+
+
+@njit(cache=True, parallel=True)
+def vector_reset(s, tabs, masks, seed, episodes, ev_prev, want_obs, obs, states, agent):
+    """Start every game of the batch at its current episode's seed; encode observations."""
+    B = s.shape[0]
+    for i in prange(B):
+        T = tabs[0]
+        init_game(s, i, T, seed + i + episodes[i] * B, masks[i])
+        for k in range(L.N_EVENTS):
+            ev_prev[i, k] = s[i, L.EVENTS + k]
+        _encode_row(s, i, T, want_obs, obs, states, agent)
+
+
+@njit(cache=True, parallel=True)
+def vector_step(s, tabs, actions, masks, status, seed, episodes, weights, ev_prev, want_obs,
+                obs, states, agent, rewards, term, trunc, final_obs, final_info):
+    """Apply one action per game, score it, reset finished games and encode the next views.
+
+    Reads and writes the state rows; writes masks, status (apply_action codes), the
+    observation/state arrays (when ``want_obs``), deciding seats, per-seat rewards,
+    terminated/truncated flags and the final observation/info of episodes that ended.
+    """
+    B = s.shape[0]
+    for i in prange(B):
+        T = tabs[0]
+        status[i] = apply_action(s, i, T, actions[i], masks[i])
+        if _finish_row(s, i, T, B, seed, episodes, weights, ev_prev, want_obs, obs, states,
+                       agent, rewards, term, trunc, final_obs, final_info):
+            init_game(s, i, T, seed + i + episodes[i] * B, masks[i])
+            for k in range(L.N_EVENTS):
+                ev_prev[i, k] = s[i, L.EVENTS + k]
+        _encode_row(s, i, T, want_obs, obs, states, agent)

@@ -1,0 +1,1 @@
+"""Front ends over the engine: the batched vector API (and, later, PettingZoo/Gymnasium)."""

@@ -1,0 +1,191 @@
+"""``VectorEnv``: thousands of games per step as arrays with a leading batch axis.
+
+    >>> import numpy as np
+    >>> from hon_env import vector_env
+    >>> env = vector_env(num_envs=4, seed=0)
+    >>> obs, info = env.reset()
+    >>> rng = np.random.default_rng(0)
+    >>> for _ in range(10):
+    ...     actions = env.sample_actions(rng)
+    ...     obs, rewards, terminated, truncated, info = env.step(actions)
+
+Each step takes one action per game (the deciding hero's) and returns:
+
+- ``obs["observation"]`` float32 [B, OBS_DIM]: the deciding hero's observation,
+- ``obs["action_mask"]`` int8 [B, N_ACTIONS], ``obs["agent"]`` int32 [B]: deciding seat,
+- ``obs["state"]`` float32 [B, STATE_DIM]: global state for centralized critics,
+- ``rewards`` float32 [B, n_heroes]: the team reward, the same for every hero,
+- ``terminated`` / ``truncated`` bool [B],
+- ``info``: ``events`` int32 [B, N_EVENTS] (counters of the running episode) and, for games
+  whose episode ended in this step, ``final_observation``, ``final_outcome``
+  (``layout.OUT_*``), ``final_loss_reason``, ``final_rounds``, ``final_decisions`` and
+  ``final_agent``, valid where ``info["_final"]`` is True.
+
+Auto-reset (the Gymnasium/SB3 convention): a game that ends is restarted within the same
+step; the observation returned for it is the new episode's first one, and the ended
+episode's last observation is in ``info["final_observation"]``. Episode k of game i uses
+seed ``seed + i + k * num_envs``, so game i's first episode is ``Game(scenario, seed + i)``.
+
+``observations=False`` skips the encoding (masks, agents, rewards and bookkeeping stay);
+the ``observation``/``state`` arrays are then left at zero.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from hon_env.content import Scenario
+from hon_env.core import layout as L
+from hon_env.core.observe import OBS_DIM, STATE_DIM
+from hon_env.core.vector import vector_reset, vector_step
+from hon_env.game import resolve_scenario
+
+REWARD_EVENTS = L.EVENT_NAMES
+
+
+class VectorEnv:
+    """A batch of ``num_envs`` games of one scenario stepped together (see module doc)."""
+
+    def __init__(self, num_envs: int, seed: int = 0,
+                 scenario: str | Path | Scenario = "origin_story", *,
+                 observations: bool = True, reward_shaping: dict[str, float] | None = None,
+                 illegal_action: str = "raise", **scenario_kwargs: Any) -> None:
+        if not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
+            raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
+        if illegal_action not in ("raise", "penalize"):
+            raise ValueError(f"illegal_action must be 'raise' or 'penalize', got "
+                             f"{illegal_action!r}")
+        self.scenario = resolve_scenario(scenario, **scenario_kwargs)
+        self.num_envs = int(num_envs)
+        self.seed = int(seed)
+        self.observations = bool(observations)
+        self.illegal_action = illegal_action
+        self.n_heroes = self.scenario.n_heroes
+        self.weights = np.zeros(L.N_EVENTS, np.float64)
+        for name, w in (reward_shaping or {}).items():
+            if name not in REWARD_EVENTS:
+                raise ValueError(f"unknown reward_shaping event {name!r}; "
+                                 f"events are {', '.join(REWARD_EVENTS)}")
+            self.weights[REWARD_EVENTS.index(name)] = float(w)
+        B = self.num_envs
+        self.state = np.zeros((B, L.STATE_LEN), np.int32)
+        self.masks = np.zeros((B, L.N_ACTIONS), np.int8)
+        self._status = np.zeros(B, np.int32)
+        self._episodes = np.zeros(B, np.int64)
+        self._ev_prev = np.zeros((B, L.N_EVENTS), np.int32)
+        n_obs = B if self.observations else 1
+        self._obs = np.zeros((n_obs, OBS_DIM), np.float32)
+        self._states = np.zeros((n_obs, STATE_DIM), np.float32)
+        self._final_obs = np.zeros((n_obs, OBS_DIM), np.float32)
+        self.agent = np.zeros(B, np.int32)
+        self.rewards = np.zeros((B, self.n_heroes), np.float32)
+        self.terminated = np.zeros(B, bool)
+        self.truncated = np.zeros(B, bool)
+        self._final_info = np.zeros((B, 6), np.int32)
+        self._started = False
+
+    @property
+    def observation_dim(self) -> int:
+        return OBS_DIM
+
+    @property
+    def state_dim(self) -> int:
+        return STATE_DIM
+
+    @property
+    def n_actions(self) -> int:
+        return L.N_ACTIONS
+
+    def reset(self, seed: int | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        """Start every game; with ``seed`` the episode counters restart from that seed."""
+        if seed is not None:
+            self.seed = int(seed)
+            self._episodes[:] = 0
+        vector_reset(self.state, self.scenario.tables.base, self.masks, np.int64(self.seed),
+                     self._episodes, self._ev_prev, self.observations, self._obs,
+                     self._states, self.agent)
+        self._started = True
+        return self._views(), {"events": L.field_view(self.state, "events").copy()}
+
+    def step(self, actions: np.ndarray) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray,
+                                                  np.ndarray, dict[str, Any]]:
+        """Apply one action per game; returns (obs, rewards, terminated, truncated, info)."""
+        if not self._started:
+            raise RuntimeError("call reset() before step()")
+        actions = np.asarray(actions)
+        if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
+            raise ValueError(f"actions must be an int array of shape ({self.num_envs},), got "
+                             f"{actions.dtype} {actions.shape}")
+        actions = actions.astype(np.int64, copy=False)
+        in_range = (actions >= 0) & (actions < L.N_ACTIONS)
+        legal = np.zeros(self.num_envs, bool)
+        legal[in_range] = self.masks[np.flatnonzero(in_range), actions[in_range]] == 1
+        penalty = None
+        if not legal.all():
+            bad = np.flatnonzero(~legal)
+            if self.illegal_action == "raise":
+                raise ValueError(f"illegal actions in games {bad[:10].tolist()}: "
+                                 f"{actions[bad[:10]].tolist()} (see masks)")
+            penalty = bad
+        vector_step(self.state, self.scenario.tables.base, actions, self.masks, self._status,
+                    np.int64(self.seed), self._episodes, self.weights, self._ev_prev,
+                    self.observations, self._obs, self._states, self.agent, self.rewards,
+                    self.terminated, self.truncated, self._final_obs, self._final_info)
+        if penalty is not None:
+            self._penalize(penalty)
+        return (self._views(), self.rewards, self.terminated, self.truncated, self._info())
+
+    def _penalize(self, games: np.ndarray) -> None:
+        """'penalize' mode: an illegal action ends that game's episode with reward -1."""
+        for i in games:
+            self._final_info[i] = (1, L.OUT_LOSS, 0, self.state[i, L.ROUND],
+                                   self.state[i, L.DECISIONS], self.agent[i])
+            self.rewards[i, :] = -1.0
+            self.terminated[i] = True
+            self._episodes[i] += 1
+        # restart those games at their next episode's seed
+        sub = np.asarray(games)
+        st = self.state[sub]
+        mk = self.masks[sub]
+        ep = self._episodes[sub]
+        evp = self._ev_prev[sub]
+        ag = self.agent[sub]
+        ob = self._obs[sub] if self.observations else self._obs
+        ss = self._states[sub] if self.observations else self._states
+        for j, i in enumerate(sub):
+            seeds_off = self.seed + int(i) + int(ep[j]) * self.num_envs
+            vector_reset(st[j:j + 1], self.scenario.tables.base, mk[j:j + 1],
+                         np.int64(seeds_off), np.zeros(1, np.int64), evp[j:j + 1],
+                         self.observations, ob[j:j + 1] if self.observations else ob,
+                         ss[j:j + 1] if self.observations else ss, ag[j:j + 1])
+        self.state[sub], self.masks[sub], self._ev_prev[sub], self.agent[sub] = st, mk, evp, ag
+        if self.observations:
+            self._obs[sub], self._states[sub] = ob, ss
+
+    def _views(self) -> dict[str, np.ndarray]:
+        return {"observation": self._obs, "action_mask": self.masks, "agent": self.agent,
+                "state": self._states}
+
+    def _info(self) -> dict[str, Any]:
+        fi = self._final_info
+        return {
+            "events": L.field_view(self.state, "events").copy(),
+            "_final": fi[:, 0] == 1, "final_outcome": fi[:, 1].copy(),
+            "final_loss_reason": fi[:, 2].copy(), "final_rounds": fi[:, 3].copy(),
+            "final_decisions": fi[:, 4].copy(), "final_agent": fi[:, 5].copy(),
+            "final_observation": self._final_obs,
+        }
+
+    def sample_actions(self, rng: np.random.Generator) -> np.ndarray:
+        """One uniformly random legal action per game."""
+        u = rng.random(self.masks.shape)
+        u[self.masks == 0] = -1.0
+        return u.argmax(axis=1).astype(np.int64)
+
+
+def vector_env(num_envs: int, seed: int = 0, **kwargs: Any) -> VectorEnv:
+    """Create a ``VectorEnv`` (see its module documentation for the arguments)."""
+    return VectorEnv(num_envs, seed, **kwargs)

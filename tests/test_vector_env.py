@@ -1,0 +1,146 @@
+"""The vector API: same trajectories as single games, auto-reset, rewards, errors."""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+import pytest
+
+from hon_env import Game, vector_env
+from hon_env.core import layout as L
+
+
+def test_vector_matches_single_games_across_auto_resets(origin):
+    """Every step of every game equals a ``Game`` replay, episode after episode."""
+    B, seed = 6, 100
+    env = vector_env(B, seed=seed, scenario=origin)
+    obs, _ = env.reset()
+    games = [Game(origin, seed=seed + i) for i in range(B)]
+    episodes = [0] * B
+    rng = np.random.default_rng(1)
+    finished = 0
+    for _ in range(400):
+        actions = env.sample_actions(rng)
+        for i, g in enumerate(games):
+            g.apply(int(actions[i]))
+        obs, rewards, term, trunc, info = env.step(actions)
+        for i in range(B):
+            if info["_final"][i]:
+                g = games[i]
+                assert g.is_over
+                assert info["final_outcome"][i] == int(g.state[0, L.OUTCOME])
+                assert info["final_decisions"][i] == int(g.state[0, L.DECISIONS])
+                expected = {"win": 1.0, "loss": -1.0, "truncated": 0.0}[g.outcome]
+                assert rewards[i, 0] == expected
+                assert term[i] == (g.outcome != "truncated")
+                np.testing.assert_array_equal(info["final_observation"][i],
+                                              g.observation(int(info["final_agent"][i])))
+                episodes[i] += 1
+                finished += 1
+                games[i] = Game(origin, seed=seed + i + episodes[i] * B)
+            else:
+                assert rewards[i, 0] == 0.0 and not term[i] and not trunc[i]
+            g = games[i]
+            np.testing.assert_array_equal(env.state[i], g.state[0])
+            np.testing.assert_array_equal(obs["action_mask"][i], g.legal_mask())
+            assert obs["agent"][i] == g.current_seat
+            np.testing.assert_array_equal(obs["observation"][i], g.observation())
+            np.testing.assert_array_equal(obs["state"][i], g.global_state())
+    assert finished >= B  # auto-reset exercised for every game at least once on average
+
+
+def _first_episode_outcomes(B, threads, origin):
+    before = numba.get_num_threads()
+    numba.set_num_threads(threads)
+    try:
+        env = vector_env(B, seed=7, scenario=origin, observations=False)
+        env.reset()
+        rng = np.random.default_rng(3)
+        out = {}
+        seen = np.zeros(B, bool)
+        while not seen.all():
+            _, _, _, _, info = env.step(env.sample_actions(rng))
+            for i in np.flatnonzero(info["_final"] & ~seen):
+                out[int(i)] = (int(info["final_outcome"][i]), int(info["final_decisions"][i]))
+                seen[i] = True
+        return out
+    finally:
+        numba.set_num_threads(before)
+
+
+def test_results_independent_of_threads(origin):
+    """One thread or two: identical episodes for the same seeds and random stream."""
+    assert _first_episode_outcomes(32, 1, origin) == _first_episode_outcomes(
+        32, numba.config.NUMBA_NUM_THREADS, origin)
+
+
+def test_game_i_is_the_same_in_any_batch_size(origin):
+    """Game i's first episode does not depend on how many games share the batch."""
+    rng = np.random.default_rng(0)
+    small = vector_env(2, seed=40, scenario=origin, observations=False)
+    big = vector_env(64, seed=40, scenario=origin, observations=False)
+    small.reset()
+    big.reset()
+    np.testing.assert_array_equal(small.state, big.state[:2])
+    for _ in range(30):
+        a = big.sample_actions(rng)
+        small.step(a[:2])
+        big.step(a)
+        np.testing.assert_array_equal(small.state, big.state[:2])
+
+
+def test_observations_off_keeps_masks_and_rewards(origin):
+    on = vector_env(8, seed=3, scenario=origin)
+    off = vector_env(8, seed=3, scenario=origin, observations=False)
+    on.reset()
+    off.reset()
+    rng = np.random.default_rng(5)
+    for _ in range(200):
+        a = on.sample_actions(rng)
+        o1, r1, t1, _, _ = on.step(a)
+        o2, r2, t2, _, _ = off.step(a)
+        np.testing.assert_array_equal(o1["action_mask"], o2["action_mask"])
+        np.testing.assert_array_equal(r1, r2)
+        np.testing.assert_array_equal(t1, t2)
+    assert not o2["observation"].any() and o1["observation"].any()
+
+
+def test_reward_shaping_counts_events(origin):
+    """A shaping weight on an event adds weight x (increase of that counter) each step."""
+    env = vector_env(16, seed=0, scenario=origin, reward_shaping={"crises": -0.5})
+    env.reset()
+    rng = np.random.default_rng(2)
+    for _ in range(300):
+        before = env.state[:, L.EVENTS + L.EV_CRISES].copy()
+        _, r, term, trunc, info = env.step(env.sample_actions(rng))
+        ended = info["_final"]
+        live = ~ended
+        delta = env.state[live, L.EVENTS + L.EV_CRISES] - before[live]
+        np.testing.assert_allclose(r[live, 0], -0.5 * delta)
+
+
+def test_bad_arguments_raise(origin):
+    with pytest.raises(ValueError, match="num_envs"):
+        vector_env(0, scenario=origin)
+    with pytest.raises(ValueError, match="reward_shaping"):
+        vector_env(2, scenario=origin, reward_shaping={"coffee": 1.0})
+    env = vector_env(2, scenario=origin)
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(np.zeros(2, np.int64))
+    env.reset()
+    with pytest.raises(ValueError, match="shape"):
+        env.step(np.zeros(3, np.int64))
+    illegal = np.array([int(np.flatnonzero(env.masks[i] == 0)[0]) for i in range(2)])
+    with pytest.raises(ValueError, match="illegal"):
+        env.step(illegal)
+
+
+def test_penalize_mode_ends_the_episode(origin):
+    env = vector_env(2, seed=0, scenario=origin, illegal_action="penalize")
+    env.reset()
+    a = env.sample_actions(np.random.default_rng(0))
+    a[1] = int(np.flatnonzero(env.masks[1] == 0)[0])
+    _, r, term, _, info = env.step(a)
+    assert term[1] and r[1, 0] == -1.0 and info["_final"][1]
+    assert env.masks[1].any()  # restarted
+    np.testing.assert_array_equal(env.state[1], Game(origin, seed=0 + 1 + 2).state[0])
