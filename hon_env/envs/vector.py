@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from numba import njit, prange
 
 from hon_env.content import Scenario
 from hon_env.core import layout as L
@@ -180,12 +181,34 @@ class VectorEnv:
         }
 
     def sample_actions(self, rng: np.random.Generator) -> np.ndarray:
-        """One uniformly random legal action per game."""
-        u = rng.random(self.masks.shape)
-        u[self.masks == 0] = -1.0
-        return u.argmax(axis=1).astype(np.int64)
+        """One uniformly random legal action per game (drawn from ``rng``)."""
+        return sample_legal(self.masks, rng)
 
 
 def vector_env(num_envs: int, seed: int = 0, **kwargs: Any) -> VectorEnv:
     """Create a ``VectorEnv`` (see its module documentation for the arguments)."""
     return VectorEnv(num_envs, seed, **kwargs)
+
+
+def sample_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One uniformly random legal action per row of ``masks`` (fast for large batches)."""
+    u = rng.random(masks.shape[0])
+    out = np.empty(masks.shape[0], np.int64)
+    _sample_rows(masks, u, out)
+    return out
+
+
+@njit(cache=True, parallel=True)
+def _sample_rows(masks, u, out):
+    for i in prange(masks.shape[0]):
+        n = 0
+        for a in range(masks.shape[1]):
+            n += masks[i, a]
+        k = min(int(u[i] * n), n - 1)
+        out[i] = 0
+        for a in range(masks.shape[1]):
+            if masks[i, a]:
+                if k == 0:
+                    out[i] = a
+                    break
+                k -= 1

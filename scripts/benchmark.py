@@ -1,0 +1,130 @@
+"""Benchmark: decisions per second of the Game facade and the vector env, in one run.
+
+    python scripts/benchmark.py                 # full table, written to docs/benchmarks.md
+    python scripts/benchmark.py --quick         # smaller measurement, no file
+
+Random legal actions are chosen inside every measurement. Numba compile (or cache load)
+time is measured apart, on a first call that is excluded from the timings. Memory per
+game counts the arrays the vector env keeps per game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import resource
+import subprocess
+import time
+from pathlib import Path
+
+import numpy as np
+
+from hon_env import Game, load_scenario, vector_env
+from hon_env.core import layout as L
+from hon_env.core.observe import OBS_DIM, STATE_DIM
+
+DOCS = Path(__file__).resolve().parents[1] / "docs" / "benchmarks.md"
+
+
+def bench_game(sc, seconds: float) -> float:
+    """Decisions/s of ``Game.apply`` with random legal actions, replaying new seeds."""
+    rng = np.random.default_rng(0)
+    n = 0
+    seed = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        g = Game(sc, seed=seed)
+        seed += 1
+        while not g.is_over:
+            legal = g.legal_actions()
+            g.apply(int(legal[rng.integers(len(legal))]))
+            n += 1
+    return n / (time.perf_counter() - t0)
+
+
+def bench_vector(sc, batch: int, observations: bool, seconds: float) -> float:
+    """Decisions/s of ``VectorEnv.step`` with random legal actions (sampling included)."""
+    env = vector_env(batch, seed=0, scenario=sc, observations=observations)
+    env.reset()
+    rng = np.random.default_rng(0)
+    for _ in range(3):
+        env.step(env.sample_actions(rng))
+    steps = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        env.step(env.sample_actions(rng))
+        steps += 1
+    return steps * batch / (time.perf_counter() - t0)
+
+
+def machine() -> str:
+    cpu = platform.processor() or "unknown CPU"
+    try:
+        out = subprocess.run(["lscpu"], capture_output=True, text=True, check=False).stdout
+        cpu = next((ln.split(":", 1)[1].strip() for ln in out.splitlines()
+                    if ln.startswith("Model name")), cpu)
+    except OSError:
+        pass
+    import os
+    return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}"
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--scenario", default="origin_story")
+    p.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
+    p.add_argument("--batches", type=int, nargs="*", default=[1, 64, 1024, 4096])
+    p.add_argument("--quick", action="store_true", help="1 s per measurement, no file")
+    args = p.parse_args()
+    seconds = 1.0 if args.quick else args.seconds
+    sc = load_scenario(args.scenario)
+
+    t0 = time.perf_counter()
+    g = Game(sc, seed=0)
+    g.apply(int(g.legal_actions()[0]))
+    g.observation()
+    env = vector_env(2, scenario=sc)
+    env.reset()
+    env.step(env.sample_actions(np.random.default_rng(0)))
+    compile_s = time.perf_counter() - t0
+
+    rows = [("Game facade (batch 1)", "-", bench_game(sc, seconds))]
+    for b in args.batches:
+        for obs in (False, True):
+            rows.append((f"vector env, batch {b}", "yes" if obs else "no",
+                         bench_vector(sc, b, obs, seconds)))
+    per_game = (L.STATE_LEN * 4 + L.N_ACTIONS + (OBS_DIM * 2 + STATE_DIM) * 4 + 16 * 4)
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+    lines = [
+        "| front end | observations | decisions/s |",
+        "|---|---|---|",
+        *[f"| {name} | {obs} | {rate:,.0f} |" for name, obs, rate in rows],
+    ]
+    text = "\n".join(lines)
+    print(text)
+    print(f"numba compile or cache load: {compile_s:.1f} s")
+    print(f"memory per game (vector env arrays): {per_game / 1024:.1f} KiB; "
+          f"process peak RSS {peak_mb:,.0f} MiB")
+    if args.quick:
+        return
+    DOCS.write_text(
+        "# Benchmarks\n\n"
+        f"Measured by `python scripts/benchmark.py` on {machine()}, all rows in one run "
+        f"({seconds:g} s per row; random legal actions chosen inside the measurement, "
+        "auto-reset included). Absolute numbers drift on shared machines; compare rows of "
+        "one run.\n\n"
+        f"{text}\n\n"
+        f"- Numba compile or cache load before the first call: {compile_s:.1f} s "
+        "(a first run on a new machine compiles for a few minutes, later runs load the "
+        "cache).\n"
+        f"- Memory per game kept by the vector env: {per_game / 1024:.1f} KiB "
+        f"(state {L.STATE_LEN * 4} B, mask {L.N_ACTIONS} B, observation, final observation "
+        f"and global state {(OBS_DIM * 2 + STATE_DIM) * 4} B); process peak RSS "
+        f"{peak_mb:,.0f} MiB.\n"
+        "- The PettingZoo AEC environment is not in the table yet: it is not built.\n")
+    print(f"wrote {DOCS}")
+
+
+if __name__ == "__main__":
+    main()
