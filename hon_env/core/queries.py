@@ -59,6 +59,7 @@ from hon_env.core.layout import (
     HCLOC,
     HLOC,
     HSIDE,
+    IDECK,
     ILOC,
     IPOS,
     ISIDE,
@@ -69,6 +70,7 @@ from hon_env.core.layout import (
     T_I0,
     T_MINION,
     T_VILLAIN,
+    VDECK,
     VIL_HIDDEN,
     VIL_IN_PANEL,
     VIL_LOC,
@@ -218,16 +220,37 @@ def problem_in_space(s, b, T, t, sp, h):
 
 @njit(cache=True)
 def any_enemy_in_space(s, b, T, sp):
-    for t in range(T_MINION + 1):
-        if enemy_in_space(s, b, T, t, sp):
+    """Is any enemy (minions of its panel included) in map space ``sp``?
+
+    Positions are compared first: they are plain state reads and rule out most cards.
+    """
+    p = panel_of_space(T, sp)
+    if p > 0 and s[b, MINIONS + p] > 0:
+        return True
+    if s[b, VIL_LOC] == sp and s[b, VIL_SIDE] == 1:
+        return True
+    for i in range(VDECK):
+        if s[b, VPOS + i] == sp and is_enemy_card(s, b, T, i):
+            return True
+    for i in range(IDECK):
+        if s[b, IPOS + i] == sp and is_enemy_card(s, b, T, T_I0 + i):
             return True
     return False
 
 
 @njit(cache=True)
 def any_problem_in_space(s, b, T, sp, h):
-    for t in range(T_CAPTURED + 1):
-        if problem_in_space(s, b, T, t, sp, h):
+    """Can hero ``h`` solve anything in map space ``sp`` (captives of its panel included)?"""
+    p = panel_of_space(T, sp)
+    if p > 0 and s[b, CAPTURED + p] > 0:
+        return True
+    if s[b, VIL_LOC] == sp and is_problem_card(s, b, T, T_VILLAIN, h):
+        return True
+    for i in range(VDECK):
+        if s[b, VPOS + i] == sp and is_problem_card(s, b, T, i, h):
+            return True
+    for i in range(IDECK):
+        if s[b, IPOS + i] == sp and is_problem_card(s, b, T, T_I0 + i, h):
             return True
     return False
 
