@@ -6,6 +6,8 @@ interpreter stack, exactly as a card effect would.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 from rules_helpers import dist, sp
 
@@ -193,3 +195,56 @@ def test_exhausting_a_threat_card_stops_its_next_activation(origin):
     g.apply(L.A_PASS)  # end actions: the threat phase runs
     assert g.field("vexh")[i] == 0
     assert int(g.field("hdmg")[0]) == damage
+
+
+def _pierce_scenario(tmp_path, pierce: int):
+    """Origin Story content where one of Majesty's constant cards gives ``pierce``."""
+    import shutil
+
+    import yaml
+
+    from hon_env import load_scenario
+    root = Path(__file__).resolve().parents[1] / "configs"
+    shutil.copytree(root, tmp_path / "configs")
+    path = tmp_path / "configs" / "content" / "heroes" / "majesty.yaml"
+    data = yaml.safe_load(path.read_text())
+    card = next(c for c in data["cards"] if c["type"] == "constant" and "ability" not in c)
+    card.setdefault("passive", {})["pierce"] = pierce
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    return load_scenario("origin_story", content_dir=tmp_path / "configs" / "content"), card
+
+
+def test_defense_modifiers_positive_before_negative(tmp_path):
+    """Rulebook: Defense Value — defense reduces attack damage; positive modifications apply
+    before negative ones, and effect damage ignores defense."""
+    sc, card = _pierce_scenario(tmp_path, 2)
+    g = Game(sc, seed=0)
+    P.clear_board(g)
+    P.place_hero(g, 0, "B5")
+    P.jump(g, "hero_turn")
+    T = sc.tables
+    lackeys = [i for i in range(L.VDECK) if T.vcard[i, 1] == 1 and sc.villain_card_names[i]]
+    i = max(lackeys, key=lambda k: (T.vcard[k, VC_HEALTH], k))
+    P.add_villain_card(g, sc.villain_card_names[i], 0, "C5")
+    P.give_cards(g, 0, [card["name"]], zone="play")
+    g.refresh()
+    run_op(g, interp.OP_FORTIFY, 1, 1)  # lackeys +1 defense this round
+    dice = int(T.hero_stat[0, 0, HS_ATTACK]) + card["passive"].get("attack_dice", 0)
+    P.force_dice(g, [1] * dice)
+    g.apply(L.A_ATTACK + sp(g, "C5"))
+    defense = max(0, int(T.vcard[i, VC_DEFENSE]) + 1 - 2)
+    expected = dice - defense
+    if expected >= int(T.vcard[i, VC_HEALTH]):
+        assert g.field("vloc")[i] == L.L_DISCARD
+    else:
+        assert int(g.field("vdmg")[i]) == expected
+
+
+def test_fortify_lasts_until_the_end_of_the_round(origin):
+    """Rulebook: Defense Value — a round-long defense bonus is gone the next round."""
+    g = hero_turn_game(origin, "B5")
+    run_op(g, interp.OP_FORTIFY, 2, 0)
+    assert int(g.field("def_bonus")[0]) == 2
+    P.jump(g, "issue_turn")  # runs the issue turn, then the next round starts
+    assert int(g.field("round")) >= 2
+    assert int(g.field("def_bonus")[0]) == 0

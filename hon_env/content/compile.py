@@ -86,6 +86,7 @@ from hon_env.content.tables import (
     HC_MOVE,
     HC_NAME_ID,
     HC_NCOLS,
+    HC_PIERCE,
     HC_PLAY_PROG,
     HC_SOLVE_DICE,
     HC_UNIQUE,
@@ -98,6 +99,7 @@ from hon_env.content.tables import (
     HS_HEALTH,
     HS_MOVE,
     HS_NCOLS,
+    HS_PIERCE,
     HS_SOLVE,
     HS_SOLVE_DICE,
     IC_ACTIVATE_PROG,
@@ -494,22 +496,23 @@ def _hero_tables(heroes: list[Hero], add: AddEffect) -> tuple[np.ndarray, np.nda
     return hero_stat, hcard
 
 
-def _ability_cols(ability: Ability | None, add: AddEffect) -> tuple[int, int, int, int, int, int]:
-    """(kind, program, attack_dice, solve_dice, move, armor) of an optional ability."""
+def _ability_cols(ability: Ability | None, add: AddEffect
+                  ) -> tuple[int, int, int, int, int, int, int]:
+    """(kind, program, attack_dice, solve_dice, move, armor, pierce) of an optional ability."""
     if ability is None:
-        return ABIL_NONE, -1, 0, 0, 0, 0
+        return ABIL_NONE, -1, 0, 0, 0, 0, 0
     return (ability.kind, add(ability.effect), ability.attack_dice, ability.solve_dice,
-            ability.move, ability.armor)
+            ability.move, ability.armor, ability.pierce)
 
 
 def _hero_side_row(side: HeroSide, add: AddEffect) -> np.ndarray:
     """One hero_stat row."""
     row = np.zeros(HS_NCOLS, dtype=np.int32)
     row[HS_HEALTH], row[HS_ATTACK], row[HS_SOLVE] = side.health, side.attack, side.solve
-    kind, prog, attack_dice, solve_dice, move, armor = _ability_cols(side.ability, add)
+    kind, prog, attack_dice, solve_dice, move, armor, pierce = _ability_cols(side.ability, add)
     row[HS_ABILITY], row[HS_ABILITY_PROG] = kind, prog
     row[HS_ATTACK_DICE], row[HS_SOLVE_DICE] = attack_dice, solve_dice
-    row[HS_MOVE], row[HS_ARMOR] = move, armor
+    row[HS_MOVE], row[HS_ARMOR], row[HS_PIERCE] = move, armor, pierce
     return row
 
 
@@ -522,7 +525,7 @@ def _hero_card_row(card: HeroCard, name_id: int, add: AddEffect) -> np.ndarray:
     kind, prog, *_ = _ability_cols(card.ability, add)
     row[HC_ABILITY], row[HC_ABILITY_PROG] = kind, prog
     row[HC_ATTACK_DICE], row[HC_SOLVE_DICE] = card.attack_dice, card.solve_dice
-    row[HC_MOVE], row[HC_ARMOR] = card.move, card.armor
+    row[HC_MOVE], row[HC_ARMOR], row[HC_PIERCE] = card.move, card.armor, card.pierce
     row[HC_NAME_ID] = name_id
     return row
 

@@ -82,7 +82,7 @@ MAX_ARMOR = 5
 
 ABILITY_KINDS = {"action": ABIL_ACTION, "exhaust": ABIL_EXHAUST, "passive": ABIL_PASSIVE}
 PASSIVE_KEYS = {"attack_dice": MAX_BONUS_DICE, "solve_dice": MAX_BONUS_DICE,
-                "move": MAX_BONUS_DICE, "armor": MAX_ARMOR}
+                "move": MAX_BONUS_DICE, "armor": MAX_ARMOR, "pierce": MAX_ARMOR}
 VILLAIN_TYPES = {"lackey": VT_LACKEY, "peril": VT_PERIL, "ploy": VT_PLOY}
 SCALINGS = {"none": 0, "one": 1, "five_six": 5}
 PLOY_NAMES = {**{f"minion_{k}": k for k in range(1, MAX_PANELS + 1)},
@@ -104,6 +104,7 @@ class Ability:
     solve_dice: int = 0
     move: int = 0
     armor: int = 0
+    pierce: int = 0  # defense taken off the enemies this hero attacks
 
 
 @dataclass(frozen=True)
@@ -132,6 +133,7 @@ class HeroCard:
     solve_dice: int
     move: int
     armor: int
+    pierce: int
 
 
 @dataclass(frozen=True)

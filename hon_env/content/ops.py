@@ -44,7 +44,13 @@ AWAY_FROM_THIS = 1  # the figure of the card whose effect this is (activate effe
 
 AWAY_NAMES = {"villain": AWAY_FROM_VILLAIN, "this": AWAY_FROM_THIS}
 
-SIMPLE_ENUMS = {"who": WHO_NAMES, "toward": TOWARD_NAMES, "away": AWAY_NAMES}
+FORTIFY_VILLAIN = 0
+FORTIFY_LACKEYS = 1
+
+FORTIFY_NAMES = {"villain": FORTIFY_VILLAIN, "lackeys": FORTIFY_LACKEYS}
+
+SIMPLE_ENUMS = {"who": WHO_NAMES, "toward": TOWARD_NAMES, "away": AWAY_NAMES,
+                "fortify": FORTIFY_NAMES}
 
 # Quantities an ``if`` op can test; ``counter:<name>`` is resolved per issue.
 COUNT_MINIONS_VILLAIN_PANEL = 0
@@ -84,7 +90,7 @@ class Param:
     default: int | str | None = None  # None: required
     lo: int = 0
     hi: int = 20
-    enum: str | None = None  # "panel", "who", "toward", "away", "count", "counter"
+    enum: str | None = None  # "panel", "who", "toward", "away", "fortify", "count", "counter"
 
 
 @dataclass(frozen=True)
@@ -168,6 +174,9 @@ OPS: tuple[OpSpec, ...] = (
     OpSpec("if", 30, (Param("count", None, enum="count"), Param("at_least", 1, -20, 40),
                       Param("skip", 0, 0, 40)), ANY,
            "Run the ``then`` ops only when the counted quantity is at least at_least."),
+    OpSpec("fortify", 32, (_N1, Param("target", "villain", enum="fortify")), V,
+           "Until the end of the round the villain (target: villain) or every lackey "
+           "(target: lackeys) has +n defense."),
     OpSpec("move_away", 31, (_N1, Param("who", "active", enum="who"),
                              Param("from", "villain", enum="away")), V,
            "Forced movement: the chosen heroes move up to n spaces, each step farther from "

@@ -48,7 +48,8 @@ HS_ATTACK_DICE = 5  # passive: extra attack dice
 HS_SOLVE_DICE = 6  # passive: extra solve dice
 HS_MOVE = 7  # passive: extra spaces per Move
 HS_ARMOR = 8  # passive: damage reduced on each damage instance
-HS_NCOLS = 9
+HS_PIERCE = 9  # passive: defense taken off the enemies this hero attacks
+HS_NCOLS = 10
 
 ABIL_NONE = 0
 ABIL_ACTION = 1  # costs an action
@@ -68,7 +69,8 @@ HC_SOLVE_DICE = 8
 HC_MOVE = 9
 HC_ARMOR = 10
 HC_NAME_ID = 11  # same value for copies of one card (unique check)
-HC_NCOLS = 12
+HC_PIERCE = 12  # passive while in play: defense taken off attacked enemies
+HC_NCOLS = 13
 
 FEAT_TOUGHNESS = 1
 FEAT_MOBILITY = 2

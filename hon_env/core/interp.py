@@ -151,6 +151,7 @@ from hon_env.core.layout import (
     DEC_HERO,
     DEC_KIND,
     DECISIONS,
+    DEF_BONUS,
     DICE_N,
     DICE_QUEUE,
     EV_CRISES,
@@ -271,7 +272,7 @@ OP_PREVENT, OP_PLACE_MINIONS, OP_PLACE_BYSTANDERS, OP_CAPTURE = 13, 14, 15, 16
 OP_DEFEAT_BYSTANDERS, OP_SCHEME, OP_ADVANCE, OP_VILLAIN_INFLICT = 17, 18, 19, 20
 OP_DAMAGE_HERO, OP_DISCARD_OR_DAMAGE, OP_CRISIS, OP_COUNTER_ADD = 21, 22, 23, 24
 OP_HEAL_VILLAIN, OP_VILLAIN_MOVE, OP_ENEMY_MOVE, OP_INFLICT = 25, 26, 27, 28
-OP_INFLICT_OWNER, OP_IF, OP_MOVE_AWAY = 29, 30, 31
+OP_INFLICT_OWNER, OP_IF, OP_MOVE_AWAY, OP_FORTIFY = 29, 30, 31, 32
 
 # flow op codes
 F_ROUND = 64
@@ -437,6 +438,8 @@ def op_round(s, b, T):
     """Start a round: villain turn, hero turn, issue turn (rulebook: The Game Round)."""
     pop(s, b)
     s[b, ROUND] += 1
+    s[b, DEF_BONUS] = 0
+    s[b, DEF_BONUS + 1] = 0
     if s[b, ROUND] > T.cfg[CFG_MAX_ROUNDS]:
         end_game(s, b, OUT_TRUNCATED, LOSS_CAP_ROUNDS)
         return
@@ -983,7 +986,7 @@ def op_roll_end(s, b, T, h):
             if t == T_MINION:
                 kill_minions(s, b, T, panel_of_space(T, sp), n)
             else:
-                damage_enemy_card(s, b, T, t, n - enemy_defense(s, b, T, t), h)
+                damage_enemy_card(s, b, T, t, n - enemy_defense(s, b, T, t, h), h)
         elif t == T_CAPTURED:
             rescue_captured(s, b, T, h, panel_of_space(T, sp), n)
         else:
@@ -1363,6 +1366,8 @@ def op_content(s, b, T, op, a, bb, c, h, src):
         n = enemy_inflict(s, b, T, src) + a
         if on_board(s, b, h) and n > 0:
             push(s, b, F_HERO_DAMAGE, h, n, 0, h, src)
+    elif op == OP_FORTIFY:
+        s[b, DEF_BONUS + bb] += a
     elif op == OP_IF:
         if count_value(s, b, T, a, h) < bb:
             s[b, SP] -= c

@@ -131,6 +131,7 @@ HCLOC = _field("hcloc", MAX_HEROES, HERO_DECK)  # L_* of each hero card
 HCEXH = _field("hcexh", MAX_HEROES, HERO_DECK)
 DICE_N = _field("dice_n")  # forced die faces still queued (tests and tutorials)
 DICE_QUEUE = _field("dice_queue", 32)  # faces used before the generator, first first
+DEF_BONUS = _field("def_bonus", 2)  # defense added this round: [0] villain, [1] lackeys
 EVENTS = _field("events", N_EVENTS)  # EV_* counters for info and reward shaping
 
 STATE_LEN = _cursor

@@ -17,6 +17,7 @@ from hon_env.content.tables import (
     HC_ARMOR,
     HC_ATTACK_DICE,
     HC_MOVE,
+    HC_PIERCE,
     HC_SOLVE_DICE,
     HERO_DECK,
     HS_ARMOR,
@@ -24,6 +25,7 @@ from hon_env.content.tables import (
     HS_ATTACK_DICE,
     HS_HEALTH,
     HS_MOVE,
+    HS_PIERCE,
     HS_SOLVE,
     HS_SOLVE_DICE,
     IC_BACK,
@@ -56,6 +58,7 @@ from hon_env.content.tables import (
 from hon_env.core.geometry import nearest_panel, panel_of_space
 from hon_env.core.layout import (
     CAPTURED,
+    DEF_BONUS,
     HCLOC,
     HLOC,
     HSIDE,
@@ -264,14 +267,22 @@ def enemy_health(s, b, T, t, n_heroes):
 
 
 @njit(cache=True)
-def enemy_defense(s, b, T, t):
+def enemy_defense(s, b, T, t, attacker):
+    """Defense of enemy ``t`` against ``attacker`` (rulebook: Defense Value).
+
+    Positive modifications (fortify effects this round) apply before negative ones (the
+    attacker's pierce), and defense never drops below 0.
+    """
     if t < T_I0:
-        return T.vcard[t, VC_DEFENSE]
-    if t < T_VILLAIN:
-        return T.icard[t - T_I0, IC_BACK_DEFENSE]
-    if t == T_VILLAIN:
-        return T.vil_stat[VS_DEFENSE]
-    return 0
+        base = T.vcard[t, VC_DEFENSE] + s[b, DEF_BONUS + 1]
+    elif t < T_VILLAIN:
+        base = T.icard[t - T_I0, IC_BACK_DEFENSE]
+    elif t == T_VILLAIN:
+        base = T.vil_stat[VS_DEFENSE] + s[b, DEF_BONUS]
+    else:
+        base = 0
+    pierce = hero_passive(s, b, T, attacker, HS_PIERCE, HC_PIERCE) if attacker >= 0 else 0
+    return max(0, base - pierce)
 
 
 @njit(cache=True)
