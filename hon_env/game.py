@@ -264,10 +264,12 @@ class Game:
         sc = self.scenario
         f = self.field
         out = []
+        attached = self._attached()
         for i in range(VDECK):
             if f("vloc")[i] == L.L_THREAT and f("vowner")[i] == h:
                 out.append({"card": sc.villain_card_names[i], "damage": int(f("vdmg")[i]),
-                            "justice": int(f("vjust")[i]), "exhausted": bool(f("vexh")[i])})
+                            "justice": int(f("vjust")[i]), "exhausted": bool(f("vexh")[i]),
+                            "attached": attached.get(L.T_V0 + i, [])})
         for i in range(IDECK):
             if f("iloc")[i] == L.L_THREAT and f("iowner")[i] == h:
                 out.append({"card": sc.issue_card_names[i], "flipped": bool(f("iside")[i]),
@@ -275,7 +277,16 @@ class Game:
                             "exhausted": bool(f("iexh")[i])})
         if f("vil_owner") == h:
             out.append({"card": sc.villain_name, "damage": int(f("vil_damage")),
-                        "exhausted": bool(f("vil_exh"))})
+                        "exhausted": bool(f("vil_exh")),
+                        "attached": attached.get(L.T_VILLAIN, [])})
+        return out
+
+    def _attached(self) -> dict[int, list[str]]:
+        """Names of attached villain cards by host target."""
+        f = self.field
+        out: dict[int, list[str]] = {}
+        for i in np.flatnonzero(f("vloc") == L.L_ATTACHED):
+            out.setdefault(int(f("vattach")[i]), []).append(self.scenario.villain_card_names[i])
         return out
 
     def _card_locations(self) -> list[dict[str, Any]]:

@@ -76,7 +76,7 @@ def clear_board(g: Game) -> None:
     f("captured")[:] = 0
     f("minion_supply")[...] += int(f("minions").sum())
     f("minions")[:] = 0
-    for i in np.flatnonzero(f("vloc") == L.L_THREAT):
+    for i in np.flatnonzero((f("vloc") == L.L_THREAT) | (f("vloc") == L.L_ATTACHED)):
         _villain_card_to_deck(g, int(i))
 
 
@@ -86,6 +86,7 @@ def _villain_card_to_deck(g: Game, i: int) -> None:
     f("vloc")[i] = L.L_DECK
     f("vowner")[i] = -1
     f("vpos")[i] = -1
+    f("vattach")[i] = -1
     f("vdmg")[i] = 0
     f("vjust")[i] = 0
     f("vdeck_order")[n] = i

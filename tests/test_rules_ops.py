@@ -248,3 +248,57 @@ def test_fortify_lasts_until_the_end_of_the_round(origin):
     P.jump(g, "issue_turn")  # runs the issue turn, then the next round starts
     assert int(g.field("round")) >= 2
     assert int(g.field("def_bonus")[0]) == 0
+
+
+def test_attached_card_joins_its_host_and_leaves_with_it(origin):
+    """Rulebook: Attaching Cards — an attached card sits under its host, does not count as a
+    card of the threat area, and is discarded when its host leaves play."""
+    g = Game(origin, seed=0)
+    P.clear_board(g)
+    P.place_hero(g, 0, "B5")
+    lackey = P.add_villain_card(g, "Hatchet Hollis", 0, "C5")
+    contract = P.stack_villain_deck(g, ["Bodyguard Contract"])[0]
+    threats_before = len(g.snapshot()["heroes"][0]["threat_area"])
+    P.jump(g, "villain_turn")
+    assert g.field("vloc")[contract] == L.L_ATTACHED
+    assert g.field("vattach")[contract] == L.T_V0 + lackey
+    area = g.snapshot()["heroes"][0]["threat_area"]
+    assert len(area) == threats_before
+    host = next(c for c in area if c["card"] == "Hatchet Hollis")
+    assert host["attached"] == ["Bodyguard Contract"]
+    health = int(g.scenario.tables.vcard[lackey, VC_HEALTH])
+    run_op(g, interp.OP_DAMAGE_ENEMY, health, 12)
+    if g.decision == "pick_target":
+        g.apply(L.A_TARGET + L.T_V0 + lackey)
+    assert g.field("vloc")[lackey] == L.L_DISCARD
+    assert g.field("vloc")[contract] == L.L_DISCARD
+
+
+def test_attached_card_adds_defense_to_its_host(origin):
+    """Rulebook: Attaching Cards / Defense Value — the contract gives its lackey +1 defense."""
+    g = Game(origin, seed=0)
+    P.clear_board(g)
+    P.place_hero(g, 0, "B5")
+    lackey = P.add_villain_card(g, "Hatchet Hollis", 0, "C5")
+    P.stack_villain_deck(g, ["Bodyguard Contract"])
+    P.jump(g, "villain_turn")
+    T = g.scenario.tables
+    dice = int(T.hero_stat[0, 0, HS_ATTACK])
+    P.force_dice(g, [1] * dice)
+    assert g.decision == "main"
+    g.apply(L.A_ATTACK + sp(g, "C5"))
+    dealt = dice - (int(T.vcard[lackey, VC_DEFENSE]) + 1)
+    if dealt >= int(T.vcard[lackey, VC_HEALTH]):
+        assert g.field("vloc")[lackey] == L.L_DISCARD
+    else:
+        assert int(g.field("vdmg")[lackey]) == dealt
+
+
+def test_attaching_card_without_a_host_is_discarded(origin):
+    """Rulebook: Attaching Cards — with no lackey in play the contract has nothing to join."""
+    g = Game(origin, seed=0)
+    P.clear_board(g)
+    P.place_hero(g, 0, "B5")
+    contract = P.stack_villain_deck(g, ["Bodyguard Contract"])[0]
+    P.jump(g, "villain_turn")
+    assert g.field("vloc")[contract] == L.L_DISCARD

@@ -129,6 +129,8 @@ from hon_env.content.tables import (
     MAX_SPACES,
     NEMESES,
     VC_ACTIVATE_PROG,
+    VC_ATTACH,
+    VC_ATTACH_DEFENSE,
     VC_COLOR,
     VC_DANGER,
     VC_DANGER_PH,
@@ -564,6 +566,7 @@ def _villain_card_row(card: VillainCard, add: AddEffect) -> np.ndarray:
     row[VC_NPLOYS] = len(card.ploys)
     row[VC_PLOY0: VC_PLOY0 + MAX_PLOYS] = -1
     row[VC_PLOY0: VC_PLOY0 + len(card.ploys)] = card.ploys
+    row[VC_ATTACH], row[VC_ATTACH_DEFENSE] = card.attach, card.attach_defense
     return row
 
 

@@ -45,6 +45,7 @@ from hon_env.content.tables import (
     ABIL_ACTION,
     ABIL_EXHAUST,
     ABIL_PASSIVE,
+    ATTACH_NAMES,
     BACK_ENEMY,
     BACK_NONE,
     BACK_PROBLEM,
@@ -181,6 +182,8 @@ class VillainCard:
     ploys: tuple[int, ...]  # PLOY_* codes, minion_K as K
     scaling: int  # 0, 1 or 5
     where: Where
+    attach: int = 0  # ATTACH_*: a Ploy card that stays attached to a lackey or the villain
+    attach_defense: int = 0  # defense the attached card adds to its host
 
 
 @dataclass(frozen=True)
@@ -613,7 +616,7 @@ _VILLAIN_KEYS = {
                ("health_per_hero", "defense", "activate", *_VILLAIN_COMMON)),
     "peril": (("name", "type", "color", "danger"),
               ("danger_per_hero", "activate", *_VILLAIN_COMMON)),
-    "ploy": (("name", "type", "ploys"), ("count", "special", "showdown", "scaling")),
+    "ploy": (("name", "type", "ploys"), ("count", "special", "showdown", "scaling", "attach")),
 }
 
 
@@ -644,7 +647,21 @@ def _villain_card(raw: object, where: Where) -> VillainCard:
         ploys=ploys,
         scaling=SCALINGS[read_str(data, "scaling", where, default="none", choices=SCALINGS)],
         where=where,
+        **_attach(data, where),
     )
+
+
+def _attach(data: dict[str, Any], where: Where) -> dict[str, int]:
+    """``attach: {to: lackey|villain, defense: N}`` of a Ploy card (rulebook: Attaching
+    Cards); an absent key means the card is discarded after it resolves."""
+    if "attach" not in data:
+        return {}
+    block = as_mapping(data["attach"], where.key("attach"))
+    check_keys(block, where.key("attach"), ("to",), ("defense",))
+    to = read_str(block, "to", where.key("attach"), choices=ATTACH_NAMES)
+    return {"attach": ATTACH_NAMES[to],
+            "attach_defense": read_int(block, "defense", where.key("attach"), 0, MAX_STAT,
+                                       default=0)}
 
 
 def _ploys(data: dict[str, Any], where: Where) -> tuple[int, ...]:

@@ -107,7 +107,14 @@ VC_SHOWDOWN_PROG = 12
 VC_NPLOYS = 13
 VC_PLOY0 = 14  # VC_PLOY0 .. VC_PLOY0+MAX_PLOYS-1: PLOY_* codes, left to right
 MAX_PLOYS = 6
-VC_NCOLS = VC_PLOY0 + MAX_PLOYS
+VC_ATTACH = VC_PLOY0 + MAX_PLOYS  # ATTACH_*: what this Ploy card attaches to
+VC_ATTACH_DEFENSE = VC_ATTACH + 1  # defense it adds to its host while attached
+VC_NCOLS = VC_ATTACH_DEFENSE + 1
+
+ATTACH_NONE = 0
+ATTACH_LACKEY = 1  # the lackey nearest the villain
+ATTACH_VILLAIN = 2
+ATTACH_NAMES = {"lackey": ATTACH_LACKEY, "villain": ATTACH_VILLAIN}
 
 VT_LACKEY = 1
 VT_PERIL = 2

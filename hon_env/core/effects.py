@@ -57,6 +57,7 @@ from hon_env.core.layout import (
     IOWNER,
     IPOS,
     ISIDE,
+    L_ATTACHED,
     L_DISCARD,
     L_REMOVED,
     LOSS_COUNTER,
@@ -73,6 +74,8 @@ from hon_env.core.layout import (
     TURN,
     TURN_HERO,
     TURN_OVER,
+    VATTACH,
+    VDECK,
     VDMG,
     VIL_DAMAGE,
     VIL_DANGER,
@@ -288,6 +291,7 @@ def damage_enemy_card(s, b, T, t, n, h):
     if t < T_I0:
         s[b, VDMG + t] += n
         if health != DASH and s[b, VDMG + t] >= health:
+            discard_attached(s, b, t)
             s[b, VLOC + t] = L_DISCARD
             s[b, VOWNER + t] = -1
             s[b, VPOS + t] = -1
@@ -297,11 +301,21 @@ def damage_enemy_card(s, b, T, t, n, h):
     i = t - T_I0
     s[b, IDMG + i] += n
     if health != DASH and s[b, IDMG + i] >= health:
+        discard_attached(s, b, t)
         s[b, ILOC + i] = L_REMOVED
         s[b, IOWNER + i] = -1
         s[b, IPOS + i] = -1
         s[b, EVENTS + EV_ENEMIES_DEFEATED] += 1
         gain_clue(s, b, T, h)
+
+
+@njit(cache=True)
+def discard_attached(s, b, host):
+    """``host`` leaves play: every card attached to it is discarded (Attaching Cards)."""
+    for i in range(VDECK):
+        if s[b, VLOC + i] == L_ATTACHED and s[b, VATTACH + i] == host:
+            s[b, VLOC + i] = L_DISCARD
+            s[b, VATTACH + i] = -1
 
 
 @njit(cache=True)

@@ -76,6 +76,7 @@ from hon_env.content.tables import (
     PLOY_SPECIAL,
     PROG_LEN,
     VC_ACTIVATE_PROG,
+    VC_ATTACH,
     VC_COLOR,
     VC_NPLOYS,
     VC_PLOY0,
@@ -178,6 +179,7 @@ from hon_env.core.layout import (
     IOWNER,
     IPOS,
     ISIDE,
+    L_ATTACHED,
     L_DECK,
     L_DISCARD,
     L_MULLIGAN,
@@ -216,6 +218,7 @@ from hon_env.core.layout import (
     TURN_HERO,
     TURN_ISSUE,
     TURN_VILLAIN,
+    VATTACH,
     VDECK,
     VDMG,
     VEXH,
@@ -243,6 +246,7 @@ from hon_env.core.masks import (
 )
 from hon_env.core.queries import (
     armor,
+    attach_host,
     attack_dice,
     enemy_defense,
     enemy_in_space,
@@ -532,9 +536,16 @@ def op_ploy(s, b, T, c, k, h):
 
 
 @njit(cache=True)
-def op_vcard_end(s, b, c):
+def op_vcard_end(s, b, T, c):
+    """A resolved Ploy card is discarded, or stays attached to its host (Attaching Cards)."""
     pop(s, b)
-    if s[b, VLOC + c] == L_PENDING:
+    if s[b, VLOC + c] != L_PENDING:
+        return
+    host = attach_host(s, b, T, T.vcard[c, VC_ATTACH])
+    if host >= 0:
+        s[b, VLOC + c] = L_ATTACHED
+        s[b, VATTACH + c] = host
+    else:
         s[b, VLOC + c] = L_DISCARD
 
 
@@ -1393,7 +1404,7 @@ def step_op(s, b, T):
     elif op == F_PLOY:
         op_ploy(s, b, T, a, bb, h)
     elif op == F_VCARD_END:
-        op_vcard_end(s, b, a)
+        op_vcard_end(s, b, T, a)
     elif op == F_HERO_TURN:
         op_hero_turn(s, b, T)
     elif op == F_MAIN:

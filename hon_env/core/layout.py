@@ -9,7 +9,7 @@ defined here (numba freezes module-level ints as compile-time constants).
 Encodings use ``-1`` for "none/empty". Card zones:
 
     L_DECK 0  L_HAND 1  L_PLAY 2  L_DISCARD 3  L_REMOVED 4  L_THREAT 5  L_PENDING 6
-    L_MULLIGAN 7 (marked to go back during the opening mulligan)
+    L_MULLIGAN 7 (marked to go back during the opening mulligan)  L_ATTACHED 8
 """
 
 from __future__ import annotations
@@ -105,6 +105,7 @@ VPOS = _field("vpos", VDECK)  # lackey figure / peril token space, -1
 VDMG = _field("vdmg", VDECK)
 VJUST = _field("vjust", VDECK)
 VEXH = _field("vexh", VDECK)
+VATTACH = _field("vattach", VDECK)  # host target (T_*) of an attached card, -1
 # --- issue deck (Scheme cards first)
 IDECK_N = _field("ideck_n")
 IDECK_ORDER = _field("ideck_order", IDECK)
@@ -143,8 +144,10 @@ OUTCOME_NAMES = ("ongoing", "win", "loss", "truncated")
 LOSS_NONE, LOSS_ISSUE_DECK, LOSS_COUNTER, LOSS_CAP_ROUNDS, LOSS_CAP_DECISIONS = 0, 1, 2, 3, 4
 LOSS_REASON_NAMES = ("", "issue_deck_empty", "villain_objective", "round_cap", "decision_cap")
 
-L_DECK, L_HAND, L_PLAY, L_DISCARD, L_REMOVED, L_THREAT, L_PENDING, L_MULLIGAN = range(8)
-ZONE_NAMES = ("deck", "hand", "play", "discard", "removed", "threat", "pending", "mulligan")
+L_DECK, L_HAND, L_PLAY, L_DISCARD, L_REMOVED, L_THREAT, L_PENDING, L_MULLIGAN, L_ATTACHED = (
+    range(9))
+ZONE_NAMES = ("deck", "hand", "play", "discard", "removed", "threat", "pending", "mulligan",
+              "attached")
 
 # event counters
 EV_DAMAGE_DEALT = 0  # damage dealt by heroes to enemies

@@ -13,7 +13,7 @@ sizes, and no deck order is visible. Sections, in order (sizes in floats)::
                    exhausted, discard, and the clue cards held
     OTHERS     60  5 other seats x 12: status, hand size, clues, threats, distance
     VCARDS    232  29 villain cards x 8: where (own / other threat area, discard,
-                   pending), damage and justice fractions, exhausted, distance
+                   pending or attached), damage and justice fractions, exhausted, distance
     ICARDS    112  14 issue cards x 8: where, flipped, damage and justice fractions,
                    exhausted, distance
 
@@ -239,7 +239,7 @@ def encode_obs(s, b, T, seat, out):
             out[o + 7] = _dist(T, here, s[b, L.VPOS + i])
         elif z == L.L_DISCARD:
             out[o + 2] = 1.0
-        elif z == L.L_PENDING:
+        elif z == L.L_PENDING or z == L.L_ATTACHED:
             out[o + 6] = 1.0
     for i in range(L.IDECK):
         o = OFF_ICARDS + i * CARD_FEATS

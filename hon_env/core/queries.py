@@ -9,6 +9,8 @@ from __future__ import annotations
 from numba import njit
 
 from hon_env.content.tables import (
+    ATTACH_LACKEY,
+    ATTACH_VILLAIN,
     BACK_ENEMY,
     BACK_PROBLEM,
     CFG_N_HEROES,
@@ -42,6 +44,7 @@ from hon_env.content.tables import (
     IC_TYPE,
     IT_ISSUE,
     IT_SCHEME,
+    VC_ATTACH_DEFENSE,
     VC_DANGER,
     VC_DANGER_PH,
     VC_DEFENSE,
@@ -66,6 +69,7 @@ from hon_env.core.layout import (
     ILOC,
     IPOS,
     ISIDE,
+    L_ATTACHED,
     L_PLAY,
     L_THREAT,
     MINIONS,
@@ -73,6 +77,7 @@ from hon_env.core.layout import (
     T_I0,
     T_MINION,
     T_VILLAIN,
+    VATTACH,
     VDECK,
     VIL_HIDDEN,
     VIL_IN_PANEL,
@@ -281,8 +286,29 @@ def enemy_defense(s, b, T, t, attacker):
         base = T.vil_stat[VS_DEFENSE] + s[b, DEF_BONUS]
     else:
         base = 0
+    for i in range(VDECK):
+        if s[b, VLOC + i] == L_ATTACHED and s[b, VATTACH + i] == t:
+            base += T.vcard[i, VC_ATTACH_DEFENSE]
     pierce = hero_passive(s, b, T, attacker, HS_PIERCE, HC_PIERCE) if attacker >= 0 else 0
     return max(0, base - pierce)
+
+
+@njit(cache=True)
+def attach_host(s, b, T, kind):
+    """The target an attaching card goes to: the lackey nearest the villain (lowest index on
+    ties) or the Villain card; -1 when there is none (the card is then discarded)."""
+    if kind == ATTACH_VILLAIN:
+        return T_VILLAIN
+    if kind != ATTACH_LACKEY:
+        return -1
+    best = -1
+    best_d = 1 << 30
+    for i in range(VDECK):
+        if is_enemy_card(s, b, T, i) and s[b, VPOS + i] >= 0 and s[b, VIL_LOC] >= 0:
+            d = T.dist[s[b, VIL_LOC], s[b, VPOS + i]]
+            if d < best_d:
+                best, best_d = i, d
+    return best
 
 
 @njit(cache=True)

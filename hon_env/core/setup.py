@@ -61,6 +61,7 @@ from hon_env.core.layout import (
     STATE_LEN,
     TURN,
     TURN_SETUP,
+    VATTACH,
     VDECK,
     VDECK_N,
     VDECK_ORDER,
@@ -99,6 +100,7 @@ def init_game(s, b, T, seed, mask):
     for i in range(VDECK):
         s[b, VOWNER + i] = -1
         s[b, VPOS + i] = -1
+        s[b, VATTACH + i] = -1
     for i in range(IDECK):
         s[b, IOWNER + i] = -1
         s[b, IPOS + i] = -1
