@@ -302,3 +302,51 @@ def test_attaching_card_without_a_host_is_discarded(origin):
     contract = P.stack_villain_deck(g, ["Bodyguard Contract"])[0]
     P.jump(g, "villain_turn")
     assert g.field("vloc")[contract] == L.L_DISCARD
+
+
+def test_bystander_character_replaces_a_bystander_and_is_rescued(origin):
+    """Rulebook: Replacing Bystanders / Bystander Characters — the character takes a
+    bystander's place (that bystander returns to the supply) and is rescued like one."""
+    g = Game(origin, seed=0)
+    P.clear_board(g)
+    P.place_hero(g, 0, "B5")
+    target = sp(g, "C5")
+    g.field("bystander_on")[target] = 1
+    g.field("bystander_supply")[...] -= 1
+    supply = int(g.field("bystander_supply"))
+    gabby = P.stack_issue_deck(g, ["Gabby Woods, Night Teller"])[0]
+    P.jump(g, "issue_turn")  # the issue card is drawn, then the next round starts
+    assert g.field("iloc")[gabby] == L.L_BOARD
+    assert int(g.field("ipos")[gabby]) == target
+    assert g.field("bystander_on")[target] == 0
+    assert int(g.field("bystander_supply")) == supply + 1
+    P.jump(g, "hero_turn")
+    clues = int(np.sum(g.field("clue_loc") == 0))
+    assert L.A_SPACE + target in g.legal_actions()
+    g.apply(L.A_SPACE + target)  # step into her space
+    assert g.field("iloc")[gabby] == L.L_DISCARD
+    assert int(np.sum(g.field("clue_loc") == 0)) == clues + 1
+
+
+def test_bystander_character_is_captured_and_rescued_from_a_panel(origin):
+    """Rulebook: Captured Bystanders / Bystander Characters — an enemy walking into her
+    space captures her; a Solve success rescues her from the panel."""
+    g = hero_turn_game(origin, "B5")
+    gabby = g.scenario.issue_card_names.index("Gabby Woods, Night Teller")
+    T = g.scenario.tables
+    g.field("iloc")[gabby] = L.L_BOARD
+    g.field("ipos")[gabby] = sp(g, "H3")
+    i = P.add_villain_card(g, "Hatchet Hollis", 0, "F3")
+    g.refresh()
+    run_op(g, interp.OP_ENEMY_MOVE, 3, TOWARD_BYSTANDER, 0, 0, L.T_V0 + i)
+    panel_space = int(g.field("ipos")[gabby])
+    assert T.space_kind[panel_space] == 5  # now held in a scheme panel
+    P.place_hero(g, 0, panel_space)
+    g.refresh()
+    P.force_dice(g, [1] * 6)
+    run_op(g, interp.OP_SOLVE, 0, 1)
+    if g.decision == "solve_space":
+        g.apply(L.A_SOLVE + panel_space)
+    while g.decision == "assign":
+        g.apply(L.A_TARGET + L.T_CAPTURED)
+    assert g.field("iloc")[gabby] == L.L_DISCARD

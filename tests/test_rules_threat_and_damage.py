@@ -176,6 +176,7 @@ def test_lackey_captures_bystander_it_moves_into(origin):
     put_bystander(g, "B3")
     assert dist(g, "D1", "B3") == 3 < dist(g, "D1", "H6")
     assert dist(g, "B3", "panel 3") == 1
+    P.stack_issue_deck(g, ["Thermal Drill"])  # an issue card that leaves bystanders alone
     P.jump(g, "hero_turn")
     two_draws(g)
     assert int(g.field("vpos")[vance]) == sp(g, "B3")

@@ -111,6 +111,7 @@ from hon_env.content.tables import (
     IC_BACK_HEALTH,
     IC_BACK_HEALTH_PH,
     IC_BACK_INFLICT,
+    IC_BYSTANDER,
     IC_DANGER,
     IC_DANGER_PH,
     IC_EFFECT_PROG,
@@ -605,6 +606,7 @@ def _issue_card_row(card: IssueCard, add: AddEffect) -> np.ndarray:
     row[IC_STAYS] = card.stays
     row[IC_ACTIVATE_PROG] = add(card.activate)
     row[IC_LOCATION] = card.location
+    row[IC_BYSTANDER] = card.bystander
     return row
 
 

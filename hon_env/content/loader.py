@@ -233,6 +233,7 @@ class IssueCard:
     danger_per_hero: bool
     location: int  # space index, -1 unless it stays
     activate: Effect
+    bystander: bool = False  # a bystander character: its token replaces a bystander
 
 
 @dataclass(frozen=True)
@@ -830,9 +831,12 @@ def _issue_card(raw: object, where: Where, board: Board, counters: tuple[str, ..
                 ) -> IssueCard:
     """An issue card: an effect when drawn, optionally ``stays`` as a problem."""
     data = as_mapping(raw, where)
-    check_keys(data, where, ("name",), ("count", "effect", "stays"))
-    if "effect" not in data and "stays" not in data:
-        raise where.key("effect").error("an issue card needs an effect or stays")
+    check_keys(data, where, ("name",), ("count", "effect", "stays", "bystander"))
+    bystander = read_bool(data, "bystander", where, default=False)
+    if "effect" not in data and "stays" not in data and not bystander:
+        raise where.key("effect").error("an issue card needs an effect, stays or bystander")
+    if bystander and "stays" in data:
+        raise where.key("stays").error("a bystander character cannot also stay as a problem")
     effect = _effect(data, "effect", "villain", where, counters)
     stays = "stays" in data
     danger, danger_ph, location = 0, False, -1
@@ -854,6 +858,7 @@ def _issue_card(raw: object, where: Where, board: Board, counters: tuple[str, ..
         danger_per_hero=danger_ph,
         location=location,
         activate=activate,
+        bystander=bystander,
     )
 
 

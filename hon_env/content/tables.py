@@ -143,7 +143,8 @@ IC_EFFECT_PROG = 13  # issue card: resolved when drawn
 IC_STAYS = 14  # issue card: 1 stays in a threat area as a problem after resolving
 IC_ACTIVATE_PROG = 15  # staying issue card: its Activate effect
 IC_LOCATION = 16  # staying card / problem back: the space index it is solved from, or -1
-IC_NCOLS = 17
+IC_BYSTANDER = 17  # issue card: 1 for a bystander character (its token replaces a bystander)
+IC_NCOLS = 18
 
 IT_SCHEME = 1
 IT_ISSUE = 2

@@ -31,7 +31,14 @@ from hon_env.content.tables import (
     SP_BYSTANDER,
     SP_SCHEME,
 )
-from hon_env.core.geometry import capture_at, is_empty, nearest_empty, nearest_panel
+from hon_env.core.geometry import (
+    bystander_at,
+    capture_at,
+    character_on,
+    is_empty,
+    nearest_empty,
+    nearest_panel,
+)
 from hon_env.core.layout import (
     BYSTANDER_ON,
     BYSTANDER_SUPPLY,
@@ -51,6 +58,7 @@ from hon_env.core.layout import (
     HFOCUS,
     HLOC,
     HSIDE,
+    IDECK,
     IDMG,
     IJUST,
     ILOC,
@@ -58,6 +66,7 @@ from hon_env.core.layout import (
     IPOS,
     ISIDE,
     L_ATTACHED,
+    L_BOARD,
     L_DISCARD,
     L_REMOVED,
     LOSS_COUNTER,
@@ -124,23 +133,45 @@ def gain_focus(s, b, T, h, n):
 
 @njit(cache=True)
 def rescue_on_map(s, b, T, h, sp):
-    """Hero ``h`` entered ``sp``: a bystander token there is rescued (not in panels)."""
-    if T.space_kind[sp] != SP_SCHEME and s[b, BYSTANDER_ON + sp] == 1:
+    """Hero ``h`` entered ``sp``: the bystanders there are rescued (not in panels).
+
+    A rescued bystander character's card is discarded (its token leaves the board).
+    """
+    if T.space_kind[sp] == SP_SCHEME:
+        return
+    if s[b, BYSTANDER_ON + sp] == 1:
         s[b, BYSTANDER_ON + sp] = 0
         s[b, BYSTANDER_SUPPLY] += 1
+        s[b, EVENTS + EV_RESCUES] += 1
+        gain_clue(s, b, T, h)
+    i = character_on(s, b, sp)
+    if i >= 0:
+        s[b, ILOC + i] = L_DISCARD
+        s[b, IPOS + i] = -1
         s[b, EVENTS + EV_RESCUES] += 1
         gain_clue(s, b, T, h)
 
 
 @njit(cache=True)
 def rescue_captured(s, b, T, h, panel, n):
-    """Hero ``h`` rescues up to ``n`` captured bystanders from ``panel``; returns how many."""
+    """Hero ``h`` rescues up to ``n`` captured bystanders from ``panel``; returns how many.
+
+    Normal captives go first, then bystander characters held there.
+    """
     k = min(n, s[b, CAPTURED + panel])
     for _ in range(k):
         s[b, CAPTURED + panel] -= 1
         s[b, BYSTANDER_SUPPLY] += 1
         s[b, EVENTS + EV_RESCUES] += 1
         gain_clue(s, b, T, h)
+    sp = T.scheme_space[panel]
+    for i in range(IDECK):
+        if k < n and s[b, ILOC + i] == L_BOARD and s[b, IPOS + i] == sp:
+            s[b, ILOC + i] = L_DISCARD
+            s[b, IPOS + i] = -1
+            s[b, EVENTS + EV_RESCUES] += 1
+            gain_clue(s, b, T, h)
+            k += 1
     return k
 
 
@@ -169,6 +200,9 @@ def bystanders_on_map(s, b, T):
     n = 0
     for sp in range(T.cfg[CFG_N_SPACES]):
         n += s[b, BYSTANDER_ON + sp]
+    for i in range(IDECK):
+        if s[b, ILOC + i] == L_BOARD and T.space_kind[s[b, IPOS + i]] != SP_SCHEME:
+            n += 1
     return n
 
 
@@ -202,7 +236,7 @@ def capture_nearest_villain(s, b, T, n):
         best = -1
         best_d = 1 << 30
         for sp in range(T.cfg[CFG_N_SPACES]):
-            if s[b, BYSTANDER_ON + sp] == 1 and T.dist[s[b, VIL_LOC], sp] < best_d:
+            if bystander_at(s, b, T, sp) and T.dist[s[b, VIL_LOC], sp] < best_d:
                 best, best_d = sp, T.dist[s[b, VIL_LOC], sp]
         if best < 0:
             return
@@ -412,6 +446,43 @@ def place_justice(s, b, T, t, n, h):
     s[b, IOWNER + i] = -1
     s[b, IPOS + i] = -1
     gain_clue(s, b, T, h)
+
+
+@njit(cache=True)
+def place_character(s, b, T, i):
+    """Bystander character ``i`` replaces a bystander (rulebook: Replacing Bystanders).
+
+    The replaced bystander goes back to the supply and the character takes its place: the
+    map bystander nearest the villain first, else a captive (the villain's panel first).
+    With no bystander to replace it goes to an empty bystander space, else it is captured
+    in the panel nearest the villain. (Which bystander is the players' choice; this order
+    is our fixed tie-break.)
+    """
+    s[b, ILOC + i] = L_BOARD
+    best = -1
+    best_d = 1 << 30
+    for sp in range(T.cfg[CFG_N_SPACES]):
+        if s[b, BYSTANDER_ON + sp] == 1 and T.dist[s[b, VIL_LOC], sp] < best_d:
+            best, best_d = sp, T.dist[s[b, VIL_LOC], sp]
+    if best >= 0:
+        s[b, BYSTANDER_ON + best] = 0
+        s[b, BYSTANDER_SUPPLY] += 1
+        s[b, IPOS + i] = best
+        return
+    first = villain_panel(s, b, T)
+    for k in range(T.cfg[CFG_N_PANELS] + 1):
+        p = first if k == 0 else k
+        if s[b, CAPTURED + p] > 0:
+            s[b, CAPTURED + p] -= 1
+            s[b, BYSTANDER_SUPPLY] += 1
+            s[b, IPOS + i] = T.scheme_space[p]
+            return
+    for sp in range(T.cfg[CFG_N_SPACES]):
+        if (T.space_kind[sp] == SP_BYSTANDER and not bystander_at(s, b, T, sp)
+                and is_empty(s, b, T, sp)):
+            s[b, IPOS + i] = sp
+            return
+    s[b, IPOS + i] = T.scheme_space[nearest_panel(T, s[b, VIL_LOC])]
 
 
 @njit(cache=True)

@@ -35,6 +35,7 @@ from hon_env.core.layout import (
     ILOC,
     IPOS,
     ISIDE,
+    L_BOARD,
     L_THREAT,
     VDECK,
     VIL_IN_PANEL,
@@ -130,11 +131,45 @@ def panel_of_space(T, sp):
 
 
 @njit(cache=True)
+def character_on(s, b, sp):
+    """Issue card index of a bystander character token on space ``sp``, or -1."""
+    for i in range(IDECK):
+        if s[b, ILOC + i] == L_BOARD and s[b, IPOS + i] == sp:
+            return i
+    return -1
+
+
+@njit(cache=True)
+def bystander_at(s, b, T, sp):
+    """A bystander (token or character) stands on map space ``sp`` (not in a panel)."""
+    if T.space_kind[sp] == SP_SCHEME:
+        return False
+    return s[b, BYSTANDER_ON + sp] == 1 or character_on(s, b, sp) >= 0
+
+
+@njit(cache=True)
+def captives(s, b, T, p):
+    """Captured bystanders in panel ``p``, bystander characters included."""
+    n = s[b, CAPTURED + p]
+    sp = T.scheme_space[p]
+    for i in range(IDECK):
+        if s[b, ILOC + i] == L_BOARD and s[b, IPOS + i] == sp:
+            n += 1
+    return n
+
+
+@njit(cache=True)
 def capture_at(s, b, T, sp):
-    """Capture the bystander token on ``sp``: it goes to the panel nearest that space."""
-    s[b, BYSTANDER_ON + sp] = 0
-    s[b, CAPTURED + nearest_panel(T, sp)] += 1
-    s[b, EVENTS + EV_CAPTURES] += 1
+    """Capture the bystanders on ``sp``: they go to the panel nearest that space."""
+    p = nearest_panel(T, sp)
+    if s[b, BYSTANDER_ON + sp] == 1:
+        s[b, BYSTANDER_ON + sp] = 0
+        s[b, CAPTURED + p] += 1
+        s[b, EVENTS + EV_CAPTURES] += 1
+    i = character_on(s, b, sp)
+    if i >= 0:
+        s[b, IPOS + i] = T.scheme_space[p]
+        s[b, EVENTS + EV_CAPTURES] += 1
 
 
 @njit(cache=True)
@@ -186,7 +221,7 @@ def enemy_move_target(s, b, T, pos, toward):
                 best, kind, best_d = h, 0, T.dist[pos, loc]
     if toward != 1:
         for sp in range(T.cfg[CFG_N_SPACES]):
-            if s[b, BYSTANDER_ON + sp] == 1 and T.dist[pos, sp] < best_d:
+            if bystander_at(s, b, T, sp) and T.dist[pos, sp] < best_d:
                 best, kind, best_d = sp, 1, T.dist[pos, sp]
     return best, kind
 
@@ -236,7 +271,7 @@ def move_enemy(s, b, T, pos, steps, through_figures, toward):
             if nxt < 0:
                 break
             cur = nxt
-            if s[b, BYSTANDER_ON + cur] == 1:
+            if bystander_at(s, b, T, cur):
                 capture_at(s, b, T, cur)
         if cur != pos and not is_empty_except(s, b, T, cur, pos):
             # blocked at the end: the empty space near it that is nearest the destination
@@ -257,7 +292,7 @@ def move_enemy(s, b, T, pos, steps, through_figures, toward):
         if nxt < 0:
             break
         cur = nxt
-        if s[b, BYSTANDER_ON + cur] == 1:
+        if bystander_at(s, b, T, cur):
             capture_at(s, b, T, cur)
     return cur
 

@@ -66,6 +66,7 @@ from hon_env.content.tables import (
     HS_ABILITY_PROG,
     IC_ACTIVATE_PROG,
     IC_BACK_ACTIVATE_PROG,
+    IC_BYSTANDER,
     IC_EFFECT_PROG,
     IC_LOCATION,
     IC_STAYS,
@@ -99,12 +100,20 @@ from hon_env.core.effects import (
     kill_minions,
     move_hero_to,
     place_bystander,
+    place_character,
     place_justice,
     place_minions,
     rescue_captured,
     rescue_on_map,
 )
-from hon_env.core.geometry import is_empty, move_enemy, nearest_empty, panel_of_space
+from hon_env.core.geometry import (
+    bystander_at,
+    captives,
+    is_empty,
+    move_enemy,
+    nearest_empty,
+    panel_of_space,
+)
 from hon_env.core.layout import (
     A_ATTACK,
     A_CARD,
@@ -123,9 +132,7 @@ from hon_env.core.layout import (
     ACTIVE,
     ACTOR,
     ASSIGN,
-    BYSTANDER_ON,
     BYSTANDER_SUPPLY,
-    CAPTURED,
     CHOICE,
     CLUE_LOC,
     COUNTERS,
@@ -408,10 +415,9 @@ def count_value(s, b, T, kind, h):
     if kind == COUNT_MINIONS_VILLAIN_PANEL:
         return s[b, MINIONS + villain_panel(s, b, T)]
     if kind == COUNT_MINIONS_TOTAL or kind == COUNT_CAPTURED_TOTAL:
-        base = MINIONS if kind == COUNT_MINIONS_TOTAL else CAPTURED
         n = 0
         for k in range(1, T.cfg[CFG_N_PANELS] + 1):
-            n += s[b, base + k]
+            n += s[b, MINIONS + k] if kind == COUNT_MINIONS_TOTAL else captives(s, b, T, k)
         return n
     if kind == COUNT_BYSTANDERS_MAP:
         return bystanders_on_map(s, b, T)
@@ -669,7 +675,9 @@ def op_icard_end(s, b, T, c, h):
     pop(s, b)
     if s[b, ILOC + c] != L_PENDING:
         return
-    if T.icard[c, IC_STAYS] == 1:
+    if T.icard[c, IC_BYSTANDER] == 1:
+        place_character(s, b, T, c)
+    elif T.icard[c, IC_STAYS] == 1:
         s[b, ILOC + c] = L_THREAT
         s[b, IOWNER + c] = h
         s[b, IJUST + c] = 0
@@ -1256,7 +1264,7 @@ def op_choice_effect(s, b, T, op, a, bb, h):
         move_hero_to(s, b, T, h, ch - A_SPACE)
     elif op == OP_RESCUE:
         sp = ch - A_SPACE
-        if s[b, BYSTANDER_ON + sp] == 1:
+        if bystander_at(s, b, T, sp):
             rescue_on_map(s, b, T, h, sp)
         else:
             rescue_captured(s, b, T, h, panel_of_space(T, sp), 1)

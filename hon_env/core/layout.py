@@ -10,6 +10,7 @@ Encodings use ``-1`` for "none/empty". Card zones:
 
     L_DECK 0  L_HAND 1  L_PLAY 2  L_DISCARD 3  L_REMOVED 4  L_THREAT 5  L_PENDING 6
     L_MULLIGAN 7 (marked to go back during the opening mulligan)  L_ATTACHED 8
+    L_BOARD 9 (a bystander character's token on the map or captured in a panel)
 """
 
 from __future__ import annotations
@@ -142,12 +143,14 @@ TURN_SETUP, TURN_VILLAIN, TURN_HERO, TURN_ISSUE, TURN_OVER = 0, 1, 2, 3, 4
 OUT_ONGOING, OUT_WIN, OUT_LOSS, OUT_TRUNCATED = 0, 1, 2, 3
 OUTCOME_NAMES = ("ongoing", "win", "loss", "truncated")
 LOSS_NONE, LOSS_ISSUE_DECK, LOSS_COUNTER, LOSS_CAP_ROUNDS, LOSS_CAP_DECISIONS = 0, 1, 2, 3, 4
-LOSS_REASON_NAMES = ("", "issue_deck_empty", "villain_objective", "round_cap", "decision_cap")
+LOSS_ILLEGAL = 5  # set by front ends in "penalize" mode, never by the engine
+LOSS_REASON_NAMES = ("", "issue_deck_empty", "villain_objective", "round_cap", "decision_cap",
+                     "illegal_action")
 
-L_DECK, L_HAND, L_PLAY, L_DISCARD, L_REMOVED, L_THREAT, L_PENDING, L_MULLIGAN, L_ATTACHED = (
-    range(9))
+(L_DECK, L_HAND, L_PLAY, L_DISCARD, L_REMOVED, L_THREAT, L_PENDING, L_MULLIGAN, L_ATTACHED,
+ L_BOARD) = range(10)
 ZONE_NAMES = ("deck", "hand", "play", "discard", "removed", "threat", "pending", "mulligan",
-              "attached")
+              "attached", "board")
 
 # event counters
 EV_DAMAGE_DEALT = 0  # damage dealt by heroes to enemies

@@ -35,7 +35,7 @@ from hon_env.content.tables import (
     SP_NONE,
     SP_SCHEME,
 )
-from hon_env.core.geometry import is_empty
+from hon_env.core.geometry import bystander_at, captives, is_empty
 from hon_env.core.layout import (
     A_ATTACK,
     A_CARD,
@@ -51,8 +51,6 @@ from hon_env.core.layout import (
     A_SPACE,
     A_TARGET,
     A_USE,
-    BYSTANDER_ON,
-    CAPTURED,
     CLUE_LOC,
     D_ASSIGN,
     D_ATTACK_SPACE,
@@ -377,6 +375,6 @@ def legal_mask(s, b, T, out):
 @njit(cache=True)
 def rescuable_at(s, b, T, sp):
     """A bystander token on ``sp``, or captured bystanders in the panel of ``sp``."""
-    if s[b, BYSTANDER_ON + sp] == 1:
+    if bystander_at(s, b, T, sp):
         return True
-    return T.space_kind[sp] == SP_SCHEME and s[b, CAPTURED + T.space_arg[sp]] > 0
+    return T.space_kind[sp] == SP_SCHEME and captives(s, b, T, T.space_arg[sp]) > 0

@@ -46,7 +46,7 @@ from hon_env.content.tables import (
     VT_PERIL,
 )
 from hon_env.core import layout as L
-from hon_env.core.geometry import panel_of_space
+from hon_env.core.geometry import bystander_at, captives, panel_of_space
 from hon_env.core.queries import (
     armor,
     attack_dice,
@@ -148,11 +148,11 @@ def encode_obs(s, b, T, seat, out):
         out[o + 2] = 1.0 if k == SP_PERIL else 0.0
         out[o + 3] = 1.0 if k == SP_BYSTANDER else 0.0
         out[o + 4] = 1.0 if k == SP_SCHEME else 0.0
-        out[o + 7] = s[b, L.BYSTANDER_ON + sp]
+        out[o + 7] = 1.0 if bystander_at(s, b, T, sp) else 0.0
         p = panel_of_space(T, sp)
         if p > 0:
             out[o + 13] = s[b, L.MINIONS + p] / 5.0
-            out[o + 14] = s[b, L.CAPTURED + p] / 4.0
+            out[o + 14] = captives(s, b, T, p) / 4.0
         out[o + 15] = _dist(T, here, sp)
     for h in range(nh):
         loc = s[b, L.HLOC + h]

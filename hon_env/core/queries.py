@@ -58,9 +58,8 @@ from hon_env.content.tables import (
     VT_LACKEY,
     VT_PERIL,
 )
-from hon_env.core.geometry import nearest_panel, panel_of_space
+from hon_env.core.geometry import captives, nearest_panel, panel_of_space
 from hon_env.core.layout import (
-    CAPTURED,
     DEF_BONUS,
     HCLOC,
     HLOC,
@@ -220,7 +219,7 @@ def problem_in_space(s, b, T, t, sp, h):
     """Is target ``t`` a problem hero ``h`` can solve in space ``sp`` (captives count)?"""
     if t == T_CAPTURED:
         p = panel_of_space(T, sp)
-        return p > 0 and s[b, CAPTURED + p] > 0
+        return p > 0 and captives(s, b, T, p) > 0
     if t > T_VILLAIN:
         return False
     return is_problem_card(s, b, T, t, h) and target_space(s, b, T, t) == sp
@@ -250,7 +249,7 @@ def any_enemy_in_space(s, b, T, sp):
 def any_problem_in_space(s, b, T, sp, h):
     """Can hero ``h`` solve anything in map space ``sp`` (captives of its panel included)?"""
     p = panel_of_space(T, sp)
-    if p > 0 and s[b, CAPTURED + p] > 0:
+    if p > 0 and captives(s, b, T, p) > 0:
         return True
     if s[b, VIL_LOC] == sp and is_problem_card(s, b, T, T_VILLAIN, h):
         return True

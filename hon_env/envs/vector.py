@@ -42,9 +42,8 @@ from hon_env.content import Scenario
 from hon_env.core import layout as L
 from hon_env.core.observe import OBS_DIM, STATE_DIM
 from hon_env.core.vector import vector_reset, vector_step
+from hon_env.envs.rewards import shaping_weights
 from hon_env.game import resolve_scenario
-
-REWARD_EVENTS = L.EVENT_NAMES
 
 
 class VectorEnv:
@@ -65,12 +64,7 @@ class VectorEnv:
         self.observations = bool(observations)
         self.illegal_action = illegal_action
         self.n_heroes = self.scenario.n_heroes
-        self.weights = np.zeros(L.N_EVENTS, np.float64)
-        for name, w in (reward_shaping or {}).items():
-            if name not in REWARD_EVENTS:
-                raise ValueError(f"unknown reward_shaping event {name!r}; "
-                                 f"events are {', '.join(REWARD_EVENTS)}")
-            self.weights[REWARD_EVENTS.index(name)] = float(w)
+        self.weights = shaping_weights(reward_shaping)
         B = self.num_envs
         self.state = np.zeros((B, L.STATE_LEN), np.int32)
         self.masks = np.zeros((B, L.N_ACTIONS), np.int8)
@@ -142,7 +136,7 @@ class VectorEnv:
     def _penalize(self, games: np.ndarray) -> None:
         """'penalize' mode: an illegal action ends that game's episode with reward -1."""
         for i in games:
-            self._final_info[i] = (1, L.OUT_LOSS, 0, self.state[i, L.ROUND],
+            self._final_info[i] = (1, L.OUT_LOSS, L.LOSS_ILLEGAL, self.state[i, L.ROUND],
                                    self.state[i, L.DECISIONS], self.agent[i])
             self.rewards[i, :] = -1.0
             self.terminated[i] = True

@@ -1,0 +1,109 @@
+"""``HourOfNeedEnv``: Hour of Need as a single-agent Gymnasium env (one policy, all heroes).
+
+    >>> import gymnasium as gym
+    >>> import hon_env  # registers the env
+    >>> env = gym.make("hon_env/HourOfNeed-v0", n_heroes=2)
+    >>> obs, info = env.reset(seed=0)
+    >>> mask = env.unwrapped.action_masks()
+    >>> obs, reward, terminated, truncated, info = env.step(int(mask.nonzero()[0][0]))
+
+One policy controls whichever hero decides (parameter sharing): the observation is that
+hero's egocentric view, float32 ``[OBS_DIM]``, in which the deciding seat is one-hot in the
+global section (offsets 58-63, ``hon_env/core/observe.py``), so the policy knows whom it
+plays. ``action_masks()`` returns the bool legal mask, the method sb3-contrib's
+``MaskablePPO`` looks for; ``info["action_mask"]`` carries the same mask as int8.
+
+Rewards, episode ends, seeding, ``illegal_action`` and the other keyword arguments are
+those of the PettingZoo env (``hon_env.envs.pettingzoo_env``; ``max_cycles`` aside: use
+``caps={"max_decisions": n}``): the team reward, terminated at a win or loss, truncated
+at the scenario caps, ``reset(seed=s)`` plays ``Game(scenario, seed=s)`` and a later
+``reset()`` the next seed. ``info`` holds ``"events"``, ``"acting_hero"`` (the hero who
+decides now), ``"decision"``, ``"action_mask"`` and, at the end, ``"outcome"`` and
+``"loss_reason"``. After the episode ends the observation returned is that of the hero
+who made the last decision.
+
+For thousands of games per step use ``hon_env.envs.sb3.SB3VecEnv`` or ``hon_env.vector_env``
+instead: they run the same engine batched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from hon_env.content import Scenario
+from hon_env.core import layout as L
+from hon_env.core.observe import OBS_DIM
+from hon_env.envs.session import RENDER_MODES, EnvOptions, Session
+from hon_env.game import Game
+
+ENV_ID = "hon_env/HourOfNeed-v0"
+
+
+class HourOfNeedEnv(gymnasium.Env):
+    """One game; one policy plays the deciding hero at every step (see the module doc)."""
+
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 2}
+
+    def __init__(self, *, scenario: str | Path | Scenario = "origin_story",
+                 heroes: Sequence[str] | None = None, villain: str | None = None,
+                 issue: str | None = None, n_heroes: int | None = None,
+                 rules: Mapping[str, Any] | None = None, caps: Mapping[str, Any] | None = None,
+                 reward_shaping: Mapping[str, float] | None = None,
+                 illegal_action: str = "raise", render_mode: str | None = None) -> None:
+        self._session = Session(EnvOptions.build(
+            scenario=scenario, heroes=heroes, villain=villain, issue=issue, n_heroes=n_heroes,
+            rules=rules, caps=caps, reward_shaping=reward_shaping,
+            illegal_action=illegal_action, render_mode=render_mode))
+        self.render_mode = render_mode
+        self.observation_space = spaces.Box(0.0, np.inf, shape=(OBS_DIM,), dtype=np.float32)
+        self.action_space = spaces.Discrete(L.N_ACTIONS)
+        self.agents = list(self._session.agents)
+
+    @property
+    def game(self) -> Game:
+        """The running ``Game`` (for inspection)."""
+        return self._session.require_game()
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Start an episode; ``options`` is accepted and ignored."""
+        # seeds np_random as Gymnasium expects; the game's own RNG lives in its state
+        super().reset(seed=seed)
+        self._session.reset(seed)
+        if self.render_mode == "human":
+            self.render()
+        return self._observation(), self._info()
+
+    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        """Answer the pending decision for the deciding hero."""
+        reward = self._session.step(action)
+        if self.render_mode == "human":
+            self.render()
+        return (self._observation(), reward, self._session.terminated,
+                self._session.truncated, self._info())
+
+    def action_masks(self) -> np.ndarray:
+        """bool [N_ACTIONS] legal mask of the deciding hero (all False once over)."""
+        return self._session.legal_mask().astype(bool)
+
+    def render(self) -> str | np.ndarray | None:
+        """``"ansi"``: the text board; ``"rgb_array"``: an image; ``"human"``: print text."""
+        return self._session.render(self.render_mode)
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    def _observation(self) -> np.ndarray:
+        seat = self._session.game.current_seat if not self._session.over else -1
+        return self._session.observation(seat if seat >= 0 else self._session.last_seat)
+
+    def _info(self) -> dict[str, Any]:
+        info = self._session.info()
+        info["action_mask"] = self._session.legal_mask()
+        return info

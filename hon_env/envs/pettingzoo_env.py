@@ -1,0 +1,396 @@
+"""
+# Hour of Need
+
+| Import             | `from hon_env import hour_of_need_v0` (this module)            |
+|--------------------|----------------------------------------------------------------|
+| Creation           | `hour_of_need_v0.env()` / `.parallel_env()` / `.raw_env()`     |
+| Actions            | Discrete, masked                                               |
+| Parallel API       | Yes (`parallel_env`, implemented directly on the engine)       |
+| Manual Control     | No                                                             |
+| Agents             | one per hero seat, e.g. `['majesty']`, `['majesty', 'majesty_2']` |
+| Number of agents   | 1 to 6                                                         |
+| Action Shape       | `()`                                                           |
+| Action Values      | `Discrete(398)`                                                |
+| Observation Shape  | `{"observation": (1608,), "action_mask": (398,)}`              |
+| Observation Values | observation float32 in `[0, inf)`; action_mask int8 in {0, 1}  |
+| State Shape        | `(1728,)` float32 in `[0, inf)`                                |
+
+*Hour of Need* is a cooperative superhero board game: 1 to 6 heroes fight a villain's
+schemes on a hex map while an issue deck runs down. Every hero is an agent; the heroes win
+or lose together. Under the hood is the batched numba rules engine at batch size 1
+(`hon_env.Game`): there is no second implementation of the rules.
+
+### Agents and turn order
+
+Agent names are the hero ids of the scenario's seats; a repeated hero gets a suffix
+(`"majesty"`, `"majesty_2"`...). Agents do **not** take turns in a fixed cycle: every
+decision point of the game (a hero's turn menu, the steps of a Move, a card's target, a
+damage reaction, a mulligan) is owned by exactly one hero, and that hero decides. In the
+AEC env `agent_selection` is that hero, so one agent often acts several times in a row.
+
+### Observation Space
+
+`observe(agent)` returns `{"observation": float32 [1608], "action_mask": int8 [398]}`.
+The observation is egocentric (the agent's own hero first) and free of hidden information
+(other heroes' hands are sizes, deck orders are not visible). Its named sections (global,
+spaces, self, others, villain cards, issue cards) are documented in
+`hon_env/core/observe.py`; the agent's seat is one-hot at offsets 58-63 of the global
+section. `state()` is the global state for centralized critics: seat 0's observation
+followed by every seat's hand (`float32 [1728]`).
+
+#### Legal Actions Mask
+
+`action_mask[a] == 1` iff action `a` is legal now for that agent. The deciding agent's
+mask is never empty while the game runs.
+
+- AEC: agents other than `agent_selection` get an all-zero mask (PettingZoo classic habit).
+- Parallel: agents that do not decide get a mask with only index 0 (`A_PASS`): they must
+  submit 0, a no-op that is ignored.
+- Once the episode is over every mask is all zeros.
+
+### Action Space
+
+One flat `Discrete(398)` for every hero: pass/yield (0), draw (1), move to a space
+(2-65), attack a space (66-129), solve at a space (130-193), play hand card (194-213), use
+a card ability (214-234), heroic feats (235-294), clues (295-314), become focused (315),
+choose option (316-323), choose target (324-371), choose hero (372-377), choose hand card
+(378-397). `hon_env.action_meanings(scenario)` names every index and
+`env.game.action_to_string(a)` describes an action in the current position.
+
+### Rewards
+
+A team reward, the same for every agent at every step: `+1` when the heroes win, `-1`
+when they lose, `0` when the episode is truncated, plus the optional shaping
+`sum(reward_shaping[e] * increase of event counter e)` over the step (off by default).
+In the AEC env each step's reward goes to every live agent; `last()` returns the reward
+accumulated since that agent last acted (`_cumulative_rewards`).
+
+### Episode end
+
+Terminated at a win or a loss (issue deck empty, villain objective); truncated at the
+scenario caps (`caps={"max_rounds": ..., "max_decisions": ...}`), outcome `"truncated"`.
+All agents end together. In the AEC env every agent then gets one `step(None)` (the
+`_was_dead_step` protocol), starting with the agent that made the last decision.
+
+### Infos
+
+`infos[agent]` (a fresh dict per agent, the same content for all): `"events"` (dict event
+name -> count so far this episode, `layout.EVENT_NAMES`), `"acting_hero"` (the agent who
+decides now, None at the end), `"decision"` (the pending decision kind,
+`layout.DECISION_NAMES`, `"none"` at the end) and, once the episode is over, `"outcome"`
+(`"win"`, `"loss"`, `"truncated"`) and `"loss_reason"` (`layout.LOSS_REASON_NAMES`,
+`"illegal_action"` for a penalized illegal action, None for a win).
+
+### Arguments
+
+``` python
+hour_of_need_v0.env(scenario="origin_story", heroes=None, villain=None, issue=None,
+                    n_heroes=None, rules=None, caps=None, max_cycles=None,
+                    reward_shaping=None, illegal_action="raise", render_mode=None)
+```
+
+- `scenario`: scenario id (`configs/scenarios/<id>.yaml`), path to a scenario YAML file,
+  or a compiled `hon_env.Scenario` (then without the overrides below).
+- `heroes`, `villain`, `issue`: content ids replacing the scenario's (`heroes`: one id per
+  seat, repeats allowed).
+- `n_heroes`: number of seats when `heroes` is not given: the scenario's hero list is
+  repeated (or cut) to that length, so for Origin Story `n_heroes=2` means two Majesty
+  seats. With `heroes` it must equal `len(heroes)`.
+- `rules`, `caps`: overrides of `hon_env.content.compile.DEFAULT_RULES` / `DEFAULT_CAPS`.
+- `max_cycles`: PettingZoo's usual name for the episode length: an alias of
+  `caps={"max_decisions": max_cycles}`, i.e. the episode is truncated after that many
+  decisions (parallel steps, or AEC steps of live agents summed over all heroes). With one
+  hero this is exactly PettingZoo's "cycles".
+- `reward_shaping`: `{event name: weight}`; unknown names are a `ValueError`.
+- `illegal_action`: `"raise"` (default): a masked-out action raises
+  `hon_env.IllegalActionError` naming the action and the legal ones, and nothing changes.
+  `"penalize"`: the episode ends for everyone, terminated, reward `-1`, `loss_reason
+  "illegal_action"`. Non-integer actions and malformed action dicts always raise.
+- `render_mode`: None, `"human"` (prints the text board to stdout at every reset and
+  step), `"ansi"` (`render()` returns the text board) or `"rgb_array"` (`render()` returns
+  an `[750, 1300, 3]` uint8 image) (`hon_env.render`).
+
+Unknown keyword arguments are a `TypeError`. `reset(seed=s)` plays the game of seed `s`
+(`hon_env.Game(scenario, seed=s)`); `reset()` without a seed plays the next seed after
+the previous episode's (`s + 1`, `s + 2`...), and on a fresh env starts at seed 0.
+`reset(options=...)` is accepted and ignored.
+
+`env()` wraps `raw_env()` in PettingZoo's `AssertOutOfBoundsWrapper` (an action outside
+`[0, 398)` fails its assertion before reaching the env) and `OrderEnforcingWrapper`. It
+does not add `TerminateIllegalWrapper`: the env handles illegal actions itself
+(`illegal_action`), and that wrapper would swallow them with a warning, set both
+terminated and truncated, and reward only the offending agent.
+
+`metadata["is_parallelizable"]` is True because the game has a native parallel form
+(`parallel_env`). Use that rather than `pettingzoo.utils.aec_to_parallel(raw_env())`:
+the generic converter expects agents to act in a fixed cycle, which holds only with one
+hero.
+
+### Version History
+
+* v0: Initial version (hon_env 0.1.0).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import EzPickle
+from pettingzoo import AECEnv, ParallelEnv
+from pettingzoo.utils import wrappers
+
+from hon_env.content import Scenario
+from hon_env.core import layout as L
+from hon_env.core.observe import OBS_DIM, STATE_DIM
+from hon_env.envs.session import RENDER_MODES, EnvOptions, Session, check_action
+from hon_env.game import Game
+
+__all__ = ["env", "parallel_env", "raw_env"]
+
+METADATA: dict[str, Any] = {
+    "name": "hour_of_need_v0",
+    "render_modes": list(RENDER_MODES),
+    "is_parallelizable": True,
+    "render_fps": 2,
+}
+
+
+def observation_space() -> spaces.Dict:
+    """The per-agent observation space (a new object: each agent seeds its own)."""
+    return spaces.Dict({
+        "observation": spaces.Box(0.0, np.inf, shape=(OBS_DIM,), dtype=np.float32),
+        "action_mask": spaces.Box(0, 1, shape=(L.N_ACTIONS,), dtype=np.int8),
+    })
+
+
+def state_space() -> spaces.Box:
+    """The space of ``state()``."""
+    return spaces.Box(0.0, np.inf, shape=(STATE_DIM,), dtype=np.float32)
+
+
+class _Front:
+    """What the AEC and Parallel envs share: options, spaces, rendering, state()."""
+
+    metadata = METADATA
+
+    def _setup(self, kwargs: dict[str, Any]) -> None:
+        self._session = Session(EnvOptions.build(**kwargs))
+        self.render_mode: str | None = kwargs["render_mode"]
+        self.possible_agents: list[str] = list(self._session.agents)
+        self._seats = {a: i for i, a in enumerate(self.possible_agents)}
+        self.observation_spaces = {a: observation_space() for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(L.N_ACTIONS) for a in self.possible_agents}
+        self.state_space = state_space()
+
+    def observation_space(self, agent: str) -> spaces.Dict:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Discrete:
+        return self.action_spaces[agent]
+
+    @property
+    def game(self) -> Game:
+        """The running ``Game`` (for inspection: ``snapshot()``, ``action_to_string``...).
+
+        Changing it changes the episode; the env's rewards and infos assume you do not.
+        """
+        return self._session.require_game()
+
+    @property
+    def scenario(self) -> Scenario:
+        return self._session.scenario
+
+    def state(self) -> np.ndarray:
+        """float32 [STATE_DIM] global state (``Game.global_state``)."""
+        return self._session.require_game().global_state()
+
+    def render(self) -> str | np.ndarray | None:
+        """Render per ``render_mode`` (see the module documentation)."""
+        return self._session.render(self.render_mode)
+
+    def close(self) -> None:
+        """Nothing to release: rendering opens no windows and keeps no figures."""
+
+    def action_mask(self, agent: str) -> np.ndarray:
+        """int8 [N_ACTIONS] legal mask of ``agent`` now, as in its observation (no encoding)."""
+        raise NotImplementedError
+
+    def _observation(self, agent: str, mask: np.ndarray) -> dict[str, np.ndarray]:
+        return {"observation": self._session.observation(self._seats[agent]),
+                "action_mask": mask}
+
+
+class raw_env(_Front, AECEnv, EzPickle):
+    """Hour of Need as a PettingZoo AEC env (see the module documentation)."""
+
+    def __init__(self, *, scenario: str | Path | Scenario = "origin_story",
+                 heroes: Sequence[str] | None = None, villain: str | None = None,
+                 issue: str | None = None, n_heroes: int | None = None,
+                 rules: Mapping[str, Any] | None = None, caps: Mapping[str, Any] | None = None,
+                 max_cycles: int | None = None,
+                 reward_shaping: Mapping[str, float] | None = None,
+                 illegal_action: str = "raise", render_mode: str | None = None) -> None:
+        kwargs = dict(scenario=scenario, heroes=heroes, villain=villain, issue=issue,
+                      n_heroes=n_heroes, rules=rules, caps=caps, max_cycles=max_cycles,
+                      reward_shaping=reward_shaping, illegal_action=illegal_action,
+                      render_mode=render_mode)
+        EzPickle.__init__(self, **kwargs)
+        AECEnv.__init__(self)
+        self._setup(kwargs)
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start an episode (``seed``: see the module documentation; ``options`` ignored)."""
+        self._session.reset(seed)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = self._infos()
+        # the engine runs setup to the first decision, so somebody always decides here
+        self.agent_selection = self._session.current_agent
+        self._skip_agent_selection = None
+        if self.render_mode == "human":
+            self.render()
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """``agent``'s observation dict; the mask is all zeros unless ``agent`` decides now."""
+        return self._observation(agent, self.action_mask(agent))
+
+    def action_mask(self, agent: str) -> np.ndarray:
+        """int8 [N_ACTIONS]: the legal mask for ``agent_selection``, zeros for the others."""
+        if agent not in self._seats:
+            raise KeyError(f"unknown agent {agent!r}; agents are {self.possible_agents}")
+        if agent == self._session.current_agent:
+            return self._session.legal_mask()
+        return np.zeros(L.N_ACTIONS, np.int8)
+
+    def step(self, action: int | None) -> None:
+        """Answer the pending decision of ``agent_selection`` (None for a finished agent)."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        # apply first: a raised IllegalActionError must leave the env exactly as it was
+        reward = self._session.step(action)
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict.fromkeys(self.agents, reward)
+        if self._session.over:
+            # everyone ends together; agent_selection stays on the hero who decided last,
+            # who is the first to take its step(None)
+            self.terminations = dict.fromkeys(self.agents, self._session.terminated)
+            self.truncations = dict.fromkeys(self.agents, self._session.truncated)
+        else:
+            self.agent_selection = self._session.current_agent
+        self.infos = self._infos()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _infos(self) -> dict[str, dict[str, Any]]:
+        return {a: self._session.info() for a in self.agents}
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """``raw_env(**kwargs)`` in PettingZoo's standard wrappers (see the module docs)."""
+    aec = raw_env(**kwargs)
+    aec = wrappers.AssertOutOfBoundsWrapper(aec)
+    return wrappers.OrderEnforcingWrapper(aec)
+
+
+class parallel_env(_Front, ParallelEnv, EzPickle):
+    """Hour of Need as a PettingZoo Parallel env (see the module documentation).
+
+    Every step is one decision. Every live agent submits an action: the deciding hero
+    its answer, every other hero 0 (``A_PASS``, its only legal action, which is ignored).
+    A missing or unknown agent key, or a non-integer action, is a ``ValueError`` /
+    ``TypeError`` in both ``illegal_action`` modes.
+    """
+
+    def __init__(self, *, scenario: str | Path | Scenario = "origin_story",
+                 heroes: Sequence[str] | None = None, villain: str | None = None,
+                 issue: str | None = None, n_heroes: int | None = None,
+                 rules: Mapping[str, Any] | None = None, caps: Mapping[str, Any] | None = None,
+                 max_cycles: int | None = None,
+                 reward_shaping: Mapping[str, float] | None = None,
+                 illegal_action: str = "raise", render_mode: str | None = None) -> None:
+        kwargs = dict(scenario=scenario, heroes=heroes, villain=villain, issue=issue,
+                      n_heroes=n_heroes, rules=rules, caps=caps, max_cycles=max_cycles,
+                      reward_shaping=reward_shaping, illegal_action=illegal_action,
+                      render_mode=render_mode)
+        EzPickle.__init__(self, **kwargs)
+        self._setup(kwargs)
+        self.agents: list[str] = []
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, dict[str, Any]]]:
+        """Start an episode; returns (observations, infos) for every agent."""
+        self._session.reset(seed)
+        self.agents = self.possible_agents[:]
+        if self.render_mode == "human":
+            self.render()
+        return self._observations(), self._infos()
+
+    def step(self, actions: Mapping[str, int]) -> tuple[
+            dict[str, dict[str, np.ndarray]], dict[str, float], dict[str, bool],
+            dict[str, bool], dict[str, dict[str, Any]]]:
+        """One decision: ``actions`` has one entry per live agent (see the class doc).
+
+        Returns:
+            (observations, rewards, terminations, truncations, infos), each keyed by every
+            agent that was live before the step. Once the episode ends ``agents`` is empty.
+        """
+        if not self.agents:
+            raise RuntimeError("no live agents: call reset() to start an episode")
+        if not isinstance(actions, Mapping):
+            raise TypeError(f"actions must be a dict agent -> action, got "
+                            f"{type(actions).__name__}")
+        missing = [a for a in self.agents if a not in actions]
+        unknown = [a for a in actions if a not in self.agents]
+        if missing or unknown:
+            raise ValueError(f"actions must have exactly one entry per live agent "
+                             f"{self.agents}; missing {missing}, unknown {unknown}")
+        decider = self._session.current_agent
+        values = {a: check_action(actions[a]) for a in self.agents}
+        waiting = {a: v for a, v in values.items() if a != decider and v != L.A_PASS}
+        if waiting:
+            agent, value = next(iter(waiting.items()))
+            reward = self._session.illegal(
+                f"agent {agent!r} does not decide now ({decider!r} does): its only legal "
+                f"action is {L.A_PASS} (a no-op), got {value}")
+        else:
+            reward = self._session.step(values[decider])
+        live = self.agents
+        observations = self._observations()
+        rewards = dict.fromkeys(live, reward)
+        terminations = dict.fromkeys(live, self._session.terminated)
+        truncations = dict.fromkeys(live, self._session.truncated)
+        infos = self._infos()
+        if self._session.over:
+            self.agents = []
+        if self.render_mode == "human":
+            self.render()
+        return observations, rewards, terminations, truncations, infos
+
+    def action_mask(self, agent: str) -> np.ndarray:
+        """int8 [N_ACTIONS]: the decider's legal mask, ``A_PASS`` only for the others, all
+        zeros once the episode is over."""
+        if agent not in self._seats:
+            raise KeyError(f"unknown agent {agent!r}; agents are {self.possible_agents}")
+        decider = self._session.current_agent
+        if agent == decider:
+            return self._session.legal_mask()
+        mask = np.zeros(L.N_ACTIONS, np.int8)
+        if decider is not None:
+            mask[L.A_PASS] = 1
+        return mask
+
+    def _observations(self) -> dict[str, dict[str, np.ndarray]]:
+        return {a: self._observation(a, self.action_mask(a)) for a in self.possible_agents}
+
+    def _infos(self) -> dict[str, dict[str, Any]]:
+        return {a: self._session.info() for a in self.possible_agents}

@@ -1,0 +1,508 @@
+"""Text and image rendering of one game, for people (the environments' ``render()``).
+
+``render_ansi(game)`` returns a text board; ``render_rgb(game)`` an ``[H, W, 3]`` uint8
+image drawn with matplotlib's Agg backend (matplotlib is imported on first use only, so
+the environments do not need it unless an image is asked for).
+
+The hex map follows the issue's ``board.map`` text: rows top to bottom, odd rows shifted
+half a hex to the right. Markers, in text and image alike::
+
+    1..6  hero in that seat        V  villain figure        L  lackey figure
+    p     peril token              b  bystander token       e  issue card (enemy/problem)
+    S     hero start space         !r !g !u !y  peril space (red/green/blue/yellow)
+    P1..P6  scheme space of panel k (figures there are in the panel)
+
+Both renderers read the game through ``Game.field``/``Game.snapshot`` only; they never
+change it.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from hon_env.content.tables import (
+    CFG_LOSS_AT_LEAST,
+    CFG_LOSS_COUNTER,
+    CFG_N_PANELS,
+    COLOR_NAMES,
+    IC_TYPE,
+    IDECK,
+    IT_SCHEME,
+    SP_BYSTANDER,
+    SP_PERIL,
+    SP_SCHEME,
+    SP_START,
+    VC_TYPE,
+    VDECK,
+    VT_LACKEY,
+    VT_PERIL,
+)
+from hon_env.core import layout as L
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+    from hon_env.game import Game
+
+PERIL_LETTERS = "rguy"  # peril colour letters in COLOR_NAMES order, as in the map files
+
+
+@dataclass
+class _Space:
+    """What stands on one map space."""
+
+    heroes: list[int] = field(default_factory=list)  # seats
+    villain: bool = False
+    lackeys: list[str] = field(default_factory=list)
+    perils: list[str] = field(default_factory=list)
+    issue_cards: list[str] = field(default_factory=list)  # non-Scheme issue cards placed here
+    bystander: bool = False
+
+    def markers(self) -> str:
+        """The space's figures and tokens as marker letters (see the module doc)."""
+        out = "".join(str(h + 1) for h in self.heroes)
+        out += "V" if self.villain else ""
+        out += "L" * len(self.lackeys) + "p" * len(self.perils)
+        out += "e" * len(self.issue_cards) + ("b" if self.bystander else "")
+        return out
+
+    def in_panel(self) -> list[str]:
+        """Figures on a scheme space (they stand in its panel), for the panel summaries."""
+        return ([f"hero {h + 1}" for h in self.heroes] + (["villain"] if self.villain else [])
+                + self.lackeys + self.issue_cards)
+
+
+@dataclass
+class _Panel:
+    """A scheme panel: its space, minions, captives and the Scheme card there."""
+
+    number: int
+    name: str
+    color: str
+    space: int
+    minions: int
+    captives: int
+    schemes: list[tuple[str, int]]  # (name, justice) of the Scheme cards at this panel
+
+
+def _board(game: Game) -> tuple[list[_Space], list[_Panel]]:
+    """Per-space contents and per-panel summaries of ``game``."""
+    sc = game.scenario
+    T = sc.tables
+    f = game.field
+    spaces = [_Space() for _ in sc.space_labels]
+    n = len(spaces)
+    for h, loc in enumerate(f("hloc")[:sc.n_heroes]):
+        if 0 <= loc < n:
+            spaces[int(loc)].heroes.append(h)
+    vil = int(f("vil_loc"))
+    if 0 <= vil < n:
+        spaces[vil].villain = True
+    for sp in np.flatnonzero(f("bystander_on")[:n]):
+        spaces[int(sp)].bystander = True
+    scheme_at: dict[int, list[tuple[str, int]]] = {}
+    for i in range(VDECK):
+        pos = int(f("vpos")[i])
+        if f("vloc")[i] != L.L_THREAT or not 0 <= pos < n:
+            continue
+        kind = int(T.vcard[i, VC_TYPE])
+        if kind == VT_LACKEY:
+            spaces[pos].lackeys.append(sc.villain_card_names[i])
+        elif kind == VT_PERIL:
+            spaces[pos].perils.append(sc.villain_card_names[i])
+    for i in range(IDECK):
+        pos = int(f("ipos")[i])
+        if f("iloc")[i] != L.L_THREAT or not 0 <= pos < n:
+            continue
+        name = sc.issue_card_names[i]
+        if T.icard[i, IC_TYPE] == IT_SCHEME and not f("iside")[i]:
+            # a Scheme card is the panel's problem, not a figure: listed with the panel
+            scheme_at.setdefault(pos, []).append((name, int(f("ijust")[i])))
+        else:
+            spaces[pos].issue_cards.append(name)
+    panels = []
+    for k in range(1, int(T.cfg[CFG_N_PANELS]) + 1):
+        sp = int(T.scheme_space[k])
+        # lackey_space[colour] is the scheme space of the panel of that colour
+        colors = np.flatnonzero(T.lackey_space == sp)
+        color = int(colors[0]) if len(colors) else -1
+        panels.append(_Panel(k, sc.panel_names[k], COLOR_NAMES[color] if color >= 0 else "",
+                             sp, int(f("minions")[k]), int(f("captured")[k]),
+                             scheme_at.get(sp, [])))
+    return spaces, panels
+
+
+def _kind_tag(game: Game, sp: int) -> str:
+    """Short tag of a space's kind: S, !r (peril), P3 (scheme panel), b (bystander space)."""
+    T = game.scenario.tables
+    kind = int(T.space_kind[sp])
+    arg = int(T.space_arg[sp])
+    if kind == SP_START:
+        return "S"
+    if kind == SP_PERIL:
+        return "!" + PERIL_LETTERS[arg]
+    if kind == SP_SCHEME:
+        return f"P{arg}"
+    if kind == SP_BYSTANDER:
+        return "b"
+    return ""
+
+
+# --------------------------------------------------------------------------- text
+
+_CELL = 6  # characters inside a text hex cell
+
+
+def _text_map(game: Game, spaces: list[_Space]) -> list[str]:
+    """The hex map as text: two lines per map row, odd rows shifted half a cell."""
+    sc = game.scenario
+    rowcol = sc.space_rowcol
+    n_rows = max(r for r, _ in rowcol) + 1
+    n_cols = max(c for _, c in rowcol) + 1
+    at = {rc: i for i, rc in enumerate(rowcol)}
+    half = (_CELL + 2) // 2
+    lines = []
+    for r in range(n_rows):
+        top, bottom = [], []
+        for c in range(n_cols):
+            sp = at.get((r, c))
+            if sp is None:
+                top.append(" " * (_CELL + 2))
+                bottom.append(" " * (_CELL + 2))
+                continue
+            head = f"{sc.space_labels[sp]} {_kind_tag(game, sp)}".strip()
+            marks = spaces[sp].markers()
+            if len(marks) > _CELL:
+                marks = marks[:_CELL - 1] + "+"
+            top.append(f"/{head:<{_CELL}}\\")
+            bottom.append(f"\\{marks:<{_CELL}}/")
+        pad = " " * half if r % 2 else ""
+        lines.append((pad + "".join(top)).rstrip())
+        lines.append((pad + "".join(bottom)).rstrip())
+    return lines
+
+
+def render_ansi(game: Game) -> str:
+    """A readable text board of ``game``.
+
+    Contains the title line (scenario, round, turn, decisions), the hex map with markers,
+    the scheme panels (minions, captives, Scheme cards), figures and tokens by name, the
+    villain, issue and supplies, every hero (status, hand, play area, clues, threat area)
+    and the pending decision with each legal action as ``index  action_to_string``.
+    """
+    snap = game.snapshot()
+    sc = game.scenario
+    T = sc.tables
+    spaces, panels = _board(game)
+    turn = "" if game.is_over else f", {snap['turn']} turn"
+    out = [f"{sc.issue_name} vs {sc.villain_name}  |  round {snap['round']}{turn}, "
+           f"{int(game.field('decisions'))} decisions"]
+    if game.is_over:
+        reason = f" ({game.loss_reason})" if game.loss_reason else ""
+        out.append(f"GAME OVER: {game.outcome}{reason}")
+    out.append("")
+    out += _text_map(game, spaces)
+    out.append("  markers: 1-6 hero seat, V villain, L lackey, p peril token, b bystander, "
+               "e issue card;")
+    out.append("  spaces: S start, P1-P6 scheme panel, !r/!g/!u/!y peril space, b bystander "
+               "space")
+    out.append("")
+    out.append("Panels:")
+    for p in panels:
+        here = spaces[p.space]
+        who = "".join(f" {w}," for w in here.in_panel())
+        schemes = ("; ".join(f"{n} (justice {j})" for n, j in p.schemes) if p.schemes
+                   else "no Scheme card")
+        out.append(f"  P{p.number} {p.name} ({p.color}) at {sc.space_labels[p.space]}: "
+                   f"minions {p.minions}, captives {p.captives},{who} {schemes}")
+    placed = []
+    for sp, s in enumerate(spaces):
+        label = sc.space_labels[sp]
+        placed += [f"{n} (lackey) at {label}" for n in s.lackeys]
+        placed += [f"{n} (peril) at {label}" for n in s.perils]
+        placed += [f"{n} (issue card) at {label}" for n in s.issue_cards]
+    if placed:
+        out.append("On the map: " + "; ".join(placed))
+    v = snap["villain"]
+    status = (f"justice {v['justice']}/{v['danger']}" if v["side"] == "scheming"
+              else f"damage {v['damage']}/{v['health']}")
+    out.append(f"Villain: {v['name']} ({v['side']}, {status}, hidden tokens "
+               f"{v['hidden_tokens']}) at {v['location']}; villain deck {v['deck_size']}")
+    counters = ", ".join(f"{k} {n}" for k, n in snap["issue"]["counters"].items())
+    loss = int(T.cfg[CFG_LOSS_COUNTER])
+    if loss >= 0:
+        counters += f" (lose at {int(T.cfg[CFG_LOSS_AT_LEAST])} {sc.counter_names[loss]})"
+    out.append(f"Issue: {snap['issue']['name']}, issue deck {snap['issue']['deck_size']}; "
+               f"{counters}")
+    s = snap["supplies"]
+    out.append(f"Supplies: minions {s['minions']}, bystanders {s['bystanders']} "
+               f"(defeated {s['bystanders_defeated']}), clue deck {s['clue_deck']}")
+    out.append("")
+    for seat, h in enumerate(snap["heroes"]):
+        mark = ">" if snap["deciding"] == h["id"] else " "
+        side = ", focused" if h["focused"] else ""
+        out.append(f"{mark}[{seat + 1}] {h['id']} ({h['name']}{side}) at {h['location']}: "
+                   f"damage {h['damage']}/{h['health']}, focus {h['focus']}, actions "
+                   f"{h['actions_left']}, deck {h['deck_size']}, discard {h['discard_size']}")
+        out.append(f"     hand: {', '.join(h['hand']) or '-'}")
+        out.append(f"     play: {', '.join(h['play_area']) or '-'}")
+        if h["clues"]:
+            out.append(f"     clues: {', '.join(h['clues'])}")
+        if h["threat_area"]:
+            out.append("     threats: " + ", ".join(_threat(t) for t in h["threat_area"]))
+    if not game.is_over:
+        out.append("")
+        out.append(f"Decision: {game.decision}, {game.current_agent} decides")
+        for a in game.legal_actions():
+            out.append(f"  {int(a):>4}  {game.action_to_string(int(a))}")
+    return "\n".join(_wrap(line) for line in out) + "\n"
+
+
+def _wrap(line: str, width: int = 100) -> str:
+    """Wrap a long text line, continuing under its own indent plus four spaces."""
+    if len(line) <= width:
+        return line
+    indent = " " * (len(line) - len(line.lstrip()) + 4)
+    return textwrap.fill(line, width, subsequent_indent=indent, break_long_words=False)
+
+
+# --------------------------------------------------------------------------- image
+
+_KIND_FACE = {SP_START: "#d9e8f5", SP_BYSTANDER: "#f1e4c8"}
+_PLAIN_FACE = "#eeeeee"
+_PERIL_FACE = {"red": "#f4b6b0", "green": "#bfe3b4", "blue": "#b7cdef", "yellow": "#f6e7a1"}
+_PANEL_FACE = {"red": "#d9534f", "green": "#4cae4c", "blue": "#3f78c9", "yellow": "#e0b020"}
+_HERO_COLORS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#17becf", "#8c564b")
+
+
+def _hex_xy(row: int, col: int) -> tuple[float, float]:
+    """Centre of hex (row, col) for pointy-top hexes of circumradius 1 (odd rows shifted)."""
+    w = np.sqrt(3.0)
+    return col * w + (w / 2 if row % 2 else 0.0), -row * 1.5
+
+
+def render_rgb(game: Game, dpi: int = 100) -> np.ndarray:
+    """An image of ``game``: the hex map, the scheme panels and a side panel of heroes.
+
+    Args:
+        game: the game to draw (not modified).
+        dpi: resolution; the figure is 13 x 7.5 inches (1300 x 750 pixels at 100 dpi).
+
+    Returns:
+        uint8 ``[H, W, 3]`` RGB image.
+    """
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+    from matplotlib.patches import FancyBboxPatch, RegularPolygon
+
+    sc = game.scenario
+    T = sc.tables
+    snap = game.snapshot()
+    spaces, panels = _board(game)
+    fig = Figure(figsize=(13, 7.5), dpi=dpi, facecolor="white")
+    FigureCanvasAgg(fig)  # attaches the Agg canvas: no GUI backend, no pyplot state
+
+    # --- map
+    ax = fig.add_axes((0.01, 0.22, 0.60, 0.70))
+    ax.set_aspect("equal")
+    ax.axis("off")
+    panel_color = {p.space: p.color for p in panels}
+    xs, ys = [], []
+    for sp, (r, c) in enumerate(sc.space_rowcol):
+        x, y = _hex_xy(r, c)
+        xs.append(x)
+        ys.append(y)
+        kind = int(T.space_kind[sp])
+        face = _KIND_FACE.get(kind, _PLAIN_FACE)
+        if kind == SP_PERIL:
+            face = _PERIL_FACE[COLOR_NAMES[int(T.space_arg[sp])]]
+        if kind == SP_SCHEME:
+            face = _PANEL_FACE.get(panel_color.get(sp, ""), "#999999")
+        ax.add_patch(RegularPolygon((x, y), 6, radius=0.98, orientation=0.0, facecolor=face,
+                                    edgecolor="#555555", linewidth=1.0))
+        tag = _kind_tag(game, sp)
+        ax.text(x, y + 0.62, sc.space_labels[sp], ha="center", va="center", fontsize=7,
+                color="#333333")
+        if tag and kind != SP_BYSTANDER:
+            ax.text(x, y - 0.66, tag, ha="center", va="center", fontsize=7,
+                    fontweight="bold", color="white" if kind == SP_SCHEME else "#333333")
+        _draw_space(ax, x, y, spaces[sp])
+    ax.set_xlim(min(xs) - 1.2, max(xs) + 1.2)
+    ax.set_ylim(min(ys) - 1.3, max(ys) + 1.3)
+
+    # --- title
+    title = f"{sc.issue_name} vs {sc.villain_name}   round {snap['round']}"
+    if game.is_over:
+        reason = f" ({game.loss_reason})" if game.loss_reason else ""
+        title += f"   GAME OVER: {game.outcome}{reason}"
+    else:
+        title += f", {snap['turn']} turn   decision: {game.decision} ({game.current_agent})"
+    fig.text(0.01, 0.965, title, fontsize=13, fontweight="bold", va="center")
+
+    # --- panel boxes along the bottom
+    n = max(len(panels), 1)
+    width = 0.60 / n
+    for i, p in enumerate(panels):
+        x0 = 0.01 + i * width
+        fig.patches.append(FancyBboxPatch(
+            (x0 + 0.003, 0.015), width - 0.01, 0.18, boxstyle="round,pad=0.003",
+            transform=fig.transFigure, facecolor=_PANEL_FACE.get(p.color, "#999999"),
+            alpha=0.25, edgecolor=_PANEL_FACE.get(p.color, "#999999"), linewidth=2))
+        here = spaces[p.space]
+        who = here.in_panel()
+        lines = [f"P{p.number} {p.name}", f"at {sc.space_labels[p.space]} ({p.color})",
+                 f"minions {p.minions}   captives {p.captives}"]
+        # about 5.6 pixels per character at 8.5 points and 100 dpi: wrap to the box width
+        chars = max(12, int((width - 0.02) * fig.get_figwidth() * 72 / 8.5 / 0.52))
+        for name, justice in p.schemes:
+            # keep "(justice N)" whole: wrap the card name, then add it where it fits
+            wrapped = textwrap.wrap(name, chars)
+            tail = f"(justice {justice})"
+            if len(wrapped[-1]) + 1 + len(tail) <= chars:
+                wrapped[-1] += " " + tail
+            else:
+                wrapped.append(tail)
+            lines += wrapped
+        if not p.schemes:
+            lines.append("no Scheme card")
+        if who:
+            lines += textwrap.wrap("here: " + ", ".join(who), chars)
+        fig.text(x0 + 0.01, 0.185, "\n".join(lines), fontsize=8.5, va="top", ha="left",
+                 linespacing=1.35)
+
+    # --- side panel: villain and issue, then one block per hero (with its colour), decision
+    _side_panel(fig, game, snap)
+    legend = ("markers: coloured disc = hero (seat number), black diamond V = villain,\n"
+              "red triangle L = lackey, orange star p = peril token,\n"
+              "small white disc b = bystander, grey square e = issue card (enemy/problem)")
+    fig.text(0.63, 0.02, legend, fontsize=8, va="bottom", ha="left", color="#444444",
+             linespacing=1.3)
+
+    fig.canvas.draw()
+    rgba = np.asarray(fig.canvas.buffer_rgba())
+    return np.ascontiguousarray(rgba[:, :, :3])
+
+
+def _draw_space(ax: Axes, x: float, y: float, s: _Space) -> None:
+    """Figures and tokens of one space, in a small grid inside its hex."""
+    from matplotlib.patches import Circle
+
+    items: list[tuple[str, str]] = [(f"h{h}", str(h + 1)) for h in s.heroes]
+    items += [("villain", "V")] if s.villain else []
+    items += [("lackey", "L") for _ in s.lackeys] + [("peril", "p") for _ in s.perils]
+    items += [("issue", "e") for _ in s.issue_cards]
+    items += [("bystander", "b")] if s.bystander else []
+    if not items:
+        return
+    per_row = 3
+    for k, (kind, letter) in enumerate(items[:6]):
+        row, col = divmod(k, per_row)
+        n_in_row = min(per_row, len(items[:6]) - row * per_row)
+        px = x + (col - (n_in_row - 1) / 2) * 0.52
+        py = y + 0.1 - row * 0.5
+        if kind.startswith("h"):
+            seat = int(kind[1:])
+            ax.add_patch(Circle((px, py), 0.24, facecolor=_HERO_COLORS[seat % 6],
+                                    edgecolor="black", linewidth=0.8, zorder=3))
+            ax.text(px, py, letter, ha="center", va="center", fontsize=8, color="white",
+                    fontweight="bold", zorder=4)
+        elif kind == "villain":
+            ax.plot(px, py, marker="D", markersize=13, color="black", zorder=3)
+            ax.text(px, py, "V", ha="center", va="center", fontsize=7.5, color="white",
+                    fontweight="bold", zorder=4)
+        elif kind == "lackey":
+            ax.plot(px, py - 0.03, marker="^", markersize=14, color="#c62828",
+                    markeredgecolor="black", zorder=3)
+            ax.text(px, py - 0.06, "L", ha="center", va="center", fontsize=6.5,
+                    color="white", fontweight="bold", zorder=4)
+        elif kind == "peril":
+            ax.plot(px, py, marker="*", markersize=17, color="#ff8f00",
+                    markeredgecolor="black", zorder=3)
+        elif kind == "issue":
+            ax.plot(px, py, marker="s", markersize=11, color="#757575",
+                    markeredgecolor="black", zorder=3)
+            ax.text(px, py, "e", ha="center", va="center", fontsize=7, color="white",
+                    zorder=4)
+        else:
+            ax.add_patch(Circle((px, py), 0.15, facecolor="white", edgecolor="black",
+                                    linewidth=0.8, zorder=3))
+            ax.text(px, py, "b", ha="center", va="center", fontsize=6.5, zorder=4)
+    if len(items) > 6:
+        ax.text(x + 0.55, y - 0.45, f"+{len(items) - 6}", fontsize=7, zorder=4)
+
+
+def _threat(card: dict) -> str:
+    """A threat-area card with its attached villain cards, if any."""
+    attached = card.get("attached") or []
+    return card["card"] + (f" [+{', '.join(attached)}]" if attached else "")
+
+
+def _short(text: str, n: int) -> str:
+    return text if len(text) <= n else text[:n - 1] + "…"
+
+
+_SIDE_FONT = 8.5  # points
+_SIDE_SPACING = 1.3
+
+
+def _side_panel(fig: Figure, game: Game, snap: dict) -> None:
+    """Villain, issue and supplies; each hero's block beside a disc of its colour; decision."""
+    from matplotlib.patches import Ellipse
+
+    # height of one text line in figure coordinates, to stack the blocks
+    line = _SIDE_FONT * _SIDE_SPACING / 72.0 / fig.get_figheight()
+    x, y = 0.645, 0.915
+    aspect = fig.get_figheight() / fig.get_figwidth()
+
+    def block(lines: list[str]) -> None:
+        nonlocal y
+        fig.text(x, y, "\n".join(lines), fontsize=_SIDE_FONT, va="top", ha="left",
+                 family="monospace", linespacing=_SIDE_SPACING)
+        y -= line * (len(lines) + 0.6)
+
+    v = snap["villain"]
+    status = (f"justice {v['justice']}/{v['danger']}" if v["side"] == "scheming"
+              else f"damage {v['damage']}/{v['health']}")
+    counters = ", ".join(f"{k} {n}" for k, n in snap["issue"]["counters"].items())
+    s = snap["supplies"]
+    block([f"Villain  {v['name']} ({v['side']}), {status}",
+           f"         hidden tokens {v['hidden_tokens']}, villain deck {v['deck_size']}",
+           f"Issue    issue deck {snap['issue']['deck_size']}, {counters}",
+           f"Supply   minions {s['minions']}, bystanders {s['bystanders']}, "
+           f"defeated {s['bystanders_defeated']}"])
+    for seat, h in enumerate(snap["heroes"]):
+        deciding = snap["deciding"] == h["id"]
+        # figure coordinates are not square: scale the width to draw a round disc
+        d = 0.016
+        fig.patches.append(Ellipse((x - 0.012, y - line * 0.45), d * aspect, d,
+                                   transform=fig.transFigure,
+                                   facecolor=_HERO_COLORS[seat % 6], edgecolor="black",
+                                   linewidth=1.5 if deciding else 0.5))
+        side = ", focused" if h["focused"] else ""
+        lines = [f"{seat + 1} {h['id']}{side} at {h['location']}"
+                 + ("   <- deciding" if deciding else ""),
+                 f"  damage {h['damage']}/{h['health']}  focus {h['focus']}  "
+                 f"actions {h['actions_left']}  deck {h['deck_size']}",
+                 "  hand: " + _short(", ".join(h["hand"]) or "-", 50)]
+        if h["play_area"]:
+            lines.append("  play: " + _short(", ".join(h["play_area"]), 50))
+        if h["clues"]:
+            lines.append("  clues: " + _short(", ".join(h["clues"]), 49))
+        if h["threat_area"]:
+            lines.append("  threats: " + _short(", ".join(_threat(t) for t in
+                                                          h["threat_area"]), 47))
+        block(lines)
+    if not game.is_over:
+        legal = game.legal_actions()
+        lines = [f"Decision: {game.decision} ({game.current_agent}), {len(legal)} legal"]
+        room = max(1, int((y - 0.1) / line) - 2)  # keep clear of the legend
+        for a in legal[:room]:
+            lines.append(f"  {int(a):>3} " + _short(game.action_to_string(int(a)), 52))
+        if len(legal) > room:
+            lines.append(f"  ... {len(legal) - room} more")
+        block(lines)
