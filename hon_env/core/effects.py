@@ -296,11 +296,6 @@ def add_counter(s, b, T, k, n):
 
 
 @njit(cache=True)
-def nemeses_alive(s, b, T):
-    return 0  # nemeses arrive with the 5-6 hero rules
-
-
-@njit(cache=True)
 def damage_enemy_card(s, b, T, t, n, h):
     """Deal ``n`` damage to enemy card target ``t`` (defense already applied by the caller).
 
@@ -315,32 +310,35 @@ def damage_enemy_card(s, b, T, t, n, h):
     if t == T_VILLAIN:
         s[b, VIL_DAMAGE] += n
         if s[b, VIL_DAMAGE] >= s[b, VIL_HEALTH] and s[b, VIL_HEALTH] != DASH:
-            if nemeses_alive(s, b, T) > 0:
-                s[b, VIL_DAMAGE] = s[b, VIL_HEALTH] - 1
-            else:
-                s[b, EVENTS + EV_ENEMIES_DEFEATED] += 1
-                end_game(s, b, OUT_WIN, 0)
+            s[b, EVENTS + EV_ENEMIES_DEFEATED] += 1
+            end_game(s, b, OUT_WIN, 0)
         return
     health = enemy_health(s, b, T, t, nh)
     if t < T_I0:
         s[b, VDMG + t] += n
-        if health != DASH and s[b, VDMG + t] >= health:
-            discard_attached(s, b, t)
-            s[b, VLOC + t] = L_DISCARD
-            s[b, VOWNER + t] = -1
-            s[b, VPOS + t] = -1
-            s[b, EVENTS + EV_ENEMIES_DEFEATED] += 1
-            gain_clue(s, b, T, h)
-        return
-    i = t - T_I0
-    s[b, IDMG + i] += n
-    if health != DASH and s[b, IDMG + i] >= health:
-        discard_attached(s, b, t)
-        s[b, ILOC + i] = L_REMOVED
-        s[b, IOWNER + i] = -1
-        s[b, IPOS + i] = -1
+        defeated = health != DASH and s[b, VDMG + t] >= health
+    else:
+        s[b, IDMG + t - T_I0] += n
+        defeated = health != DASH and s[b, IDMG + t - T_I0] >= health
+    if defeated:
+        leave_play(s, b, t, L_DISCARD if t < T_I0 else L_REMOVED)
         s[b, EVENTS + EV_ENEMIES_DEFEATED] += 1
         gain_clue(s, b, T, h)
+
+
+@njit(cache=True)
+def leave_play(s, b, t, zone):
+    """Card target ``t`` (villain or issue deck) leaves play for ``zone``, with its figure or
+    token and every card attached to it."""
+    discard_attached(s, b, t)
+    if t < T_I0:
+        s[b, VLOC + t] = zone
+        s[b, VOWNER + t] = -1
+        s[b, VPOS + t] = -1
+    else:
+        s[b, ILOC + t - T_I0] = zone
+        s[b, IOWNER + t - T_I0] = -1
+        s[b, IPOS + t - T_I0] = -1
 
 
 @njit(cache=True)
@@ -392,9 +390,7 @@ def flip_scheme(s, b, T, i, h):
     gain_clue(s, b, T, h)
     back = T.icard[i, IC_BACK]
     if back == BACK_NONE:
-        s[b, ILOC + i] = L_REMOVED
-        s[b, IOWNER + i] = -1
-        s[b, IPOS + i] = -1
+        leave_play(s, b, T_I0 + i, L_REMOVED)
     elif back == BACK_PROBLEM:
         loc = T.icard[i, IC_LOCATION]
         s[b, IPOS + i] = loc if loc >= 0 else T.scheme_space[T.icard[i, IC_PANEL]]
@@ -427,9 +423,7 @@ def place_justice(s, b, T, t, n, h):
     if t < T_I0:
         s[b, VJUST + t] += n
         if danger != DASH and s[b, VJUST + t] >= danger:
-            s[b, VLOC + t] = L_DISCARD
-            s[b, VOWNER + t] = -1
-            s[b, VPOS + t] = -1
+            leave_play(s, b, t, L_DISCARD)
             s[b, EVENTS + EV_PROBLEMS_SOLVED] += 1
             gain_clue(s, b, T, h)
         return
@@ -442,9 +436,7 @@ def place_justice(s, b, T, t, n, h):
         flip_scheme(s, b, T, i, h)
         return
     # an overcome flipped Scheme card leaves the game; a solved issue card is discarded
-    s[b, ILOC + i] = L_REMOVED if T.icard[i, IC_TYPE] == IT_SCHEME else L_DISCARD
-    s[b, IOWNER + i] = -1
-    s[b, IPOS + i] = -1
+    leave_play(s, b, t, L_REMOVED if T.icard[i, IC_TYPE] == IT_SCHEME else L_DISCARD)
     gain_clue(s, b, T, h)
 
 
