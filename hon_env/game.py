@@ -21,10 +21,8 @@ import numpy as np
 from hon_env.content import Scenario, load_scenario
 from hon_env.content.tables import CFG_N_PANELS, CFG_N_SPACES, HERO_DECK, IDECK, VDECK
 from hon_env.core import layout as L
-from hon_env.core.interp import apply_action
-from hon_env.core.observe import OBS_DIM, STATE_DIM, encode_obs, encode_state
-from hon_env.core.positions import refresh
-from hon_env.core.setup import init_game
+from hon_env.core.kernels import game_apply, game_init, game_observe, game_refresh, game_state
+from hon_env.core.observe import OBS_DIM, STATE_DIM
 from hon_env.describe import action_to_string, space_name, target_name
 
 
@@ -59,7 +57,15 @@ class Game:
         self.seed = int(seed)
         self.state = np.zeros((1, L.STATE_LEN), np.int32)
         self._mask = np.zeros((1, L.N_ACTIONS), np.int8)
-        init_game(self.state, 0, self.scenario.tables, np.int64(self.seed), self._mask[0])
+        game_init(self.state, self._tabs, np.int64(self.seed), self._mask[0])
+
+    @property
+    def _tabs(self) -> np.ndarray:
+        """The scenario's tables as a one-element structured array (fast for numba calls)."""
+        tabs = self.__dict__.get("_tabs_array")
+        if tabs is None:
+            tabs = self.__dict__["_tabs_array"] = self.scenario.tables.base.view(np.ndarray)
+        return tabs
 
     # --- the decision -------------------------------------------------------------------
     @property
@@ -112,7 +118,7 @@ class Game:
             raise IllegalActionError(
                 f"action {a} ({what}) is not legal in decision '{self.decision}' of "
                 f"{self.current_agent}; legal: {legal}")
-        code = apply_action(self.state, 0, self.scenario.tables, a, self._mask[0])
+        code = game_apply(self.state, self._tabs, a, self._mask[0])
         assert code == 0, code
 
     def action_to_string(self, action: int) -> str:
@@ -129,13 +135,13 @@ class Game:
         if not 0 <= seat < self.scenario.n_heroes:
             raise ValueError(f"seat must be in [0, {self.scenario.n_heroes}), got {seat}")
         out = np.zeros(OBS_DIM, np.float32)
-        encode_obs(self.state, 0, self.scenario.tables, int(seat), out)
+        game_observe(self.state, self._tabs, int(seat), out)
         return out
 
     def global_state(self) -> np.ndarray:
         """float32 [STATE_DIM] global state for centralized critics."""
         out = np.zeros(STATE_DIM, np.float32)
-        encode_state(self.state, 0, self.scenario.tables, out)
+        game_state(self.state, self._tabs, out)
         return out
 
     # --- outcome ------------------------------------------------------------------------
@@ -185,7 +191,7 @@ class Game:
 
     def refresh(self) -> None:
         """Recompute the legal mask after the state was edited (see ``hon_env.positions``)."""
-        refresh(self.state, 0, self.scenario.tables, self._mask[0])
+        game_refresh(self.state, self._tabs, self._mask[0])
 
     def field(self, name: str) -> np.ndarray:
         """Writable view of state field ``name`` for this game (``layout.FIELDS``).

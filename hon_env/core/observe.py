@@ -46,7 +46,7 @@ from hon_env.content.tables import (
     VT_PERIL,
 )
 from hon_env.core import layout as L
-from hon_env.core.geometry import bystander_at, captives, panel_of_space
+from hon_env.core.geometry import panel_of_space
 from hon_env.core.queries import (
     armor,
     attack_dice,
@@ -148,11 +148,11 @@ def encode_obs(s, b, T, seat, out):
         out[o + 2] = 1.0 if k == SP_PERIL else 0.0
         out[o + 3] = 1.0 if k == SP_BYSTANDER else 0.0
         out[o + 4] = 1.0 if k == SP_SCHEME else 0.0
-        out[o + 7] = 1.0 if bystander_at(s, b, T, sp) else 0.0
+        out[o + 7] = s[b, L.BYSTANDER_ON + sp]
         p = panel_of_space(T, sp)
         if p > 0:
             out[o + 13] = s[b, L.MINIONS + p] / 5.0
-            out[o + 14] = captives(s, b, T, p) / 4.0
+            out[o + 14] = s[b, L.CAPTURED + p] / 4.0
         out[o + 15] = _dist(T, here, sp)
     for h in range(nh):
         loc = s[b, L.HLOC + h]
@@ -172,8 +172,15 @@ def encode_obs(s, b, T, seat, out):
             out[o + 10] = max(out[o + 10], _frac(s[b, L.VDMG + i], enemy_health(s, b, T, i, nh)))
     for i in range(L.IDECK):
         pos = s[b, L.IPOS + i]
-        if s[b, L.ILOC + i] == L.L_THREAT and pos >= 0:
+        if pos < 0:
+            continue
+        if s[b, L.ILOC + i] == L.L_THREAT:
             out[OFF_SPACES + pos * SPACE_FEATS + 12] += 1.0
+        elif s[b, L.ILOC + i] == L.L_BOARD:  # a bystander character's token
+            if T.space_kind[pos] == SP_SCHEME:
+                out[OFF_SPACES + pos * SPACE_FEATS + 14] += 0.25
+            else:
+                out[OFF_SPACES + pos * SPACE_FEATS + 7] = 1.0
 
     # self
     o = OFF_SELF

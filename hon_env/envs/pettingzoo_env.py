@@ -292,7 +292,9 @@ class raw_env(_Front, AECEnv, EzPickle):
             self.render()
 
     def _infos(self) -> dict[str, dict[str, Any]]:
-        return {a: self._session.info() for a in self.agents}
+        # one info built per step; each agent gets its own shallow copy
+        info = self._session.info()
+        return {a: dict(info) for a in self.agents}
 
 
 def env(**kwargs: Any) -> AECEnv:

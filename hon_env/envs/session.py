@@ -266,8 +266,8 @@ class Session:
         """A fresh info dict: event counters, who decides now and, at the end, the outcome."""
         game = self.require_game()
         info: dict[str, Any] = {
-            "events": {name: int(v) for name, v in
-                       zip(L.EVENT_NAMES, game.field("events")[:_N_NAMED_EVENTS], strict=True)},
+            "events": dict(zip(L.EVENT_NAMES,
+                               game.field("events")[:_N_NAMED_EVENTS].tolist(), strict=True)),
             "acting_hero": self.current_agent,
             "decision": "none" if self.over else game.decision,
         }
