@@ -8,6 +8,7 @@ every game ends in a win or a loss.
 from __future__ import annotations
 
 import itertools
+import zlib
 
 import numpy as np
 import pytest
@@ -42,7 +43,7 @@ def test_content_has_the_core_box_roster():
 @pytest.mark.parametrize("villain,issue", PAIRS, ids=[f"{v}-{i}" for v, i in PAIRS])
 def test_random_play_over_every_pair(villain, issue):
     """Games of every team size end in a win or a loss with the invariants intact."""
-    rng = np.random.default_rng(abs(hash((villain, issue))) % 2**32)
+    rng = np.random.default_rng(zlib.crc32(f"{villain}/{issue}".encode()))  # stable seed
     for k, team in enumerate(_teams(rng)):
         sc = load_scenario("origin_story", heroes=team, villain=villain, issue=issue)
 
