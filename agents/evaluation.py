@@ -1,0 +1,77 @@
+"""Win rates of a policy against each villain and issue, with 95% confidence intervals.
+
+Every game is played once to its end on the vector env (game i from seed ``seed + i``);
+the win rate's interval is Wilson's score interval, which stays inside [0, 1] and behaves
+at 0 and 100% wins, where the normal approximation does not.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+from agents.policy import Policy
+from hon_env.core import layout as L
+from hon_env.envs.vector import VectorEnv
+
+
+def wilson_interval(wins: int, n: int, z: float = 1.959964) -> tuple[float, float]:
+    """Wilson score interval for ``wins`` successes in ``n`` trials (95% by default)."""
+    if n <= 0:
+        raise ValueError("n must be positive")
+    if not 0 <= wins <= n:
+        raise ValueError(f"wins must be in [0, {n}], got {wins}")
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass
+class EvalResult:
+    """Outcome counts of ``games`` games and the win rate with its 95% interval."""
+
+    villain: str
+    issue: str
+    heroes: tuple[str, ...]
+    games: int
+    wins: int
+    losses: int
+    truncated: int
+    win_rate: float
+    ci_low: float
+    ci_high: float
+    mean_rounds: float
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def evaluate(policy: Policy, *, villain: str, issue: str, heroes: list[str], games: int,
+             seed: int = 0, batch: int = 256, scenario: str = "origin_story") -> EvalResult:
+    """Play ``games`` games (one episode each) with ``policy`` and count the outcomes."""
+    if games < 1:
+        raise ValueError("games must be positive")
+    outcomes: list[int] = []
+    rounds: list[int] = []
+    for start in range(0, games, batch):
+        n = min(batch, games - start)
+        env = VectorEnv(n, seed + start, scenario, heroes=heroes, villain=villain, issue=issue)
+        obs, _ = env.reset()
+        done = np.zeros(n, bool)
+        while not done.all():
+            actions = policy.act(obs["observation"], obs["action_mask"], obs["agent"])
+            obs, _, _, _, info = env.step(np.asarray(actions, np.int64))
+            for i in np.flatnonzero(info["_final"] & ~done):
+                done[i] = True
+                outcomes.append(int(info["final_outcome"][i]))
+                rounds.append(int(info["final_rounds"][i]))
+    out = np.array(outcomes)
+    wins = int((out == L.OUT_WIN).sum())
+    low, high = wilson_interval(wins, games)
+    return EvalResult(villain, issue, tuple(heroes), games, wins,
+                      int((out == L.OUT_LOSS).sum()), int((out == L.OUT_TRUNCATED).sum()),
+                      wins / games, low, high, float(np.mean(rounds)))

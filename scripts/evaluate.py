@@ -1,0 +1,51 @@
+"""Evaluate a policy against every villain and issue: win rates with 95% intervals.
+
+    python scripts/evaluate.py --policy random --heroes majesty majesty --games 200
+
+Prints one row per villain x issue (wins, losses, truncations, win rate and its Wilson
+95% interval, mean rounds); ``--json FILE`` also writes the rows as JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+
+from agents import RandomPolicy
+from agents.evaluation import evaluate
+from hon_env import list_content
+
+POLICIES = {"random": RandomPolicy}
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--policy", choices=sorted(POLICIES), default="random")
+    p.add_argument("--heroes", nargs="+", default=["majesty"])
+    p.add_argument("--villains", nargs="*", default=None, help="default: all")
+    p.add_argument("--issues", nargs="*", default=None, help="default: all")
+    p.add_argument("--games", type=int, default=200)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--json", default=None, help="write the rows to this file")
+    args = p.parse_args()
+    content = list_content()
+    villains = args.villains or content["villains"]
+    issues = args.issues or content["issues"]
+    rows = []
+    print(f"{'villain':10} {'issue':20} {'wins':>5} {'losses':>6} {'trunc':>5} "
+          f"{'win rate [95% CI]':>24} {'rounds':>6}")
+    for villain, issue in itertools.product(villains, issues):
+        policy = POLICIES[args.policy](args.seed)
+        r = evaluate(policy, villain=villain, issue=issue, heroes=args.heroes,
+                     games=args.games, seed=args.seed)
+        rows.append(r.as_dict())
+        print(f"{villain:10} {issue:20} {r.wins:5d} {r.losses:6d} {r.truncated:5d} "
+              f"{r.win_rate:8.3f} [{r.ci_low:.3f}, {r.ci_high:.3f}] {r.mean_rounds:6.2f}")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(rows, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
