@@ -181,3 +181,22 @@ def suffer(g: Game) -> None:
 
 def hero_stat(g: Game, seat: int = 0) -> dict:
     return g.snapshot()["heroes"][seat]
+
+
+def setup(scenario, where="C3", cards=("Throne Breaker",), seed=0, seat=0) -> Game:
+    """Cleared board, no Scheme cards, hero ``seat`` at ``where`` holding only ``cards``."""
+    g = Game(scenario, seed=seed)
+    P.clear_board(g)
+    remove_schemes(g)
+    P.place_hero(g, seat, where)
+    P.empty_hand(g, seat)
+    if cards:
+        P.give_cards(g, seat, list(cards))
+    return g
+
+
+def move_one(g: Game, where: str | int) -> None:
+    """A Move action of a single step, then stop."""
+    step(g, where)
+    if g.decision == "move":
+        g.apply(PASS)

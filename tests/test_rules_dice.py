@@ -15,7 +15,7 @@ from rules_helpers import (
     SUCCESS,
     SUCCESS_FOCUS,
     legal,
-    remove_schemes,
+    setup,
     sp,
     suffer,
     vcard,
@@ -24,18 +24,6 @@ from rules_helpers import (
 from hon_env import Game
 from hon_env import positions as P
 from hon_env.core import layout as L
-
-
-def setup(scenario, where="C3", seed=0) -> Game:
-    """Cleared board, hero 0 at ``where`` with only Throne Breaker in hand, and Big Bertram
-    (health 5, defense 0) adjacent at D3 as a target."""
-    g = Game(scenario, seed=seed)
-    P.clear_board(g)
-    remove_schemes(g)
-    P.place_hero(g, 0, where)
-    P.empty_hand(g, 0)
-    P.give_cards(g, 0, ["Throne Breaker"])
-    return g
 
 
 def bertram(g: Game, where="D3") -> int:

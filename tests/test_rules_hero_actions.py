@@ -26,12 +26,14 @@ from rules_helpers import (
     hand,
     hcard,
     legal,
+    move_one,
     neighbours,
     put_bystander,
     put_issue_in_threat,
     put_minions,
     remove_schemes,
     set_scheme,
+    setup,
     sp,
     step,
     suffer,
@@ -44,27 +46,10 @@ from hon_env.core import layout as L
 REPO = Path(__file__).resolve().parents[1]
 
 
-def setup(scenario, where="C3", cards=("Throne Breaker",), seed=0) -> Game:
-    """Cleared board, no Scheme cards, hero 0 at ``where`` holding ``cards``."""
-    g = Game(scenario, seed=seed)
-    P.clear_board(g)
-    remove_schemes(g)
-    P.place_hero(g, 0, where)
-    P.empty_hand(g, 0)
-    if cards:
-        P.give_cards(g, 0, list(cards))
-    return g
-
 
 def actions(g, seat=0) -> int:
     return int(g.field("hactions")[seat])
 
-
-def move_one(g, where):
-    """A Move action of a single step, then stop."""
-    step(g, where)
-    if g.decision == "move":
-        g.apply(PASS)
 
 
 # --- Hero Turn ----------------------------------------------------------------------------

@@ -14,8 +14,8 @@ from rules_helpers import (
     event,
     put_bystander,
     put_issue_in_threat,
-    remove_schemes,
     set_scheme,
+    setup,
     sp,
     suffer,
 )
@@ -23,17 +23,6 @@ from rules_helpers import (
 from hon_env import Game
 from hon_env import positions as P
 from hon_env.core import layout as L
-
-
-def setup(scenario, where="C3", cards=("Throne Breaker",), seed=0) -> Game:
-    g = Game(scenario, seed=seed)
-    P.clear_board(g)
-    remove_schemes(g)
-    P.place_hero(g, 0, where)
-    P.empty_hand(g, 0)
-    if cards:
-        P.give_cards(g, 0, list(cards))
-    return g
 
 
 def gold(g: Game) -> int:

@@ -17,13 +17,14 @@ from rules_helpers import (
     hand,
     hcard,
     legal,
+    move_one,
     pass_while,
     put_bystander,
     put_minions,
     remove_schemes,
     set_scheme,
+    setup,
     sp,
-    step,
     suffer,
 )
 
@@ -31,17 +32,6 @@ from hon_env import Game, load_scenario
 from hon_env import positions as P
 from hon_env.content.tables import CFG_START_SPACE, HERO_DECK
 from hon_env.core import layout as L
-
-
-def setup(scenario, where="C3", cards=("Throne Breaker",), seed=0, seat=0) -> Game:
-    g = Game(scenario, seed=seed)
-    P.clear_board(g)
-    remove_schemes(g)
-    P.place_hero(g, seat, where)
-    P.empty_hand(g, seat)
-    if cards:
-        P.give_cards(g, seat, list(cards))
-    return g
 
 
 def stop_at_next_villain_turn(g: Game) -> None:
@@ -56,11 +46,6 @@ def two_draws(g: Game) -> None:
         g.apply(L.A_DRAW)
     pass_while(g, "main")
 
-
-def move_one(g, where):
-    step(g, where)
-    if g.decision == "move":
-        g.apply(L.A_PASS)
 
 
 # --- Activating Enemies / Exhausted Cards ---------------------------------------------------
