@@ -177,7 +177,18 @@ class _Front:
 
     metadata = METADATA
 
-    def _setup(self, kwargs: dict[str, Any]) -> None:
+    def __init__(self, *, scenario: str | Path | Scenario = "origin_story",
+                 heroes: Sequence[str] | None = None, villain: str | None = None,
+                 issue: str | None = None, n_heroes: int | None = None,
+                 rules: Mapping[str, Any] | None = None, caps: Mapping[str, Any] | None = None,
+                 max_cycles: int | None = None,
+                 reward_shaping: Mapping[str, float] | None = None,
+                 illegal_action: str = "raise", render_mode: str | None = None) -> None:
+        kwargs = dict(scenario=scenario, heroes=heroes, villain=villain, issue=issue,
+                      n_heroes=n_heroes, rules=rules, caps=caps, max_cycles=max_cycles,
+                      reward_shaping=reward_shaping, illegal_action=illegal_action,
+                      render_mode=render_mode)
+        EzPickle.__init__(self, **kwargs)  # pickling re-creates the env from these
         self._session = Session(EnvOptions.build(**kwargs))
         self.render_mode: str | None = kwargs["render_mode"]
         self.possible_agents: list[str] = list(self._session.agents)
@@ -227,20 +238,9 @@ class _Front:
 class raw_env(_Front, AECEnv, EzPickle):
     """Hour of Need as a PettingZoo AEC env (see the module documentation)."""
 
-    def __init__(self, *, scenario: str | Path | Scenario = "origin_story",
-                 heroes: Sequence[str] | None = None, villain: str | None = None,
-                 issue: str | None = None, n_heroes: int | None = None,
-                 rules: Mapping[str, Any] | None = None, caps: Mapping[str, Any] | None = None,
-                 max_cycles: int | None = None,
-                 reward_shaping: Mapping[str, float] | None = None,
-                 illegal_action: str = "raise", render_mode: str | None = None) -> None:
-        kwargs = dict(scenario=scenario, heroes=heroes, villain=villain, issue=issue,
-                      n_heroes=n_heroes, rules=rules, caps=caps, max_cycles=max_cycles,
-                      reward_shaping=reward_shaping, illegal_action=illegal_action,
-                      render_mode=render_mode)
-        EzPickle.__init__(self, **kwargs)
+    def __init__(self, **kwargs: Any) -> None:
         AECEnv.__init__(self)
-        self._setup(kwargs)
+        _Front.__init__(self, **kwargs)
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start an episode (``seed``: see the module documentation; ``options`` ignored)."""
@@ -313,19 +313,8 @@ class parallel_env(_Front, ParallelEnv, EzPickle):
     ``TypeError`` in both ``illegal_action`` modes.
     """
 
-    def __init__(self, *, scenario: str | Path | Scenario = "origin_story",
-                 heroes: Sequence[str] | None = None, villain: str | None = None,
-                 issue: str | None = None, n_heroes: int | None = None,
-                 rules: Mapping[str, Any] | None = None, caps: Mapping[str, Any] | None = None,
-                 max_cycles: int | None = None,
-                 reward_shaping: Mapping[str, float] | None = None,
-                 illegal_action: str = "raise", render_mode: str | None = None) -> None:
-        kwargs = dict(scenario=scenario, heroes=heroes, villain=villain, issue=issue,
-                      n_heroes=n_heroes, rules=rules, caps=caps, max_cycles=max_cycles,
-                      reward_shaping=reward_shaping, illegal_action=illegal_action,
-                      render_mode=render_mode)
-        EzPickle.__init__(self, **kwargs)
-        self._setup(kwargs)
+    def __init__(self, **kwargs: Any) -> None:
+        _Front.__init__(self, **kwargs)
         self.agents: list[str] = []
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None
