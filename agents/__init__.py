@@ -1,6 +1,7 @@
 """Baseline policies and their evaluation, all behind one ``Policy`` interface."""
 
-from agents.policy import Policy
+from agents.heuristic import HeuristicPolicy
+from agents.policy import Engine, Policy
 from agents.random_agent import RandomPolicy
 
-__all__ = ["Policy", "RandomPolicy"]
+__all__ = ["Engine", "HeuristicPolicy", "Policy", "RandomPolicy"]

@@ -63,7 +63,8 @@ def evaluate(policy: Policy, *, villain: str, issue: str, heroes: list[str], gam
         obs, _ = env.reset()
         done = np.zeros(n, bool)
         while not done.all():
-            actions = policy.act(obs["observation"], obs["action_mask"], obs["agent"])
+            actions = policy.act(obs["observation"], obs["action_mask"], obs["agent"],
+                                 engine=env.engine)
             obs, _, _, _, info = env.step(np.asarray(actions, np.int64))
             for i in np.flatnonzero(info["_final"] & ~done):
                 done[i] = True

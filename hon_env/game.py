@@ -67,6 +67,11 @@ class Game:
             tabs = self.__dict__["_tabs_array"] = self.scenario.tables.base.view(np.ndarray)
         return tabs
 
+    @property
+    def engine(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(state [1, STATE_LEN], tables)``: what scripted policies read (a live view)."""
+        return self.state, self._tabs
+
     # --- the decision -------------------------------------------------------------------
     @property
     def agents(self) -> list[str]:

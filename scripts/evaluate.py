@@ -1,6 +1,11 @@
 """Evaluate a policy against every villain and issue: win rates with 95% intervals.
 
     python scripts/evaluate.py --policy random --heroes majesty majesty --games 200
+    python scripts/evaluate.py --policy heuristic
+    python scripts/evaluate.py --policy runs/mappo/final.pt --villains dowager
+
+``--policy`` is ``random``, ``heuristic`` or a checkpoint (``.zip`` from train_ppo.py, ``.pt``
+from train_mappo.py; see ``agents/registry.py``).
 
 Prints one row per villain x issue (wins, losses, truncations, win rate and its Wilson
 95% interval, mean rounds); ``--json FILE`` also writes the rows as JSON.
@@ -12,16 +17,13 @@ import argparse
 import itertools
 import json
 
-from agents import RandomPolicy
 from agents.evaluation import evaluate
+from agents.registry import load_policy
 from hon_env import list_content
-
-POLICIES = {"random": RandomPolicy}
-
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--policy", choices=sorted(POLICIES), default="random")
+    p.add_argument("--policy", default="random", help="random, heuristic or a checkpoint")
     p.add_argument("--heroes", nargs="+", default=["majesty"])
     p.add_argument("--villains", nargs="*", default=None, help="default: all")
     p.add_argument("--issues", nargs="*", default=None, help="default: all")
@@ -36,7 +38,7 @@ def main() -> None:
     print(f"{'villain':10} {'issue':20} {'wins':>5} {'losses':>6} {'trunc':>5} "
           f"{'win rate [95% CI]':>24} {'rounds':>6}")
     for villain, issue in itertools.product(villains, issues):
-        policy = POLICIES[args.policy](args.seed)
+        policy = load_policy(args.policy, seed=args.seed)
         r = evaluate(policy, villain=villain, issue=issue, heroes=args.heroes,
                      games=args.games, seed=args.seed)
         rows.append(r.as_dict())

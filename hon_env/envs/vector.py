@@ -94,6 +94,12 @@ class VectorEnv:
     def n_actions(self) -> int:
         return L.N_ACTIONS
 
+    @property
+    def engine(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(state [B, STATE_LEN], tables)``: the live engine rows and the scenario tables,
+        for scripted policies (``agents.HeuristicPolicy``) that read the game directly."""
+        return self.state, self.scenario.tables.base
+
     def reset(self, seed: int | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         """Start every game; with ``seed`` the episode counters restart from that seed."""
         if seed is not None:

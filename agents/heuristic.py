@@ -1,0 +1,636 @@
+"""A scripted hero team: hand-written priorities over the public game state.
+
+The strategy, decision by decision (every hero runs the same rules):
+
+- **Targets and weights.** Each enemy and problem on the board gets a weight: the villain
+  when it can be solved or attacked (10), Scheme cards on their Scheme side (6; the
+  heroes' way to the villain), staying issue problems (4), lackeys and issue enemies
+  (3 + their inflict), perils and flipped Scheme problems (3), captured bystanders
+  (2 each), minions (1 each), bystander tokens on the map (2: moving through a bystander's
+  space rescues it). Cards in the deciding hero's own threat area weigh 2 more: they
+  activate against that hero.
+- **Goal.** A hero's goal is the target with the best weight per action needed to reach
+  it (a Move covers ``move`` spaces); Scheme cards, the Scheming villain, captives and
+  problems printed in a panel need the hero inside the panel, the rest need them near.
+- **Main menu.** Free things first: flip to the Focused side, play cards without the
+  action icon, use Exhaust abilities, use clue cards that carry an effect rather than
+  dice. Then, with actions left: act on the best target in reach (an action card that
+  attacks or solves when one is in hand, else the basic Attack/Solve); otherwise play a
+  Constant or support card; otherwise move toward the goal (a mobility feat teleports
+  there when the goal is two or more Moves away and the hand can spare a card);
+  otherwise draw. A strength or deduction feat buys an extra free roll on a target
+  worth 6 or more. A hero never yields the initiative and ends its actions with PASS.
+- **Inside a roll.** Bonus-dice clues go to rolls against the villain or a Scheme card;
+  all focus tokens the roll allows are spent; each success goes to the heaviest target,
+  preferring one it can finish.
+- **Damage.** Prevent abilities are always used; a toughness feat or a discard is used
+  when the damage would defeat the hero or is 3 or more (discards: when at half health).
+  Cunning icons: the villain inflicts this hero unless that would defeat them.
+  Inflicts are taken by the healthiest nearby hero; heals go to the most wounded one.
+
+It reads only what the players see: positions, damage, justice, cards in play, threat
+areas and the deciding hero's hand; never deck orders or the random generator.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from hon_env.content.tables import (
+    ABIL_EXHAUST,
+    BACK_ENEMY,
+    BACK_PROBLEM,
+    CFG_MOVE,
+    CFG_N_HEROES,
+    CFG_N_PANELS,
+    CFG_N_SPACES,
+    CL_ATTACK_DICE,
+    CL_SOLVE_DICE,
+    CLUE_DECK,
+    DASH,
+    FEAT_DEDUCTION,
+    FEAT_MOBILITY,
+    FEAT_STRENGTH,
+    HC_ABILITY,
+    HC_ACTION,
+    HC_CONSTANT,
+    HC_FEATS,
+    HC_PLAY_PROG,
+    HERO_DECK,
+    HS_ABILITY,
+    IC_BACK,
+    IC_STAYS,
+    IC_TYPE,
+    IDECK,
+    IT_ISSUE,
+    IT_SCHEME,
+    MAX_HEROES,
+    PROG_LEN,
+    SP_NONE,
+    SP_SCHEME,
+    VC_TYPE,
+    VDECK,
+    VT_LACKEY,
+    VT_PERIL,
+)
+from hon_env.core.geometry import FAR, bystander_at, captives, panel_of_space
+from hon_env.core.layout import (
+    A_ATTACK,
+    A_CARD,
+    A_CLUE,
+    A_DRAW,
+    A_FEAT,
+    A_FOCUS,
+    A_HERO,
+    A_OPTION,
+    A_PASS,
+    A_PLAY,
+    A_SOLVE,
+    A_SPACE,
+    A_TARGET,
+    A_USE,
+    CLUE_LOC,
+    D_ASSIGN,
+    D_ATTACK_SPACE,
+    D_CLUE_DICE,
+    D_CUNNING,
+    D_DAMAGE,
+    D_DISCARD_OR_DAMAGE,
+    D_FOCUS_SPEND,
+    D_MAIN,
+    D_MOVE,
+    D_PICK_HERO,
+    D_PICK_TARGET,
+    D_PLACE,
+    D_SOLVE_SPACE,
+    DEC_A,
+    DEC_HERO,
+    DEC_KIND,
+    HACTIONS,
+    HCLOC,
+    HDMG,
+    HLOC,
+    HSIDE,
+    IDMG,
+    IJUST,
+    ILOC,
+    IOWNER,
+    IPOS,
+    ISIDE,
+    L_HAND,
+    L_THREAT,
+    MINIONS,
+    N_OPTIONS,
+    N_TARGETS,
+    ROLL_KIND,
+    ROLL_SPACE,
+    ROLL_SUCC,
+    SP,
+    STACK,
+    STACK_W,
+    T_CAPTURED,
+    T_I0,
+    T_MINION,
+    T_VILLAIN,
+    VDMG,
+    VIL_HIDDEN,
+    VIL_IN_PANEL,
+    VIL_JUSTICE,
+    VIL_LOC,
+    VIL_OWNER,
+    VIL_SIDE,
+    VJUST,
+    VLOC,
+    VOWNER,
+    VPOS,
+)
+from hon_env.core.queries import (
+    enemy_health,
+    enemy_in_space,
+    enemy_inflict,
+    hero_health,
+    is_enemy_card,
+    move_bonus,
+    problem_danger,
+    problem_in_space,
+    target_space,
+)
+
+OP_DAMAGE_ENEMY, OP_JUSTICE, OP_MOVE, OP_ATTACK, OP_SOLVE, OP_PLACE, OP_RESCUE = (
+    5, 6, 7, 8, 9, 10, 11)
+OP_HEAL = 4
+KIND_ATTACK, KIND_SOLVE = 1, 2
+FINISH_BONUS = 3  # a success that finishes a target is worth this much more
+FEAT_ROLL_MIN = 6  # weight that justifies discarding a card for an extra roll
+BIG = 1 << 20
+
+
+# --- what a card does -----------------------------------------------------------------
+
+@njit(cache=True)
+def prog_kinds(T, pid):
+    """Bitmask of a program: 1 attacks/damages, 2 solves/places justice/rescues, 4 moves."""
+    bits = 0
+    if pid < 0:
+        return 0
+    for k in range(PROG_LEN):
+        op = T.prog[pid, k, 0]
+        if op == 0:
+            break
+        if op == OP_ATTACK or op == OP_DAMAGE_ENEMY:
+            bits |= 1
+        elif op == OP_SOLVE or op == OP_JUSTICE or op == OP_RESCUE:
+            bits |= 2
+        elif op == OP_MOVE or op == OP_PLACE:
+            bits |= 4
+    return bits
+
+
+# --- weights ----------------------------------------------------------------------------
+
+@njit(cache=True)
+def owned_by(s, b, t, h):
+    """Is target ``t`` a card in hero ``h``'s threat area?"""
+    if t < T_I0:
+        return s[b, VOWNER + t] == h
+    if t < T_VILLAIN:
+        return s[b, IOWNER + t - T_I0] == h
+    if t == T_VILLAIN:
+        return s[b, VIL_OWNER] == h
+    return False
+
+
+@njit(cache=True)
+def attack_weight(s, b, T, t, h):
+    """How much hero ``h`` wants to damage enemy target ``t``."""
+    if t == T_MINION:
+        return 1
+    if t == T_VILLAIN:
+        w = 10
+    else:
+        w = 3 + enemy_inflict(s, b, T, t)
+    if owned_by(s, b, t, h):
+        w += 2
+    return w
+
+
+@njit(cache=True)
+def solve_weight(s, b, T, t, h):
+    """How much hero ``h`` wants to place justice on problem target ``t``."""
+    if t == T_VILLAIN:
+        return 10
+    if t == T_CAPTURED:
+        return 2
+    w = 3
+    if t >= T_I0:
+        i = t - T_I0
+        if T.icard[i, IC_TYPE] == IT_SCHEME and s[b, ISIDE + i] == 0:
+            w = 6
+        elif T.icard[i, IC_TYPE] == IT_ISSUE:
+            w = 4
+    if owned_by(s, b, t, h):
+        w += 2
+    return w
+
+
+@njit(cache=True)
+def left_to_finish(s, b, T, t, kind):
+    """Damage (kind 1) or justice (kind 2) still needed to overcome target ``t``."""
+    n = T.cfg[CFG_N_HEROES]
+    if t == T_MINION or t == T_CAPTURED:
+        return 1
+    if kind == KIND_ATTACK:
+        if t == T_VILLAIN:
+            return BIG  # the villain's health is large; never a quick finish
+        hp = enemy_health(s, b, T, t, n)
+        dmg = s[b, VDMG + t] if t < T_I0 else s[b, IDMG + t - T_I0]
+        return BIG if hp == DASH else hp - dmg
+    if t == T_VILLAIN:
+        return BIG
+    danger = problem_danger(s, b, T, t, n)
+    just = s[b, VJUST + t] if t < T_I0 else s[b, IJUST + t - T_I0]
+    return BIG if danger == DASH else danger - just
+
+
+@njit(cache=True)
+def space_value(s, b, T, h, sp, kind):
+    """Total weight of what hero ``h`` could attack (1) or solve (2) in space ``sp`` now."""
+    v = 0
+    for t in range(T_CAPTURED + 1):
+        if kind == KIND_ATTACK:
+            if enemy_in_space(s, b, T, t, sp):
+                v += attack_weight(s, b, T, t, h)
+        elif problem_in_space(s, b, T, t, sp, h):
+            w = solve_weight(s, b, T, t, h)
+            if t == T_CAPTURED:
+                w *= captives(s, b, T, panel_of_space(T, sp))
+            v += w
+    p = panel_of_space(T, sp)
+    if kind == KIND_ATTACK and p > 0 and s[b, MINIONS + p] > 1:
+        v += s[b, MINIONS + p] - 1  # every minion of the panel is a target
+    return v
+
+
+# --- goals ------------------------------------------------------------------------------
+
+@njit(cache=True)
+def reach_cost(T, here, sp, inside, step):
+    """Move actions hero at ``here`` needs to stand in (inside) or near ``sp``."""
+    if here < 0 or sp < 0:
+        return FAR
+    d = T.dist[here, sp]
+    need = d if inside else max(0, d - 1)
+    return (need + step - 1) // step
+
+
+@njit(cache=True)
+def consider(best, T, here, step, sp, inside, w):
+    """Keep (score, space, inside) of the better goal; score = weight / (1 + Moves)."""
+    if sp < 0 or w <= 0:
+        return best
+    cost = reach_cost(T, here, sp, inside, step)
+    if cost >= FAR:
+        return best
+    score = w * 1000 // (1 + cost)
+    if score > best[0]:
+        return (score, sp, inside)
+    return best
+
+
+@njit(cache=True)
+def goal_of(s, b, T, h):
+    """Hero ``h``'s goal: (space, 1 if they must stand inside its panel), or (-1, 0)."""
+    here = s[b, HLOC + h]
+    if here < 0:
+        return -1, 0
+    step = max(1, T.cfg[CFG_MOVE] + move_bonus(s, b, T, h))
+    best = (0, -1, 0)
+    for i in range(VDECK):
+        if s[b, VLOC + i] != L_THREAT or s[b, VPOS + i] < 0:
+            continue
+        if T.vcard[i, VC_TYPE] == VT_LACKEY:
+            best = consider(best, T, here, step, s[b, VPOS + i], 0, attack_weight(s, b, T, i, h))
+        elif T.vcard[i, VC_TYPE] == VT_PERIL:
+            best = consider(best, T, here, step, s[b, VPOS + i], 0, solve_weight(s, b, T, i, h))
+    for i in range(IDECK):
+        t = T_I0 + i
+        pos = s[b, IPOS + i]
+        if s[b, ILOC + i] != L_THREAT or pos < 0:
+            continue
+        inside = panel_of_space(T, pos) > 0
+        if is_enemy_card(s, b, T, t):
+            best = consider(best, T, here, step, pos, 0, attack_weight(s, b, T, t, h))
+        elif T.icard[i, IC_TYPE] == IT_SCHEME:
+            if s[b, ISIDE + i] == 0:
+                best = consider(best, T, here, step, pos, 1, solve_weight(s, b, T, t, h))
+            elif T.icard[i, IC_BACK] == BACK_PROBLEM:
+                best = consider(best, T, here, step, pos, inside, solve_weight(s, b, T, t, h))
+        elif T.icard[i, IC_TYPE] == IT_ISSUE and T.icard[i, IC_STAYS] == 1:
+            best = consider(best, T, here, step, pos, inside, solve_weight(s, b, T, t, h))
+    vloc = s[b, VIL_LOC]
+    if vloc >= 0:
+        if s[b, VIL_SIDE] == 1:
+            best = consider(best, T, here, step, vloc, 0, attack_weight(s, b, T, T_VILLAIN, h))
+        elif s[b, VIL_HIDDEN] == 0 and s[b, VIL_IN_PANEL] == 1:
+            best = consider(best, T, here, step, vloc, 1, solve_weight(s, b, T, T_VILLAIN, h))
+    for p in range(1, T.cfg[CFG_N_PANELS] + 1):
+        c = captives(s, b, T, p)
+        if c > 0:
+            best = consider(best, T, here, step, T.scheme_space[p], 1, 2 * c)
+    for sp in range(T.cfg[CFG_N_SPACES]):
+        if T.space_kind[sp] != SP_NONE and bystander_at(s, b, T, sp):
+            best = consider(best, T, here, step, sp, 1, 2)
+    return best[1], best[2]
+
+
+# --- decisions --------------------------------------------------------------------------
+
+@njit(cache=True)
+def best_space(s, b, T, h, mask, base, kind):
+    """Legal action ``base + sp`` whose space holds the most weight, and that weight."""
+    best_a, best_v = -1, 0
+    for sp in range(T.cfg[CFG_N_SPACES]):
+        if mask[base + sp]:
+            v = space_value(s, b, T, h, sp, kind)
+            if best_a < 0 or v > best_v:
+                best_a, best_v = base + sp, v
+    return best_a, best_v
+
+
+@njit(cache=True)
+def toward(s, b, T, h, mask, base, goal, inside, allow_stay):
+    """Legal ``base + sp`` that brings hero ``h`` nearest its goal.
+
+    Returns -1 when staying (``allow_stay``) is at least as good: no step gets closer.
+    Bystander spaces win ties, since walking through one rescues it.
+    """
+    here = s[b, HLOC + h]
+    want = 0 if inside else 1
+    now = max(0, T.dist[here, goal] - want) if here >= 0 else FAR
+    best_a, best_d = -1, now if allow_stay else FAR
+    for sp in range(T.cfg[CFG_N_SPACES]):
+        if not mask[base + sp]:
+            continue
+        d = max(0, T.dist[sp, goal] - want)
+        if inside and panel_of_space(T, goal) > 0 and sp != goal and d == 0:
+            d = 1  # next to a panel is not inside it
+        if d < best_d or (d == best_d and best_a >= 0 and bystander_at(s, b, T, sp)
+                          and not bystander_at(s, b, T, best_a - base)):
+            best_a, best_d = base + sp, d
+    return best_a
+
+
+@njit(cache=True)
+def in_reach(s, b, T, h, goal, inside):
+    here = s[b, HLOC + h]
+    if here < 0 or goal < 0:
+        return False
+    return here == goal if inside else T.dist[here, goal] <= 1
+
+
+@njit(cache=True)
+def hand_count(s, b, h):
+    n = 0
+    for c in range(HERO_DECK):
+        if s[b, HCLOC + h * HERO_DECK + c] == L_HAND:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def health_left(s, b, T, h):
+    return hero_health(s, b, T, h) - s[b, HDMG + h]
+
+
+@njit(cache=True)
+def decide_main(s, b, T, h, mask):
+    """The hero-turn menu (see the module docstring for the order of preferences)."""
+    if mask[A_FOCUS]:
+        return A_FOCUS
+    hb = h * HERO_DECK
+    for c in range(HERO_DECK):
+        if mask[A_PLAY + c] and T.hcard[h, c, HC_ACTION] == 0:
+            return A_PLAY + c
+    for i in range(HERO_DECK + 1):
+        if mask[A_USE + i]:
+            kind = (T.hero_stat[h, s[b, HSIDE + h], HS_ABILITY] if i == HERO_DECK
+                    else T.hcard[h, i, HC_ABILITY])
+            if kind == ABIL_EXHAUST:
+                return A_USE + i
+    for i in range(CLUE_DECK):
+        if mask[A_CLUE + i] and T.clue[i, CL_ATTACK_DICE] == 0 and T.clue[i, CL_SOLVE_DICE] == 0:
+            return A_CLUE + i
+    acts = s[b, HACTIONS + h]
+    atk_a, atk_v = best_space(s, b, T, h, mask, A_ATTACK, KIND_ATTACK)
+    slv_a, slv_v = best_space(s, b, T, h, mask, A_SOLVE, KIND_SOLVE)
+    roll_a, roll_v, roll_kind = atk_a, atk_v, KIND_ATTACK
+    if slv_v > atk_v:
+        roll_a, roll_v, roll_kind = slv_a, slv_v, KIND_SOLVE
+    hand = hand_count(s, b, h)
+    # a feat is a free roll at the cost of a card: worth it on heavy targets
+    if roll_v >= FEAT_ROLL_MIN and (hand >= 3 or acts == 0):
+        bit = FEAT_STRENGTH if roll_kind == KIND_ATTACK else FEAT_DEDUCTION
+        k = 1 if roll_kind == KIND_ATTACK else 2
+        for c in range(HERO_DECK):
+            if mask[A_FEAT + 3 * c + k] and T.hcard[h, c, HC_FEATS] & bit:
+                return A_FEAT + 3 * c + k
+    if acts == 0:
+        return A_PASS
+    if roll_v >= 2 and roll_a >= 0:
+        # an action card that rolls the same way usually beats the basic action
+        want = 1 if roll_kind == KIND_ATTACK else 2
+        for c in range(HERO_DECK):
+            if mask[A_PLAY + c] and prog_kinds(T, T.hcard[h, c, HC_PLAY_PROG]) & want:
+                return A_PLAY + c
+        return roll_a
+    for c in range(HERO_DECK):
+        if mask[A_PLAY + c]:
+            bits = prog_kinds(T, T.hcard[h, c, HC_PLAY_PROG])
+            if T.hcard[h, c, HC_CONSTANT] == 1 or bits == 0:
+                return A_PLAY + c
+    goal, inside = goal_of(s, b, T, h)
+    if goal >= 0 and not in_reach(s, b, T, h, goal, inside):
+        here = s[b, HLOC + h]
+        step = max(1, T.cfg[CFG_MOVE] + move_bonus(s, b, T, h))
+        far = reach_cost(T, here, goal, inside, step) >= 2
+        if far and hand >= 2:
+            for c in range(HERO_DECK):
+                if mask[A_FEAT + 3 * c] and T.hcard[h, c, HC_FEATS] & FEAT_MOBILITY:
+                    return A_FEAT + 3 * c
+        for c in range(HERO_DECK):
+            if mask[A_PLAY + c] and prog_kinds(T, T.hcard[h, c, HC_PLAY_PROG]) == 4:
+                return A_PLAY + c
+        a = toward(s, b, T, h, mask, A_SPACE, goal, inside, True)
+        if a >= 0:
+            return a
+    if mask[A_DRAW]:
+        return A_DRAW
+    return first_legal(mask)
+
+
+@njit(cache=True)
+def first_legal(mask):
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            return a
+    return -1
+
+
+@njit(cache=True)
+def decide_assign(s, b, T, h, mask):
+    """Where the next success goes: the heaviest target, finishing ones first."""
+    kind = s[b, ROLL_KIND]
+    succ = s[b, ROLL_SUCC]
+    best_a, best_v = -1, -BIG
+    for t in range(N_TARGETS):
+        if not mask[A_TARGET + t]:
+            continue
+        w = attack_weight(s, b, T, t, h) if kind == KIND_ATTACK else solve_weight(s, b, T, t, h)
+        if left_to_finish(s, b, T, t, kind) <= succ:
+            w += FINISH_BONUS
+        if w > best_v:
+            best_a, best_v = A_TARGET + t, w
+    return best_a
+
+
+@njit(cache=True)
+def decide_pick_target(s, b, T, h, mask):
+    """Damage/justice from an effect goes to the heaviest target; exhausting a threat card
+    stops the enemy that inflicts most."""
+    kind = s[b, DEC_A]
+    best_a, best_v = -1, -BIG
+    for t in range(N_TARGETS):
+        if not mask[A_TARGET + t]:
+            continue
+        if kind == 0:
+            w = attack_weight(s, b, T, t, h)
+        elif kind == 1:
+            w = solve_weight(s, b, T, t, h)
+        else:
+            w = enemy_inflict(s, b, T, t) if is_enemy_card(s, b, T, t) else 0
+        if w > best_v:
+            best_a, best_v = A_TARGET + t, w
+    return best_a
+
+
+@njit(cache=True)
+def decide_pick_hero(s, b, T, h, mask):
+    """Heals go to the most wounded hero, inflicts to the one with most health left."""
+    top = s[b, SP] - 1
+    healing = top >= 0 and s[b, STACK + top * STACK_W] == OP_HEAL
+    n = T.cfg[CFG_N_HEROES]
+    best_a, best_v = -1, -BIG
+    for k in range(MAX_HEROES):
+        if not mask[A_HERO + k]:
+            continue
+        o = (h + k) % n
+        v = s[b, HDMG + o] if healing else health_left(s, b, T, o)
+        if v > best_v:
+            best_a, best_v = A_HERO + k, v
+    return best_a
+
+
+@njit(cache=True)
+def roll_is_heavy(s, b, T, h):
+    """Is the roll in progress against the villain or a Scheme card on its Scheme side?"""
+    sp = s[b, ROLL_SPACE]
+    for t in range(T_I0, T_VILLAIN + 1):
+        if t == T_VILLAIN:
+            if s[b, VIL_LOC] == sp and (s[b, VIL_SIDE] == 1 or s[b, VIL_HIDDEN] == 0):
+                return True
+        elif target_space(s, b, T, t) == sp and s[b, ILOC + t - T_I0] == L_THREAT:
+            i = t - T_I0
+            if T.icard[i, IC_TYPE] == IT_SCHEME and s[b, ISIDE + i] == 0:
+                return True
+    return False
+
+
+@njit(cache=True)
+def decide(s, b, T, mask):
+    """The scripted team's action for game ``b`` (reads the state row and ``mask``)."""
+    kind = s[b, DEC_KIND]
+    h = s[b, DEC_HERO]
+    if kind == D_MAIN:
+        return decide_main(s, b, T, h, mask)
+    if kind == D_MOVE or kind == D_PLACE:
+        goal, inside = goal_of(s, b, T, h)
+        if goal >= 0:
+            a = toward(s, b, T, h, mask, A_SPACE, goal, inside, kind == D_MOVE)
+            if a >= 0:
+                return a
+        return A_PASS if mask[A_PASS] else first_legal(mask)
+    if kind == D_ATTACK_SPACE:
+        return best_space(s, b, T, h, mask, A_ATTACK, KIND_ATTACK)[0]
+    if kind == D_SOLVE_SPACE:
+        return best_space(s, b, T, h, mask, A_SOLVE, KIND_SOLVE)[0]
+    if kind == D_ASSIGN:
+        return decide_assign(s, b, T, h, mask)
+    if kind == D_PICK_TARGET:
+        return decide_pick_target(s, b, T, h, mask)
+    if kind == D_PICK_HERO:
+        return decide_pick_hero(s, b, T, h, mask)
+    if kind == D_FOCUS_SPEND:
+        for k in range(N_OPTIONS - 1, -1, -1):
+            if mask[A_OPTION + k]:
+                return A_OPTION + k
+    if kind == D_CLUE_DICE:
+        if roll_is_heavy(s, b, T, h):
+            for i in range(CLUE_DECK):
+                if mask[A_CLUE + i]:
+                    return A_CLUE + i
+        return A_PASS
+    if kind == D_CUNNING:
+        inflict = enemy_inflict(s, b, T, T_VILLAIN)
+        return A_OPTION + (1 if health_left(s, b, T, h) > inflict else 0)
+    if kind == D_DAMAGE:
+        for i in range(HERO_DECK + 1):
+            if mask[A_USE + i]:
+                return A_USE + i
+        dmg = s[b, DEC_A]
+        if dmg >= health_left(s, b, T, h) or dmg >= 3:
+            for c in range(HERO_DECK):
+                if mask[A_CARD + c]:
+                    return A_CARD + c
+        return A_PASS
+    if kind == D_DISCARD_OR_DAMAGE:
+        left = health_left(s, b, T, h)
+        if s[b, DEC_A] >= left or 2 * left <= hero_health(s, b, T, h):
+            for c in range(HERO_DECK):
+                if mask[A_CARD + c]:
+                    return A_CARD + c
+        return A_PASS
+    # mulligan (keep), rescue and anything else: the first legal answer
+    if mask[A_PASS]:
+        return A_PASS
+    return first_legal(mask)
+
+
+@njit(cache=True, parallel=True)
+def heuristic_actions(state, tabs, masks, out):
+    """Scripted actions for every game: reads ``state`` [B, STATE_LEN], the scenario
+    tables ``tabs`` (one-element record array) and ``masks`` [B, N_ACTIONS]; writes
+    ``out`` [B]."""
+    for b in prange(state.shape[0]):
+        a = decide(state, b, tabs[0], masks[b])  # tabs[0] inside: records do not cross prange
+        out[b] = a if a >= 0 and masks[b, a] else first_legal(masks[b])
+
+
+class HeuristicPolicy:
+    """The scripted team as a ``Policy``: needs the engine view (state rows + tables)."""
+
+    name = "heuristic"
+    needs_engine = True
+
+    def act(self, observations: np.ndarray, masks: np.ndarray, seats: np.ndarray,
+            engine=None) -> np.ndarray:
+        if engine is None:
+            raise ValueError("HeuristicPolicy reads the game state: pass engine=env.engine "
+                             "(VectorEnv.engine or Game.engine)")
+        state, tabs = engine
+        masks = np.ascontiguousarray(masks, np.int8)
+        if state.shape[0] != masks.shape[0]:
+            raise ValueError(f"engine state has {state.shape[0]} games, masks {masks.shape[0]}")
+        out = np.empty(masks.shape[0], np.int64)
+        heuristic_actions(state, tabs, masks, out)
+        return out

@@ -1,0 +1,37 @@
+"""Policies by name or checkpoint path: what ``--policy`` means in every script.
+
+- ``random``: masked uniform (``RandomPolicy``),
+- ``heuristic``: the scripted team (``HeuristicPolicy``),
+- ``path/to/model.zip``: a MaskablePPO checkpoint from ``scripts/train_ppo.py``,
+- ``path/to/model.pt``: a MAPPO checkpoint from ``scripts/train_mappo.py``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from agents.heuristic import HeuristicPolicy
+from agents.policy import Policy
+from agents.random_agent import RandomPolicy
+
+BUILTIN = ("random", "heuristic")
+
+
+def load_policy(spec: str, seed: int = 0, device: str = "cpu", greedy: bool = True) -> Policy:
+    """The policy named by ``spec`` (see the module docstring); ``greedy`` makes trained
+    policies take their most likely legal action instead of sampling."""
+    if spec == "random":
+        return RandomPolicy(seed)
+    if spec == "heuristic":
+        return HeuristicPolicy()
+    path = Path(spec)
+    if not path.exists():
+        raise ValueError(f"unknown policy {spec!r}: expected one of {BUILTIN} or a checkpoint "
+                         "path (.zip from train_ppo.py, .pt from train_mappo.py)")
+    from agents.trained import MappoPolicy, PpoPolicy  # torch only when needed
+
+    if path.suffix == ".zip":
+        return PpoPolicy.load(path, device=device, greedy=greedy, seed=seed)
+    if path.suffix == ".pt":
+        return MappoPolicy.load(path, device=device, greedy=greedy, seed=seed)
+    raise ValueError(f"unknown checkpoint type {path.suffix!r} for {spec!r} (.zip or .pt)")
