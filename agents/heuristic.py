@@ -39,7 +39,6 @@ from numba import njit, prange
 
 from hon_env.content.tables import (
     ABIL_EXHAUST,
-    BACK_ENEMY,
     BACK_PROBLEM,
     CFG_MOVE,
     CFG_N_HEROES,
@@ -68,7 +67,6 @@ from hon_env.content.tables import (
     MAX_HEROES,
     PROG_LEN,
     SP_NONE,
-    SP_SCHEME,
     VC_TYPE,
     VDECK,
     VT_LACKEY,
@@ -90,7 +88,6 @@ from hon_env.core.layout import (
     A_SPACE,
     A_TARGET,
     A_USE,
-    CLUE_LOC,
     D_ASSIGN,
     D_ATTACK_SPACE,
     D_CLUE_DICE,
@@ -136,7 +133,6 @@ from hon_env.core.layout import (
     VDMG,
     VIL_HIDDEN,
     VIL_IN_PANEL,
-    VIL_JUSTICE,
     VIL_LOC,
     VIL_OWNER,
     VIL_SIDE,
@@ -408,7 +404,6 @@ def decide_main(s, b, T, h, mask):
     """The hero-turn menu (see the module docstring for the order of preferences)."""
     if mask[A_FOCUS]:
         return A_FOCUS
-    hb = h * HERO_DECK
     for c in range(HERO_DECK):
         if mask[A_PLAY + c] and T.hcard[h, c, HC_ACTION] == 0:
             return A_PLAY + c

@@ -21,6 +21,7 @@ from agents.evaluation import evaluate
 from agents.registry import load_policy
 from hon_env import list_content
 
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--policy", default="random", help="random, heuristic or a checkpoint")
