@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass
+from pathlib import Path
 
 import numpy as np
 
 from agents.policy import Policy
+from hon_env.content import Scenario
 from hon_env.core import layout as L
 from hon_env.envs.vector import VectorEnv
+from hon_env.game import resolve_scenario
 
 
 def wilson_interval(wins: int, n: int, z: float = 1.959964) -> tuple[float, float]:
@@ -50,16 +53,23 @@ class EvalResult:
         return asdict(self)
 
 
-def evaluate(policy: Policy, *, villain: str, issue: str, heroes: list[str], games: int,
-             seed: int = 0, batch: int = 256, scenario: str = "origin_story") -> EvalResult:
-    """Play ``games`` games (one episode each) with ``policy`` and count the outcomes."""
+def evaluate(policy: Policy, *, games: int, seed: int = 0, batch: int = 256,
+             scenario: str | Path | Scenario = "origin_story", villain: str | None = None,
+             issue: str | None = None, heroes: list[str] | None = None) -> EvalResult:
+    """Play ``games`` games (one episode each) with ``policy`` and count the outcomes.
+
+    ``scenario`` is an id, a path or a compiled ``Scenario``; ``villain``, ``issue`` and
+    ``heroes`` override its content (only with an id or path). Game i starts from seed
+    ``seed + i`` whatever the batch size.
+    """
     if games < 1:
         raise ValueError("games must be positive")
+    sc = resolve_scenario(scenario, heroes=heroes, villain=villain, issue=issue)
     outcomes: list[int] = []
     rounds: list[int] = []
     for start in range(0, games, batch):
         n = min(batch, games - start)
-        env = VectorEnv(n, seed + start, scenario, heroes=heroes, villain=villain, issue=issue)
+        env = VectorEnv(n, seed + start, sc)
         obs, _ = env.reset()
         done = np.zeros(n, bool)
         while not done.all():
@@ -73,6 +83,6 @@ def evaluate(policy: Policy, *, villain: str, issue: str, heroes: list[str], gam
     out = np.array(outcomes)
     wins = int((out == L.OUT_WIN).sum())
     low, high = wilson_interval(wins, games)
-    return EvalResult(villain, issue, tuple(heroes), games, wins,
+    return EvalResult(sc.villain_id, sc.issue_id, tuple(sc.hero_ids), games, wins,
                       int((out == L.OUT_LOSS).sum()), int((out == L.OUT_TRUNCATED).sum()),
                       wins / games, low, high, float(np.mean(rounds)))

@@ -1,0 +1,99 @@
+"""Torch building blocks of the MAPPO baseline: masked actor, centralized critic, value
+normalisation. Shared by ``scripts/train_mappo.py`` and the checkpoint loader."""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+from torch import nn
+
+MASKED_LOGIT = -1e8  # finite, so masked softmax and entropy stay NaN-free
+
+
+def layer_init(layer: nn.Linear, std: float = float(np.sqrt(2)), bias: float = 0.0) -> nn.Linear:
+    """Orthogonal weights and constant bias (the CleanRL/MAPPO initialisation)."""
+    nn.init.orthogonal_(layer.weight, std)
+    nn.init.constant_(layer.bias, bias)
+    return layer
+
+
+def mlp(in_dim: int, hidden: list[int], out_dim: int, out_std: float) -> nn.Sequential:
+    layers: list[nn.Module] = []
+    d = in_dim
+    for h in hidden:
+        layers += [layer_init(nn.Linear(d, h)), nn.Tanh()]
+        d = h
+    layers.append(layer_init(nn.Linear(d, out_dim), std=out_std))
+    return nn.Sequential(*layers)
+
+
+class Actor(nn.Module):
+    """Shared policy of every hero: the deciding hero's observation -> masked logits."""
+
+    def __init__(self, obs_dim: int, n_actions: int, hidden: list[int]) -> None:
+        super().__init__()
+        self.net = mlp(obs_dim, hidden, n_actions, out_std=0.01)
+
+    def log_probs(self, obs: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        """Log-probabilities [B, n_actions] over the legal actions only (``mask`` bool);
+        illegal actions get a log-probability near -1e8, i.e. probability 0."""
+        logits = self.net(obs).masked_fill(~mask, MASKED_LOGIT)
+        return logits.log_softmax(-1)
+
+
+def sample(logp: torch.Tensor, generator: torch.Generator | None = None) -> torch.Tensor:
+    """One action per row drawn from ``logp`` (Gumbel-max: cheaper than ``Categorical``)."""
+    u = torch.rand(logp.shape, device=logp.device, generator=generator).clamp_(1e-12, 1.0)
+    return (logp - (-u.log()).log()).argmax(-1)
+
+
+def entropy(logp: torch.Tensor) -> torch.Tensor:
+    """Entropy of each row's distribution (masked actions contribute 0)."""
+    return -(logp.exp() * logp).sum(-1)
+
+
+class Critic(nn.Module):
+    """Centralized value of the global state (``VectorEnv`` ``obs["state"]``)."""
+
+    def __init__(self, state_dim: int, hidden: list[int]) -> None:
+        super().__init__()
+        self.net = mlp(state_dim, hidden, 1, out_std=1.0)
+
+    def forward(self, state: torch.Tensor) -> torch.Tensor:
+        return self.net(state).squeeze(-1)
+
+
+class ValueNorm(nn.Module):
+    """Running mean/std of value targets (MAPPO's value normalisation).
+
+    The critic learns normalised targets; ``denormalize`` maps its outputs back for GAE.
+    Statistics are debiased exponential averages so early updates are not skewed to 0.
+    """
+
+    def __init__(self, beta: float = 0.999, eps: float = 1e-5) -> None:
+        super().__init__()
+        self.beta = beta
+        self.eps = eps
+        self.register_buffer("mean", torch.zeros(()))
+        self.register_buffer("mean_sq", torch.zeros(()))
+        self.register_buffer("debias", torch.zeros(()))
+
+    def _stats(self) -> tuple[torch.Tensor, torch.Tensor]:
+        d = self.debias.clamp(min=self.eps)
+        mean = self.mean / d
+        var = (self.mean_sq / d - mean**2).clamp(min=1e-2)
+        return mean, var.sqrt()
+
+    @torch.no_grad()
+    def update(self, x: torch.Tensor) -> None:
+        self.mean.mul_(self.beta).add_(x.mean() * (1 - self.beta))
+        self.mean_sq.mul_(self.beta).add_((x**2).mean() * (1 - self.beta))
+        self.debias.mul_(self.beta).add_(1 - self.beta)
+
+    def normalize(self, x: torch.Tensor) -> torch.Tensor:
+        mean, std = self._stats()
+        return (x - mean) / std
+
+    def denormalize(self, x: torch.Tensor) -> torch.Tensor:
+        mean, std = self._stats()
+        return x * std + mean

@@ -1,0 +1,42 @@
+"""Periodic evaluation of a training run against the random and scripted baselines."""
+
+from __future__ import annotations
+
+from agents.evaluation import EvalResult, evaluate
+from agents.heuristic import HeuristicPolicy
+from agents.policy import Policy
+from agents.random_agent import RandomPolicy
+from hon_env.content import Scenario
+
+EVAL_SEED = 1_000_000  # evaluation games never share seeds with training episodes
+
+
+class BaselineEvaluator:
+    """Evaluates policies on one fixed set of games; the baselines are played once."""
+
+    def __init__(self, scenario: Scenario, games: int, seed: int = EVAL_SEED) -> None:
+        self.scenario = scenario
+        self.games = games
+        self.seed = seed
+        self._baselines: dict[str, EvalResult] = {}
+
+    def run(self, policy: Policy) -> EvalResult:
+        return evaluate(policy, games=self.games, seed=self.seed, scenario=self.scenario)
+
+    def baseline(self, name: str) -> EvalResult:
+        if name not in self._baselines:
+            policy = HeuristicPolicy() if name == "heuristic" else RandomPolicy(self.seed)
+            self._baselines[name] = self.run(policy)
+        return self._baselines[name]
+
+    def row(self, policy: Policy) -> dict[str, float]:
+        """Win rates of ``policy``, the heuristic and random with 95% intervals."""
+        out: dict[str, float] = {}
+        for name, r in (("trained", self.run(policy)), ("heuristic", self.baseline("heuristic")),
+                        ("random", self.baseline("random"))):
+            out[f"{name}_win_rate"] = r.win_rate
+            out[f"{name}_ci_low"] = r.ci_low
+            out[f"{name}_ci_high"] = r.ci_high
+            if name == "trained":
+                out["trained_mean_rounds"] = r.mean_rounds
+        return out

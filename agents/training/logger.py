@@ -1,0 +1,75 @@
+"""Run logs: ``train.csv`` and ``eval.csv`` rows, TensorBoard scalars, a progress bar."""
+
+from __future__ import annotations
+
+import csv
+import sys
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from agents.training.config import config_dict
+
+
+class RunLogger:
+    """Writes everything a run reports under ``run_dir``.
+
+    ``train.csv`` gets one row per update and ``eval.csv`` one per evaluation (each keeps
+    the columns of its first row); TensorBoard event files go to ``run_dir/tb`` (when the
+    ``tensorboard`` package is installed) and the config to ``run_dir/config.yaml``.
+    """
+
+    def __init__(self, run_dir: str | Path, cfg: Any, total_steps: int, *,
+                 tensorboard: bool = True, progress: bool = True, start_step: int = 0) -> None:
+        self.dir = Path(run_dir)
+        self.dir.mkdir(parents=True, exist_ok=True)
+        (self.dir / "config.yaml").write_text(yaml.safe_dump(config_dict(cfg), sort_keys=False))
+        self._files: dict[str, tuple[Any, csv.DictWriter]] = {}
+        self.tb = None
+        if tensorboard:
+            try:
+                from torch.utils.tensorboard import SummaryWriter
+            except ImportError:  # tensorboard is in the train extras; the CSVs still work
+                print("tensorboard not installed: CSV logs only", file=sys.stderr)
+            else:
+                self.tb = SummaryWriter(str(self.dir / "tb"))
+        self.bar = None
+        if progress:
+            from tqdm import tqdm
+
+            self.bar = tqdm(total=total_steps, initial=start_step, unit="step",
+                            dynamic_ncols=True, file=sys.stderr)
+
+    def log(self, table: str, step: int, row: dict[str, float]) -> None:
+        """Append ``row`` (with ``step``) to ``<table>.csv`` and to TensorBoard."""
+        row = {"step": step, **row}
+        if table not in self._files:
+            path = self.dir / f"{table}.csv"
+            fresh = not path.exists()
+            fh = path.open("a", newline="")
+            writer = csv.DictWriter(fh, fieldnames=list(row), extrasaction="ignore")
+            if fresh:
+                writer.writeheader()
+            self._files[table] = (fh, writer)
+        fh, writer = self._files[table]
+        writer.writerow(row)
+        fh.flush()
+        if self.tb is not None:
+            for k, v in row.items():
+                if k != "step":
+                    self.tb.add_scalar(f"{table}/{k}", v, step)
+
+    def progress(self, step: int, **shown: float) -> None:
+        if self.bar is not None:
+            self.bar.n = step
+            self.bar.set_postfix({k: f"{v:.3g}" for k, v in shown.items()}, refresh=False)
+            self.bar.refresh()
+
+    def close(self) -> None:
+        for fh, _ in self._files.values():
+            fh.close()
+        if self.tb is not None:
+            self.tb.close()
+        if self.bar is not None:
+            self.bar.close()
