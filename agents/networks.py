@@ -17,14 +17,24 @@ def layer_init(layer: nn.Linear, std: float = float(np.sqrt(2)), bias: float = 0
     return layer
 
 
-def mlp(in_dim: int, hidden: list[int], out_dim: int, out_std: float) -> nn.Sequential:
-    layers: list[nn.Module] = []
-    d = in_dim
-    for h in hidden:
-        layers += [layer_init(nn.Linear(d, h)), nn.Tanh()]
-        d = h
-    layers.append(layer_init(nn.Linear(d, out_dim), std=out_std))
-    return nn.Sequential(*layers)
+class MLP(nn.Module):
+    """Tanh trunk + linear head. Under bf16 autocast (``amp``) only the trunk runs in bf16:
+    the head stays float32 so log-probabilities and PPO ratios keep full precision."""
+
+    def __init__(self, in_dim: int, hidden: list[int], out_dim: int, out_std: float) -> None:
+        super().__init__()
+        layers: list[nn.Module] = []
+        d = in_dim
+        for h in hidden:
+            layers += [layer_init(nn.Linear(d, h)), nn.Tanh()]
+            d = h
+        self.trunk = nn.Sequential(*layers)
+        self.head = layer_init(nn.Linear(d, out_dim), std=out_std)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        h = self.trunk(x)
+        with torch.autocast(device_type=x.device.type, enabled=False):
+            return self.head(h.float())
 
 
 class Actor(nn.Module):
@@ -32,7 +42,7 @@ class Actor(nn.Module):
 
     def __init__(self, obs_dim: int, n_actions: int, hidden: list[int]) -> None:
         super().__init__()
-        self.net = mlp(obs_dim, hidden, n_actions, out_std=0.01)
+        self.net = MLP(obs_dim, hidden, n_actions, out_std=0.01)
 
     def log_probs(self, obs: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
         """Log-probabilities [B, n_actions] over the legal actions only (``mask`` bool);
@@ -57,7 +67,7 @@ class Critic(nn.Module):
 
     def __init__(self, state_dim: int, hidden: list[int]) -> None:
         super().__init__()
-        self.net = mlp(state_dim, hidden, 1, out_std=1.0)
+        self.net = MLP(state_dim, hidden, 1, out_std=1.0)
 
     def forward(self, state: torch.Tensor) -> torch.Tensor:
         return self.net(state).squeeze(-1)
@@ -97,3 +107,17 @@ class ValueNorm(nn.Module):
     def denormalize(self, x: torch.Tensor) -> torch.Tensor:
         mean, std = self._stats()
         return x * std + mean
+
+
+def bf16_is_fast(device: torch.device) -> bool:
+    """Does bf16 autocast speed up matmuls here? CUDA GPUs with bf16, and CPUs with
+    AMX or AVX-512 BF16 units (elsewhere bf16 is emulated and slower than float32)."""
+    if device.type == "cuda":
+        return torch.cuda.is_bf16_supported()
+    if device.type != "cpu":
+        return False
+    try:
+        flags = open("/proc/cpuinfo").read()
+    except OSError:
+        return False
+    return "amx_bf16" in flags or "avx512_bf16" in flags

@@ -41,7 +41,7 @@ import torch
 from torch import nn
 
 from agents.heuristic import HeuristicPolicy
-from agents.networks import Actor, Critic, ValueNorm, entropy, sample
+from agents.networks import Actor, Critic, ValueNorm, bf16_is_fast, entropy, sample
 from agents.trained import MappoPolicy
 from agents.training.baselines import BaselineEvaluator
 from agents.training.config import config_dict, parse_config
@@ -84,6 +84,7 @@ class Config:
     checkpoint_every: int = 1_000_000
     resume: str | None = None
     device: str = "auto"
+    amp: str = "auto"
     threads: int = 0
     tensorboard: bool = True
     progress: bool = True
@@ -95,6 +96,8 @@ class Config:
                 raise ValueError(f"{name} must be positive, got {getattr(self, name)}")
         if (self.num_envs * self.num_steps) % self.num_minibatches:
             raise ValueError("num_envs * num_steps must divide into num_minibatches")
+        if self.amp not in ("auto", "true", "false"):
+            raise ValueError(f"amp must be auto, true or false, got {self.amp!r}")
         if not self.hidden or min(self.hidden) < 1:
             raise ValueError(f"hidden must list positive layer sizes, got {self.hidden}")
 
@@ -171,6 +174,9 @@ def train(cfg: Config) -> dict[str, float]:
     teacher_b = torch.zeros((S, B), dtype=torch.long, device=device)
     teacher = HeuristicPolicy()
 
+    # bf16 autocast for the hidden layers (heads stay float32; see agents/networks.py)
+    amp = bf16_is_fast(device) if cfg.amp == "auto" else cfg.amp == "true"
+    autocast = torch.autocast(device.type, dtype=torch.bfloat16, enabled=amp)
     obs, _ = env.reset()
     next_done = torch.zeros(B, device=device)
     n_updates = max(1, (cfg.total_steps - global_step + batch - 1) // batch)
@@ -194,7 +200,7 @@ def train(cfg: Config) -> dict[str, float]:
             if kick > 0:
                 teacher_b[step].copy_(torch.from_numpy(teacher.act(
                     obs["observation"], obs["action_mask"], obs["agent"], engine=env.engine)))
-            with torch.no_grad():
+            with torch.no_grad(), autocast:
                 logp_all = actor.log_probs(obs_b[step], mask_b[step])
                 action = sample(logp_all)
                 logp_b[step] = logp_all.gather(1, action[:, None]).squeeze(1)
@@ -213,7 +219,7 @@ def train(cfg: Config) -> dict[str, float]:
         t_roll = time.perf_counter() - t_roll
 
         t_learn = time.perf_counter()
-        with torch.no_grad():
+        with torch.no_grad(), autocast:
             next_value = vnorm.denormalize(critic(torch.from_numpy(obs["state"]).to(device)))
             adv = torch.zeros_like(rew_b)
             last = torch.zeros(B, device=device)
@@ -242,7 +248,9 @@ def train(cfg: Config) -> dict[str, float]:
             perm = torch.randperm(batch, device=device)
             for i in range(0, batch, mb):
                 idx = perm[i:i + mb]
-                logp_all = actor.log_probs(f_obs[idx], f_mask[idx])
+                with autocast:
+                    logp_all = actor.log_probs(f_obs[idx], f_mask[idx])
+                    v = critic(f_state[idx])
                 logp = logp_all.gather(1, f_act[idx, None]).squeeze(1)
                 ratio = (logp - f_logp[idx]).exp()
                 a = f_adv[idx]
@@ -250,7 +258,6 @@ def train(cfg: Config) -> dict[str, float]:
                 pg_loss = torch.max(-a * ratio,
                                     -a * ratio.clamp(1 - cfg.clip_coef, 1 + cfg.clip_coef)).mean()
                 ent = entropy(logp_all).mean()
-                v = critic(f_state[idx])
                 v_loss = 0.5 * ((v - target[idx]) ** 2).mean()
                 loss = pg_loss - cfg.ent_coef * ent + cfg.vf_coef * v_loss
                 if kick > 0:
