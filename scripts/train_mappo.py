@@ -43,7 +43,7 @@ from torch import nn
 from agents.heuristic import HeuristicPolicy
 from agents.networks import Actor, Critic, ValueNorm, bf16_is_fast, entropy, sample
 from agents.trained import MappoPolicy
-from agents.training.baselines import BaselineEvaluator
+from agents.training.baselines import BaselineEvaluator, format_eval
 from agents.training.config import config_dict, parse_config
 from agents.training.logger import RunLogger
 from hon_env.core import layout as L
@@ -299,18 +299,11 @@ def train(cfg: Config) -> dict[str, float]:
     return last_eval
 
 
-def print_summary(row: dict[str, float], games: int) -> None:
-    print(f"win rate over {games} evaluation games (95% interval):")
-    for name in ("trained", "heuristic", "random"):
-        print(f"  {name:10s} {row[name + '_win_rate']:.3f} "
-              f"[{row[name + '_ci_low']:.3f}, {row[name + '_ci_high']:.3f}]")
-
-
 def main(argv: list[str] | None = None) -> None:
     cfg = parse_config(Config, argv, ROOT / "configs/train/mappo.yaml",
                        description=__doc__.split("\n")[0])
     row = train(cfg)
-    print_summary(row, cfg.eval_games)
+    print(format_eval(row, cfg.eval_games))
     print(f"end-to-end {row['steps_per_s']:,.0f} env steps/s; run in {cfg.run_dir}")
 
 

@@ -40,3 +40,12 @@ class BaselineEvaluator:
             if name == "trained":
                 out["trained_mean_rounds"] = r.mean_rounds
         return out
+
+
+def format_eval(row: dict[str, float], games: int) -> str:
+    """The evaluation row as the lines the training scripts print at the end."""
+    lines = [f"win rate over {games} evaluation games (95% interval):"]
+    for name in ("trained", "heuristic", "random"):
+        lines.append(f"  {name:10s} {row[name + '_win_rate']:.3f} "
+                     f"[{row[name + '_ci_low']:.3f}, {row[name + '_ci_high']:.3f}]")
+    return "\n".join(lines)
