@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-all lint bench clean
+.PHONY: demo play test test-all lint bench clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -15,6 +15,9 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
+	$(BIN)/python scripts/train_mappo.py --config configs/train/demo.yaml
+
+play: $(STAMP)
 	$(BIN)/python scripts/play.py --scenario origin_story --games 2000 --seed 0
 
 test: $(STAMP)

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Learning curves of docs/baselines.md: 3 seeds of MAPPO and of MaskablePPO on Origin
+# Story with the configs in configs/train/, then the plots. Usage:
+#   bash scripts/learning_curves.sh [runs/curves]
+set -euo pipefail
+out=${1:-runs/curves}
+py=${PY:-.venv/bin/python}
+for seed in 0 1 2; do
+  "$py" scripts/train_mappo.py --seed "$seed" --run-dir "$out/mappo_s$seed" --progress false
+done
+for seed in 0 1 2; do
+  "$py" scripts/train_ppo.py --seed "$seed" --run-dir "$out/ppo_s$seed" --progress false
+done
+"$py" scripts/plot_curves.py --out docs/img/curves_mappo.png \
+  --title "MAPPO, Origin Story (3 seeds)" "$out"/mappo_s{0,1,2}
+"$py" scripts/plot_curves.py --out docs/img/curves_ppo.png \
+  --title "MaskablePPO, Origin Story (3 seeds)" "$out"/ppo_s{0,1,2}

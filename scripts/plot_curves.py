@@ -1,0 +1,68 @@
+"""Learning curves: greedy win rate against environment steps, with the baselines.
+
+    python scripts/plot_curves.py --out docs/img/curves_mappo.png \
+        --title "MAPPO, Origin Story" runs/curves/mappo_s0 runs/curves/mappo_s1 ...
+
+Reads ``eval.csv`` of each run directory (written by train_mappo.py / train_ppo.py),
+draws every seed thin and their mean thick, and the random and scripted baselines (from
+the same evaluation games) as horizontal lines with their 95% intervals shaded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+
+
+def read_eval(run: Path) -> dict[str, np.ndarray]:
+    with (run / "eval.csv").open() as fh:
+        rows = list(csv.DictReader(fh))
+    if not rows:
+        raise ValueError(f"{run}/eval.csv has no rows")
+    return {k: np.array([float(r[k]) for r in rows]) for k in rows[0]}
+
+
+def plot(runs: list[Path], out: Path, title: str) -> None:
+    data = [read_eval(r) for r in runs]
+    fig, ax = plt.subplots(figsize=(7, 4), dpi=110)
+    for name, color in (("heuristic", "tab:green"), ("random", "tab:gray")):
+        d = data[0]
+        ax.axhline(d[f"{name}_win_rate"][-1], color=color, ls="--", label=name)
+        ax.axhspan(d[f"{name}_ci_low"][-1], d[f"{name}_ci_high"][-1], color=color, alpha=0.12)
+    for i, d in enumerate(data):
+        ax.plot(d["step"], d["trained_win_rate"], color="tab:blue", lw=0.8, alpha=0.5,
+                label="trained (each seed)" if i == 0 else None)
+    n = min(len(d["step"]) for d in data)
+    mean = np.mean([d["trained_win_rate"][:n] for d in data], axis=0)
+    ax.plot(data[0]["step"][:n], mean, color="tab:blue", lw=2.2,
+            label=f"trained (mean of {len(data)})")
+    ax.set_xlabel("environment steps (decisions)")
+    ax.set_ylabel("win rate (greedy policy)")
+    ax.set_ylim(0, 1)
+    ax.set_title(title)
+    ax.grid(alpha=0.3)
+    ax.legend(loc="upper left", fontsize=8)
+    fig.tight_layout()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(out)
+    plt.close(fig)
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("runs", nargs="+", type=Path)
+    p.add_argument("--out", type=Path, required=True)
+    p.add_argument("--title", default="")
+    args = p.parse_args()
+    plot(args.runs, args.out, args.title)
+
+
+if __name__ == "__main__":
+    main()
