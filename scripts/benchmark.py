@@ -11,9 +11,13 @@ game counts the arrays the vector env keeps per game.
 from __future__ import annotations
 
 import argparse
+import csv
+import os
 import platform
 import resource
 import subprocess
+import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -23,7 +27,8 @@ from hon_env import Game, hour_of_need_v0, load_scenario, vector_env
 from hon_env.core import layout as L
 from hon_env.core.observe import OBS_DIM, STATE_DIM
 
-DOCS = Path(__file__).resolve().parents[1] / "docs" / "benchmarks.md"
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs" / "benchmarks.md"
 
 
 def bench_game(sc, seconds: float) -> float:
@@ -78,6 +83,36 @@ def bench_vector(sc, batch: int, observations: bool, seconds: float) -> float:
     return steps * batch / (time.perf_counter() - t0)
 
 
+def bench_heuristic(sc, batch: int, seconds: float) -> float:
+    """Decisions/s of the vector env driven by the scripted team (its choices included)."""
+    from agents import HeuristicPolicy
+
+    env = vector_env(batch, seed=0, scenario=sc, observations=False)
+    obs, _ = env.reset()
+    policy = HeuristicPolicy()
+    steps = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        a = policy.act(obs["observation"], obs["action_mask"], obs["agent"], engine=env.engine)
+        obs, *_ = env.step(a)
+        steps += 1
+    return steps * batch / (time.perf_counter() - t0)
+
+
+def bench_training(script: str, steps: int, extra: list[str]) -> float:
+    """Environment steps/s of a training script run for ``steps`` steps (rollouts and
+    updates; the evaluation games are left out), read from the run's own log."""
+    with tempfile.TemporaryDirectory() as tmp:
+        cmd = [sys.executable, str(ROOT / "scripts" / script), "--run-dir", tmp,
+               "--total-steps", str(steps), "--eval-games", "1", "--eval-every",
+               str(10 * steps), "--progress", "false", "--tensorboard", "false", *extra]
+        subprocess.run(cmd, check=True, capture_output=True, cwd=ROOT)
+        with open(Path(tmp) / ("train.csv" if "mappo" in script else "progress.csv")) as fh:
+            rows = list(csv.DictReader(fh))
+        key = "steps_per_s" if "mappo" in script else "time/fps"
+        return float([r for r in rows if r.get(key)][-1][key])
+
+
 def machine() -> str:
     cpu = platform.processor() or "unknown CPU"
     try:
@@ -86,7 +121,6 @@ def machine() -> str:
                     if ln.startswith("Model name")), cpu)
     except OSError:
         pass
-    import os
     return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}"
 
 
@@ -96,6 +130,7 @@ def main() -> None:
     p.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
     p.add_argument("--batches", type=int, nargs="*", default=[1, 64, 1024, 4096])
     p.add_argument("--quick", action="store_true", help="1 s per measurement, no file")
+    p.add_argument("--no-training", action="store_true", help="skip the training rows")
     args = p.parse_args()
     seconds = 1.0 if args.quick else args.seconds
     sc = load_scenario(args.scenario)
@@ -115,6 +150,18 @@ def main() -> None:
         for obs in (False, True):
             rows.append((f"vector env, batch {b}", "yes" if obs else "no",
                          bench_vector(sc, b, obs, seconds)))
+    rows.append(("vector env + scripted team, batch 1024", "no",
+                  bench_heuristic(sc, 1024, seconds)))
+    train_rows = []
+    if not (args.quick or args.no_training):
+        train_rows = [
+            ("MAPPO (`train_mappo.py`, 1024 games x 32 steps per update)",
+             bench_training("train_mappo.py", 16 * 32768, ["--kickstart-coef", "0"])),
+            ("MAPPO with kickstarting (scripted labels each step)",
+             bench_training("train_mappo.py", 16 * 32768, [])),
+            ("MaskablePPO (`train_ppo.py`, 256 games x 64 steps per update)",
+             bench_training("train_ppo.py", 8 * 16384, ["--pretrain-steps", "0"])),
+        ]
     per_game = (L.STATE_LEN * 4 + L.N_ACTIONS + (OBS_DIM * 2 + STATE_DIM) * 4 + 16 * 4)
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
@@ -123,6 +170,9 @@ def main() -> None:
         "|---|---|---|",
         *[f"| {name} | {obs} | {rate:,.0f} |" for name, obs, rate in rows],
     ]
+    if train_rows:
+        lines += ["", "| training, end to end | env steps/s |", "|---|---|",
+                  *[f"| {name} | {rate:,.0f} |" for name, rate in train_rows]]
     text = "\n".join(lines)
     print(text)
     print(f"numba compile or cache load: {compile_s:.1f} s")
@@ -145,7 +195,10 @@ def main() -> None:
         f"and global state {(OBS_DIM * 2 + STATE_DIM) * 4} B); process peak RSS "
         f"{peak_mb:,.0f} MiB.\n"
         "- The AEC env encodes an observation for every `last()` call; the Game facade row "
-        "plays without observations.\n")
+        "plays without observations.\n"
+        "- Training rows: the scripts with their default configs (`configs/train/`), "
+        "rollouts and updates together, evaluation games left out; MAPPO's hidden layers "
+        "run in bf16 where the CPU has AMX/AVX-512 BF16 (`amp: auto`).\n")
     print(f"wrote {DOCS}")
 
 

@@ -184,6 +184,7 @@ def train(cfg: Config) -> dict[str, float]:
     next_ckpt = (global_step // cfg.checkpoint_every + 1) * cfg.checkpoint_every
     last_eval: dict[str, float] = {}
     start = time.perf_counter()
+    eval_s = 0.0  # evaluation time, left out of the steps/s figures
     start_step = global_step
     for update in range(n_updates):
         if cfg.anneal_lr:
@@ -272,7 +273,7 @@ def train(cfg: Config) -> dict[str, float]:
                     clipfracs.append(((ratio - 1).abs() > cfg.clip_coef).float().mean().item())
         t_learn = time.perf_counter() - t_learn
 
-        sps = (global_step - start_step) / (time.perf_counter() - start)
+        sps = (global_step - start_step) / (time.perf_counter() - start - eval_s)
         row = {"policy_loss": pg_loss.item(), "value_loss": v_loss.item(),
                "entropy": ent.item(), "kickstart_coef": kick,
                "kickstart_loss": kick_loss.item(), "clipfrac": float(np.mean(clipfracs)),
@@ -288,14 +289,16 @@ def train(cfg: Config) -> dict[str, float]:
                             actor, critic, vnorm, opt, global_step, env)
             next_ckpt += cfg.checkpoint_every
         if global_step >= next_eval or final:
+            t_eval = time.perf_counter()
             policy = MappoPolicy(copy.deepcopy(actor).cpu(), "cpu", greedy=True)
             last_eval = evaluator.row(policy)
             log.log("eval", global_step, last_eval)
             next_eval += cfg.eval_every
+            eval_s += time.perf_counter() - t_eval
     save_checkpoint(Path(cfg.run_dir) / "final.pt", cfg, actor, critic, vnorm, opt,
                     global_step, env)
     log.close()
-    last_eval["steps_per_s"] = (global_step - start_step) / (time.perf_counter() - start)
+    last_eval["steps_per_s"] = sps
     return last_eval
 
 
@@ -304,7 +307,8 @@ def main(argv: list[str] | None = None) -> None:
                        description=__doc__.split("\n")[0])
     row = train(cfg)
     print(format_eval(row, cfg.eval_games))
-    print(f"end-to-end {row['steps_per_s']:,.0f} env steps/s; run in {cfg.run_dir}")
+    print(f"training throughput {row['steps_per_s']:,.0f} env steps/s (rollout + updates, "
+          f"evaluations excluded); run in {cfg.run_dir}")
 
 
 if __name__ == "__main__":
