@@ -105,7 +105,6 @@ from hon_env.core.layout import (
     DEC_HERO,
     DEC_KIND,
     HACTIONS,
-    HCLOC,
     HDMG,
     HLOC,
     HSIDE,
@@ -115,7 +114,6 @@ from hon_env.core.layout import (
     IOWNER,
     IPOS,
     ISIDE,
-    L_HAND,
     L_THREAT,
     MINIONS,
     N_OPTIONS,
@@ -152,6 +150,7 @@ from hon_env.core.queries import (
     problem_in_space,
     target_space,
 )
+from hon_env.core.zones import hand_size
 
 OP_DAMAGE_ENEMY, OP_JUSTICE, OP_MOVE, OP_ATTACK, OP_SOLVE, OP_PLACE, OP_RESCUE = (
     5, 6, 7, 8, 9, 10, 11)
@@ -386,15 +385,6 @@ def in_reach(s, b, T, h, goal, inside):
 
 
 @njit(cache=True)
-def hand_count(s, b, h):
-    n = 0
-    for c in range(HERO_DECK):
-        if s[b, HCLOC + h * HERO_DECK + c] == L_HAND:
-            n += 1
-    return n
-
-
-@njit(cache=True)
 def health_left(s, b, T, h):
     return hero_health(s, b, T, h) - s[b, HDMG + h]
 
@@ -422,7 +412,7 @@ def decide_main(s, b, T, h, mask):
     roll_a, roll_v, roll_kind = atk_a, atk_v, KIND_ATTACK
     if slv_v > atk_v:
         roll_a, roll_v, roll_kind = slv_a, slv_v, KIND_SOLVE
-    hand = hand_count(s, b, h)
+    hand = hand_size(s, b, h)
     # a feat is a free roll at the cost of a card: worth it on heavy targets
     if roll_v >= FEAT_ROLL_MIN and (hand >= 3 or acts == 0):
         bit = FEAT_STRENGTH if roll_kind == KIND_ATTACK else FEAT_DEDUCTION

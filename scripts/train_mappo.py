@@ -44,7 +44,7 @@ from agents.heuristic import HeuristicPolicy
 from agents.networks import Actor, Critic, ValueNorm, bf16_is_fast, entropy, sample
 from agents.trained import MappoPolicy
 from agents.training.baselines import BaselineEvaluator, format_eval
-from agents.training.config import config_dict, parse_config
+from agents.training.config import RunConfig, config_dict, parse_config
 from agents.training.logger import RunLogger
 from hon_env.core import layout as L
 from hon_env.envs.vector import VectorEnv
@@ -54,21 +54,18 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 @dataclass
-class Config:
+class Config(RunConfig):
     run_dir: str = "runs/mappo"
-    scenario: str = "origin_story"
-    heroes: list[str] | None = None
-    villain: str | None = None
-    issue: str | None = None
-    seed: int = 0
     total_steps: int = 2_000_000
+    eval_every: int = 500_000
+    checkpoint_every: int = 1_000_000
     num_envs: int = 1024
     num_steps: int = 32
     lr: float = 5e-4
     anneal_lr: bool = True
     gamma: float = 0.995
     gae_lambda: float = 0.95
-    num_minibatches: int = 4
+    num_minibatches: int = 16
     update_epochs: int = 2
     clip_coef: float = 0.2
     ent_coef: float = 0.01
@@ -78,22 +75,11 @@ class Config:
     value_norm: bool = True
     kickstart_coef: float = 0.0
     kickstart_steps: int = 0
-    reward_shaping: dict | None = None
-    eval_every: int = 500_000
-    eval_games: int = 200
-    checkpoint_every: int = 1_000_000
-    resume: str | None = None
-    device: str = "auto"
     amp: str = "auto"
     threads: int = 0
-    tensorboard: bool = True
-    progress: bool = True
 
     def check(self) -> None:
-        for name in ("total_steps", "num_envs", "num_steps", "num_minibatches",
-                     "update_epochs", "eval_games"):
-            if getattr(self, name) < 1:
-                raise ValueError(f"{name} must be positive, got {getattr(self, name)}")
+        self.check_positive("num_envs", "num_steps", "num_minibatches", "update_epochs")
         if (self.num_envs * self.num_steps) % self.num_minibatches:
             raise ValueError("num_envs * num_steps must divide into num_minibatches")
         if self.amp not in ("auto", "true", "false"):

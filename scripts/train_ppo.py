@@ -38,7 +38,7 @@ from stable_baselines3.common.logger import configure
 from agents.heuristic import HeuristicPolicy
 from agents.trained import PpoPolicy
 from agents.training.baselines import BaselineEvaluator, format_eval
-from agents.training.config import parse_config
+from agents.training.config import RunConfig, parse_config
 from agents.training.logger import RunLogger
 from hon_env.envs.sb3 import SB3VecEnv
 from hon_env.envs.vector import VectorEnv
@@ -48,14 +48,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 @dataclass
-class Config:
+class Config(RunConfig):
     run_dir: str = "runs/ppo"
-    scenario: str = "origin_story"
-    heroes: list[str] | None = None
-    villain: str | None = None
-    issue: str | None = None
-    seed: int = 0
-    total_steps: int = 1_000_000
     num_envs: int = 256
     n_steps: int = 64
     batch_size: int = 4096
@@ -67,22 +61,11 @@ class Config:
     ent_coef: float = 0.01
     vf_coef: float = 0.5
     hidden: list[int] = field(default_factory=lambda: [128, 128])
-    reward_shaping: dict | None = None
     pretrain_steps: int = 0
     pretrain_epochs: int = 4
-    eval_every: int = 250_000
-    eval_games: int = 200
-    checkpoint_every: int = 500_000
-    resume: str | None = None
-    device: str = "auto"
-    tensorboard: bool = True
-    progress: bool = True
 
     def check(self) -> None:
-        for name in ("total_steps", "num_envs", "n_steps", "batch_size", "n_epochs",
-                     "eval_games", "eval_every", "checkpoint_every"):
-            if getattr(self, name) < 1:
-                raise ValueError(f"{name} must be positive, got {getattr(self, name)}")
+        self.check_positive("num_envs", "n_steps", "batch_size", "n_epochs")
         if self.pretrain_steps < 0:
             raise ValueError("pretrain_steps must be >= 0")
         if not self.hidden or min(self.hidden) < 1:

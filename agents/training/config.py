@@ -11,6 +11,7 @@ import argparse
 import dataclasses
 import types
 import typing
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -103,3 +104,30 @@ def parse_config(cls: type[C], argv: list[str] | None, default_file: str | Path 
 def config_dict(cfg: Any) -> dict[str, Any]:
     """The config as plain YAML-able values (saved next to every run)."""
     return dataclasses.asdict(cfg)
+
+
+@dataclass
+class RunConfig:
+    """Fields every training script shares (the scripts subclass it with their own)."""
+
+    run_dir: str = "runs/run"
+    scenario: str = "origin_story"
+    heroes: list[str] | None = None
+    villain: str | None = None
+    issue: str | None = None
+    seed: int = 0
+    total_steps: int = 1_000_000
+    reward_shaping: dict | None = None
+    eval_every: int = 250_000
+    eval_games: int = 200
+    checkpoint_every: int = 500_000
+    resume: str | None = None
+    device: str = "auto"
+    tensorboard: bool = True
+    progress: bool = True
+
+    def check_positive(self, *names: str) -> None:
+        """Raise naming the first of ``names`` (and the shared counts) that is not > 0."""
+        for name in ("total_steps", "eval_every", "eval_games", "checkpoint_every", *names):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be positive, got {getattr(self, name)}")
