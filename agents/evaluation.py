@@ -48,6 +48,7 @@ class EvalResult:
     ci_low: float
     ci_high: float
     mean_rounds: float
+    loss_reasons: dict[str, int]  # losses and truncations by ``layout.LOSS_REASON_NAMES``
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -66,6 +67,7 @@ def evaluate(policy: Policy, *, games: int, seed: int = 0, batch: int = 256,
         raise ValueError("games must be positive")
     sc = resolve_scenario(scenario, heroes=heroes, villain=villain, issue=issue)
     outcomes: list[int] = []
+    reasons: list[int] = []
     rounds: list[int] = []
     for start in range(0, games, batch):
         n = min(batch, games - start)
@@ -79,10 +81,12 @@ def evaluate(policy: Policy, *, games: int, seed: int = 0, batch: int = 256,
             for i in np.flatnonzero(info["_final"] & ~done):
                 done[i] = True
                 outcomes.append(int(info["final_outcome"][i]))
+                reasons.append(int(info["final_loss_reason"][i]))
                 rounds.append(int(info["final_rounds"][i]))
     out = np.array(outcomes)
     wins = int((out == L.OUT_WIN).sum())
     low, high = wilson_interval(wins, games)
+    by_reason = {L.LOSS_REASON_NAMES[r]: reasons.count(r) for r in sorted(set(reasons)) if r}
     return EvalResult(sc.villain_id, sc.issue_id, tuple(sc.hero_ids), games, wins,
                       int((out == L.OUT_LOSS).sum()), int((out == L.OUT_TRUNCATED).sum()),
-                      wins / games, low, high, float(np.mean(rounds)))
+                      wins / games, low, high, float(np.mean(rounds)), by_reason)

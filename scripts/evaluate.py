@@ -37,14 +37,15 @@ def main() -> None:
     issues = args.issues or content["issues"]
     rows = []
     print(f"{'villain':10} {'issue':20} {'wins':>5} {'losses':>6} {'trunc':>5} "
-          f"{'win rate [95% CI]':>24} {'rounds':>6}")
+          f"{'win rate [95% CI]':>24} {'rounds':>6}  losses by reason")
     for villain, issue in itertools.product(villains, issues):
         policy = load_policy(args.policy, seed=args.seed)
         r = evaluate(policy, villain=villain, issue=issue, heroes=args.heroes,
                      games=args.games, seed=args.seed)
         rows.append(r.as_dict())
         print(f"{villain:10} {issue:20} {r.wins:5d} {r.losses:6d} {r.truncated:5d} "
-              f"{r.win_rate:8.3f} [{r.ci_low:.3f}, {r.ci_high:.3f}] {r.mean_rounds:6.2f}")
+              f"{r.win_rate:8.3f} [{r.ci_low:.3f}, {r.ci_high:.3f}] {r.mean_rounds:6.2f}  "
+              + ", ".join(f"{k} {v}" for k, v in r.loss_reasons.items()))
     if args.json:
         with open(args.json, "w") as f:
             json.dump(rows, f, indent=1)

@@ -2,10 +2,13 @@
 
     python scripts/play.py --scenario origin_story --games 2000 --seed 0
     python scripts/play.py --heroes majesty majesty --games 500 --show 1
+    python scripts/play.py --policy heuristic --games 1000
 
 Prints the outcome distribution (wins, losses by reason, truncations), mean rounds and
 decisions per game, and the engine's decisions per second at batch size 1 and at the
-chosen batch size (numba compile time reported apart).
+chosen batch size (numba compile time reported apart). With ``--policy`` (``heuristic`` or
+a checkpoint, see ``agents/registry.py``) the games are played by that policy through the
+evaluation harness and only the outcomes are printed.
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ import time
 
 import numpy as np
 
+from agents.evaluation import evaluate
+from agents.registry import load_policy
 from hon_env import Game, load_scenario
 from hon_env.rollout import play_batch, random_policy, summarize
 
@@ -30,9 +35,17 @@ def main() -> None:
     p.add_argument("--batch", type=int, default=1024, help="games per batch")
     p.add_argument("--seed", type=int, default=0, help="first game seed; game i uses seed+i")
     p.add_argument("--show", type=int, default=0, help="print the end snapshot of N games")
+    p.add_argument("--policy", default="random", help="random, heuristic or a checkpoint")
     args = p.parse_args()
     if args.games < 1 or args.batch < 1:
         p.error("--games and --batch must be positive")
+    if args.policy != "random":
+        policy = load_policy(args.policy, seed=args.seed)
+        r = evaluate(policy, games=args.games, seed=args.seed, batch=args.batch,
+                     scenario=args.scenario, heroes=args.heroes, villain=args.villain,
+                     issue=args.issue)
+        print(json.dumps(r.as_dict(), indent=2))
+        return
 
     sc = load_scenario(args.scenario, heroes=args.heroes, villain=args.villain, issue=args.issue)
     print(f"scenario {sc.id}: heroes {list(sc.hero_ids)} vs {sc.villain_name} in {sc.issue_name}")
