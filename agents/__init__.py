@@ -3,5 +3,6 @@
 from agents.heuristic import HeuristicPolicy
 from agents.policy import Engine, Policy
 from agents.random_agent import RandomPolicy
+from agents.registry import load_policy
 
-__all__ = ["Engine", "HeuristicPolicy", "Policy", "RandomPolicy"]
+__all__ = ["Engine", "HeuristicPolicy", "Policy", "RandomPolicy", "load_policy"]
