@@ -82,8 +82,7 @@ VIL_DANGER = _field("vil_danger")  # Scheming danger for this hero count
 NEM_CARD = _field("nem_card", NEMESES)  # row of Tables.nemesis in this slot, -1 unused
 NEM_OWNER = _field("nem_owner", NEMESES)  # seat whose threat area holds it; -1 unused/defeated
 NEM_SIDE = _field("nem_side", NEMESES)  # 0 Scheme side, 1 enemy side
-NEM_POS = _field("nem_pos", NEMESES)  # figure's space (its panel's scheme space while
-#                                       scheming, like the villain), -1 off the board
+NEM_POS = _field("nem_pos", NEMESES)  # figure's space (scheming: its panel's scheme space), -1
 NEM_DMG = _field("nem_dmg", NEMESES)
 NEM_JUST = _field("nem_just", NEMESES)
 NEM_EXH = _field("nem_exh", NEMESES)  # exhausted (readies instead of activating)
@@ -107,8 +106,7 @@ ASSIGN = _field("assign", 48)  # successes assigned per target (TARGET numbering
 # --- clue deck
 CLUE_N = _field("clue_n")  # cards left in the clue deck
 CLUE_ORDER = _field("clue_order", CLUE_DECK)  # deck order, top = index clue_n-1
-CLUE_LOC = _field("clue_loc", CLUE_DECK)  # -1 deck, -2 discard, -3 not in the game, else the
-#                                           seat holding it
+CLUE_LOC = _field("clue_loc", CLUE_DECK)  # -1 deck, -2 discard, -3 not in the game, else seat
 # --- villain deck
 VDECK_N = _field("vdeck_n")
 VDECK_ORDER = _field("vdeck_order", VDECK)
