@@ -61,7 +61,12 @@ def _index(names: Sequence[str], name: str, what: str, used: set[int] | None = N
 
 
 def jump(g: Game, where: str) -> None:
-    """Restart the flow at ``"villain_turn"``, ``"hero_turn"`` or ``"issue_turn"``."""
+    """Restart the flow at ``"villain_turn"``, ``"hero_turn"`` or ``"issue_turn"``.
+
+    Setup steps still pending are dropped: jumping from a fresh game skips the mulligans,
+    the issue's Setup effect and the nemesis step, so place nemesis figures with
+    ``set_nemesis`` (a dealt nemesis has no figure until the nemesis step).
+    """
     if where not in _JUMPS:
         raise ValueError(f"jump target must be one of {sorted(_JUMPS)}, got {where!r}")
     jump_to(g.state, 0, g.scenario.tables, _JUMPS[where], g._mask[0])

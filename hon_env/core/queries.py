@@ -329,7 +329,7 @@ def enemies_in_panel(s, b, T, p):
 
 @njit(cache=True)
 def enemy_health(s, b, T, t, n_heroes):
-    if t >= T_NEM0:
+    if T_NEM0 <= t < T_MINION:
         c = s[b, NEM_CARD + t - T_NEM0]
         return scaled(T.nemesis[c, NM_HEALTH], T.nemesis[c, NM_HEALTH_PH], n_heroes)
     if t < T_I0:
@@ -402,7 +402,7 @@ def enemy_inflict(s, b, T, t):
 @njit(cache=True)
 def problem_danger(s, b, T, t, n_heroes):
     """Danger value of a problem card target (DASH: can never be solved)."""
-    if t >= T_NEM0:
+    if T_NEM0 <= t < T_MINION:
         c = s[b, NEM_CARD + t - T_NEM0]
         return scaled(T.nemesis[c, NM_DANGER], T.nemesis[c, NM_DANGER_PH], n_heroes)
     if t < T_I0:
