@@ -639,7 +639,7 @@ def op_activate(s, b, T, t, h):
             return
         push_prog(s, b, T, T.vil_stat[VS_ACTIVATE_PROG], h, t)
     elif t > T_VILLAIN:
-        # a nemesis: its Scheme side effect while scheming, its Activate effect as an enemy
+        # a nemesis: its Scheme-side Activate effect while scheming, else its enemy one
         k = t - T_NEM0
         if not nem_in_play(s, b, k) or s[b, NEM_OWNER + k] != h:
             return

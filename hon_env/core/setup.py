@@ -113,6 +113,7 @@ def deal_nemeses(s, b, T):
                         break
                     r -= 1
         s[b, NEM_CARD + k] = c
+        # heroes without a Scheme card hold 0 cards, so they come first, in seat order
         s[b, NEM_OWNER + k] = fewest_threats(s, b, T)
 
 
