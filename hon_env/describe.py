@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from hon_env.content import Scenario
 from hon_env.content.tables import (
     CFG_N_SPACES,
@@ -13,8 +15,9 @@ from hon_env.core import layout as L
 FEAT_KIND_NAMES = ("mobility", "strength", "deduction")
 
 
-def target_name(sc: Scenario, t: int) -> str:
-    """Name of a target in the ``T_*`` numbering."""
+def target_name(sc: Scenario, t: int, row: np.ndarray | None = None) -> str:
+    """Name of a target in the ``T_*`` numbering; with a state ``row`` ([STATE_LEN]) a
+    nemesis slot is named by the card dealt to it, on its current side."""
     if t < L.T_I0:
         return sc.villain_card_names[t] or f"villain card {t}"
     if t < L.T_VILLAIN:
@@ -22,7 +25,11 @@ def target_name(sc: Scenario, t: int) -> str:
     if t == L.T_VILLAIN:
         return sc.villain_name
     if t < L.T_MINION:
-        return f"nemesis {t - L.T_NEM0 + 1}"
+        k = t - L.T_NEM0
+        card = int(row[L.NEM_CARD + k]) if row is not None else -1
+        if card < 0:
+            return f"nemesis {k + 1}"
+        return sc.nemesis_side_names[card][int(row[L.NEM_SIDE + k] > 0)]
     if t == L.T_MINION:
         return "minions"
     return "captured bystanders"
@@ -128,7 +135,7 @@ def action_to_string(sc: Scenario, row, action: int) -> str:
         return f"{hero}: option {k}"
     if seg == "target":
         verb = {L.D_ASSIGN: "put the next success on"}.get(kind, "target")
-        return f"{hero}: {verb} {target_name(sc, k)}"
+        return f"{hero}: {verb} {target_name(sc, k, row)}"
     if seg == "hero":
         n = len(sc.hero_names)
         other = sc.hero_names[(h + k) % n] if k < n else "?"

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from hon_env.content import Scenario, load_scenario
-from hon_env.content.tables import CFG_N_PANELS, CFG_N_SPACES, HERO_DECK, IDECK, VDECK
+from hon_env.content.tables import CFG_N_PANELS, CFG_N_SPACES, HERO_DECK, IDECK, NEMESES, VDECK
 from hon_env.core import layout as L
 from hon_env.core.kernels import game_apply, game_init, game_observe, game_refresh, game_state
 from hon_env.core.observe import OBS_DIM, STATE_DIM
@@ -41,7 +41,8 @@ def resolve_scenario(scenario: str | Path | Scenario = "origin_story", **overrid
 
 
 class Game:
-    """One game. ``Game(scenario, seed, heroes=..., villain=..., issue=..., rules=..., caps=...)``.
+    """One game. ``Game(scenario, seed, heroes=..., villain=..., issue=..., nemeses=...,
+    rules=..., caps=...)`` (the overrides of ``load_scenario``).
 
     Attributes:
         scenario: the compiled ``Scenario``.
@@ -50,10 +51,10 @@ class Game:
 
     def __init__(self, scenario: str | Path | Scenario = "origin_story", seed: int = 0, *,
                  heroes: list[str] | None = None, villain: str | None = None,
-                 issue: str | None = None, rules: dict | None = None,
-                 caps: dict | None = None) -> None:
+                 issue: str | None = None, nemeses: list[str] | None = None,
+                 rules: dict | None = None, caps: dict | None = None) -> None:
         self.scenario = resolve_scenario(scenario, heroes=heroes, villain=villain, issue=issue,
-                                         rules=rules, caps=caps)
+                                         nemeses=nemeses, rules=rules, caps=caps)
         self.seed = int(seed)
         self.state = np.zeros((1, L.STATE_LEN), np.int32)
         self._mask = np.zeros((1, L.N_ACTIONS), np.int8)
@@ -260,6 +261,7 @@ class Game:
                 "in_panel": bool(f("vil_in_panel")),
                 "deck_size": int(f("vdeck_n")),
             },
+            "nemeses": self._nemeses(),
             "supplies": {"minions": int(f("minion_supply")),
                          "bystanders": int(f("bystander_supply")),
                          "bystanders_defeated": int(f("bystanders_defeated")),
@@ -286,10 +288,37 @@ class Game:
                 out.append({"card": sc.issue_card_names[i], "flipped": bool(f("iside")[i]),
                             "damage": int(f("idmg")[i]), "justice": int(f("ijust")[i]),
                             "exhausted": bool(f("iexh")[i])})
+        for nem in self._nemeses():
+            if nem["owner"] == h:
+                out.append({"card": nem["card"], "side": nem["side"],
+                            "damage": nem["damage"], "justice": nem["justice"],
+                            "exhausted": nem["exhausted"]})
         if f("vil_owner") == h:
             out.append({"card": sc.villain_name, "damage": int(f("vil_damage")),
                         "exhausted": bool(f("vil_exh")),
                         "attached": attached.get(L.T_VILLAIN, [])})
+        return out
+
+    def _nemeses(self) -> list[dict[str, Any]]:
+        """The nemeses dealt in this game, by slot (rulebook: Nemeses)."""
+        sc = self.scenario
+        f = self.field
+        out = []
+        for k in range(NEMESES):
+            c = int(f("nem_card")[k])
+            if c < 0:
+                continue
+            owner = int(f("nem_owner")[k])
+            pos = int(f("nem_pos")[k])
+            enemy = bool(f("nem_side")[k])
+            out.append({
+                "name": sc.nemesis_names[c], "card": sc.nemesis_side_names[c][int(enemy)],
+                "side": "enemy" if enemy else "scheme", "defeated": owner < 0,
+                "owner": owner if owner >= 0 else None,
+                "location": space_name(sc, pos) if pos >= 0 else None,
+                "damage": int(f("nem_dmg")[k]), "justice": int(f("nem_just")[k]),
+                "exhausted": bool(f("nem_exh")[k]),
+            })
         return out
 
     def _attached(self) -> dict[int, list[str]]:
@@ -313,6 +342,10 @@ class Game:
             if f("iloc")[i] == L.L_THREAT and f("ipos")[i] >= 0:
                 out.append({"name": target_name(sc, L.T_I0 + i),
                             "space": space_name(sc, int(f("ipos")[i]))})
+        for k in range(NEMESES):
+            if f("nem_owner")[k] >= 0 and f("nem_pos")[k] >= 0:
+                out.append({"name": target_name(sc, L.T_NEM0 + k, self.state[0]),
+                            "space": space_name(sc, int(f("nem_pos")[k]))})
         return out
 
     def __repr__(self) -> str:

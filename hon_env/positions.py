@@ -61,7 +61,12 @@ def _index(names: Sequence[str], name: str, what: str, used: set[int] | None = N
 
 
 def jump(g: Game, where: str) -> None:
-    """Restart the flow at ``"villain_turn"``, ``"hero_turn"`` or ``"issue_turn"``."""
+    """Restart the flow at ``"villain_turn"``, ``"hero_turn"`` or ``"issue_turn"``.
+
+    Setup steps still pending are dropped: jumping from a fresh game skips the mulligans,
+    the issue's Setup effect and the nemesis step, so place nemesis figures with
+    ``set_nemesis`` (a dealt nemesis has no figure until the nemesis step).
+    """
     if where not in _JUMPS:
         raise ValueError(f"jump target must be one of {sorted(_JUMPS)}, got {where!r}")
     jump_to(g.state, 0, g.scenario.tables, _JUMPS[where], g._mask[0])
@@ -238,6 +243,48 @@ def set_villain(g: Game, *, side: str | None = None, hidden: int | None = None,
         f("vil_justice")[...] = justice
 
 
+def set_nemesis(g: Game, slot: int, nemesis: str | None = None, *, seat: int | None = None,
+                side: str | None = None, where: str | int | None = None,
+                damage: int | None = None, justice: int | None = None,
+                exhausted: bool | None = None, defeated: bool = False) -> None:
+    """Edit nemesis ``slot`` (0 or 1, target ``T_NEM0 + slot``).
+
+    ``nemesis`` (an id or name from the scenario's pool) deals that card to the slot;
+    ``seat`` puts it in that hero's threat area; ``side`` is ``"scheme"`` (the figure in a
+    panel: give ``where`` as ``"panel K"``) or ``"enemy"`` (the figure on the map);
+    ``defeated`` removes it from the game. Hidden tokens are not touched (``set_villain``).
+    """
+    sc = g.scenario
+    f = g.field
+    if not 0 <= slot < len(f("nem_card")):
+        raise ValueError(f"nemesis slot must be 0 or 1, got {slot}")
+    if nemesis is not None:
+        names = list(sc.nemesis_ids) + list(sc.nemesis_names)
+        if nemesis not in names:
+            raise ValueError(f"no nemesis {nemesis!r} in the pool (pool: {sc.nemesis_ids})")
+        f("nem_card")[slot] = names.index(nemesis) % len(sc.nemesis_ids)
+        f("nem_dmg")[slot] = 0
+        f("nem_just")[slot] = 0
+        f("nem_exh")[slot] = 0
+    if seat is not None:
+        f("nem_owner")[slot] = seat
+    if side is not None:
+        if side not in ("scheme", "enemy"):
+            raise ValueError(f"side must be 'scheme' or 'enemy', got {side!r}")
+        f("nem_side")[slot] = int(side == "enemy")
+    if where is not None:
+        f("nem_pos")[slot] = space(g, where)
+    if damage is not None:
+        f("nem_dmg")[slot] = damage
+    if justice is not None:
+        f("nem_just")[slot] = justice
+    if exhausted is not None:
+        f("nem_exh")[slot] = int(exhausted)
+    if defeated:
+        f("nem_owner")[slot] = -1
+        f("nem_pos")[slot] = -1
+
+
 def hero_card_index(g: Game, seat: int, name: str) -> int:
     return _index(g.scenario.hero_card_names[seat], name, "hero card")
 
@@ -245,6 +292,6 @@ def hero_card_index(g: Game, seat: int, name: str) -> int:
 __all__ = [
     "FACE_BLANK", "FACE_BURST", "FACE_FOCUS", "FACE_SUCCESS", "FACE_SUCCESS_FOCUS", "HERO_DECK",
     "add_villain_card", "clear_board", "empty_hand", "force_dice", "give_cards", "give_clue",
-    "hero_card_index", "jump", "place_hero", "set_hero", "set_villain", "space",
+    "hero_card_index", "jump", "place_hero", "set_hero", "set_nemesis", "set_villain", "space",
     "stack_issue_deck", "stack_villain_deck",
 ]

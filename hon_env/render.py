@@ -9,6 +9,7 @@ half a hex to the right. Markers, in text and image alike::
 
     1..6  hero in that seat        V  villain figure        L  lackey figure
     p     peril token              b  bystander token       e  issue card (enemy/problem)
+    N     nemesis figure (in its panel while scheming)
     S     hero start space         !r !g !u !y  peril space (red/green/blue/yellow)
     P1..P6  scheme space of panel k (figures there are in the panel)
 
@@ -58,6 +59,7 @@ class _Space:
 
     heroes: list[int] = field(default_factory=list)  # seats
     villain: bool = False
+    nemeses: list[str] = field(default_factory=list)
     lackeys: list[str] = field(default_factory=list)
     perils: list[str] = field(default_factory=list)
     issue_cards: list[str] = field(default_factory=list)  # non-Scheme issue cards placed here
@@ -67,6 +69,7 @@ class _Space:
         """The space's figures and tokens as marker letters (see the module doc)."""
         out = "".join(str(h + 1) for h in self.heroes)
         out += "V" if self.villain else ""
+        out += "N" * len(self.nemeses)
         out += "L" * len(self.lackeys) + "p" * len(self.perils)
         out += "e" * len(self.issue_cards) + ("b" if self.bystander else "")
         return out
@@ -74,7 +77,7 @@ class _Space:
     def in_panel(self) -> list[str]:
         """Figures on a scheme space (they stand in its panel), for the panel summaries."""
         return ([f"hero {h + 1}" for h in self.heroes] + (["villain"] if self.villain else [])
-                + self.lackeys + self.issue_cards)
+                + self.nemeses + self.lackeys + self.issue_cards)
 
 
 @dataclass
@@ -105,6 +108,9 @@ def _board(game: Game) -> tuple[list[_Space], list[_Panel]]:
         spaces[vil].villain = True
     for sp in np.flatnonzero(f("bystander_on")[:n]):
         spaces[int(sp)].bystander = True
+    for nem in _nemesis_figures(game):
+        if nem["pos"] >= 0:
+            spaces[nem["pos"]].nemeses.append(nem["card"])
     scheme_at: dict[int, list[tuple[str, int]]] = {}
     for i in range(VDECK):
         pos = int(f("vpos")[i])
@@ -135,6 +141,17 @@ def _board(game: Game) -> tuple[list[_Space], list[_Panel]]:
                              sp, int(f("minions")[k]), int(f("captured")[k]),
                              scheme_at.get(sp, [])))
     return spaces, panels
+
+
+def _nemesis_figures(game: Game) -> list[dict]:
+    """Nemeses in play: their card name (current side) and figure space."""
+    f = game.field
+    out = []
+    for k in range(len(f("nem_card"))):
+        if f("nem_card")[k] >= 0 and f("nem_owner")[k] >= 0:
+            out.append({"card": game.scenario.nemesis_side_names[int(f("nem_card")[k])][
+                int(f("nem_side")[k])], "pos": int(f("nem_pos")[k])})
+    return out
 
 
 def _kind_tag(game: Game, sp: int) -> str:
@@ -207,8 +224,8 @@ def render_ansi(game: Game) -> str:
         out.append(f"GAME OVER: {game.outcome}{reason}")
     out.append("")
     out += _text_map(game, spaces)
-    out.append("  markers: 1-6 hero seat, V villain, L lackey, p peril token, b bystander, "
-               "e issue card;")
+    out.append("  markers: 1-6 hero seat, V villain, N nemesis, L lackey, p peril token, "
+               "b bystander, e issue card;")
     out.append("  spaces: S start, P1-P6 scheme panel, !r/!g/!u/!y peril space, b bystander "
                "space")
     out.append("")
@@ -223,6 +240,8 @@ def render_ansi(game: Game) -> str:
     placed = []
     for sp, s in enumerate(spaces):
         label = sc.space_labels[sp]
+        if T.space_kind[sp] != SP_SCHEME:
+            placed += [f"{n} (nemesis) at {label}" for n in s.nemeses]
         placed += [f"{n} (lackey) at {label}" for n in s.lackeys]
         placed += [f"{n} (peril) at {label}" for n in s.perils]
         placed += [f"{n} (issue card) at {label}" for n in s.issue_cards]
@@ -233,6 +252,14 @@ def render_ansi(game: Game) -> str:
               else f"damage {v['damage']}/{v['health']}")
     out.append(f"Villain: {v['name']} ({v['side']}, {status}, hidden tokens "
                f"{v['hidden_tokens']}) at {v['location']}; villain deck {v['deck_size']}")
+    for nem in snap["nemeses"]:
+        if nem["defeated"]:
+            out.append(f"Nemesis: {nem['name']} (defeated)")
+            continue
+        status = (f"justice {nem['justice']}" if nem["side"] == "scheme"
+                  else f"damage {nem['damage']}")
+        out.append(f"Nemesis: {nem['name']} as {nem['card']} ({nem['side']} side, {status}) "
+                   f"at {nem['location']}, threat area of hero {nem['owner'] + 1}")
     counters = ", ".join(f"{k} {n}" for k, n in snap["issue"]["counters"].items())
     loss = int(T.cfg[CFG_LOSS_COUNTER])
     if loss >= 0:
@@ -378,6 +405,7 @@ def render_rgb(game: Game, dpi: int = 100) -> np.ndarray:
     # --- side panel: villain and issue, then one block per hero (with its colour), decision
     _side_panel(fig, game, snap)
     legend = ("markers: coloured disc = hero (seat number), black diamond V = villain,\n"
+              "purple diamond N = nemesis, "
               "red triangle L = lackey, orange star p = peril token,\n"
               "small white disc b = bystander, grey square e = issue card (enemy/problem)")
     fig.text(0.63, 0.02, legend, fontsize=8, va="bottom", ha="left", color="#444444",
@@ -394,6 +422,7 @@ def _draw_space(ax: Axes, x: float, y: float, s: _Space) -> None:
 
     items: list[tuple[str, str]] = [(f"h{h}", str(h + 1)) for h in s.heroes]
     items += [("villain", "V")] if s.villain else []
+    items += [("nemesis", "N") for _ in s.nemeses]
     items += [("lackey", "L") for _ in s.lackeys] + [("peril", "p") for _ in s.perils]
     items += [("issue", "e") for _ in s.issue_cards]
     items += [("bystander", "b")] if s.bystander else []
@@ -411,9 +440,10 @@ def _draw_space(ax: Axes, x: float, y: float, s: _Space) -> None:
                                     edgecolor="black", linewidth=0.8, zorder=3))
             ax.text(px, py, letter, ha="center", va="center", fontsize=8, color="white",
                     fontweight="bold", zorder=4)
-        elif kind == "villain":
-            ax.plot(px, py, marker="D", markersize=13, color="black", zorder=3)
-            ax.text(px, py, "V", ha="center", va="center", fontsize=7.5, color="white",
+        elif kind in ("villain", "nemesis"):
+            ax.plot(px, py, marker="D", markersize=13,
+                    color="black" if kind == "villain" else "#6a1b9a", zorder=3)
+            ax.text(px, py, letter, ha="center", va="center", fontsize=7.5, color="white",
                     fontweight="bold", zorder=4)
         elif kind == "lackey":
             ax.plot(px, py - 0.03, marker="^", markersize=14, color="#c62828",

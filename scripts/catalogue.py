@@ -1,4 +1,4 @@
-"""Write docs/content.md: every hero, villain, issue and clue card, generated from the YAML.
+"""Write docs/content.md: every hero, villain, issue, clue and nemesis card, from the YAML.
 
 Each content file is first validated with the project's loader; the catalogue itself is
 rendered from the YAML as written (names, not compiled numbers). Effects are rendered op by
@@ -24,6 +24,7 @@ from hon_env.content.loader import (  # noqa: E402
     load_clues,
     load_hero,
     load_issue,
+    load_nemesis,
     load_villain,
 )
 from hon_env.content.ops import OP_BY_NAME  # noqa: E402
@@ -362,6 +363,24 @@ def clues_section(ident: str) -> list[str]:
     return out + _table(["card", "count", "effect"], rows) + [""]
 
 
+def nemesis_section(ident: str) -> list[str]:
+    load_nemesis(ident, CONTENT_DIR)
+    d = _read("nemeses", ident)
+    sch, en = d["scheme"], d["enemy"]
+    out = [f"### {d['name']} (`{ident}`)", "", " ".join(str(d.get("style", "")).split()), ""]
+    out.append(f"- Setup: {effect_text(d.get('setup'))}")
+    out += [""] + _table(["side", "name", "numbers", "activate"], [
+        ["scheme", sch["name"],
+         f"danger {_per_hero(sch['danger'], sch.get('danger_per_hero', False))}",
+         effect_text(sch.get("activate"))],
+        ["enemy", en["name"],
+         f"health {_per_hero(en['health'], en.get('health_per_hero', False))}, "
+         f"defense {en.get('defense', 0)}, inflict {en.get('inflict', 0)}",
+         effect_text(en.get("activate"))],
+    ])
+    return out + [""]
+
+
 def build() -> str:
     """The full text of docs/content.md."""
     ids = list_content(CONTENT_DIR)
@@ -369,7 +388,8 @@ def build() -> str:
     for title, key, fn in (("Heroes", "heroes", hero_section),
                            ("Villains", "villains", villain_section),
                            ("Issues", "issues", issue_section),
-                           ("Clues", "clues", clues_section)):
+                           ("Clues", "clues", clues_section),
+                           ("Nemeses", "nemeses", nemesis_section)):
         lines += [f"## {title}", ""]
         for ident in ids[key]:
             lines += fn(ident)

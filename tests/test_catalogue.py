@@ -24,7 +24,7 @@ def test_check_flag_passes():
 def test_every_content_id_appears():
     text = OUT.read_text()
     ids = hon_env.list_content()
-    for kind in ("heroes", "villains", "issues", "clues"):
+    for kind in ("heroes", "villains", "issues", "clues", "nemeses"):
         assert ids[kind], kind
         for ident in ids[kind]:
             assert f"(`{ident}`)" in text or f"`{ident}`" in text, (kind, ident)

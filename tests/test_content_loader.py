@@ -27,11 +27,14 @@ from hon_env.content.tables import (
     CFG_MAX_ROUNDS,
     CFG_N_COLS,
     CFG_N_HEROES,
+    CFG_N_NEMESES,
     CFG_N_PANELS,
     CFG_N_SCHEMES,
     CFG_N_SPACES,
+    CFG_NEMESIS_POOL,
     CFG_START_SPACE,
     CLUE_DECK,
+    CLUE_LIST,
     HC_ABILITY,
     HC_NAME_ID,
     HC_NCOLS,
@@ -50,7 +53,14 @@ from hon_env.content.tables import (
     MAX_PANELS,
     MAX_PROGS,
     MAX_SPACES,
-    NEMESES,
+    NEMESIS_POOL,
+    NM_ACTIVATE_PROG,
+    NM_DANGER,
+    NM_HEALTH,
+    NM_NCOLS,
+    NM_PRESENT,
+    NM_SCHEME_PROG,
+    NM_SETUP_PROG,
     PROG_LEN,
     SP_PERIL,
     SP_SCHEME,
@@ -159,6 +169,14 @@ def base_docs() -> dict[str, dict[str, Any]]:
             {"name": "Tip", "count": 10, "effect": [{"op": "move", "n": 2}]},
         ],
     }
+    nemesis = {
+        "format_version": 1, "id": "nemo", "kind": "nemesis", "name": "Nemo",
+        "setup": [{"op": "place_minions", "n": 1, "panel": "villain"}],
+        "scheme": {"name": "Nemo Plots", "danger": 4,
+                   "activate": [{"op": "damage_hero", "n": 1}]},
+        "enemy": {"name": "Nemo Fights", "health": 6, "defense": 1, "inflict": 2,
+                  "activate": [{"op": "enemy_move", "n": 2}, {"op": "inflict"}]},
+    }
     scenario = {
         "format_version": 1, "id": "test_story", "heroes": ["tester"], "villain": "baddie",
         "issue": "heist", "clues": "test_clues", "caps": {"max_rounds": 12},
@@ -168,6 +186,7 @@ def base_docs() -> dict[str, dict[str, Any]]:
         "content/villains/baddie.yaml": villain,
         "content/issues/heist.yaml": issue,
         "content/clues/test_clues.yaml": clues,
+        "content/nemeses/nemo.yaml": nemesis,
         "scenarios/test_story.yaml": scenario,
     }
 
@@ -211,7 +230,8 @@ def test_valid_content_compiles_with_fixed_shapes(tmp_path: Path) -> None:
         "clue": (CLUE_DECK, 4), "panel_prog": (MAX_PANELS + 1,),
         "space_kind": (MAX_SPACES,), "space_arg": (MAX_SPACES,), "adj": (MAX_SPACES, 6),
         "dist": (MAX_SPACES, MAX_SPACES), "scheme_space": (MAX_PANELS + 1,),
-        "peril_space": (4,), "lackey_space": (4,), "dice": (6, 3), "nemesis": (NEMESES, IC_NCOLS),
+        "peril_space": (4,), "lackey_space": (4,), "dice": (6, 3),
+        "nemesis": (NEMESIS_POOL, NM_NCOLS),
     }
     assert set(shapes) == set(t.dtype.names)
     for name, shape in shapes.items():
@@ -306,7 +326,7 @@ def test_overrides_and_listing(tmp_path: Path) -> None:
     assert by_path.id == "test_story" and by_path.villain_name == "Baddie"
     assert list_content(tmp_path / "content") == {
         "heroes": ["tester"], "villains": ["baddie"], "issues": ["heist"],
-        "clues": ["test_clues"], "scenarios": ["test_story"],
+        "clues": ["test_clues"], "nemeses": ["nemo"], "scenarios": ["test_story"],
     }
 
 
@@ -537,4 +557,178 @@ REAL_SCENARIO = Path(__file__).resolve().parents[1] / "configs" / "scenarios" / 
 def test_real_origin_story_compiles() -> None:
     scen = load_scenario("origin_story")
     assert scen.n_heroes >= 1 and len(scen.villain_card_names) == VDECK
-    assert len(scen.issue_card_names) == IDECK and len(scen.clue_names) == CLUE_DECK
+    assert len(scen.issue_card_names) == IDECK and len(scen.clue_names) == CLUE_LIST
+
+
+# --------------------------------------------------------------------------- nemeses and 5-6 heroes
+
+NEMESIS = "nemeses/nemo.yaml"
+NEMO_CARD = "'Nemo' (nemesis card)"
+
+
+def _nemesis(docs: dict[str, Any]) -> dict[str, Any]:
+    return docs["content/nemeses/nemo.yaml"]
+
+
+def _second_nemesis(docs: dict[str, Any]) -> None:
+    """Add a second nemesis, ``rival``, to the fixture content."""
+    rival = {**_nemesis(docs), "id": "rival", "name": "Rival"}
+    rival.pop("setup")
+    rival["scheme"] = {"name": "Rival Plots", "danger": "-"}
+    docs["content/nemeses/rival.yaml"] = rival
+
+
+def test_nemesis_compiles_to_exact_values(tmp_path: Path) -> None:
+    scen = load(tmp_path)
+    t = scen.tables
+    assert scen.nemesis_ids == ("nemo",) and scen.nemesis_names == ("Nemo",)
+    assert scen.nemesis_side_names == (("Nemo Plots", "Nemo Fights"),)
+    assert t.cfg[CFG_N_NEMESES] == 0 and t.cfg[CFG_NEMESIS_POOL] == 1  # 1 hero: none dealt
+    row = t.nemesis[0]
+    assert row[NM_PRESENT] == 1 and row[NM_DANGER] == 4 and row[NM_HEALTH] == 6
+    code = {name: spec.code for name, spec in OP_BY_NAME.items()}
+    assert t.prog[row[NM_SCHEME_PROG], 0].tolist() == [code["damage_hero"], 1, 0, 0]
+    assert t.prog[row[NM_ACTIVATE_PROG], 0, 0] == code["enemy_move"]
+    assert t.prog[row[NM_SETUP_PROG], 0].tolist() == [code["place_minions"], 1, 0, 0]
+    assert not t.nemesis[1:].any()
+
+
+def test_nemeses_dealt_by_hero_count_and_rule(tmp_path: Path) -> None:
+    """Heroes beyond the 4 Scheme cards each need a nemesis; the Nemesis rule adds more."""
+    content = write_content(tmp_path, _second_nemesis)
+    for n_heroes, added, need in ((4, 0, 0), (5, 0, 1), (6, 0, 2), (1, 1, 1), (5, 1, 2)):
+        scen = load_scenario("test_story", content_dir=content, heroes=["tester"] * n_heroes,
+                             rules={"nemeses": added})
+        assert scen.n_nemeses == need, (n_heroes, added)
+    assert load_scenario("test_story", content_dir=content).nemesis_ids == ("nemo", "rival")
+    picked = load_scenario("test_story", content_dir=content, nemeses=["rival"])
+    assert picked.nemesis_ids == ("rival",) and picked.tables.nemesis[0, NM_DANGER] == -1
+
+
+def test_nemesis_pool_from_the_scenario_file(tmp_path: Path) -> None:
+    def edit(docs: dict[str, Any]) -> None:
+        _second_nemesis(docs)
+        docs["scenarios/test_story.yaml"]["nemeses"] = ["rival"]
+
+    assert load(tmp_path, edit).nemesis_ids == ("rival",)
+
+
+def test_nemesis_unknown_key(tmp_path: Path) -> None:
+    def edit(docs: dict[str, Any]) -> None:
+        _nemesis(docs)["enemy"]["speed"] = 3
+
+    with pytest.raises(ContentError, match=error_pattern(
+            NEMESIS, NEMO_CARD, "enemy.speed", "unknown key")):
+        load(tmp_path, edit)
+
+
+def test_nemesis_unknown_op(tmp_path: Path) -> None:
+    def edit(docs: dict[str, Any]) -> None:
+        _nemesis(docs)["scheme"]["activate"] = [{"op": "gloat"}]
+
+    with pytest.raises(ContentError, match=error_pattern(
+            NEMESIS, NEMO_CARD, "scheme.activate[0].op", "unknown op 'gloat'")):
+        load(tmp_path, edit)
+
+
+def test_nemesis_setup_op_in_wrong_context(tmp_path: Path) -> None:
+    def edit(docs: dict[str, Any]) -> None:
+        _nemesis(docs)["setup"] = [{"op": "inflict"}]
+
+    with pytest.raises(ContentError, match=error_pattern(
+            NEMESIS, NEMO_CARD, "setup[0].op", "cannot be used in a villain effect")):
+        load(tmp_path, edit)
+
+
+def test_nemesis_bad_number(tmp_path: Path) -> None:
+    def edit(docs: dict[str, Any]) -> None:
+        _nemesis(docs)["enemy"]["health"] = 0
+
+    with pytest.raises(ContentError, match=error_pattern(
+            NEMESIS, NEMO_CARD, "enemy.health", "0 is below the minimum 1")):
+        load(tmp_path, edit)
+
+
+def test_nemesis_missing_side(tmp_path: Path) -> None:
+    def edit(docs: dict[str, Any]) -> None:
+        del _nemesis(docs)["scheme"]["danger"]
+
+    with pytest.raises(ContentError, match=error_pattern(
+            NEMESIS, NEMO_CARD, "scheme.danger", "missing required key")):
+        load(tmp_path, edit)
+
+
+def test_nemesis_wrong_kind(tmp_path: Path) -> None:
+    def edit(docs: dict[str, Any]) -> None:
+        _nemesis(docs)["kind"] = "villain"
+
+    with pytest.raises(ContentError, match=error_pattern(NEMESIS, "-", "kind", "'villain'")):
+        load(tmp_path, edit)
+
+
+def test_nemesis_unknown_counter_is_caught_at_compile(tmp_path: Path) -> None:
+    def edit(docs: dict[str, Any]) -> None:
+        _nemesis(docs)["setup"] = [{"op": "counter_add", "counter": "gold"}]
+
+    with pytest.raises(ContentError, match=error_pattern(
+            NEMESIS, NEMO_CARD, "setup[0].counter", "unknown counter 'gold'")):
+        load(tmp_path, edit)
+
+
+def test_missing_nemesis_reference(tmp_path: Path) -> None:
+    with pytest.raises(ContentError, match=error_pattern(
+            "load_scenario() arguments", "-", "nemeses[1]", "no nemesis 'ghost'")):
+        load(tmp_path, nemeses=["nemo", "ghost"])
+
+
+def test_missing_nemesis_reference_in_scenario(tmp_path: Path) -> None:
+    def edit(docs: dict[str, Any]) -> None:
+        docs["scenarios/test_story.yaml"]["nemeses"] = ["ghost"]
+
+    with pytest.raises(ContentError, match=error_pattern(
+            "scenarios/test_story.yaml", "-", "nemeses[0]", "no nemesis 'ghost'")):
+        load(tmp_path, edit)
+
+
+def test_nemesis_listed_twice(tmp_path: Path) -> None:
+    with pytest.raises(ContentError, match=error_pattern(
+            "load_scenario() arguments", "-", "nemeses[1]", "listed twice")):
+        load(tmp_path, nemeses=["nemo", "nemo"])
+
+
+def test_nemesis_pool_too_small(tmp_path: Path) -> None:
+    """Six heroes and four Scheme cards need two nemeses; one card cannot supply them."""
+    with pytest.raises(ContentError, match=error_pattern(
+            "load_scenario() arguments", "-", "nemeses", "needs 2 nemeses")):
+        load(tmp_path, heroes=["tester"] * 6, nemeses=["nemo"])
+    with pytest.raises(ContentError, match=error_pattern(  # the default pool: one file
+            "load_scenario() arguments", "-", "heroes", "needs 2 nemeses")):
+        load(tmp_path, heroes=["tester"] * 6)
+
+
+def test_too_many_nemeses(tmp_path: Path) -> None:
+    content = write_content(tmp_path, _second_nemesis)
+    with pytest.raises(ContentError, match=error_pattern(
+            "load_scenario() arguments", "-", "rules.nemeses", "3 nemeses")):
+        load_scenario("test_story", content_dir=content, heroes=["tester"] * 6,
+                      rules={"nemeses": 1})
+    with pytest.raises(ContentError, match=error_pattern(
+            "load_scenario() arguments", "-", "rules.nemeses", "3 is above the maximum 2")):
+        load_scenario("test_story", content_dir=content, rules={"nemeses": 3})
+
+
+def test_extra_clues_doubles_the_clue_deck(tmp_path: Path) -> None:
+    scen = load(tmp_path, rules={"extra_clues": True})
+    t = scen.tables
+    assert len(scen.clue_names) == CLUE_DECK == 2 * CLUE_LIST
+    assert scen.clue_names[CLUE_LIST:] == scen.clue_names[:CLUE_LIST]
+    assert t.clue[:, 0].sum() == CLUE_DECK
+    assert (t.clue[CLUE_LIST:] == t.clue[:CLUE_LIST]).all()
+    plain = load(tmp_path).tables
+    assert plain.clue[:, 0].sum() == CLUE_LIST and not plain.clue[CLUE_LIST:].any()
+
+
+def test_extra_clues_must_be_a_boolean(tmp_path: Path) -> None:
+    with pytest.raises(ContentError, match=error_pattern(
+            "load_scenario() arguments", "-", "rules.extra_clues", "expected true or false")):
+        load(tmp_path, rules={"extra_clues": 1})

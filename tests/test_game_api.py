@@ -112,3 +112,71 @@ def test_jump_to_hero_turn_gives_main_menu(origin):
     assert int(g.field("hactions")[0]) == 2
     with pytest.raises(ValueError, match="jump target"):
         P.jump(g, "lunch")
+
+
+def test_list_content_names_the_nemeses():
+    assert set(list_content()["nemeses"]) == {"rampart", "whisperloom"}
+
+
+def test_nemeses_chosen_through_every_front_end():
+    """``nemeses=[...]`` reaches the scenario from Game, the PettingZoo and Gymnasium envs
+    and the vector env alike; a string instead of a list is refused."""
+    import gymnasium as gym
+
+    from hon_env import hour_of_need_v0, vector_env
+
+    kw = {"heroes": ["majesty"] * 5, "nemeses": ["whisperloom"]}
+    assert Game(seed=0, **kw).snapshot()["nemeses"][0]["name"] == "Whisperloom"
+    aec = hour_of_need_v0.env(**kw)
+    aec.reset(seed=0)
+    assert aec.unwrapped.game.scenario.nemesis_ids == ("whisperloom",)
+    par = hour_of_need_v0.parallel_env(n_heroes=2, rules={"nemeses": 1}, nemeses=["rampart"])
+    par.reset(seed=0)
+    assert par.game.snapshot()["nemeses"][0]["name"] == "Rampart"
+    single = gym.make("hon_env/HourOfNeed-v0", **kw)
+    single.reset(seed=0)
+    assert single.unwrapped.game.scenario.n_nemeses == 1
+    vec = vector_env(4, seed=0, **kw)
+    vec.reset()
+    assert (L.field_view(vec.state, "nem_card")[:, 0] == 0).all()
+    assert vec.scenario.nemesis_ids == ("whisperloom",)
+    with pytest.raises(TypeError, match="list of nemesis ids"):
+        hour_of_need_v0.env(nemeses="rampart")
+
+
+def test_observation_encodes_the_nemeses():
+    """The nemesis section: whose threat area, side, damage/justice, distance; the figure
+    on the board planes (feature 16 of its space)."""
+    from hon_env.core.observe import NEM_FEATS, OFF_NEMESES, OFF_SPACES, SPACE_FEATS
+
+    g = Game(heroes=["majesty"] * 5, nemeses=["rampart"], seed=0)
+    while g.decision == "mulligan":
+        g.apply(L.A_PASS)
+    panel = int(g.field("nem_pos")[0])
+    own, other = g.observation(4), g.observation(0)
+    assert own[OFF_NEMESES] == 1.0 and own[OFF_NEMESES + 1] == 0.0  # seat 4 holds it
+    assert other[OFF_NEMESES] == 0.0 and other[OFF_NEMESES + 1] == 1.0
+    assert own[OFF_NEMESES + 2] == 0.0  # Scheme side
+    assert own[OFF_NEMESES + 8] == pytest.approx(0.5)  # danger 5 left
+    assert own[OFF_SPACES + panel * SPACE_FEATS + 16] == 1.0
+    assert not own[OFF_NEMESES + NEM_FEATS:OFF_NEMESES + 2 * NEM_FEATS].any()  # no slot 1
+    P.set_nemesis(g, 0, side="enemy", where="C3", damage=3)
+    g.refresh()
+    obs = g.observation(4)
+    assert obs[OFF_NEMESES + 2] == 1.0 and obs[OFF_NEMESES + 3] == pytest.approx(3 / 7)
+    assert obs[OFF_SPACES + P.space(g, "C3") * SPACE_FEATS + 16] == 1.0
+    assert obs[OFF_SPACES + panel * SPACE_FEATS + 16] == 0.0
+    P.set_nemesis(g, 0, defeated=True)
+    obs = g.observation(4)
+    assert obs[OFF_NEMESES + 6] == 1.0 and obs[OFF_NEMESES] == 0.0
+
+
+def test_nemesis_target_named_by_its_card():
+    """Targets name the nemesis card dealt to the slot, on its current side."""
+    from hon_env.describe import target_name
+
+    g = Game(heroes=["majesty"] * 5, nemeses=["whisperloom"], seed=0)
+    assert target_name(g.scenario, L.T_NEM0, g.state[0]) == "Web of Informants"
+    assert target_name(g.scenario, L.T_NEM0) == "nemesis 1"
+    P.set_nemesis(g, 0, side="enemy")
+    assert target_name(g.scenario, L.T_NEM0, g.state[0]) == "Whisperloom Exposed"

@@ -1,4 +1,4 @@
-"""Compile a scenario (heroes, villain, issue, clues, rules) into the engine's ``Tables``.
+"""Compile a scenario (heroes, villain, issue, clues, nemeses, rules) into the engine's ``Tables``.
 
 ``load_scenario("origin_story")`` reads ``configs/scenarios/origin_story.yaml`` and the
 content files it names, validates everything (``loader.py``), compiles every effect into one
@@ -22,8 +22,9 @@ import numpy as np
 
 from hon_env.content.board import Board
 from hon_env.content.effects import Effect, ProgramStore
-from hon_env.content.errors import Where, as_list, as_mapping, check_int
+from hon_env.content.errors import Where, as_list, as_mapping, check_int, type_name
 from hon_env.content.loader import (
+    KIND_DIRS,
     Ability,
     Clues,
     Hero,
@@ -31,13 +32,19 @@ from hon_env.content.loader import (
     HeroSide,
     Issue,
     IssueCard,
+    Nemesis,
     SchemeCard,
     Villain,
     VillainCard,
     check_hero_ids,
+    check_nemesis_ids,
+    content_root,
+    display_path,
+    list_content,
     load_clues,
     load_hero,
     load_issue,
+    load_nemesis,
     load_villain,
     parse_scenario,
     scenario_path,
@@ -66,6 +73,7 @@ from hon_env.content.tables import (
     CFG_N_PANELS,
     CFG_N_SCHEMES,
     CFG_N_SPACES,
+    CFG_NEMESIS_POOL,
     CFG_SETUP_PROG,
     CFG_START_SPACE,
     CFG_TOUGHNESS,
@@ -74,7 +82,9 @@ from hon_env.content.tables import (
     CL_PRESENT,
     CL_PROG,
     CL_SOLVE_DICE,
+    CLUE_COPIES,
     CLUE_DECK,
+    CLUE_LIST,
     COLOR_NAMES,
     HC_ABILITY,
     HC_ABILITY_PROG,
@@ -129,6 +139,18 @@ from hon_env.content.tables import (
     MAX_PLOYS,
     MAX_SPACES,
     NEMESES,
+    NEMESIS_POOL,
+    NM_ACTIVATE_PROG,
+    NM_DANGER,
+    NM_DANGER_PH,
+    NM_DEFENSE,
+    NM_HEALTH,
+    NM_HEALTH_PH,
+    NM_INFLICT,
+    NM_NCOLS,
+    NM_PRESENT,
+    NM_SCHEME_PROG,
+    NM_SETUP_PROG,
     VC_ACTIVATE_PROG,
     VC_ATTACH,
     VC_ATTACH_DEFENSE,
@@ -191,6 +213,12 @@ DEFAULT_RULES: dict[str, Any] = {
     "focus_to_flip": 5,
     # Damage prevented by discarding a card for its toughness feat.
     "toughness": 3,
+    # The Nemesis optional rule: nemeses added to the game, on top of those that 5-6 hero
+    # games deal to heroes without a Scheme card (each adds a hidden token; the villain
+    # cannot be defeated while one remains).
+    "nemeses": 0,
+    # "Additional Clue Cards": a second, identical copy of the clue deck (40 cards).
+    "extra_clues": False,
 }
 
 # Inclusive ranges of the integer rules.
@@ -206,7 +234,9 @@ RULE_RANGES: dict[str, tuple[int, int]] = {
     "focus_cap": (0, 20),
     "focus_to_flip": (0, 20),
     "toughness": (0, 10),
+    "nemeses": (0, NEMESES),
 }
+BOOL_RULES = ("extra_clues",)
 DIE_FACES = 6
 MAX_FACE_COUNT = 3  # successes (or focus, bursts) on one face
 
@@ -261,7 +291,10 @@ class Scenario:
     issue_name: str
     issue_card_names: tuple[str, ...]  # IDECK names in icard order (Scheme cards first)
     clues_id: str
-    clue_names: tuple[str, ...]  # CLUE_DECK names in clue order
+    clue_names: tuple[str, ...]  # names in clue table order (20, or 40 with extra_clues)
+    nemesis_ids: tuple[str, ...]  # the nemesis pool, in Tables.nemesis row order
+    nemesis_names: tuple[str, ...]  # per pool row: the nemesis (its figure)
+    nemesis_side_names: tuple[tuple[str, str], ...]  # per pool row: (Scheme side, enemy side)
     panel_names: tuple[str, ...]  # index k: panel k; index 0 is ""
     space_labels: tuple[str, ...]  # per space, e.g. "C2"
     space_rowcol: tuple[tuple[int, int], ...]  # per space, (row, col) in the map text
@@ -273,6 +306,11 @@ class Scenario:
     def n_heroes(self) -> int:
         return len(self.hero_ids)
 
+    @property
+    def n_nemeses(self) -> int:
+        """Nemeses dealt in each game (heroes without a Scheme card + the Nemesis rule)."""
+        return int(self.tables.cfg[CFG_N_NEMESES])
+
 
 def load_scenario(
     scenario: str | Path = "origin_story",
@@ -281,6 +319,7 @@ def load_scenario(
     villain: str | None = None,
     issue: str | None = None,
     clues: str | None = None,
+    nemeses: Sequence[str] | None = None,
     rules: dict[str, Any] | None = None,
     caps: dict[str, Any] | None = None,
     content_dir: str | Path | None = None,
@@ -291,6 +330,11 @@ def load_scenario(
         scenario: a scenario id (``configs/scenarios/<id>.yaml``) or a path to a YAML file.
         heroes: hero ids, one per seat (1..6; repeats allowed); replaces the scenario's.
         villain, issue, clues: content ids replacing the scenario's.
+        nemeses: nemesis ids, the pool the game's nemeses are drawn from (replaces the
+            scenario's ``nemeses``; default: every nemesis of the content). A game uses
+            one nemesis per hero without a Scheme card (5-6 heroes) plus ``rules["nemeses"]``;
+            when the pool holds exactly that many they are dealt in the order listed, else
+            drawn at random per game.
         rules, caps: keys of ``DEFAULT_RULES`` / ``DEFAULT_CAPS`` overriding the scenario's.
         content_dir: the content directory (default ``<repo>/configs/content``); scenarios
             by id are looked up in ``scenarios/`` next to it.
@@ -318,15 +362,59 @@ def load_scenario(
     for i, hero_id in enumerate(hero_ids):
         if hero_id not in loaded:
             loaded[hero_id] = load_hero(hero_id, content_dir, hero_ref.index(i))
+    if nemeses is not None:
+        pool_ref = args.key("nemeses")
+        if isinstance(nemeses, str):
+            raise pool_ref.error(f"expected a list of nemesis ids, got {type_name(nemeses)}")
+        pool_ids = check_nemesis_ids(list(nemeses), pool_ref)
+    elif spec.nemeses is not None:
+        pool_ref, pool_ids = ref.key("nemeses"), spec.nemeses
+    else:
+        pool_ref = Where(display_path(content_root(content_dir) / KIND_DIRS["nemesis"]))
+        pool_ids = tuple(list_content(content_dir)["nemeses"])
+    if len(pool_ids) > NEMESIS_POOL:
+        raise pool_ref.error(f"{len(pool_ids)} nemeses, a pool holds at most {NEMESIS_POOL}")
+    pool = [load_nemesis(n, content_dir, pool_ref.index(i)) for i, n in enumerate(pool_ids)]
+    resolved = resolve_rules(spec.rules, rules, ref.key("rules"), args.key("rules"))
+    issue_data = load_issue(spec.issue if issue is None else issue, content_dir, issue_ref)
+    rule_ref = (args if rules and "nemeses" in rules else ref).key("rules").key("nemeses")
+    count_ref = rule_ref if resolved["nemeses"] else hero_ref
+    _check_nemesis_count(len(hero_ids), issue_data, len(pool), resolved["nemeses"], count_ref,
+                         pool_ref if nemeses is not None or spec.nemeses is not None
+                         else count_ref)
     return compile_scenario(
         spec.id,
         [loaded[h] for h in hero_ids],
         load_villain(spec.villain if villain is None else villain, content_dir, villain_ref),
-        load_issue(spec.issue if issue is None else issue, content_dir, issue_ref),
+        issue_data,
         load_clues(spec.clues if clues is None else clues, content_dir, clues_ref),
-        resolve_rules(spec.rules, rules, ref.key("rules"), args.key("rules")),
+        resolved,
         resolve_caps(spec.caps, caps, ref.key("caps"), args.key("caps")),
+        pool,
     )
+
+
+def nemeses_needed(n_heroes: int, issue: Issue, added: int) -> int:
+    """Nemeses a game deals: one per hero left without a Scheme card (5-6 players step 1)
+    plus ``added`` by the Nemesis optional rule."""
+    return max(0, n_heroes - len(issue.schemes)) + added
+
+
+def _check_nemesis_count(n_heroes: int, issue: Issue, pool_size: int, added: int,
+                         count_ref: Where, pool_ref: Where) -> None:
+    """The game's nemeses fit the slots (NEMESES) and the pool has enough cards.
+
+    ``count_ref`` is where the count came from (the Nemesis rule, else the heroes),
+    ``pool_ref`` where the pool was named.
+    """
+    need = nemeses_needed(n_heroes, issue, added)
+    why = (f"{need - added} for heroes without one of the {len(issue.schemes)} Scheme "
+           f"cards, {added} from the Nemesis rule")
+    if need > NEMESES:
+        raise count_ref.error(f"{need} nemeses ({why}), a game holds at most {NEMESES}")
+    if need > pool_size:
+        raise pool_ref.error(f"the game needs {need} nemeses ({why}) but the nemesis pool "
+                             f"has {pool_size}")
 
 
 def resolve_rules(from_file: dict[str, Any], from_args: dict[str, Any] | None,
@@ -341,6 +429,10 @@ def resolve_rules(from_file: dict[str, Any], from_args: dict[str, Any] | None,
                 )
             if key == "dice_faces":
                 out[key] = _check_dice(value, where.key(key))
+            elif key in BOOL_RULES:
+                if not isinstance(value, bool):
+                    raise where.key(key).error(f"expected true or false, got {type_name(value)}")
+                out[key] = value
             else:
                 out[key] = check_int(value, where.key(key), *RULE_RANGES[key])
     return out
@@ -376,8 +468,12 @@ def resolve_caps(from_file: dict[str, Any], from_args: dict[str, Any] | None,
 
 
 def compile_scenario(scenario_id: str, heroes: list[Hero], villain: Villain, issue: Issue,
-                     clues: Clues, rules: dict[str, Any], caps: dict[str, int]) -> Scenario:
-    """Fill the ``Tables`` of validated content; returns the ``Scenario``."""
+                     clues: Clues, rules: dict[str, Any], caps: dict[str, int],
+                     nemeses: Sequence[Nemesis] = ()) -> Scenario:
+    """Fill the ``Tables`` of validated content; returns the ``Scenario``.
+
+    ``nemeses`` is the pool; ``load_scenario`` has checked that it can supply the game.
+    """
     board = issue.board
     store = ProgramStore()
     n_panels = len(board.panels)
@@ -392,6 +488,9 @@ def compile_scenario(scenario_id: str, heroes: list[Hero], villain: Villain, iss
     for panel in board.panels:
         panel_prog[panel.number] = add(panel.scheme)
     cfg = _cfg(len(heroes), issue, rules, caps, add)
+    cfg[CFG_N_NEMESES] = nemeses_needed(len(heroes), issue, rules["nemeses"])
+    cfg[CFG_NEMESIS_POOL] = len(nemeses)
+    copies = CLUE_COPIES if rules["extra_clues"] else 1
     tables = Tables(
         cfg=cfg,
         prog=store.prog,
@@ -400,7 +499,7 @@ def compile_scenario(scenario_id: str, heroes: list[Hero], villain: Villain, iss
         vil_stat=_villain_row(villain, add),
         vcard=_villain_table(villain, add),
         icard=icard,
-        clue=_clue_table(clues, add),
+        clue=_clue_table(clues, add, copies),
         panel_prog=panel_prog,
         space_kind=board.space_kind,
         space_arg=board.space_arg,
@@ -410,7 +509,7 @@ def compile_scenario(scenario_id: str, heroes: list[Hero], villain: Villain, iss
         peril_space=board.peril_space,
         lackey_space=board.lackey_space,
         dice=np.asarray(rules["dice_faces"], dtype=np.int32),
-        nemesis=np.zeros((NEMESES, IC_NCOLS), dtype=np.int32),
+        nemesis=_nemesis_table(nemeses, add),
     )
     return Scenario(
         id=scenario_id,
@@ -426,7 +525,10 @@ def compile_scenario(scenario_id: str, heroes: list[Hero], villain: Villain, iss
         issue_card_names=tuple(s.name for s in issue.schemes)
         + tuple(c.name for _, c in _expand(issue.cards)),
         clues_id=clues.id,
-        clue_names=tuple(c.name for _, c in _expand(clues.cards)),
+        clue_names=tuple(c.name for _, c in _expand(clues.cards)) * copies,
+        nemesis_ids=tuple(n.id for n in nemeses),
+        nemesis_names=tuple(n.name for n in nemeses),
+        nemesis_side_names=tuple((n.scheme.name, n.enemy.name) for n in nemeses),
         panel_names=("",) + tuple(p.name for p in board.panels),
         space_labels=board.labels,
         space_rowcol=board.rowcol,
@@ -479,7 +581,6 @@ def _cfg(n_heroes: int, issue: Issue, rules: dict[str, Any], caps: dict[str, int
     cfg[CFG_CRISIS_PROG] = add(issue.crisis)
     cfg[CFG_LOSS_COUNTER] = issue.loss_counter
     cfg[CFG_LOSS_AT_LEAST] = issue.loss_at_least
-    cfg[CFG_N_NEMESES] = 0
     for key, index in _RULE_CFG.items():
         cfg[index] = rules[key]
     for key, index in _CAP_CFG.items():
@@ -610,12 +711,31 @@ def _issue_card_row(card: IssueCard, add: AddEffect) -> np.ndarray:
     return row
 
 
-def _clue_table(clues: Clues, add: AddEffect) -> np.ndarray:
-    """clue [CLUE_DECK, CL_NCOLS]."""
+def _clue_table(clues: Clues, add: AddEffect, copies: int = 1) -> np.ndarray:
+    """clue [CLUE_DECK, CL_NCOLS]: the deck, then ``copies - 1`` identical copies of it
+    (rulebook: Additional Clue Cards); card ``i + CLUE_LIST`` is a copy of card ``i``."""
+    assert 1 <= copies <= CLUE_COPIES and CLUE_LIST * copies <= CLUE_DECK
     table = np.zeros((CLUE_DECK, CL_NCOLS), dtype=np.int32)
     for slot, (_, card) in enumerate(_expand(clues.cards)):
-        table[slot, CL_PRESENT] = 1
-        table[slot, CL_PROG] = add(card.effect)
-        table[slot, CL_ATTACK_DICE] = card.attack_dice
-        table[slot, CL_SOLVE_DICE] = card.solve_dice
+        for copy_ in range(copies):
+            row = slot + copy_ * CLUE_LIST
+            table[row, CL_PRESENT] = 1
+            table[row, CL_PROG] = add(card.effect)
+            table[row, CL_ATTACK_DICE] = card.attack_dice
+            table[row, CL_SOLVE_DICE] = card.solve_dice
+    return table
+
+
+def _nemesis_table(nemeses: Sequence[Nemesis], add: AddEffect) -> np.ndarray:
+    """nemesis [NEMESIS_POOL, NM_NCOLS]: one row per card of the pool, in pool order."""
+    table = np.zeros((NEMESIS_POOL, NM_NCOLS), dtype=np.int32)
+    for row, nem in enumerate(nemeses):
+        sch, en = nem.scheme, nem.enemy
+        table[row, NM_PRESENT] = 1
+        table[row, NM_DANGER], table[row, NM_DANGER_PH] = sch.danger, sch.danger_per_hero
+        table[row, NM_SCHEME_PROG] = add(sch.activate)
+        table[row, NM_HEALTH], table[row, NM_HEALTH_PH] = en.health, en.health_per_hero
+        table[row, NM_DEFENSE], table[row, NM_INFLICT] = en.defense, en.inflict
+        table[row, NM_ACTIVATE_PROG] = add(en.activate)
+        table[row, NM_SETUP_PROG] = add(nem.setup)
     return table

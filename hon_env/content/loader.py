@@ -1,4 +1,4 @@
-"""Read and validate content YAML (heroes, villains, issues, clues, scenarios).
+"""Read and validate content YAML (heroes, villains, issues, clues, nemeses, scenarios).
 
 Files live under a content directory laid out as the repository's ``configs/``::
 
@@ -6,6 +6,7 @@ Files live under a content directory laid out as the repository's ``configs/``::
     configs/content/villains/ID.yaml    kind: villain
     configs/content/issues/ID.yaml      kind: issue (with its board)
     configs/content/clues/ID.yaml       kind: clues
+    configs/content/nemeses/ID.yaml     kind: nemesis (one double-sided nemesis card)
     configs/scenarios/ID.yaml           a scenario (next to the content directory)
 
 The format is ``docs/content_format.md``. Every field is checked (unknown keys, types,
@@ -49,7 +50,7 @@ from hon_env.content.tables import (
     BACK_ENEMY,
     BACK_NONE,
     BACK_PROBLEM,
-    CLUE_DECK,
+    CLUE_LIST,
     COLOR_NAMES,
     FEAT_NAMES,
     HERO_DECK,
@@ -70,7 +71,8 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 CONFIGS_DIR = REPO_ROOT / "configs"
 DEFAULT_CONTENT_DIR = CONFIGS_DIR / "content"
 FORMAT_VERSIONS = (1,)
-KIND_DIRS = {"hero": "heroes", "villain": "villains", "issue": "issues", "clues": "clues"}
+KIND_DIRS = {"hero": "heroes", "villain": "villains", "issue": "issues", "clues": "clues",
+             "nemesis": "nemeses"}
 ID_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 MIN_SCHEMES = 4
 T = TypeVar("T")
@@ -269,6 +271,41 @@ class Clues:
 
 
 @dataclass(frozen=True)
+class NemesisScheme:
+    """The Scheme side of a nemesis card."""
+
+    name: str
+    danger: int
+    danger_per_hero: bool
+    activate: Effect  # resolved in the owner's threat phase while the nemesis schemes
+
+
+@dataclass(frozen=True)
+class NemesisEnemy:
+    """The enemy side of a nemesis card."""
+
+    name: str
+    health: int
+    health_per_hero: bool
+    defense: int
+    inflict: int
+    activate: Effect
+
+
+@dataclass(frozen=True)
+class Nemesis:
+    """A double-sided nemesis card (rulebook: Nemeses) and its optional Setup effect."""
+
+    id: str
+    name: str
+    style: str
+    setup: Effect
+    scheme: NemesisScheme
+    enemy: NemesisEnemy
+    file: str
+
+
+@dataclass(frozen=True)
 class ScenarioSpec:
     """A scenario file as written (references not yet resolved)."""
 
@@ -277,6 +314,7 @@ class ScenarioSpec:
     villain: str
     issue: str
     clues: str
+    nemeses: tuple[str, ...] | None  # the nemesis pool; None: every nemesis in the content
     rules: dict[str, Any]
     caps: dict[str, Any]
     where: Where  # the file, for errors about its fields
@@ -309,7 +347,7 @@ def list_content(content_dir: str | Path | None = None) -> dict[str, list[str]]:
 
     Returns:
         ``{"heroes": [...], "villains": [...], "issues": [...], "clues": [...],
-        "scenarios": [...]}``, each sorted (file stems of ``*.yaml``).
+        "nemeses": [...], "scenarios": [...]}``, each sorted (file stems of ``*.yaml``).
     """
     root = content_root(content_dir)
     out = {sub: _ids_in(root / sub) for sub in KIND_DIRS.values()}
@@ -879,7 +917,7 @@ def parse_clues(path: Path) -> Clues:
     ident = _header(data, where, path, "clues")
     cards, wheres = _parse_entries(data, "cards", where, "", _clue_card)
     _check_unique_names([c.name for c in cards], wheres)
-    _check_deck_size(sum(c.count for c in cards), CLUE_DECK, where.key("cards"), "the clue deck")
+    _check_deck_size(sum(c.count for c in cards), CLUE_LIST, where.key("cards"), "the clue deck")
     return Clues(ident, read_str(data, "name", where, default=ident), cards, where.file)
 
 
@@ -897,11 +935,59 @@ def _clue_card(raw: object, where: Where) -> ClueCard:
         raise where.key("dice").error("bonus dice need attack or solve above 0")
     return ClueCard(
         name=read_str(data, "name", where),
-        count=read_int(data, "count", where, 1, CLUE_DECK, default=1),
+        count=read_int(data, "count", where, 1, CLUE_LIST, default=1),
         effect=_effect(data, "effect", "hero", where),
         attack_dice=attack,
         solve_dice=solve,
     )
+
+
+# --------------------------------------------------------------------------- nemeses
+
+
+def load_nemesis(nemesis_id: str, content_dir: str | Path | None = None,
+                 ref: Where | None = None) -> Nemesis:
+    """Load and validate ``nemeses/<nemesis_id>.yaml``; ``ref`` is where the id was named."""
+    path = find_file("nemesis", nemesis_id, content_dir,
+                     ref or Where("load_nemesis()", "-", "nemesis_id"))
+    return parse_nemesis(path)
+
+
+def parse_nemesis(path: Path) -> Nemesis:
+    """Validate a nemesis file; returns the ``Nemesis``.
+
+    Its effects are checked against the op vocabulary now; issue counters they name are
+    checked when a scenario compiles them (as for villain cards).
+    """
+    data, where = read_yaml(path)
+    check_keys(data, where, ("format_version", "id", "kind", "name", "scheme", "enemy"),
+               ("style", "setup"))
+    ident = _header(data, where, path, "nemesis")
+    name = read_str(data, "name", where)
+    card = where.for_card(name, "nemesis card")
+    loc = card.key("scheme")
+    side = as_mapping(data["scheme"], loc)
+    check_keys(side, loc, ("name", "danger"), ("danger_per_hero", "activate"))
+    scheme = NemesisScheme(
+        name=read_str(side, "name", loc),
+        danger=read_int(side, "danger", loc, 1, MAX_HEALTH, dash=True),
+        danger_per_hero=read_bool(side, "danger_per_hero", loc, default=False),
+        activate=_effect(side, "activate", "activate", loc),
+    )
+    loc = card.key("enemy")
+    side = as_mapping(data["enemy"], loc)
+    check_keys(side, loc, ("name", "health", "inflict"),
+               ("health_per_hero", "defense", "activate"))
+    enemy = NemesisEnemy(
+        name=read_str(side, "name", loc),
+        health=read_int(side, "health", loc, 1, MAX_HEALTH, dash=True),
+        health_per_hero=read_bool(side, "health_per_hero", loc, default=False),
+        defense=read_int(side, "defense", loc, 0, MAX_STAT, default=0),
+        inflict=read_int(side, "inflict", loc, 0, MAX_STAT),
+        activate=_effect(side, "activate", "activate", loc),
+    )
+    return Nemesis(ident, name, read_str(data, "style", where, default=""),
+                   _effect(data, "setup", "villain", card), scheme, enemy, where.file)
 
 
 # --------------------------------------------------------------------------- scenarios
@@ -929,7 +1015,7 @@ def parse_scenario(path: Path) -> ScenarioSpec:
     """Validate a scenario file's own fields; returns the ``ScenarioSpec``."""
     data, where = read_yaml(path)
     check_keys(data, where, ("format_version", "id", "heroes", "villain", "issue", "clues"),
-               ("kind", "rules", "caps"))
+               ("kind", "nemeses", "rules", "caps"))
     ident = _header(data, where, path, None)
     return ScenarioSpec(
         id=ident,
@@ -937,6 +1023,8 @@ def parse_scenario(path: Path) -> ScenarioSpec:
         villain=read_str(data, "villain", where),
         issue=read_str(data, "issue", where),
         clues=read_str(data, "clues", where),
+        nemeses=(check_nemesis_ids(data["nemeses"], where.key("nemeses"))
+                 if "nemeses" in data else None),
         rules=dict(as_mapping(data.get("rules", {}), where.key("rules"))),
         caps=dict(as_mapping(data.get("caps", {}), where.key("caps"))),
         where=where,
@@ -951,12 +1039,22 @@ def check_hero_ids(raw: object, where: Where) -> tuple[str, ...]:
     return tuple(check_str(h, where.index(i)) for i, h in enumerate(ids))
 
 
+def check_nemesis_ids(raw: object, where: Where) -> tuple[str, ...]:
+    """A list of distinct nemesis ids (each nemesis card exists once)."""
+    ids = tuple(check_str(n, where.index(i)) for i, n in enumerate(as_list(raw, where)))
+    for i, ident in enumerate(ids):
+        if ident in ids[:i]:
+            raise where.index(i).error(f"nemesis {ident!r} is listed twice")
+    return ids
+
+
 __all__ = [
     "ContentError",
     "list_content",
     "load_clues",
     "load_hero",
     "load_issue",
+    "load_nemesis",
     "load_villain",
     "parse_scenario",
     "scenario_path",

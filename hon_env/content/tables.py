@@ -11,7 +11,10 @@ Capacities (fixed for every scenario)::
     HERO_DECK    20   cards in a hero deck besides the Hero character card
     VDECK        29   villain deck cards besides the Villain card
     IDECK        14   issue deck cards besides the Issue Overview (Scheme + issue cards)
-    CLUE_DECK    20   clue cards
+    CLUE_LIST    20   cards in one clue deck file (the rulebook's deck)
+    CLUE_DECK    40   clue cards in a game (two copies of the list with ``extra_clues``)
+    NEMESES      2    nemeses in one game (target slots T_NEM0, T_NEM0 + 1)
+    NEMESIS_POOL 8    nemesis cards a scenario may draw its nemeses from
     MAX_SPACES   64   map spaces
     MAX_PANELS   6    scheme panels
     MAX_PROGS    512  effect programs
@@ -28,8 +31,11 @@ MAX_HEROES = 6
 HERO_DECK = 20
 VDECK = 29
 IDECK = 14
-CLUE_DECK = 20
-NEMESES = 2
+CLUE_LIST = 20  # a clue deck file (setup step 4 shuffles one deck of 20)
+CLUE_COPIES = 2  # "Additional Clue Cards": at most a second, identical deck
+CLUE_DECK = CLUE_LIST * CLUE_COPIES
+NEMESES = 2  # the core box's nemesis cards; a 6-hero game uses both
+NEMESIS_POOL = 8
 MAX_SPACES = 64
 MAX_PANELS = 6
 MAX_PROGS = 512
@@ -153,6 +159,19 @@ BACK_NONE = 0  # flipped side is spent: removed from the game
 BACK_PROBLEM = 1  # flipped side is a problem (danger) solved from IC_LOCATION or the panel
 BACK_ENEMY = 2  # flipped side is an enemy with a figure at the scheme space
 
+# --- nemesis cards of the scenario's pool: nemesis[card, col]
+NM_PRESENT = 0
+NM_DANGER = 1  # Scheme side danger value (DASH: "-")
+NM_DANGER_PH = 2
+NM_SCHEME_PROG = 3  # Scheme side Activate effect (owner's threat phase, while scheming), or -1
+NM_HEALTH = 4  # enemy side
+NM_HEALTH_PH = 5
+NM_DEFENSE = 6
+NM_INFLICT = 7
+NM_ACTIVATE_PROG = 8  # enemy side Activate effect, or -1
+NM_SETUP_PROG = 9  # Setup effect (5-6 players step 1b), or -1
+NM_NCOLS = 10
+
 # --- clue cards: clue[card, col]
 CL_PRESENT = 0
 CL_PROG = 1  # text effect, or -1
@@ -192,11 +211,12 @@ CFG_MAX_ROUNDS = 14  # truncation cap on rounds
 CFG_MAX_DECISIONS = 15  # truncation cap on decisions
 CFG_MAX_YIELDS = 16  # initiative yields allowed per hero per hero turn
 CFG_MOVE = 17  # spaces per Move action
-CFG_N_NEMESES = 18  # nemeses in play (5-6 heroes)
+CFG_N_NEMESES = 18  # nemeses in the game: heroes without a Scheme card + the Nemesis rule's
 CFG_MAX_MAP_BYSTANDERS = 19  # bystanders allowed on the map before placing captures
 CFG_FOCUS_CAP = 20
 CFG_FOCUS_TO_FLIP = 21
 CFG_TOUGHNESS = 22  # damage prevented by a toughness feat
+CFG_NEMESIS_POOL = 23  # nemesis cards in the pool (rows of ``nemesis``)
 CFG_N_COLS = 24
 
 
@@ -225,7 +245,7 @@ class Tables(NamedTuple):
     peril_space: np.ndarray  # [N_COLORS] peril space of each colour
     lackey_space: np.ndarray  # [N_COLORS] scheme space where a lackey of each colour arrives
     dice: np.ndarray  # [6, 3] hero die faces: success, focus, burst counts
-    nemesis: np.ndarray  # [NEMESES, IC_NCOLS] nemesis cards (Scheme side + enemy back)
+    nemesis: np.ndarray  # [NEMESIS_POOL, NM_NCOLS] the nemesis cards a game draws from
 
 
 TABLE_SHAPES: dict[str, tuple[int, ...]] = {
@@ -246,7 +266,7 @@ TABLE_SHAPES: dict[str, tuple[int, ...]] = {
     "peril_space": (N_COLORS,),
     "lackey_space": (N_COLORS,),
     "dice": (6, 3),
-    "nemesis": (NEMESES, IC_NCOLS),
+    "nemesis": (NEMESIS_POOL, NM_NCOLS),
 }
 TABLES_DTYPE = np.dtype([(name, np.int32, shape) for name, shape in TABLE_SHAPES.items()])
 

@@ -73,12 +73,19 @@ from hon_env.core.layout import (
     LOSS_REASON,
     MINION_SUPPLY,
     MINIONS,
+    NEM_DMG,
+    NEM_EXH,
+    NEM_JUST,
+    NEM_OWNER,
+    NEM_POS,
+    NEM_SIDE,
     OUT_LOSS,
     OUT_ONGOING,
     OUT_WIN,
     OUTCOME,
     T_CAPTURED,
     T_I0,
+    T_NEM0,
     T_VILLAIN,
     TURN,
     TURN_HERO,
@@ -100,7 +107,7 @@ from hon_env.core.layout import (
     VOWNER,
     VPOS,
 )
-from hon_env.core.queries import enemy_health, problem_danger, villain_panel
+from hon_env.core.queries import enemy_health, nemeses_in_play, problem_danger, villain_panel
 from hon_env.core.zones import gain_clue
 
 
@@ -300,8 +307,10 @@ def damage_enemy_card(s, b, T, t, n, h):
     """Deal ``n`` damage to enemy card target ``t`` (defense already applied by the caller).
 
     A defeated lackey is discarded with its figure; a defeated issue enemy (a flipped
-    Scheme card) leaves the game; the hero dealing the final damage gains a clue. A
-    defeated villain wins the game (rulebook: Dealing and Suffering Damage).
+    Scheme card) or nemesis leaves the game; the hero dealing the final damage gains a
+    clue. A defeated villain wins the game (rulebook: Dealing and Suffering Damage), but
+    not while a nemesis remains: then the villain keeps its last point of health
+    (rulebook: Playing with 5-6 Players, Gameplay; the Nemesis optional rule).
     """
     if n <= 0:
         return
@@ -309,11 +318,21 @@ def damage_enemy_card(s, b, T, t, n, h):
     nh = T.cfg[CFG_N_HEROES]
     if t == T_VILLAIN:
         s[b, VIL_DAMAGE] += n
+        if s[b, VIL_HEALTH] != DASH and nemeses_in_play(s, b) > 0:
+            s[b, VIL_DAMAGE] = min(s[b, VIL_DAMAGE], s[b, VIL_HEALTH] - 1)
         if s[b, VIL_DAMAGE] >= s[b, VIL_HEALTH] and s[b, VIL_HEALTH] != DASH:
             s[b, EVENTS + EV_ENEMIES_DEFEATED] += 1
             end_game(s, b, OUT_WIN, 0)
         return
     health = enemy_health(s, b, T, t, nh)
+    if t >= T_NEM0:
+        k = t - T_NEM0
+        s[b, NEM_DMG + k] += n
+        if health != DASH and s[b, NEM_DMG + k] >= health:
+            leave_play(s, b, t, L_REMOVED)
+            s[b, EVENTS + EV_ENEMIES_DEFEATED] += 1
+            gain_clue(s, b, T, h)
+        return
     if t < T_I0:
         s[b, VDMG + t] += n
         defeated = health != DASH and s[b, VDMG + t] >= health
@@ -328,10 +347,16 @@ def damage_enemy_card(s, b, T, t, n, h):
 
 @njit(cache=True)
 def leave_play(s, b, t, zone):
-    """Card target ``t`` (villain or issue deck) leaves play for ``zone``, with its figure or
-    token and every card attached to it."""
+    """Card target ``t`` (villain or issue deck, or a nemesis) leaves play for ``zone``, with
+    its figure or token and every card attached to it. A nemesis always leaves the game
+    (rulebook: Nemeses); its slot keeps the card to show which one was beaten."""
     discard_attached(s, b, t)
-    if t < T_I0:
+    if t >= T_NEM0:
+        k = t - T_NEM0
+        s[b, NEM_OWNER + k] = -1
+        s[b, NEM_POS + k] = -1
+        s[b, NEM_EXH + k] = 0
+    elif t < T_I0:
         s[b, VLOC + t] = zone
         s[b, VOWNER + t] = -1
         s[b, VPOS + t] = -1
@@ -401,6 +426,26 @@ def flip_scheme(s, b, T, i, h):
 
 
 @njit(cache=True)
+def flip_nemesis(s, b, T, k, h):
+    """Nemesis ``k``'s Scheme side was solved (rulebook: Nemeses).
+
+    Its solver gains a clue, one hidden token leaves the Villain card, and the card flips
+    to its enemy side in the same threat area; the figure leaves the panel for the empty
+    space nearest that panel's scheme space. Justice is cleared on the flip, as for Scheme
+    cards (engine.md #10).
+    """
+    s[b, NEM_JUST + k] = 0
+    s[b, NEM_DMG + k] = 0
+    s[b, VIL_HIDDEN] = max(0, s[b, VIL_HIDDEN] - 1)
+    s[b, EVENTS + EV_SCHEMES_SOLVED] += 1
+    gain_clue(s, b, T, h)
+    # still on the Scheme side, the figure is in the panel and does not block its own space
+    sp = s[b, NEM_POS + k]
+    s[b, NEM_POS + k] = sp if is_empty(s, b, T, sp) else nearest_empty(s, b, T, sp, False, -1)
+    s[b, NEM_SIDE + k] = 1
+
+
+@njit(cache=True)
 def place_justice(s, b, T, t, n, h):
     """Place ``n`` justice on problem target ``t``; resolve it when solved (Solve Actions).
 
@@ -420,6 +465,13 @@ def place_justice(s, b, T, t, n, h):
             reveal_villain(s, b, T, h)
         return
     danger = problem_danger(s, b, T, t, nh)
+    if t >= T_NEM0:
+        k = t - T_NEM0
+        s[b, NEM_JUST + k] += n
+        if danger != DASH and s[b, NEM_JUST + k] >= danger:
+            s[b, EVENTS + EV_PROBLEMS_SOLVED] += 1
+            flip_nemesis(s, b, T, k, h)
+        return
     if t < T_I0:
         s[b, VJUST + t] += n
         if danger != DASH and s[b, VJUST + t] >= danger:

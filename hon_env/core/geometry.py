@@ -1,10 +1,10 @@
 """Board queries: occupancy, nearness, nearest spaces and enemy movement.
 
-Every element has a map space: a figure in a scheme panel (heroes, the villain while
-Scheming, minions, captured bystanders) counts as standing in that panel's scheme space,
-so "near" is one test, ``dist <= 1`` (rulebook: Near and Nearby; Scheme Panels vs. Scheme
-Spaces). Hero figures never occupy a scheme space: a hero whose location is a scheme space
-is in the panel.
+Every element has a map space: a figure in a scheme panel (heroes, the villain and
+nemeses while scheming, minions, captured bystanders) counts as standing in that panel's
+scheme space, so "near" is one test, ``dist <= 1`` (rulebook: Near and Nearby; Scheme
+Panels vs. Scheme Spaces). Hero figures never occupy a scheme space: a hero whose location
+is a scheme space is in the panel.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from hon_env.content.tables import (
     CFG_N_SPACES,
     IC_BACK,
     MAX_SPACES,
+    NEMESES,
     SP_NONE,
     SP_SCHEME,
     VC_TYPE,
@@ -37,6 +38,9 @@ from hon_env.core.layout import (
     ISIDE,
     L_BOARD,
     L_THREAT,
+    NEM_OWNER,
+    NEM_POS,
+    NEM_SIDE,
     VDECK,
     VIL_IN_PANEL,
     VIL_LOC,
@@ -60,7 +64,8 @@ def hero_occupies(s, b, T, sp):
 
 @njit(cache=True)
 def enemy_occupies(s, b, T, sp):
-    """1 if an enemy figure (lackey, villain on the map, issue enemy) stands in ``sp``."""
+    """1 if an enemy figure (lackey, villain or nemesis on the map, issue enemy) stands in
+    ``sp``. A scheming nemesis, like a scheming villain, is in its panel, not on the map."""
     for i in range(VDECK):
         if s[b, VLOC + i] == L_THREAT and s[b, VPOS + i] == sp and T.vcard[i, VC_TYPE] == VT_LACKEY:
             return True
@@ -69,6 +74,9 @@ def enemy_occupies(s, b, T, sp):
     for i in range(IDECK):
         if (s[b, ILOC + i] == L_THREAT and s[b, ISIDE + i] == 1 and s[b, IPOS + i] == sp
                 and T.icard[i, IC_BACK] == BACK_ENEMY):
+            return True
+    for k in range(NEMESES):
+        if s[b, NEM_OWNER + k] >= 0 and s[b, NEM_SIDE + k] == 1 and s[b, NEM_POS + k] == sp:
             return True
     return False
 

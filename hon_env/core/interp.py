@@ -72,6 +72,10 @@ from hon_env.content.tables import (
     IC_STAYS,
     IC_TYPE,
     IT_SCHEME,
+    NEMESES,
+    NM_ACTIVATE_PROG,
+    NM_SCHEME_PROG,
+    NM_SETUP_PROG,
     PLOY_BYSTANDER,
     PLOY_CUNNING,
     PLOY_SPECIAL,
@@ -200,6 +204,11 @@ from hon_env.core.layout import (
     MINIONS,
     N_ACTIONS,
     N_TARGETS,
+    NEM_CARD,
+    NEM_EXH,
+    NEM_OWNER,
+    NEM_POS,
+    NEM_SIDE,
     OUT_LOSS,
     OUT_ONGOING,
     OUT_TRUNCATED,
@@ -219,6 +228,7 @@ from hon_env.core.layout import (
     T_CAPTURED,
     T_I0,
     T_MINION,
+    T_NEM0,
     T_V0,
     T_VILLAIN,
     TURN,
@@ -255,12 +265,14 @@ from hon_env.core.queries import (
     armor,
     attach_host,
     attack_dice,
+    enemies_in_panel,
     enemy_defense,
     enemy_in_space,
     enemy_inflict,
     hero_health,
     is_enemy_card,
     move_bonus,
+    nem_in_play,
     problem_in_space,
     solve_dice,
     target_space,
@@ -270,6 +282,7 @@ from hon_env.core.rng import randint, shuffle_slice
 from hon_env.core.zones import (
     fewest_threats,
     gain_clue,
+    held_clue,
     hero_draw,
     issue_draw,
     threat_count,
@@ -316,6 +329,7 @@ F_CRISIS_END = 90
 F_PLAY_END = 91  # a: card, hero: player
 F_SCHEME_ONCE = 92
 F_INFLICT = 93  # a: damage, b: bitmask of seats that may suffer it, hero: decider
+F_NEMESIS_SETUP = 94  # place the nemesis figures, then resolve their Setup effects
 
 
 # --- stack primitives -----------------------------------------------------------------
@@ -595,13 +609,16 @@ def op_after_threat(s, b, T):
 def op_threat(s, b, T, h):
     """Hero ``h``'s threat phase: activate each card now in their threat area.
 
-    Cards are taken in a fixed order (villain cards, issue cards, then the Villain card);
-    the rulebook leaves the order to the players. Cards that arrive during the phase are
-    not in the list and do not activate (rulebook: Threat Phase).
+    Cards are taken in a fixed order (villain cards, issue cards, nemeses, then the Villain
+    card); the rulebook leaves the order to the players. Cards that arrive during the phase
+    are not in the list and do not activate (rulebook: Threat Phase).
     """
     pop(s, b)
     if s[b, VIL_OWNER] == h:
         push(s, b, F_ACTIVATE, T_VILLAIN, 0, 0, h, T_VILLAIN)
+    for k in range(NEMESES - 1, -1, -1):
+        if nem_in_play(s, b, k) and s[b, NEM_OWNER + k] == h:
+            push(s, b, F_ACTIVATE, T_NEM0 + k, 0, 0, h, T_NEM0 + k)
     for i in range(IDECK - 1, -1, -1):
         if s[b, ILOC + i] == L_THREAT and s[b, IOWNER + i] == h:
             push(s, b, F_ACTIVATE, T_I0 + i, 0, 0, h, T_I0 + i)
@@ -621,6 +638,16 @@ def op_activate(s, b, T, t, h):
             s[b, VIL_EXH] = 0
             return
         push_prog(s, b, T, T.vil_stat[VS_ACTIVATE_PROG], h, t)
+    elif t > T_VILLAIN:
+        # a nemesis: its Scheme-side Activate effect while scheming, else its enemy one
+        k = t - T_NEM0
+        if not nem_in_play(s, b, k) or s[b, NEM_OWNER + k] != h:
+            return
+        if s[b, NEM_EXH + k] == 1:
+            s[b, NEM_EXH + k] = 0
+            return
+        col = NM_ACTIVATE_PROG if s[b, NEM_SIDE + k] == 1 else NM_SCHEME_PROG
+        push_prog(s, b, T, T.nemesis[s[b, NEM_CARD + k], col], h, t)
     elif t < T_I0:
         if s[b, VLOC + t] != L_THREAT or s[b, VOWNER + t] != h:
             return
@@ -821,7 +848,7 @@ def op_main(s, b, T):
         else:
             push(s, b, OP_SOLVE, 0, 1, 0, h, -1)
     elif ch < A_FOCUS:
-        i = ch - A_CLUE
+        i = held_clue(s, b, h, ch - A_CLUE)
         s[b, CLUE_LOC + i] = -2
         push_prog(s, b, T, T.clue[i, CL_PROG], h, -1)
     elif ch == A_FOCUS:
@@ -883,7 +910,7 @@ def op_clue_dice(s, b, T, h):
     if ch == A_PASS:
         pop(s, b)
         return
-    i = ch - A_CLUE
+    i = held_clue(s, b, h, ch - A_CLUE)
     s[b, CLUE_LOC + i] = -2
     col = CL_ATTACK_DICE if s[b, ROLL_KIND] == 1 else CL_SOLVE_DICE
     s[b, ROLL_DICE] += T.clue[i, col]
@@ -1031,7 +1058,7 @@ def op_post_solve(s, b, T, h):
     if not on_board(s, b, h):
         return
     here = s[b, HLOC + h]
-    for t in range(T_VILLAIN, -1, -1):
+    for t in range(T_MINION - 1, -1, -1):
         near = False
         if t == T_VILLAIN:
             near = s[b, VIL_LOC] >= 0 and T.dist[here, s[b, VIL_LOC]] <= 1
@@ -1127,6 +1154,33 @@ def op_inflict_choice(s, b, T, n, seats, h):
     push(s, b, F_HERO_DAMAGE, target, n, 0, target, -1)
 
 
+@njit(cache=True)
+def op_nemesis_setup(s, b, T):
+    """5-6 players steps 1a-1b, after the rest of setup (rulebook: Playing with 5-6
+    Players; also the Nemesis optional rule).
+
+    One at a time, in slot order, each nemesis figure goes to the highest-numbered scheme
+    panel with the fewest enemies (each placed figure counts for the next); then each
+    nemesis's Setup effect resolves, its owner acting as the active hero. Writes NEM_POS
+    and pushes the Setup programs.
+    """
+    pop(s, b)
+    for k in range(NEMESES):
+        if not nem_in_play(s, b, k):
+            continue
+        best = 1
+        best_n = 1 << 30
+        for p in range(1, T.cfg[CFG_N_PANELS] + 1):
+            n = enemies_in_panel(s, b, T, p)
+            if n <= best_n:  # ties go to the higher-numbered panel
+                best, best_n = p, n
+        s[b, NEM_POS + k] = T.scheme_space[best]
+    for k in range(NEMESES - 1, -1, -1):
+        if nem_in_play(s, b, k):
+            push_prog(s, b, T, T.nemesis[s[b, NEM_CARD + k], NM_SETUP_PROG],
+                      s[b, NEM_OWNER + k], T_NEM0 + k)
+
+
 # --- content ops ------------------------------------------------------------------------
 
 @njit(cache=True)
@@ -1190,7 +1244,7 @@ def enemy_pos(s, b, T, t):
     """Map space of an enemy card that has a figure (lackey, issue enemy, villain on map)."""
     if t == T_VILLAIN:
         return s[b, VIL_LOC] if s[b, VIL_IN_PANEL] == 0 else -1
-    if t >= 0 and t < T_VILLAIN and is_enemy_card(s, b, T, t):
+    if t >= 0 and t < T_MINION and is_enemy_card(s, b, T, t):
         return target_space(s, b, T, t)
     return -1
 
@@ -1199,6 +1253,8 @@ def enemy_pos(s, b, T, t):
 def set_enemy_pos(s, b, t, sp):
     if t == T_VILLAIN:
         s[b, VIL_LOC] = sp
+    elif t > T_VILLAIN:
+        s[b, NEM_POS + t - T_NEM0] = sp
     elif t < T_I0:
         s[b, VPOS + t] = sp
     else:
@@ -1252,6 +1308,8 @@ def op_choice_effect(s, b, T, op, a, bb, h):
         t = ch - A_TARGET
         if t == T_VILLAIN:
             s[b, VIL_EXH] = 1
+        elif t > T_VILLAIN:
+            s[b, NEM_EXH + t - T_NEM0] = 1
         elif t < T_I0:
             s[b, VEXH + t] = 1
         else:
@@ -1469,6 +1527,8 @@ def step_op(s, b, T):
         op_scheme_once(s, b, T, h)
     elif op == F_INFLICT:
         op_inflict_choice(s, b, T, a, bb, h)
+    elif op == F_NEMESIS_SETUP:
+        op_nemesis_setup(s, b, T)
     else:
         raise RuntimeError("hon_env: unknown op on the interpreter stack")
 

@@ -3,7 +3,9 @@
 ``violations(state, tables, masks)`` returns human-readable problems, empty when the
 batch is consistent: every card in exactly one zone and every deck's order matching its
 zone, supplies conserved and never negative, focus within its cap, damage below health,
-and a non-empty mask owned by a seated hero in every running game.
+nemeses dealt as configured and standing where their side says, one hidden token per
+unsolved Scheme side, no win while a nemesis remains, and a non-empty mask owned by a
+seated hero in every running game.
 """
 
 from __future__ import annotations
@@ -15,8 +17,20 @@ from hon_env.content.tables import (
     CFG_FOCUS_CAP,
     CFG_MINIONS,
     CFG_N_HEROES,
+    CFG_N_NEMESES,
+    CFG_NEMESIS_POOL,
     CL_PRESENT,
+    DASH,
     HS_HEALTH,
+    IC_TYPE,
+    IT_SCHEME,
+    NEMESES,
+    NM_DANGER,
+    NM_DANGER_PH,
+    NM_HEALTH,
+    NM_HEALTH_PH,
+    SP_NONE,
+    SP_SCHEME,
     Tables,
 )
 from hon_env.core import layout as L
@@ -73,9 +87,61 @@ def violations(state: np.ndarray, T: Tables, masks: np.ndarray | None = None) ->
     bad((f("vil_damage") > f("vil_health")) & (f("outcome") == L.OUT_ONGOING),
         "villain damage above health in a running game")
     running = f("outcome") == L.OUT_ONGOING
+    out += _nemesis_violations(state, T, running)
     if masks is not None:
         bad(running & (masks.sum(axis=1) == 0), "running game with an empty mask")
         bad(~running & (masks.sum(axis=1) != 0), "finished game with a non-empty mask")
     bad(running & ((f("dec_hero") < 0) | (f("dec_hero") >= nh)), "decider outside the seats")
     bad(running & (f("dec_kind") == L.D_NONE), "running game without a pending decision")
+    return out
+
+
+def _nemesis_violations(state: np.ndarray, T: Tables, running: np.ndarray) -> list[str]:
+    """Nemeses (rulebook: Playing with 5-6 Players, Nemeses) and the hidden tokens."""
+    f = lambda name: L.field_view(state, name)  # noqa: E731
+    out: list[str] = []
+    nh = int(T.cfg[CFG_N_HEROES])
+
+    def bad(cond: np.ndarray, what: str) -> None:
+        idx = np.flatnonzero(cond)
+        if idx.size:
+            out.append(f"{what}: games {idx[:8].tolist()}")
+
+    card, owner, side = f("nem_card"), f("nem_owner"), f("nem_side")
+    pos, dmg, just = f("nem_pos"), f("nem_dmg"), f("nem_just")
+    bad((card >= 0).sum(axis=1) != T.cfg[CFG_N_NEMESES], "nemeses dealt != CFG_N_NEMESES")
+    bad(((card < -1) | (card >= T.cfg[CFG_NEMESIS_POOL])).any(axis=1),
+        "nemesis card outside the pool")
+    placed = f("turn") != L.TURN_SETUP  # figures are placed at the end of setup
+    for k in range(NEMESES):
+        c = np.maximum(card[:, k], 0)
+        alive = (card[:, k] >= 0) & (owner[:, k] >= 0)
+        gone = (card[:, k] >= 0) & (owner[:, k] < 0)
+        bad(alive & (owner[:, k] >= nh), f"nemesis {k} owner outside the seats")
+        bad(gone & (pos[:, k] != -1), f"defeated nemesis {k} still on the board")
+        sp = np.maximum(pos[:, k], 0)
+        kind = T.space_kind[sp]
+        bad(alive & placed & ((pos[:, k] < 0) | (kind == SP_NONE)),
+            f"nemesis {k} figure not on a space")
+        bad(alive & placed & (side[:, k] == 0) & (kind != SP_SCHEME),
+            f"scheming nemesis {k} not in a scheme panel")
+        n_h = np.where(T.nemesis[c, NM_HEALTH_PH] == 1, nh, 1) * T.nemesis[c, NM_HEALTH]
+        n_d = np.where(T.nemesis[c, NM_DANGER_PH] == 1, nh, 1) * T.nemesis[c, NM_DANGER]
+        bad(alive & (side[:, k] == 1) & (T.nemesis[c, NM_HEALTH] != DASH) & (dmg[:, k] >= n_h),
+            f"nemesis {k} damage >= health")
+        bad(alive & (side[:, k] == 0) & (T.nemesis[c, NM_DANGER] != DASH) & (just[:, k] >= n_d),
+            f"nemesis {k} justice >= danger")
+        for j in range(k + 1, NEMESES):
+            both = alive & (card[:, j] >= 0) & (owner[:, j] >= 0) & (side[:, k] == 1)
+            bad(both & (side[:, j] == 1) & (pos[:, k] == pos[:, j]),
+                f"nemeses {k} and {j} share a space")
+    alive_all = (card >= 0) & (owner >= 0)
+    bad((f("outcome") == L.OUT_WIN) & alive_all.any(axis=1), "a win while a nemesis remains")
+    # one hidden token per Scheme side not yet solved: Scheme cards and nemesis Schemes
+    schemes = T.icard[:, IC_TYPE] == IT_SCHEME
+    unsolved = ((f("iloc") == L.L_THREAT) & (f("iside") == 0) & schemes).sum(axis=1)
+    unsolved += (alive_all & (side == 0)).sum(axis=1)
+    bad(f("vil_hidden") != unsolved, "hidden tokens != unsolved Scheme sides")
+    bad(running & (f("vil_side") == 1) & alive_all.any(axis=1)
+        & (f("vil_damage") >= f("vil_health")), "villain at 0 health while a nemesis remains")
     return out

@@ -19,11 +19,13 @@ import numpy as np
 
 from hon_env.content.tables import (
     CLUE_DECK,
+    CLUE_LIST,
     HERO_DECK,
     IDECK,
     MAX_HEROES,
     MAX_PANELS,
     MAX_SPACES,
+    NEMESES,
     VDECK,
 )
 
@@ -76,6 +78,14 @@ VIL_OWNER = _field("vil_owner")  # seat whose threat area holds the Showdown car
 VIL_EXH = _field("vil_exh")  # Villain card exhausted (only possible in a threat area)
 VIL_HEALTH = _field("vil_health")  # Showdown health for this hero count
 VIL_DANGER = _field("vil_danger")  # Scheming danger for this hero count
+# --- nemeses: slot k is target T_NEM0 + k (rulebook: Playing with 5-6 Players, Nemeses)
+NEM_CARD = _field("nem_card", NEMESES)  # row of Tables.nemesis in this slot, -1 unused
+NEM_OWNER = _field("nem_owner", NEMESES)  # seat whose threat area holds it; -1 unused/defeated
+NEM_SIDE = _field("nem_side", NEMESES)  # 0 Scheme side, 1 enemy side
+NEM_POS = _field("nem_pos", NEMESES)  # figure's space (scheming: its panel's scheme space), -1
+NEM_DMG = _field("nem_dmg", NEMESES)
+NEM_JUST = _field("nem_just", NEMESES)
+NEM_EXH = _field("nem_exh", NEMESES)  # exhausted (readies instead of activating)
 # --- supplies and board tokens
 MINION_SUPPLY = _field("minion_supply")
 BYSTANDER_SUPPLY = _field("bystander_supply")
@@ -96,7 +106,7 @@ ASSIGN = _field("assign", 48)  # successes assigned per target (TARGET numbering
 # --- clue deck
 CLUE_N = _field("clue_n")  # cards left in the clue deck
 CLUE_ORDER = _field("clue_order", CLUE_DECK)  # deck order, top = index clue_n-1
-CLUE_LOC = _field("clue_loc", CLUE_DECK)  # -1 deck, -2 discard, seat holding it otherwise
+CLUE_LOC = _field("clue_loc", CLUE_DECK)  # -1 deck, -2 discard, -3 not in the game, else seat
 # --- villain deck
 VDECK_N = _field("vdeck_n")
 VDECK_ORDER = _field("vdeck_order", VDECK)
@@ -176,8 +186,8 @@ EVENT_NAMES = (
 T_V0 = 0  # villain deck card i -> T_V0 + i
 T_I0 = VDECK  # issue deck card i -> T_I0 + i
 T_VILLAIN = VDECK + IDECK
-T_NEM0 = T_VILLAIN + 1  # two nemesis cards
-T_MINION = T_NEM0 + 2
+T_NEM0 = T_VILLAIN + 1  # nemesis slot k -> T_NEM0 + k
+T_MINION = T_NEM0 + NEMESES
 T_CAPTURED = T_MINION + 1
 N_TARGETS = T_CAPTURED + 1
 
@@ -190,7 +200,7 @@ N_TARGETS = T_CAPTURED + 1
 #   [194, 214)          PLAY     play hero card i from hand
 #   [214, 235)          USE      use the ability of card i in play (20 = the Hero card)
 #   [235, 295)          FEAT     discard card i for feat k (k: 0 mobility 1 strength 2 deduction)
-#   [295, 315)          CLUE     use clue card i
+#   [295, 315)          CLUE     use a clue card of list entry i (card i or its copy i + 20)
 #   [315]               FOCUS    discard 5 focus to flip to the Focused side
 #   [316, 324)          OPTION   choose option k
 #   [324, 372)          TARGET   choose target t (T_* numbering)
@@ -206,7 +216,7 @@ A_USE = A_PLAY + HERO_DECK
 A_FEAT = A_USE + HERO_DECK + 1
 N_FEAT_KINDS = 3
 A_CLUE = A_FEAT + HERO_DECK * N_FEAT_KINDS
-A_FOCUS = A_CLUE + CLUE_DECK
+A_FOCUS = A_CLUE + CLUE_LIST  # copies of one clue card are one action (see masks.py)
 A_OPTION = A_FOCUS + 1
 N_OPTIONS = 8
 A_TARGET = A_OPTION + N_OPTIONS
@@ -218,7 +228,7 @@ SEGMENTS = (
     ("pass", A_PASS, 1), ("draw", A_DRAW, 1), ("space", A_SPACE, MAX_SPACES),
     ("attack", A_ATTACK, MAX_SPACES), ("solve", A_SOLVE, MAX_SPACES),
     ("play", A_PLAY, HERO_DECK), ("use", A_USE, HERO_DECK + 1),
-    ("feat", A_FEAT, HERO_DECK * N_FEAT_KINDS), ("clue", A_CLUE, CLUE_DECK),
+    ("feat", A_FEAT, HERO_DECK * N_FEAT_KINDS), ("clue", A_CLUE, CLUE_LIST),
     ("focus", A_FOCUS, 1), ("option", A_OPTION, N_OPTIONS), ("target", A_TARGET, N_TARGETS),
     ("hero", A_HERO, MAX_HEROES), ("card", A_CARD, HERO_DECK),
 )

@@ -19,7 +19,7 @@ from hon_env.content.tables import (
     CL_ATTACK_DICE,
     CL_PROG,
     CL_SOLVE_DICE,
-    CLUE_DECK,
+    CLUE_LIST,
     FEAT_DEDUCTION,
     FEAT_MOBILITY,
     FEAT_STRENGTH,
@@ -51,7 +51,6 @@ from hon_env.core.layout import (
     A_SPACE,
     A_TARGET,
     A_USE,
-    CLUE_LOC,
     D_ASSIGN,
     D_ATTACK_SPACE,
     D_CLUE_DICE,
@@ -87,12 +86,16 @@ from hon_env.core.layout import (
     L_PLAY,
     L_THREAT,
     N_OPTIONS,
+    NEM_EXH,
+    NEM_OWNER,
     ROLL_FOCUS,
     ROLL_HERO,
     ROLL_KIND,
     ROLL_SPACE,
     T_CAPTURED,
     T_I0,
+    T_MINION,
+    T_NEM0,
     T_VILLAIN,
     VEXH,
     VIL_EXH,
@@ -106,9 +109,11 @@ from hon_env.core.queries import (
     enemy_in_space,
     is_enemy_card,
     is_problem_card,
+    nem_in_play,
     problem_in_space,
     target_space,
 )
+from hon_env.core.zones import held_clue
 
 OP_PREVENT = 13  # the prevent op code (content/ops.py)
 FOCUS_FLIP = 5
@@ -215,8 +220,13 @@ def pick_target_ok(s, b, T, h, t, kind, rng):
         if t < T_VILLAIN:
             i = t - T_I0
             return s[b, ILOC + i] == L_THREAT and s[b, IOWNER + i] == h and s[b, IEXH + i] == 0
-        return t == T_VILLAIN and s[b, VIL_OWNER] == h and s[b, VIL_EXH] == 0
-    if t > T_VILLAIN:
+        if t == T_VILLAIN:
+            return s[b, VIL_OWNER] == h and s[b, VIL_EXH] == 0
+        if t < T_MINION:
+            k = t - T_NEM0
+            return nem_in_play(s, b, k) and s[b, NEM_OWNER + k] == h and s[b, NEM_EXH + k] == 0
+        return False
+    if t >= T_MINION:
         return False
     if kind == 0:
         ok = is_enemy_card(s, b, T, t)
@@ -293,9 +303,10 @@ def legal_mask(s, b, T, out):
         for i in range(HERO_DECK + 1):
             if ability_usable(s, b, T, h, i, False, acts):
                 n, last = _set(out, A_USE + i, n, last)
-        for i in range(CLUE_DECK):
-            if s[b, CLUE_LOC + i] == h and T.clue[i, CL_PROG] >= 0:
-                n, last = _set(out, A_CLUE + i, n, last)
+        for k in range(CLUE_LIST):
+            i = held_clue(s, b, h, k)
+            if i >= 0 and T.clue[i, CL_PROG] >= 0:
+                n, last = _set(out, A_CLUE + k, n, last)
         if s[b, HFOCUS + h] >= FOCUS_FLIP and s[b, HSIDE + h] == 0:
             n, last = _set(out, A_FOCUS, n, last)
     elif kind == D_MOVE:
@@ -314,9 +325,10 @@ def legal_mask(s, b, T, out):
     elif kind == D_CLUE_DICE:
         n, last = _set(out, A_PASS, n, last)
         col = CL_ATTACK_DICE if s[b, ROLL_KIND] == 1 else CL_SOLVE_DICE
-        for i in range(CLUE_DECK):
-            if s[b, CLUE_LOC + i] == h and T.clue[i, col] > 0:
-                n, last = _set(out, A_CLUE + i, n, last)
+        for k in range(CLUE_LIST):
+            i = held_clue(s, b, h, k)
+            if i >= 0 and T.clue[i, col] > 0:
+                n, last = _set(out, A_CLUE + k, n, last)
     elif kind == D_FOCUS_SPEND:
         top = min(s[b, HFOCUS + h], s[b, ROLL_FOCUS], N_OPTIONS - 1)
         for k in range(top + 1):

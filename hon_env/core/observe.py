@@ -5,17 +5,22 @@ Hidden information is filtered here and nowhere else: other heroes' hands are on
 sizes, and no deck order is visible. Sections, in order (sizes in floats)::
 
     GLOBAL     64  round, turn, villain (side, hidden tokens, justice, damage, panel),
-                   supplies, counters, deck sizes, own actions, the roll in progress,
-                   the pending decision (kind one-hot, context), own seat one-hot
-    SPACES   1024  64 spaces x 16 features: kind, self/other heroes, bystander, peril
-                   token, lackeys, villain, issue cards, minions, captives, distance
+                   supplies, counters, deck sizes, own actions, nemeses left, the roll in
+                   progress, the pending decision (kind one-hot, context), own seat one-hot
+    SPACES   1088  64 spaces x 17 features: kind, self/other heroes, bystander, peril
+                   token, lackeys, villain, issue cards, minions, captives, distance,
+                   nemesis figures
     SELF      116  own hero: status numbers, then 20-card multi-hots for hand, play area,
-                   exhausted, discard, and the clue cards held
+                   exhausted, discard, and the clue cards held (per clue list entry: 2
+                   when both copies of an extra-clue deck are held)
     OTHERS     60  5 other seats x 12: status, hand size, clues, threats, distance
     VCARDS    232  29 villain cards x 8: where (own / other threat area, discard,
                    pending or attached), damage and justice fractions, exhausted, distance
     ICARDS    112  14 issue cards x 8: where, flipped, damage and justice fractions,
                    exhausted, distance
+    NEMESES    20  2 nemesis slots x 10: where (own / other threat area), enemy side,
+                   damage and justice fractions, exhausted, defeated, distance, what is
+                   left to overcome (danger or health), inflict
 
 The global state for centralized critics (``encode_state``) is seat 0's observation
 followed by every seat's hand multi-hot (6 x 20).
@@ -32,10 +37,12 @@ from hon_env.content.tables import (
     CFG_N_HEROES,
     CFG_N_SPACES,
     CLUE_DECK,
+    CLUE_LIST,
     HERO_DECK,
     HS_HEALTH,
     MAX_HEROES,
     MAX_SPACES,
+    NEMESES,
     SP_BYSTANDER,
     SP_NONE,
     SP_PERIL,
@@ -51,7 +58,10 @@ from hon_env.core.queries import (
     armor,
     attack_dice,
     enemy_health,
+    enemy_inflict,
     move_bonus,
+    nem_in_play,
+    nemeses_in_play,
     problem_danger,
     solve_dice,
     villain_panel,
@@ -59,14 +69,16 @@ from hon_env.core.queries import (
 from hon_env.core.zones import hand_size, threat_count
 
 N_GLOBAL = 64
-SPACE_FEATS = 16
+SPACE_FEATS = 17
 N_SPACES_OBS = MAX_SPACES * SPACE_FEATS
-N_SELF = 16 + 5 * HERO_DECK
+N_SELF = 16 + 4 * HERO_DECK + CLUE_LIST
 OTHER_FEATS = 12
 N_OTHERS = (MAX_HEROES - 1) * OTHER_FEATS
 CARD_FEATS = 8
 N_VCARDS = L.VDECK * CARD_FEATS
 N_ICARDS = L.IDECK * CARD_FEATS
+NEM_FEATS = 10
+N_NEMESES = NEMESES * NEM_FEATS
 
 OFF_GLOBAL = 0
 OFF_SPACES = OFF_GLOBAL + N_GLOBAL
@@ -74,13 +86,15 @@ OFF_SELF = OFF_SPACES + N_SPACES_OBS
 OFF_OTHERS = OFF_SELF + N_SELF
 OFF_VCARDS = OFF_OTHERS + N_OTHERS
 OFF_ICARDS = OFF_VCARDS + N_VCARDS
-OBS_DIM = OFF_ICARDS + N_ICARDS
+OFF_NEMESES = OFF_ICARDS + N_ICARDS
+OBS_DIM = OFF_NEMESES + N_NEMESES
 STATE_DIM = OBS_DIM + MAX_HEROES * HERO_DECK
 
 OBS_SECTIONS = (
     ("global", OFF_GLOBAL, N_GLOBAL), ("spaces", OFF_SPACES, N_SPACES_OBS),
     ("self", OFF_SELF, N_SELF), ("others", OFF_OTHERS, N_OTHERS),
     ("villain_cards", OFF_VCARDS, N_VCARDS), ("issue_cards", OFF_ICARDS, N_ICARDS),
+    ("nemeses", OFF_NEMESES, N_NEMESES),
 )
 
 
@@ -122,10 +136,11 @@ def encode_obs(s, b, T, seat, out):
         out[g + 22 + k] = s[b, L.COUNTERS + k] / max(1, T.cfg[CFG_LOSS_AT_LEAST])
     out[g + 26] = s[b, L.IDECK_N] / L.IDECK
     out[g + 27] = s[b, L.VDECK_N] / L.VDECK
-    out[g + 28] = s[b, L.CLUE_N] / CLUE_DECK
+    out[g + 28] = s[b, L.CLUE_N] / CLUE_LIST
     out[g + 29] = s[b, L.HACTIONS + seat] / 2.0
     out[g + 30] = _frac(s[b, L.HYIELDS + seat], T.cfg[CFG_MAX_YIELDS])
     out[g + 31] = 1.0 if s[b, L.DEC_HERO] == seat and s[b, L.OUTCOME] == 0 else 0.0
+    out[g + 32] = nemeses_in_play(s, b) / NEMESES  # the villain cannot fall while > 0
     kind = s[b, L.ROLL_KIND]
     if kind > 0:
         out[g + 34 + kind] = 1.0  # 35 attack, 36 solve
@@ -210,7 +225,7 @@ def encode_obs(s, b, T, seat, out):
             out[o + 76 + c] = 1.0
     for i in range(CLUE_DECK):
         if s[b, L.CLUE_LOC + i] == seat:
-            out[o + 96 + i] = 1.0
+            out[o + 96 + i % CLUE_LIST] += 1.0
 
     # other heroes, in seat order after self
     for k in range(1, nh):
@@ -261,6 +276,33 @@ def encode_obs(s, b, T, seat, out):
             out[o + 7] = _dist(T, here, s[b, L.IPOS + i])
         elif z == L.L_REMOVED:
             out[o + 6] = 1.0
+
+    # nemeses: figures on the board planes (feature 16), cards in their own section
+    for k in range(NEMESES):
+        if s[b, L.NEM_CARD + k] < 0:
+            continue
+        o = OFF_NEMESES + k * NEM_FEATS
+        if not nem_in_play(s, b, k):
+            out[o + 6] = 1.0  # defeated: removed from the game
+            continue
+        t = L.T_NEM0 + k
+        pos = s[b, L.NEM_POS + k]
+        if pos >= 0:
+            out[OFF_SPACES + pos * SPACE_FEATS + 16] += 1.0
+        out[o + (0 if s[b, L.NEM_OWNER + k] == seat else 1)] = 1.0
+        enemy = s[b, L.NEM_SIDE + k] == 1
+        out[o + 5] = s[b, L.NEM_EXH + k]
+        out[o + 7] = _dist(T, here, pos)
+        if enemy:
+            health = enemy_health(s, b, T, t, nh)
+            out[o + 2] = 1.0
+            out[o + 3] = _frac(s[b, L.NEM_DMG + k], health)
+            out[o + 8] = max(0, health - s[b, L.NEM_DMG + k]) / 10.0
+            out[o + 9] = enemy_inflict(s, b, T, t) / 5.0
+        else:
+            danger = problem_danger(s, b, T, t, nh)
+            out[o + 4] = _frac(s[b, L.NEM_JUST + k], danger)
+            out[o + 8] = max(0, danger - s[b, L.NEM_JUST + k]) / 10.0
 
 
 @njit(cache=True)

@@ -1,7 +1,8 @@
 """Read-only rule queries: hero values, enemies and problems, where things are.
 
 Targets use the ``T_*`` numbering of layout.py: villain deck cards, issue deck cards, the
-Villain card, nemeses, "the minions here" and "the captured bystanders here".
+Villain card, nemeses (slot k is ``T_NEM0 + k``), "the minions here" and "the captured
+bystanders here".
 """
 
 from __future__ import annotations
@@ -44,6 +45,13 @@ from hon_env.content.tables import (
     IC_TYPE,
     IT_ISSUE,
     IT_SCHEME,
+    NEMESES,
+    NM_DANGER,
+    NM_DANGER_PH,
+    NM_DEFENSE,
+    NM_HEALTH,
+    NM_HEALTH_PH,
+    NM_INFLICT,
     VC_ATTACH_DEFENSE,
     VC_DANGER,
     VC_DANGER_PH,
@@ -72,9 +80,14 @@ from hon_env.core.layout import (
     L_PLAY,
     L_THREAT,
     MINIONS,
+    NEM_CARD,
+    NEM_OWNER,
+    NEM_POS,
+    NEM_SIDE,
     T_CAPTURED,
     T_I0,
     T_MINION,
+    T_NEM0,
     T_VILLAIN,
     VATTACH,
     VDECK,
@@ -154,6 +167,22 @@ def in_panel_of(s, b, T, h, sp):
 
 
 @njit(cache=True)
+def nem_in_play(s, b, k):
+    """Nemesis slot ``k`` holds a card in a threat area (not unused, not defeated)."""
+    return s[b, NEM_CARD + k] >= 0 and s[b, NEM_OWNER + k] >= 0
+
+
+@njit(cache=True)
+def nemeses_in_play(s, b):
+    """Nemeses not yet defeated (on either side)."""
+    n = 0
+    for k in range(NEMESES):
+        if nem_in_play(s, b, k):
+            n += 1
+    return n
+
+
+@njit(cache=True)
 def target_space(s, b, T, t):
     """Map space of a card target (its figure, token or panel), -1 if it has none."""
     if t < T_I0:
@@ -162,6 +191,8 @@ def target_space(s, b, T, t):
         return s[b, IPOS + t - T_I0]
     if t == T_VILLAIN:
         return s[b, VIL_LOC]
+    if t < T_MINION:
+        return s[b, NEM_POS + t - T_NEM0]
     return -1
 
 
@@ -176,6 +207,9 @@ def is_enemy_card(s, b, T, t):
                 and T.icard[i, IC_BACK] == BACK_ENEMY)
     if t == T_VILLAIN:
         return s[b, VIL_SIDE] == 1
+    if t < T_MINION:
+        k = t - T_NEM0
+        return nem_in_play(s, b, k) and s[b, NEM_SIDE + k] == 1
     return False
 
 
@@ -200,6 +234,11 @@ def is_problem_card(s, b, T, t, h):
     if t == T_VILLAIN:
         return (s[b, VIL_SIDE] == 0 and s[b, VIL_HIDDEN] == 0 and s[b, VIL_IN_PANEL] == 1
                 and in_panel_of(s, b, T, h, s[b, VIL_LOC]))
+    if t < T_MINION:
+        # a nemesis Scheme is solved only by heroes in its figure's panel (rulebook: Nemeses)
+        k = t - T_NEM0
+        return (nem_in_play(s, b, k) and s[b, NEM_SIDE + k] == 0
+                and in_panel_of(s, b, T, h, s[b, NEM_POS + k]))
     return False
 
 
@@ -209,7 +248,7 @@ def enemy_in_space(s, b, T, t, sp):
     if t == T_MINION:
         p = panel_of_space(T, sp)
         return p > 0 and s[b, MINIONS + p] > 0
-    if t > T_VILLAIN:
+    if t >= T_MINION:
         return False
     return is_enemy_card(s, b, T, t) and target_space(s, b, T, t) == sp
 
@@ -220,7 +259,7 @@ def problem_in_space(s, b, T, t, sp, h):
     if t == T_CAPTURED:
         p = panel_of_space(T, sp)
         return p > 0 and captives(s, b, T, p) > 0
-    if t > T_VILLAIN:
+    if t >= T_MINION:
         return False
     return is_problem_card(s, b, T, t, h) and target_space(s, b, T, t) == sp
 
@@ -242,6 +281,9 @@ def any_enemy_in_space(s, b, T, sp):
     for i in range(IDECK):
         if s[b, IPOS + i] == sp and is_enemy_card(s, b, T, T_I0 + i):
             return True
+    for k in range(NEMESES):
+        if s[b, NEM_POS + k] == sp and is_enemy_card(s, b, T, T_NEM0 + k):
+            return True
     return False
 
 
@@ -259,11 +301,37 @@ def any_problem_in_space(s, b, T, sp, h):
     for i in range(IDECK):
         if s[b, IPOS + i] == sp and is_problem_card(s, b, T, T_I0 + i, h):
             return True
+    for k in range(NEMESES):
+        if s[b, NEM_POS + k] == sp and is_problem_card(s, b, T, T_NEM0 + k, h):
+            return True
     return False
 
 
 @njit(cache=True)
+def enemies_in_panel(s, b, T, p):
+    """Enemies in scheme panel ``p``: its minions, the villain and nemeses scheming there,
+    and enemy figures standing on its scheme space (5-6 players step 1a counts them)."""
+    sp = T.scheme_space[p]
+    n = s[b, MINIONS + p]
+    if s[b, VIL_LOC] == sp:
+        n += 1  # scheming in the panel, or its Showdown figure on the scheme space
+    for k in range(NEMESES):
+        if nem_in_play(s, b, k) and s[b, NEM_POS + k] == sp:
+            n += 1
+    for i in range(VDECK):
+        if s[b, VPOS + i] == sp and is_enemy_card(s, b, T, i):
+            n += 1
+    for i in range(IDECK):
+        if s[b, IPOS + i] == sp and is_enemy_card(s, b, T, T_I0 + i):
+            n += 1
+    return n
+
+
+@njit(cache=True)
 def enemy_health(s, b, T, t, n_heroes):
+    if T_NEM0 <= t < T_MINION:
+        c = s[b, NEM_CARD + t - T_NEM0]
+        return scaled(T.nemesis[c, NM_HEALTH], T.nemesis[c, NM_HEALTH_PH], n_heroes)
     if t < T_I0:
         return scaled(T.vcard[t, VC_HEALTH], T.vcard[t, VC_HEALTH_PH], n_heroes)
     i = t - T_I0
@@ -283,6 +351,8 @@ def enemy_defense(s, b, T, t, attacker):
         base = T.icard[t - T_I0, IC_BACK_DEFENSE]
     elif t == T_VILLAIN:
         base = T.vil_stat[VS_DEFENSE] + s[b, DEF_BONUS]
+    elif t < T_MINION:
+        base = T.nemesis[s[b, NEM_CARD + t - T_NEM0], NM_DEFENSE]
     else:
         base = 0
     for i in range(VDECK):
@@ -321,12 +391,20 @@ def enemy_inflict(s, b, T, t):
         if s[b, VIL_SIDE] == 1:
             return T.vil_stat[VS_SHOWDOWN_INFLICT]
         return T.vil_stat[VS_SCHEMING_INFLICT]
+    if t < T_MINION:
+        # only the enemy side inflicts: a nemesis Scheme is a card, not an enemy
+        k = t - T_NEM0
+        if s[b, NEM_SIDE + k] == 1 and s[b, NEM_CARD + k] >= 0:
+            return T.nemesis[s[b, NEM_CARD + k], NM_INFLICT]
     return 0
 
 
 @njit(cache=True)
 def problem_danger(s, b, T, t, n_heroes):
     """Danger value of a problem card target (DASH: can never be solved)."""
+    if T_NEM0 <= t < T_MINION:
+        c = s[b, NEM_CARD + t - T_NEM0]
+        return scaled(T.nemesis[c, NM_DANGER], T.nemesis[c, NM_DANGER_PH], n_heroes)
     if t < T_I0:
         return scaled(T.vcard[t, VC_DANGER], T.vcard[t, VC_DANGER_PH], n_heroes)
     i = t - T_I0

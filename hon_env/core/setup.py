@@ -2,7 +2,8 @@
 
 Fixed choices where the rulebook lets the players choose: hero figures stand on the start
 space and then the empty spaces nearest it, in seat order; the Scheme cards are dealt in
-seat order from a shuffled pile.
+seat order from a shuffled pile; nemeses go to the heroes without a Scheme card in seat
+order, then (Nemesis rule) to the hero with the fewest threat-area cards.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from hon_env.content.tables import (
     CFG_N_HEROES,
     CFG_N_NEMESES,
     CFG_N_SCHEMES,
+    CFG_NEMESIS_POOL,
     CFG_SETUP_PROG,
     CFG_START_SPACE,
     CL_PRESENT,
@@ -24,6 +26,7 @@ from hon_env.content.tables import (
     IC_PRESENT,
     IC_TYPE,
     IT_ISSUE,
+    NEMESES,
     VC_PRESENT,
     VC_SCALING,
     VS_DANGER,
@@ -33,7 +36,7 @@ from hon_env.content.tables import (
 )
 from hon_env.core.effects import initial_bystanders
 from hon_env.core.geometry import nearest_empty
-from hon_env.core.interp import F_MULLIGAN, F_ROUND, push, push_prog, run
+from hon_env.core.interp import F_MULLIGAN, F_NEMESIS_SETUP, F_ROUND, push, push_prog, run
 from hon_env.core.layout import (
     ACTIVE,
     CHOICE,
@@ -57,6 +60,9 @@ from hon_env.core.layout import (
     L_THREAT,
     MAX_HEROES,
     MINION_SUPPLY,
+    NEM_CARD,
+    NEM_OWNER,
+    NEM_POS,
     ROLL_SHOWDOWN,
     STATE_LEN,
     TURN,
@@ -76,8 +82,39 @@ from hon_env.core.layout import (
     VPOS,
 )
 from hon_env.core.queries import scaled
-from hon_env.core.rng import seed_rng, shuffle_slice
-from hon_env.core.zones import hero_draw
+from hon_env.core.rng import randint, seed_rng, shuffle_slice
+from hon_env.core.zones import fewest_threats, hero_draw
+
+
+@njit(cache=True)
+def deal_nemeses(s, b, T):
+    """5-6 players step 1 and the Nemesis rule: ``CFG_N_NEMESES`` nemesis cards, Scheme side
+    up, into threat areas (their figures are placed later, by F_NEMESIS_SETUP).
+
+    Reads the Scheme cards already dealt; writes NEM_CARD and NEM_OWNER. The cards are drawn
+    at random from the pool when it holds more than needed, else taken in pool order (so a
+    chosen list of nemeses is dealt as listed). Heroes without a Scheme card get one each,
+    in seat order; a nemesis added by the Nemesis rule goes to the hero with the fewest
+    threat-area cards (lowest seat on ties).
+    """
+    n_nem = T.cfg[CFG_N_NEMESES]
+    pool = T.cfg[CFG_NEMESIS_POOL]
+    for k in range(n_nem):
+        c = k
+        if pool > n_nem:
+            r = randint(s, b, pool - k)  # the r-th card of the pool not dealt yet
+            for j in range(pool):
+                taken = False
+                for m in range(k):
+                    taken = taken or s[b, NEM_CARD + m] == j
+                if not taken:
+                    if r == 0:
+                        c = j
+                        break
+                    r -= 1
+        s[b, NEM_CARD + k] = c
+        # heroes without a Scheme card hold 0 cards, so they come first, in seat order
+        s[b, NEM_OWNER + k] = fewest_threats(s, b, T)
 
 
 @njit(cache=True)
@@ -104,6 +141,10 @@ def init_game(s, b, T, seed, mask):
     for i in range(IDECK):
         s[b, IOWNER + i] = -1
         s[b, IPOS + i] = -1
+    for k in range(NEMESES):
+        s[b, NEM_CARD + k] = -1
+        s[b, NEM_OWNER + k] = -1
+        s[b, NEM_POS + k] = -1
 
     # 2a. board: bystanders on their spaces, heroes at and around the start space
     initial_bystanders(s, b, T)
@@ -145,6 +186,7 @@ def init_game(s, b, T, seed, mask):
             s[b, ILOC + i] = L_REMOVED
     s[b, IDECK_N] = n
     shuffle_slice(s, b, IDECK_ORDER, n)
+    deal_nemeses(s, b, T)
 
     # 3. villain: scaling removal, Scheming side in panel 1, hidden tokens, shuffled deck
     n = 0
@@ -181,9 +223,12 @@ def init_game(s, b, T, seed, mask):
     s[b, CLUE_N] = n
     shuffle_slice(s, b, CLUE_ORDER, n)
 
-    # the decisions and effects of setup, then the first round
+    # the decisions and effects of setup, then the first round; the nemesis figures come
+    # last, after the rest of setup (5-6 players step 1)
     s[b, ACTIVE] = 0
     push(s, b, F_ROUND, 0, 0, 0, -1, -1)
+    if T.cfg[CFG_N_NEMESES] > 0:
+        push(s, b, F_NEMESIS_SETUP, 0, 0, 0, -1, -1)
     for h in range(nh - 1, -1, -1):
         push(s, b, F_MULLIGAN, 0, 0, 0, h, -1)
     push_prog(s, b, T, T.cfg[CFG_SETUP_PROG], 0, -1)

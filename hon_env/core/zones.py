@@ -8,7 +8,14 @@ from __future__ import annotations
 
 from numba import njit
 
-from hon_env.content.tables import CFG_N_HEROES, CL_PRESENT, CLUE_DECK, HERO_DECK
+from hon_env.content.tables import (
+    CFG_N_HEROES,
+    CL_PRESENT,
+    CLUE_DECK,
+    CLUE_LIST,
+    HERO_DECK,
+    NEMESES,
+)
 from hon_env.core.layout import (
     CLUE_LOC,
     CLUE_N,
@@ -29,6 +36,8 @@ from hon_env.core.layout import (
     L_HAND,
     L_PENDING,
     L_THREAT,
+    NEM_CARD,
+    NEM_OWNER,
     VDECK,
     VDECK_N,
     VDECK_ORDER,
@@ -103,6 +112,19 @@ def gain_clue(s, b, T, h):
 
 
 @njit(cache=True)
+def held_clue(s, b, h, k):
+    """The clue card of list entry ``k`` that hero ``h`` holds, or -1.
+
+    With the extra clue cards the deck holds two identical copies of each entry (cards
+    ``k`` and ``k + CLUE_LIST``); one CLUE action stands for both, and uses the first held.
+    """
+    for c in range(k, CLUE_DECK, CLUE_LIST):
+        if s[b, CLUE_LOC + c] == h:
+            return c
+    return -1
+
+
+@njit(cache=True)
 def villain_draw(s, b):
     """Draw the top villain card (reshuffling the discard when empty) into L_PENDING.
 
@@ -140,8 +162,12 @@ def issue_draw(s, b):
 
 @njit(cache=True)
 def threat_count(s, b, h):
-    """Cards in hero ``h``'s threat area (attached cards are not modelled)."""
+    """Cards in hero ``h``'s threat area, nemesis cards included (attached cards are not
+    counted)."""
     n = 0
+    for k in range(NEMESES):
+        if s[b, NEM_CARD + k] >= 0 and s[b, NEM_OWNER + k] == h:
+            n += 1
     for i in range(VDECK):
         if s[b, VLOC + i] == L_THREAT and s[b, VOWNER + i] == h:
             n += 1

@@ -53,12 +53,13 @@ class HourOfNeedEnv(gymnasium.Env):
     def __init__(self, *, scenario: str | Path | Scenario = "origin_story",
                  heroes: Sequence[str] | None = None, villain: str | None = None,
                  issue: str | None = None, n_heroes: int | None = None,
+                 nemeses: Sequence[str] | None = None,
                  rules: Mapping[str, Any] | None = None, caps: Mapping[str, Any] | None = None,
                  reward_shaping: Mapping[str, float] | None = None,
                  illegal_action: str = "raise", render_mode: str | None = None) -> None:
         self._session = Session(EnvOptions.build(
             scenario=scenario, heroes=heroes, villain=villain, issue=issue, n_heroes=n_heroes,
-            rules=rules, caps=caps, reward_shaping=reward_shaping,
+            nemeses=nemeses, rules=rules, caps=caps, reward_shaping=reward_shaping,
             illegal_action=illegal_action, render_mode=render_mode))
         self.render_mode = render_mode
         self.observation_space = spaces.Box(0.0, np.inf, shape=(OBS_DIM,), dtype=np.float32)

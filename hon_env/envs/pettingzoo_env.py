@@ -11,9 +11,9 @@
 | Number of agents   | 1 to 6                                                         |
 | Action Shape       | `()`                                                           |
 | Action Values      | `Discrete(398)`                                                |
-| Observation Shape  | `{"observation": (1608,), "action_mask": (398,)}`              |
+| Observation Shape  | `{"observation": (1692,), "action_mask": (398,)}`              |
 | Observation Values | observation float32 in `[0, inf)`; action_mask int8 in {0, 1}  |
-| State Shape        | `(1728,)` float32 in `[0, inf)`                                |
+| State Shape        | `(1812,)` float32 in `[0, inf)`                                |
 
 *Hour of Need* is a cooperative superhero board game: 1 to 6 heroes fight a villain's
 schemes on a hex map while an issue deck runs down. Every hero is an agent; the heroes win
@@ -30,13 +30,13 @@ AEC env `agent_selection` is that hero, so one agent often acts several times in
 
 ### Observation Space
 
-`observe(agent)` returns `{"observation": float32 [1608], "action_mask": int8 [398]}`.
+`observe(agent)` returns `{"observation": float32 [1692], "action_mask": int8 [398]}`.
 The observation is egocentric (the agent's own hero first) and free of hidden information
 (other heroes' hands are sizes, deck orders are not visible). Its named sections (global,
-spaces, self, others, villain cards, issue cards) are documented in
+spaces, self, others, villain cards, issue cards, nemeses) are documented in
 `hon_env/core/observe.py`; the agent's seat is one-hot at offsets 58-63 of the global
 section. `state()` is the global state for centralized critics: seat 0's observation
-followed by every seat's hand (`float32 [1728]`).
+followed by every seat's hand (`float32 [1812]`).
 
 #### Legal Actions Mask
 
@@ -85,7 +85,7 @@ decides now, None at the end), `"decision"` (the pending decision kind,
 
 ``` python
 hour_of_need_v0.env(scenario="origin_story", heroes=None, villain=None, issue=None,
-                    n_heroes=None, rules=None, caps=None, max_cycles=None,
+                    n_heroes=None, nemeses=None, rules=None, caps=None, max_cycles=None,
                     reward_shaping=None, illegal_action="raise", render_mode=None)
 ```
 
@@ -96,7 +96,11 @@ hour_of_need_v0.env(scenario="origin_story", heroes=None, villain=None, issue=No
 - `n_heroes`: number of seats when `heroes` is not given: the scenario's hero list is
   repeated (or cut) to that length, so for Origin Story `n_heroes=2` means two Majesty
   seats. With `heroes` it must equal `len(heroes)`.
-- `rules`, `caps`: overrides of `hon_env.content.compile.DEFAULT_RULES` / `DEFAULT_CAPS`.
+- `nemeses`: nemesis ids, the pool a game's nemeses are drawn from (default: every
+  nemesis of the content). Games with 5 or 6 heroes deal one to each hero without a Scheme
+  card; `rules={"nemeses": n}` adds `n` more to any game (the Nemesis optional rule).
+- `rules`, `caps`: overrides of `hon_env.content.compile.DEFAULT_RULES` / `DEFAULT_CAPS`
+  (among them `nemeses` and `extra_clues`, a second copy of the clue deck).
 - `max_cycles`: PettingZoo's usual name for the episode length: an alias of
   `caps={"max_decisions": max_cycles}`, i.e. the episode is truncated after that many
   decisions (parallel steps, or AEC steps of live agents summed over all heroes). With one
@@ -180,14 +184,15 @@ class _Front:
     def __init__(self, *, scenario: str | Path | Scenario = "origin_story",
                  heroes: Sequence[str] | None = None, villain: str | None = None,
                  issue: str | None = None, n_heroes: int | None = None,
+                 nemeses: Sequence[str] | None = None,
                  rules: Mapping[str, Any] | None = None, caps: Mapping[str, Any] | None = None,
                  max_cycles: int | None = None,
                  reward_shaping: Mapping[str, float] | None = None,
                  illegal_action: str = "raise", render_mode: str | None = None) -> None:
         kwargs = dict(scenario=scenario, heroes=heroes, villain=villain, issue=issue,
-                      n_heroes=n_heroes, rules=rules, caps=caps, max_cycles=max_cycles,
-                      reward_shaping=reward_shaping, illegal_action=illegal_action,
-                      render_mode=render_mode)
+                      n_heroes=n_heroes, nemeses=nemeses, rules=rules, caps=caps,
+                      max_cycles=max_cycles, reward_shaping=reward_shaping,
+                      illegal_action=illegal_action, render_mode=render_mode)
         EzPickle.__init__(self, **kwargs)  # pickling re-creates the env from these
         self._session = Session(EnvOptions.build(**kwargs))
         self.render_mode: str | None = kwargs["render_mode"]

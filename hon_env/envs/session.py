@@ -56,6 +56,7 @@ class EnvOptions:
     def build(cls, *, scenario: str | Path | Scenario = "origin_story",
               heroes: Sequence[str] | None = None, villain: str | None = None,
               issue: str | None = None, n_heroes: int | None = None,
+              nemeses: Sequence[str] | None = None,
               rules: Mapping[str, Any] | None = None, caps: Mapping[str, Any] | None = None,
               max_cycles: int | None = None,
               reward_shaping: Mapping[str, float] | None = None,
@@ -65,7 +66,8 @@ class EnvOptions:
 
         Args:
             scenario: a scenario id, a YAML path or an already compiled ``Scenario``.
-            heroes, villain, issue, rules, caps: overrides for ``load_scenario``.
+            heroes, villain, issue, nemeses, rules, caps: overrides for ``load_scenario``
+                (``nemeses``: the pool of nemesis ids the game's nemeses come from).
             n_heroes: number of seats when ``heroes`` is not given: the scenario's hero list
                 repeated (or cut) to this length; with ``heroes`` it must equal their number.
             max_cycles: alias of ``caps={"max_decisions": max_cycles}``.
@@ -83,12 +85,16 @@ class EnvOptions:
         caps = _merge_max_cycles(caps, max_cycles)
         heroes = _seat_heroes(scenario, heroes, n_heroes)
         if isinstance(scenario, Scenario):
-            if any(x is not None for x in (heroes, villain, issue, rules, caps)):
-                raise ValueError("heroes/villain/issue/rules/caps/max_cycles/n_heroes go with a "
-                                 "scenario id or path, not with a compiled Scenario")
+            if any(x is not None for x in (heroes, villain, issue, nemeses, rules, caps)):
+                raise ValueError("heroes/villain/issue/nemeses/rules/caps/max_cycles/n_heroes "
+                                 "go with a scenario id or path, not with a compiled Scenario")
             compiled = scenario
         else:
+            if isinstance(nemeses, str):
+                raise TypeError(f"nemeses must be a list of nemesis ids, got the string "
+                                f"{nemeses!r}")
             compiled = load_scenario(scenario, heroes=heroes, villain=villain, issue=issue,
+                                     nemeses=None if nemeses is None else list(nemeses),
                                      rules=None if rules is None else dict(rules),
                                      caps=None if caps is None else dict(caps))
         return cls(compiled, weights, illegal_action, render_mode)
