@@ -5,9 +5,9 @@ The strategy, decision by decision (every hero runs the same rules):
 - **Targets and weights.** Each enemy and problem on the board gets a weight: the villain
   when it can be solved or attacked (10), Scheme cards on their Scheme side (6; the
   heroes' way to the villain), staying issue problems (4), lackeys and issue enemies
-  (3 + their inflict), perils and flipped Scheme problems (3), captured bystanders
-  (2 each), minions (1 each), bystander tokens on the map (2: moving through a bystander's
-  space rescues it). Cards in the deciding hero's own threat area weigh 2 more: they
+  (3 + their inflict), nemeses on either side (6), perils and flipped Scheme problems (3),
+  captured bystanders (2 each), minions (1 each), bystander tokens on the map (2: moving
+  through a bystander's space rescues it). Cards in the deciding hero's own threat area weigh 2 more: they
   activate against that hero.
 - **Goal.** A hero's goal is the target with the best weight per action needed to reach
   it (a Move covers ``move`` spaces); Scheme cards, the Scheming villain, captives and
@@ -46,7 +46,7 @@ from hon_env.content.tables import (
     CFG_N_SPACES,
     CL_ATTACK_DICE,
     CL_SOLVE_DICE,
-    CLUE_DECK,
+    CLUE_LIST,
     DASH,
     FEAT_DEDUCTION,
     FEAT_MOBILITY,
@@ -65,6 +65,7 @@ from hon_env.content.tables import (
     IT_ISSUE,
     IT_SCHEME,
     MAX_HEROES,
+    NEMESES,
     PROG_LEN,
     SP_NONE,
     VC_TYPE,
@@ -118,6 +119,11 @@ from hon_env.core.layout import (
     MINIONS,
     N_OPTIONS,
     N_TARGETS,
+    NEM_DMG,
+    NEM_JUST,
+    NEM_OWNER,
+    NEM_POS,
+    NEM_SIDE,
     ROLL_KIND,
     ROLL_SPACE,
     ROLL_SUCC,
@@ -127,6 +133,7 @@ from hon_env.core.layout import (
     T_CAPTURED,
     T_I0,
     T_MINION,
+    T_NEM0,
     T_VILLAIN,
     VDMG,
     VIL_HIDDEN,
@@ -146,6 +153,7 @@ from hon_env.core.queries import (
     hero_health,
     is_enemy_card,
     move_bonus,
+    nem_in_play,
     problem_danger,
     problem_in_space,
     target_space,
@@ -193,6 +201,8 @@ def owned_by(s, b, t, h):
         return s[b, IOWNER + t - T_I0] == h
     if t == T_VILLAIN:
         return s[b, VIL_OWNER] == h
+    if t < T_MINION:
+        return s[b, NEM_OWNER + t - T_NEM0] == h
     return False
 
 
@@ -203,6 +213,8 @@ def attack_weight(s, b, T, t, h):
         return 1
     if t == T_VILLAIN:
         w = 10
+    elif t > T_VILLAIN:
+        w = 6  # a nemesis: the villain cannot fall while one stands
     else:
         w = 3 + enemy_inflict(s, b, T, t)
     if owned_by(s, b, t, h):
@@ -218,7 +230,9 @@ def solve_weight(s, b, T, t, h):
     if t == T_CAPTURED:
         return 2
     w = 3
-    if t >= T_I0:
+    if t > T_VILLAIN:
+        w = 6  # a nemesis Scheme side holds a hidden token, like a Scheme card
+    elif t >= T_I0:
         i = t - T_I0
         if T.icard[i, IC_TYPE] == IT_SCHEME and s[b, ISIDE + i] == 0:
             w = 6
@@ -239,12 +253,22 @@ def left_to_finish(s, b, T, t, kind):
         if t == T_VILLAIN:
             return BIG  # the villain's health is large; never a quick finish
         hp = enemy_health(s, b, T, t, n)
-        dmg = s[b, VDMG + t] if t < T_I0 else s[b, IDMG + t - T_I0]
+        if t < T_I0:
+            dmg = s[b, VDMG + t]
+        elif t < T_VILLAIN:
+            dmg = s[b, IDMG + t - T_I0]
+        else:
+            dmg = s[b, NEM_DMG + t - T_NEM0]
         return BIG if hp == DASH else hp - dmg
     if t == T_VILLAIN:
         return BIG
     danger = problem_danger(s, b, T, t, n)
-    just = s[b, VJUST + t] if t < T_I0 else s[b, IJUST + t - T_I0]
+    if t < T_I0:
+        just = s[b, VJUST + t]
+    elif t < T_VILLAIN:
+        just = s[b, IJUST + t - T_I0]
+    else:
+        just = s[b, NEM_JUST + t - T_NEM0]
     return BIG if danger == DASH else danger - just
 
 
@@ -323,6 +347,15 @@ def goal_of(s, b, T, h):
                 best = consider(best, T, here, step, pos, inside, solve_weight(s, b, T, t, h))
         elif T.icard[i, IC_TYPE] == IT_ISSUE and T.icard[i, IC_STAYS] == 1:
             best = consider(best, T, here, step, pos, inside, solve_weight(s, b, T, t, h))
+    for k in range(NEMESES):
+        t = T_NEM0 + k
+        pos = s[b, NEM_POS + k]
+        if not nem_in_play(s, b, k) or pos < 0:
+            continue
+        if s[b, NEM_SIDE + k] == 1:
+            best = consider(best, T, here, step, pos, 0, attack_weight(s, b, T, t, h))
+        else:
+            best = consider(best, T, here, step, pos, 1, solve_weight(s, b, T, t, h))
     vloc = s[b, VIL_LOC]
     if vloc >= 0:
         if s[b, VIL_SIDE] == 1:
@@ -403,7 +436,7 @@ def decide_main(s, b, T, h, mask):
                     else T.hcard[h, i, HC_ABILITY])
             if kind == ABIL_EXHAUST:
                 return A_USE + i
-    for i in range(CLUE_DECK):
+    for i in range(CLUE_LIST):
         if mask[A_CLUE + i] and T.clue[i, CL_ATTACK_DICE] == 0 and T.clue[i, CL_SOLVE_DICE] == 0:
             return A_CLUE + i
     acts = s[b, HACTIONS + h]
@@ -520,6 +553,9 @@ def decide_pick_hero(s, b, T, h, mask):
 def roll_is_heavy(s, b, T, h):
     """Is the roll in progress against the villain or a Scheme card on its Scheme side?"""
     sp = s[b, ROLL_SPACE]
+    for k in range(NEMESES):
+        if nem_in_play(s, b, k) and s[b, NEM_POS + k] == sp:
+            return True
     for t in range(T_I0, T_VILLAIN + 1):
         if t == T_VILLAIN:
             if s[b, VIL_LOC] == sp and (s[b, VIL_SIDE] == 1 or s[b, VIL_HIDDEN] == 0):
@@ -561,7 +597,7 @@ def decide(s, b, T, mask):
                 return A_OPTION + k
     if kind == D_CLUE_DICE:
         if roll_is_heavy(s, b, T, h):
-            for i in range(CLUE_DECK):
+            for i in range(CLUE_LIST):
                 if mask[A_CLUE + i]:
                     return A_CLUE + i
         return A_PASS
