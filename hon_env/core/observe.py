@@ -9,9 +9,9 @@ sizes, and no deck order is visible. Sections, in order (sizes in floats)::
                    the pending decision (kind one-hot, context), own seat one-hot
     SPACES   1024  64 spaces x 16 features: kind, self/other heroes, bystander, peril
                    token, lackeys, villain, issue cards, minions, captives, distance
-    SELF      116  own hero: status numbers, then 20-card multi-hots for hand, play area,
-                   exhausted, discard, and the clue cards held
-    OTHERS     60  5 other seats x 12: status, hand size, clues, threats, distance
+    SELF      116  own hero: status numbers (form: pilot token / mech one-hot), then 20-card
+                   multi-hots for hand, play area, exhausted, discard, and the clue cards held
+    OTHERS     70  5 other seats x 14: status, hand size, clues, threats, distance, form
     VCARDS    232  29 villain cards x 8: where (own / other threat area, discard,
                    pending or attached), damage and justice fractions, exhausted, distance
     ICARDS    112  14 issue cards x 8: where, flipped, damage and justice fractions,
@@ -32,6 +32,8 @@ from hon_env.content.tables import (
     CFG_N_HEROES,
     CFG_N_SPACES,
     CLUE_DECK,
+    FORM_MECH,
+    FORM_PILOT,
     HERO_DECK,
     HS_HEALTH,
     MAX_HEROES,
@@ -51,6 +53,7 @@ from hon_env.core.queries import (
     armor,
     attack_dice,
     enemy_health,
+    hero_form,
     move_bonus,
     problem_danger,
     solve_dice,
@@ -62,7 +65,7 @@ N_GLOBAL = 64
 SPACE_FEATS = 16
 N_SPACES_OBS = MAX_SPACES * SPACE_FEATS
 N_SELF = 16 + 5 * HERO_DECK
-OTHER_FEATS = 12
+OTHER_FEATS = 14
 N_OTHERS = (MAX_HEROES - 1) * OTHER_FEATS
 CARD_FEATS = 8
 N_VCARDS = L.VDECK * CARD_FEATS
@@ -199,6 +202,9 @@ def encode_obs(s, b, T, seat, out):
     out[o + 10] = armor(s, b, T, seat) / 3.0
     out[o + 11] = move_bonus(s, b, T, seat) / 3.0
     out[o + 12] = s[b, L.HTHREAT_DONE + seat]
+    form = hero_form(s, b, T, seat)
+    out[o + 13] = 1.0 if form == FORM_PILOT else 0.0  # on the map as the pilot token
+    out[o + 14] = 1.0 if form == FORM_MECH else 0.0  # in the mech
     for c in range(HERO_DECK):
         z = s[b, L.HCLOC + seat * HERO_DECK + c]
         if z == L.L_HAND or z == L.L_MULLIGAN:
@@ -233,6 +239,9 @@ def encode_obs(s, b, T, seat, out):
         out[o + 9] = s[b, L.HTHREAT_DONE + h]
         out[o + 10] = _dist(T, here, loc)
         out[o + 11] = 1.0 if s[b, L.DEC_HERO] == h else 0.0
+        form = hero_form(s, b, T, h)
+        out[o + 12] = 1.0 if form == FORM_PILOT else 0.0
+        out[o + 13] = 1.0 if form == FORM_MECH else 0.0
 
     # villain and issue cards
     for i in range(L.VDECK):
