@@ -533,6 +533,11 @@ def _form_uses(ops: tuple[Op, ...]) -> Iterator[Op]:
         yield from _form_uses(op.then)
 
 
+def _form_key(op: Op) -> Where:
+    """Where a form rule is written: an ``if``'s ``count``, else the op name."""
+    return op.where.key("count" if op.spec.name == "if" else "op")
+
+
 def _check_no_form_rules(hero: Hero, wheres: list[Where]) -> None:
     """A hero without a pilot and a mech side may not use form ops, counts or passives."""
     effects = [side.ability.effect for side in (hero.normal, hero.focused) if side.ability]
@@ -545,7 +550,7 @@ def _check_no_form_rules(hero: Hero, wheres: list[Where]) -> None:
             effects.append(card.ability.effect)
     for effect in effects:
         for op in _form_uses(effect.ops):
-            raise op.where.key("op").error(
+            raise _form_key(op).error(
                 f"{op.spec.name!r} refers to pilot and mech forms, but {hero.name}'s Hero "
                 "card has none (give its sides form: pilot / form: mech)")
 
@@ -951,7 +956,7 @@ def parse_clues(path: Path) -> Clues:
     for card in cards:
         # the clue deck is shared by every hero; form rules belong on a hero's own cards
         for op in _form_uses(card.effect.ops):
-            raise op.where.key("op").error(
+            raise _form_key(op).error(
                 f"{op.spec.name!r} refers to pilot and mech forms; clue cards cannot use it")
     _check_deck_size(sum(c.count for c in cards), CLUE_DECK, where.key("cards"), "the clue deck")
     return Clues(ident, read_str(data, "name", where, default=ident), cards, where.file)
