@@ -6,7 +6,7 @@ returns without popping) and runs again once ``apply_action`` stores the answer 
 CHOICE. A decision with a single legal answer is answered automatically, so every
 decision a hero sees has a real choice.
 
-Op codes 1..30 are the content ops of ``content/ops.py``; codes from 64 are flow ops::
+Op codes 1..34 are the content ops of ``content/ops.py``; codes from 64 are flow ops::
 
     F_ROUND -> F_VDRAW(h).. -> F_RETURN -> F_HERO_TURN -> F_MAIN <-> actions
             -> F_THREAT(h) -> F_AFTER_THREAT -> ... -> F_HERO_TURN_END -> F_RETURN
