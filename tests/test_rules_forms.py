@@ -292,6 +292,22 @@ def test_text_render_names_the_form(pair):
     assert "Micro-guy, in the mech" in text and "(pilot damage 2)" in text
 
 
+def test_image_render_draws_the_pilot_token_and_the_mech():
+    """The image draws Micro-guy's form (a small ring for the pilot token, a square for
+    the mech, and the side panel's words): boarding changes the picture."""
+    from hon_env.render import render_rgb
+    sc = load_scenario("origin_story", heroes=["microguy", "majesty"])
+    g = Game(sc, seed=0)
+    P.clear_board(g)
+    P.place_hero(g, 0, "C3")
+    P.place_hero(g, 1, "F3")
+    pilot = render_rgb(g, dpi=40)
+    in_mech(g)
+    mech = render_rgb(g, dpi=40)
+    assert pilot.shape == mech.shape and pilot.dtype == np.uint8
+    assert (pilot != mech).any()
+
+
 # --- card scenarios ------------------------------------------------------------------------
 
 def test_mech_drop_lands_the_mech_within_two_and_attacks(solo):
