@@ -271,16 +271,20 @@ def test_mech_left_behind_comes_back_undamaged(solo):
 # --- observation and rendering -------------------------------------------------------------
 
 def test_observation_encodes_the_form_of_self_and_others(pair):
-    """The observation shows each hero's form: pilot token or mech (one-hot), for the
-    observer (self section) and for the other seats."""
+    """The observation shows each hero's form: pilot token or mech (one-hot) and the
+    pilot's set-aside damage (a fraction of the pilot's health), for the observer (self
+    section) and for the other seats."""
     g = Game(pair, seed=0)
     obs = g.observation(1)
     assert obs[OFF_SELF + 13] == 1.0 and obs[OFF_SELF + 14] == 0.0
     assert obs[OFF_OTHERS + 12] == 0.0 and obs[OFF_OTHERS + 13] == 0.0  # Majesty: a figure
-    in_mech(g, seat=1)
-    assert g.observation(1)[OFF_SELF + 14] == 1.0
+    in_mech(g, pilot_damage=3, seat=1)
+    mine = g.observation(1)
+    assert mine[OFF_SELF + 13] == 0.0 and mine[OFF_SELF + 14] == 1.0
+    assert mine[OFF_SELF + 15] == pytest.approx(3 / PILOT_HEALTH)
     other = g.observation(0)
     assert other[OFF_OTHERS + 12] == 0.0 and other[OFF_OTHERS + 13] == 1.0
+    assert other[OFF_OTHERS + 14] == pytest.approx(3 / PILOT_HEALTH)
 
 
 def test_text_render_names_the_form(pair):

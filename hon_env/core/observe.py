@@ -9,9 +9,10 @@ sizes, and no deck order is visible. Sections, in order (sizes in floats)::
                    the pending decision (kind one-hot, context), own seat one-hot
     SPACES   1024  64 spaces x 16 features: kind, self/other heroes, bystander, peril
                    token, lackeys, villain, issue cards, minions, captives, distance
-    SELF      116  own hero: status numbers (form: pilot token / mech one-hot), then 20-card
-                   multi-hots for hand, play area, exhausted, discard, and the clue cards held
-    OTHERS     70  5 other seats x 14: status, hand size, clues, threats, distance, form
+    SELF      116  own hero: status numbers (form: pilot token / mech one-hot, the pilot's
+                   set-aside damage), then 20-card multi-hots for hand, play area,
+                   exhausted, discard, and the clue cards held
+    OTHERS     75  5 other seats x 15: status, hand size, clues, threats, distance, form
     VCARDS    232  29 villain cards x 8: where (own / other threat area, discard,
                    pending or attached), damage and justice fractions, exhausted, distance
     ICARDS    112  14 issue cards x 8: where, flipped, damage and justice fractions,
@@ -65,7 +66,7 @@ N_GLOBAL = 64
 SPACE_FEATS = 16
 N_SPACES_OBS = MAX_SPACES * SPACE_FEATS
 N_SELF = 16 + 5 * HERO_DECK
-OTHER_FEATS = 14
+OTHER_FEATS = 15
 N_OTHERS = (MAX_HEROES - 1) * OTHER_FEATS
 CARD_FEATS = 8
 N_VCARDS = L.VDECK * CARD_FEATS
@@ -205,6 +206,7 @@ def encode_obs(s, b, T, seat, out):
     form = hero_form(s, b, T, seat)
     out[o + 13] = 1.0 if form == FORM_PILOT else 0.0  # on the map as the pilot token
     out[o + 14] = 1.0 if form == FORM_MECH else 0.0  # in the mech
+    out[o + 15] = _frac(s[b, L.HPILOT_DMG + seat], T.hero_stat[seat, 0, HS_HEALTH])
     for c in range(HERO_DECK):
         z = s[b, L.HCLOC + seat * HERO_DECK + c]
         if z == L.L_HAND or z == L.L_MULLIGAN:
@@ -242,6 +244,7 @@ def encode_obs(s, b, T, seat, out):
         form = hero_form(s, b, T, h)
         out[o + 12] = 1.0 if form == FORM_PILOT else 0.0
         out[o + 13] = 1.0 if form == FORM_MECH else 0.0
+        out[o + 14] = _frac(s[b, L.HPILOT_DMG + h], T.hero_stat[h, 0, HS_HEALTH])
 
     # villain and issue cards
     for i in range(L.VDECK):
