@@ -8,7 +8,9 @@ from hon_env.content import Scenario
 from hon_env.content.tables import (
     CFG_N_SPACES,
     CFG_TOUGHNESS,
+    FORM_MECH,
     HERO_DECK,
+    HS_FORM,
 )
 from hon_env.core import layout as L
 
@@ -126,6 +128,8 @@ def action_to_string(sc: Scenario, row, action: int) -> str:
         verb = "add the dice of" if kind == L.D_CLUE_DICE else "use"
         return f"{hero}: {verb} clue {sc.clue_names[k]}"
     if seg == "focus":
+        if 0 <= h < len(sc.hero_names) and sc.tables.hero_stat[h, 1, HS_FORM] == FORM_MECH:
+            return f"{hero}: discard 5 focus to board the mech (flip to the mech side)"
         return f"{hero}: discard 5 focus to become Focused"
     if seg == "option":
         if kind == L.D_CUNNING:

@@ -19,11 +19,22 @@ from typing import Any
 import numpy as np
 
 from hon_env.content import Scenario, load_scenario
-from hon_env.content.tables import CFG_N_PANELS, CFG_N_SPACES, HERO_DECK, IDECK, NEMESES, VDECK
+from hon_env.content.tables import (
+    CFG_N_PANELS,
+    CFG_N_SPACES,
+    FORM_NAMES,
+    HERO_DECK,
+    HS_FORM,
+    IDECK,
+    NEMESES,
+    VDECK,
+)
 from hon_env.core import layout as L
 from hon_env.core.kernels import game_apply, game_init, game_observe, game_refresh, game_state
 from hon_env.core.observe import OBS_DIM, STATE_DIM
 from hon_env.describe import action_to_string, space_name, target_name
+
+_FORM_WORDS = {code: name for name, code in FORM_NAMES.items()}
 
 
 class IllegalActionError(ValueError):
@@ -221,12 +232,16 @@ class Game:
             hand = [cards[c] for c in range(HERO_DECK) if zones[c] == L.L_HAND]
             play = [cards[c] for c in range(HERO_DECK) if zones[c] == L.L_PLAY]
             loc = int(f("hloc")[h])
+            side = int(f("hside")[h])
             heroes.append({
                 "id": self.agents[h], "name": sc.hero_names[h],
                 "location": space_name(sc, loc) if loc >= 0 else None,
                 "damage": int(f("hdmg")[h]),
-                "health": int(T.hero_stat[h, int(f("hside")[h]), 0]),
-                "focus": int(f("hfocus")[h]), "focused": bool(f("hside")[h]),
+                "health": int(T.hero_stat[h, side, 0]),
+                "focus": int(f("hfocus")[h]), "focused": bool(side),
+                # what stands for the hero on the map: "figure", "pilot" (token) or "mech"
+                "form": _FORM_WORDS[int(T.hero_stat[h, side, HS_FORM])],
+                "pilot_damage": int(f("hpilot_dmg")[h]),  # set aside while in the mech
                 "actions_left": int(f("hactions")[h]),
                 "hand": hand, "play_area": play,
                 "deck_size": int(f("hdeck_n")[h]),

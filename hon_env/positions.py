@@ -111,10 +111,15 @@ def place_hero(g: Game, seat: int, where: str | int) -> None:
 
 
 def set_hero(g: Game, seat: int, *, damage: int | None = None, focus: int | None = None,
-             focused: bool | None = None, actions: int | None = None) -> None:
+             focused: bool | None = None, actions: int | None = None,
+             pilot_damage: int | None = None) -> None:
+    """Edit hero ``seat``. For a hero with forms ``focused=True`` means in the mech and
+    ``pilot_damage`` is the pilot's damage set aside meanwhile (``damage`` is the mech's)."""
     f = g.field
     if damage is not None:
         f("hdmg")[seat] = damage
+    if pilot_damage is not None:
+        f("hpilot_dmg")[seat] = pilot_damage
     if focus is not None:
         f("hfocus")[seat] = focus
     if focused is not None:

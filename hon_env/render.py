@@ -7,7 +7,8 @@ the environments do not need it unless an image is asked for).
 The hex map follows the issue's ``board.map`` text: rows top to bottom, odd rows shifted
 half a hex to the right. Markers, in text and image alike::
 
-    1..6  hero in that seat        V  villain figure        L  lackey figure
+    1..6  hero in that seat (a pilot token is drawn as a small ring, a mech as a square)
+    V     villain figure           L  lackey figure
     p     peril token              b  bystander token       e  issue card (enemy/problem)
     N     nemesis figure (in its panel while scheming)
     S     hero start space         !r !g !u !y  peril space (red/green/blue/yellow)
@@ -58,6 +59,7 @@ class _Space:
     """What stands on one map space."""
 
     heroes: list[int] = field(default_factory=list)  # seats
+    hero_forms: list[str] = field(default_factory=list)  # per seat above: figure/pilot/mech
     villain: bool = False
     nemeses: list[str] = field(default_factory=list)
     lackeys: list[str] = field(default_factory=list)
@@ -100,9 +102,11 @@ def _board(game: Game) -> tuple[list[_Space], list[_Panel]]:
     f = game.field
     spaces = [_Space() for _ in sc.space_labels]
     n = len(spaces)
+    forms = [h["form"] for h in game.snapshot()["heroes"]]
     for h, loc in enumerate(f("hloc")[:sc.n_heroes]):
         if 0 <= loc < n:
             spaces[int(loc)].heroes.append(h)
+            spaces[int(loc)].hero_forms.append(forms[h])
     vil = int(f("vil_loc"))
     if 0 <= vil < n:
         spaces[vil].villain = True
@@ -272,10 +276,10 @@ def render_ansi(game: Game) -> str:
     out.append("")
     for seat, h in enumerate(snap["heroes"]):
         mark = ">" if snap["deciding"] == h["id"] else " "
-        side = ", focused" if h["focused"] else ""
-        out.append(f"{mark}[{seat + 1}] {h['id']} ({h['name']}{side}) at {h['location']}: "
-                   f"damage {h['damage']}/{h['health']}, focus {h['focus']}, actions "
-                   f"{h['actions_left']}, deck {h['deck_size']}, discard {h['discard_size']}")
+        out.append(f"{mark}[{seat + 1}] {h['id']} ({h['name']}{_side(h)}) at {h['location']}: "
+                   f"damage {h['damage']}/{h['health']}{_aside(h)}, focus {h['focus']}, "
+                   f"actions {h['actions_left']}, deck {h['deck_size']}, discard "
+                   f"{h['discard_size']}")
         out.append(f"     hand: {', '.join(h['hand']) or '-'}")
         out.append(f"     play: {', '.join(h['play_area']) or '-'}")
         if h["clues"]:
@@ -288,6 +292,20 @@ def render_ansi(game: Game) -> str:
         for a in game.legal_actions():
             out.append(f"  {int(a):>4}  {game.action_to_string(int(a))}")
     return "\n".join(_wrap(line) for line in out) + "\n"
+
+
+def _side(hero: dict) -> str:
+    """The Hero card's side as shown after the name: focused, pilot token or in the mech."""
+    if hero["form"] == "pilot":
+        return ", pilot token"
+    if hero["form"] == "mech":
+        return ", in the mech"
+    return ", focused" if hero["focused"] else ""
+
+
+def _aside(hero: dict) -> str:
+    """The pilot's damage set aside while in the mech, when there is any."""
+    return f" (pilot damage {hero['pilot_damage']})" if hero["pilot_damage"] else ""
 
 
 def _wrap(line: str, width: int = 100) -> str:
@@ -404,8 +422,8 @@ def render_rgb(game: Game, dpi: int = 100) -> np.ndarray:
 
     # --- side panel: villain and issue, then one block per hero (with its colour), decision
     _side_panel(fig, game, snap)
-    legend = ("markers: coloured disc = hero (seat number), black diamond V = villain,\n"
-              "purple diamond N = nemesis, "
+    legend = ("markers: coloured disc = hero (seat number; ring = pilot token, square = mech),\n"
+              "black diamond V = villain, purple diamond N = nemesis, "
               "red triangle L = lackey, orange star p = peril token,\n"
               "small white disc b = bystander, grey square e = issue card (enemy/problem)")
     fig.text(0.63, 0.02, legend, fontsize=8, va="bottom", ha="left", color="#444444",
@@ -420,7 +438,8 @@ def _draw_space(ax: Axes, x: float, y: float, s: _Space) -> None:
     """Figures and tokens of one space, in a small grid inside its hex."""
     from matplotlib.patches import Circle
 
-    items: list[tuple[str, str]] = [(f"h{h}", str(h + 1)) for h in s.heroes]
+    items: list[tuple[str, str]] = [(f"h{h}:{form}", str(h + 1))
+                                    for h, form in zip(s.heroes, s.hero_forms, strict=True)]
     items += [("villain", "V")] if s.villain else []
     items += [("nemesis", "N") for _ in s.nemeses]
     items += [("lackey", "L") for _ in s.lackeys] + [("peril", "p") for _ in s.perils]
@@ -435,9 +454,17 @@ def _draw_space(ax: Axes, x: float, y: float, s: _Space) -> None:
         px = x + (col - (n_in_row - 1) / 2) * 0.52
         py = y + 0.1 - row * 0.5
         if kind.startswith("h"):
-            seat = int(kind[1:])
-            ax.add_patch(Circle((px, py), 0.24, facecolor=_HERO_COLORS[seat % 6],
-                                    edgecolor="black", linewidth=0.8, zorder=3))
+            seat, form = kind[1:].split(":")
+            color = _HERO_COLORS[int(seat) % 6]
+            if form == "pilot":  # a token, not a figure: a smaller ring
+                ax.add_patch(Circle((px, py), 0.19, facecolor=color, edgecolor="white",
+                                    linewidth=2.0, zorder=3))
+            elif form == "mech":  # the mech figure: a larger square
+                ax.plot(px, py, marker="s", markersize=16, color=color,
+                        markeredgecolor="black", zorder=3)
+            else:
+                ax.add_patch(Circle((px, py), 0.24, facecolor=color, edgecolor="black",
+                                    linewidth=0.8, zorder=3))
             ax.text(px, py, letter, ha="center", va="center", fontsize=8, color="white",
                     fontweight="bold", zorder=4)
         elif kind in ("villain", "nemesis"):
@@ -513,10 +540,9 @@ def _side_panel(fig: Figure, game: Game, snap: dict) -> None:
                                    transform=fig.transFigure,
                                    facecolor=_HERO_COLORS[seat % 6], edgecolor="black",
                                    linewidth=1.5 if deciding else 0.5))
-        side = ", focused" if h["focused"] else ""
-        lines = [f"{seat + 1} {h['id']}{side} at {h['location']}"
+        lines = [f"{seat + 1} {h['id']}{_side(h)} at {h['location']}"
                  + ("   <- deciding" if deciding else ""),
-                 f"  damage {h['damage']}/{h['health']}  focus {h['focus']}  "
+                 f"  damage {h['damage']}/{h['health']}{_aside(h)}  focus {h['focus']}  "
                  f"actions {h['actions_left']}  deck {h['deck_size']}",
                  "  hand: " + _short(", ".join(h["hand"]) or "-", 50)]
         if h["play_area"]:

@@ -52,7 +52,20 @@ COUNT_WORDS = {
     "active_hero_damage": "damage on the active hero",
     "villain_panel": "the villain's panel number",
     "round": "the round",
+    "active_hero_piloting": "you are on your pilot side",
+    "active_hero_in_mech": "you are in your mech",
 }
+# conditions that read as a yes/no question rather than a number (``at_least: 1``)
+FLAG_COUNTS = {"active_hero_piloting", "active_hero_in_mech"}
+FORM_WORDS = {"pilot": "while piloting", "mech": "while in the mech"}
+FORMS_NOTE = (
+    "Forms: the normal side is the **pilot** side (the pilot token stands for the hero "
+    "on the map and counts as a figure); the Focused side is the **mech** side (the mech "
+    "figure stands there instead). Boarding the mech (`board_mech`, or 5 focus) flips the "
+    "card: the pilot's damage is set aside and the mech starts undamaged. When the mech "
+    "would be defeated it is wrecked instead: no crisis, the card flips back and the pilot's "
+    "damage returns; `eject` does the same by choice."
+)
 WHO_WORDS = {"active": "the active hero", "each": "each hero",
              "near_villain": "each hero near the villain"}
 TOWARD_WORDS = {"any": "hero or bystander", "hero": "hero", "bystander": "bystander"}
@@ -165,13 +178,21 @@ def op_text(op: dict[str, Any]) -> str:
             count = str(p["count"])
             words = count.split(":", 1)[1] if count.startswith("counter:") else (
                 COUNT_WORDS.get(count, count))
-            return f"if {words} ≥ {p['at_least']}: {effect_text(op.get('then') or [])}"
+            then = effect_text(op.get("then") or [])
+            if count in FLAG_COUNTS and p["at_least"] == 1:
+                return f"if {words}: {then}"
+            return f"if {words} ≥ {p['at_least']}: {then}"
         case "fortify":
             who = "the villain has" if p["target"] == "villain" else "every lackey has"
             return f"until the end of the round {who} +{n} defense"
         case "move_away":
             frm = "the villain" if p["from"] == "villain" else "this figure"
             return f"{WHO_WORDS[p['who']]} moves up to {n} away from {frm}"
+        case "board_mech":
+            where = "" if p["range"] == 0 else f" (it lands within {p['range']})"
+            return f"board your mech{where}"
+        case "eject":
+            return "leave your mech (back to the pilot)"
     args = ", ".join(f"{k}={v}" for k, v in op.items() if k != "op")
     return f"{name}({args})"
 
@@ -224,11 +245,14 @@ def hero_section(ident: str) -> list[str]:
     load_hero(ident, CONTENT_DIR)
     d = _read("heroes", ident)
     out = [f"### {d['name']} (`{ident}`)", "", " ".join(str(d.get("style", "")).split()), ""]
-    sides = [[side, str(s["health"]), str(s["attack"]), str(s["solve"]),
+    sides = [[side + (f" ({s['form']})" if s.get("form", "figure") != "figure" else ""),
+              str(s["health"]), str(s["attack"]), str(s["solve"]),
               ability_text(s.get("ability"))]
              for side, s in d["hero_card"].items()]
     out += ["**Hero card**", ""]
     out += _table(["side", "health", "attack", "solve", "ability"], sides) + [""]
+    if d["hero_card"]["normal"].get("form") == "pilot":
+        out += [FORMS_NOTE, ""]
     rows = []
     for c in d["cards"]:
         parts = []
@@ -237,7 +261,9 @@ def hero_section(ident: str) -> list[str]:
         if c.get("ability"):
             parts.append(ability_text(c["ability"]))
         if c.get("passive") and _passive(c["passive"]):
-            parts.append("while in play: " + _passive(c["passive"]))
+            when = FORM_WORDS.get(c["passive"].get("form", ""), "")
+            parts.append(f"while in play{' and ' + when if when else ''}: "
+                         + _passive(c["passive"]))
         rows.append([c["name"], str(c.get("count", 1)), c["type"],
                      "yes" if c.get("action") else "", "yes" if c.get("unique") else "",
                      ", ".join(c.get("feats", [])), "; ".join(parts) or "—"])

@@ -24,6 +24,8 @@ CASES = [
      "policy": 1},
     {"name": "duo_seed5", "scenario": "origin_story", "heroes": ["majesty", "majesty"],
      "seed": 5, "policy": 2},
+    {"name": "pilot_medic_seed16", "scenario": "origin_story", "heroes": ["microguy", "vigil"],
+     "seed": 16, "policy": 16},
 ]
 
 

@@ -1,9 +1,9 @@
 """Random-legal play over every villain x issue pair the content folder defines.
 
-Each pair is played with hero teams of 1 to 4 heroes drawn from every hero defined, and
-with 5 and 6 heroes (who play with nemeses); the invariants of hon_env.core.invariants
-hold at every step and every game ends in a win or a loss. The nemesis tests add the
-Nemesis rule on small teams and the extra clue deck.
+Each pair is played with every hero alone and with teams of 2 to 6 heroes drawn from every
+hero defined (distinct heroes while the roster allows; 5 and 6 heroes play with nemeses);
+the invariants of hon_env.core.invariants hold at every step and every game ends in a win
+or a loss. The nemesis tests add the Nemesis rule on small teams and the extra clue deck.
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ def _teams(rng: np.random.Generator) -> list[list[str]]:
     for size in (2, 3, 4):
         for _ in range(2):
             teams.append(list(rng.choice(heroes, size=size, replace=size > len(heroes))))
-    teams.append(list(rng.choice(heroes, size=5, replace=True)))
-    teams.append(list(rng.choice(heroes, size=6, replace=True)))
+    for size in (5, 6):  # distinct heroes once the roster is large enough
+        teams.append(list(rng.choice(heroes, size=size, replace=size > len(heroes))))
     return teams
 
 

@@ -20,7 +20,13 @@ from hon_env.content import ContentError, Scenario, list_content, load_scenario
 from hon_env.content.board import UNREACHABLE
 from hon_env.content.effects import ProgramStore, parse_effect
 from hon_env.content.errors import Where
-from hon_env.content.ops import COUNT_ACTIVE_DAMAGE, COUNT_COUNTER_BASE, COUNT_ROUND, OP_BY_NAME
+from hon_env.content.ops import (
+    COUNT_ACTIVE_DAMAGE,
+    COUNT_ACTIVE_IN_MECH,
+    COUNT_COUNTER_BASE,
+    COUNT_ROUND,
+    OP_BY_NAME,
+)
 from hon_env.content.tables import (
     CFG_LOSS_AT_LEAST,
     CFG_LOSS_COUNTER,
@@ -35,11 +41,17 @@ from hon_env.content.tables import (
     CFG_START_SPACE,
     CLUE_DECK,
     CLUE_LIST,
+    FORM_FIGURE,
+    FORM_MECH,
+    FORM_PILOT,
     HC_ABILITY,
+    HC_ARMOR,
+    HC_FORM,
     HC_NAME_ID,
     HC_NCOLS,
     HC_PLAY_PROG,
     HERO_DECK,
+    HS_FORM,
     HS_HEALTH,
     HS_NCOLS,
     IC_LOCATION,
@@ -448,6 +460,103 @@ def test_prevent_only_in_exhaust_ability(tmp_path: Path) -> None:
 
     with pytest.raises(ContentError, match=error_pattern(
             HERO, "'Punch' (#1)", "effect[0].op", "only allowed inside an exhaust ability")):
+        load(tmp_path, edit)
+
+
+def _with_forms(docs: dict[str, Any]) -> None:
+    """Give the fixture hero a pilot side and a mech side."""
+    sides = docs["content/heroes/tester.yaml"]["hero_card"]
+    sides["normal"]["form"] = "pilot"
+    sides["focused"]["form"] = "mech"
+
+
+def test_hero_forms_compile(tmp_path: Path) -> None:
+    def edit(docs: dict[str, Any]) -> None:
+        _with_forms(docs)
+        _hero_card(docs, 0)["effect"] = [
+            {"op": "board_mech", "range": 2},
+            {"op": "if", "count": "active_hero_in_mech", "then": [{"op": "eject"}]}]
+        _hero_card(docs, 2)["passive"] = {"armor": 1, "form": "mech"}
+
+    t = load(tmp_path, edit).tables
+    assert t.hero_stat[0, :, HS_FORM].tolist() == [FORM_PILOT, FORM_MECH]
+    assert t.hcard[0, 19, HC_FORM] == FORM_MECH and t.hcard[0, 19, HC_ARMOR] == 1
+    assert t.hcard[0, :19, HC_FORM].tolist() == [0] * 19
+    code = {name: spec.code for name, spec in OP_BY_NAME.items()}
+    rows = t.prog[t.hcard[0, 0, HC_PLAY_PROG]]
+    assert rows[:3].tolist() == [[code["board_mech"], 2, 0, 0],
+                                 [code["if"], COUNT_ACTIVE_IN_MECH, 1, 1],
+                                 [code["eject"], 0, 0, 0]]
+
+
+def test_fixture_hero_has_figure_form(tmp_path: Path) -> None:
+    t = load(tmp_path).tables
+    assert t.hero_stat[0, :, HS_FORM].tolist() == [FORM_FIGURE, FORM_FIGURE]
+
+
+def test_forms_come_as_a_pilot_and_mech_pair(tmp_path: Path) -> None:
+    def edit(docs: dict[str, Any]) -> None:
+        docs["content/heroes/tester.yaml"]["hero_card"]["normal"]["form"] = "pilot"
+
+    with pytest.raises(ContentError, match=error_pattern(
+            HERO, "'Tester' (hero card)", "hero_card.focused.form", "form 'mech'")):
+        load(tmp_path, edit)
+
+
+def test_mech_cannot_be_the_normal_side(tmp_path: Path) -> None:
+    def edit(docs: dict[str, Any]) -> None:
+        docs["content/heroes/tester.yaml"]["hero_card"]["normal"]["form"] = "mech"
+
+    with pytest.raises(ContentError, match=error_pattern(
+            HERO, "'Tester' (hero card)", "hero_card.normal.form", "form 'pilot'")):
+        load(tmp_path, edit)
+
+
+def test_form_op_needs_a_hero_with_forms(tmp_path: Path) -> None:
+    def edit(docs: dict[str, Any]) -> None:
+        _hero_card(docs, 0)["effect"] = [{"op": "attack"}, {"op": "board_mech"}]
+
+    with pytest.raises(ContentError, match=error_pattern(
+            HERO, "'Punch' (#1)", "effect[1].op", "'board_mech' refers to pilot and mech")):
+        load(tmp_path, edit)
+
+
+def test_form_count_needs_a_hero_with_forms(tmp_path: Path) -> None:
+    def edit(docs: dict[str, Any]) -> None:
+        _hero_card(docs, 2)["ability"]["effect"] = [
+            {"op": "if", "count": "active_hero_piloting", "then": [{"op": "prevent"}]}]
+
+    with pytest.raises(ContentError, match=error_pattern(
+            HERO, "'Shield' (#3)", "ability.effect[0].count", "'if' refers to pilot")):
+        load(tmp_path, edit)
+
+
+def test_passive_form_needs_a_hero_with_forms(tmp_path: Path) -> None:
+    def edit(docs: dict[str, Any]) -> None:
+        _hero_card(docs, 2)["passive"] = {"move": 1, "form": "pilot"}
+
+    with pytest.raises(ContentError, match=error_pattern(
+            HERO, "'Shield' (#3)", "passive.form", "Tester has no pilot and mech forms")):
+        load(tmp_path, edit)
+
+
+def test_passive_form_needs_numbers(tmp_path: Path) -> None:
+    def edit(docs: dict[str, Any]) -> None:
+        _with_forms(docs)
+        _hero_card(docs, 2)["passive"] = {"form": "mech"}
+
+    with pytest.raises(ContentError, match=error_pattern(
+            HERO, "'Shield' (#3)", "passive.form", "needs passive numbers")):
+        load(tmp_path, edit)
+
+
+def test_clue_cards_cannot_use_form_ops(tmp_path: Path) -> None:
+    def edit(docs: dict[str, Any]) -> None:
+        docs["content/clues/test_clues.yaml"]["cards"][1]["effect"] = [{"op": "eject"}]
+
+    with pytest.raises(ContentError, match=error_pattern(
+            "clues/test_clues.yaml", "'Tip' (#2)", "effect[0].op",
+            "clue cards cannot use it")):
         load(tmp_path, edit)
 
 

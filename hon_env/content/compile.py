@@ -93,6 +93,7 @@ from hon_env.content.tables import (
     HC_ATTACK_DICE,
     HC_CONSTANT,
     HC_FEATS,
+    HC_FORM,
     HC_MOVE,
     HC_NAME_ID,
     HC_NCOLS,
@@ -106,6 +107,7 @@ from hon_env.content.tables import (
     HS_ARMOR,
     HS_ATTACK,
     HS_ATTACK_DICE,
+    HS_FORM,
     HS_HEALTH,
     HS_MOVE,
     HS_NCOLS,
@@ -617,6 +619,7 @@ def _hero_side_row(side: HeroSide, add: AddEffect) -> np.ndarray:
     row[HS_ABILITY], row[HS_ABILITY_PROG] = kind, prog
     row[HS_ATTACK_DICE], row[HS_SOLVE_DICE] = attack_dice, solve_dice
     row[HS_MOVE], row[HS_ARMOR], row[HS_PIERCE] = move, armor, pierce
+    row[HS_FORM] = side.form
     return row
 
 
@@ -631,6 +634,7 @@ def _hero_card_row(card: HeroCard, name_id: int, add: AddEffect) -> np.ndarray:
     row[HC_ATTACK_DICE], row[HC_SOLVE_DICE] = card.attack_dice, card.solve_dice
     row[HC_MOVE], row[HC_ARMOR], row[HC_PIERCE] = card.move, card.armor, card.pierce
     row[HC_NAME_ID] = name_id
+    row[HC_FORM] = card.passive_form
     return row
 
 

@@ -15,13 +15,14 @@ as the tables encode them (ABIL_*, VT_*, colour indices, DASH for ``"-"``), effe
 validated ``Effect`` lists; ``compile.py`` turns them into tables.
 
 Defaults for optional fields: ``count`` 1, booleans false, ``defense`` 0, ``scaling``
-none, passive numbers 0, an absent effect is empty.
+none, passive numbers 0, an absent effect is empty, a Hero card side's ``form`` is
+``figure``.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -29,7 +30,7 @@ from typing import Any, TypeVar
 import yaml
 
 from hon_env.content.board import Board, parse_board, resolve_location
-from hon_env.content.effects import Effect, empty_effect, parse_effect
+from hon_env.content.effects import Effect, Op, empty_effect, parse_effect
 from hon_env.content.errors import (
     ContentError,
     Where,
@@ -41,7 +42,7 @@ from hon_env.content.errors import (
     read_int,
     read_str,
 )
-from hon_env.content.ops import MAX_COUNTERS
+from hon_env.content.ops import COUNT_NAMES, FORM_COUNTS, FORM_OPS, MAX_COUNTERS
 from hon_env.content.tables import (
     ABIL_ACTION,
     ABIL_EXHAUST,
@@ -53,6 +54,10 @@ from hon_env.content.tables import (
     CLUE_LIST,
     COLOR_NAMES,
     FEAT_NAMES,
+    FORM_FIGURE,
+    FORM_MECH,
+    FORM_NAMES,
+    FORM_PILOT,
     HERO_DECK,
     IDECK,
     MAX_HEROES,
@@ -118,6 +123,7 @@ class HeroSide:
     attack: int
     solve: int
     ability: Ability | None
+    form: int = FORM_FIGURE  # FORM_*: the hero's figure, pilot token or mech on this side
 
 
 @dataclass(frozen=True)
@@ -137,6 +143,7 @@ class HeroCard:
     move: int
     armor: int
     pierce: int
+    passive_form: int = FORM_FIGURE  # FORM_PILOT/FORM_MECH: passives count only in that form
 
 
 @dataclass(frozen=True)
@@ -148,6 +155,11 @@ class Hero:
     focused: HeroSide
     cards: tuple[HeroCard, ...]
     file: str
+
+    @property
+    def has_forms(self) -> bool:
+        """True for a hero with a pilot side and a mech side (rulebook: Micro-guy)."""
+        return self.normal.form == FORM_PILOT
 
 
 @dataclass(frozen=True)
@@ -509,23 +521,76 @@ def parse_hero(path: Path) -> Hero:
     check_keys(sides, card_where, ("normal", "focused"))
     normal = _hero_side(sides["normal"], card_where.key("normal"))
     focused = _hero_side(sides["focused"], card_where.key("focused"))
+    _check_side_forms(normal, focused, card_where)
     cards, wheres = _parse_entries(data, "cards", where, "", _hero_card)
     _check_unique_names([c.name for c in cards], wheres)
     _check_deck_size(sum(c.count for c in cards), HERO_DECK, where.key("cards"), "the hero deck")
-    return Hero(ident, name, style, normal, focused, cards, where.file)
+    hero = Hero(ident, name, style, normal, focused, cards, where.file)
+    if not hero.has_forms:
+        _check_no_form_rules(hero, wheres)
+    return hero
 
 
 def _hero_side(raw: object, where: Where) -> HeroSide:
-    """One side of the Hero card: health, attack, solve, optional ability."""
+    """One side of the Hero card: health, attack, solve, optional ability and form."""
     data = as_mapping(raw, where)
-    check_keys(data, where, ("health", "attack", "solve"), ("ability",))
+    check_keys(data, where, ("health", "attack", "solve"), ("ability", "form"))
     ability = _ability(data["ability"], where.key("ability")) if "ability" in data else None
     return HeroSide(
         health=read_int(data, "health", where, 1, MAX_HEALTH),
         attack=read_int(data, "attack", where, 0, MAX_STAT),
         solve=read_int(data, "solve", where, 0, MAX_STAT),
         ability=ability,
+        form=FORM_NAMES[read_str(data, "form", where, default="figure", choices=FORM_NAMES)],
     )
+
+
+def _check_side_forms(normal: HeroSide, focused: HeroSide, where: Where) -> None:
+    """Forms come as a pair: the normal side is the pilot, the Focused side the mech.
+
+    The rulebook's Micro-guy starts as his pilot token with the card on its pilot side, and
+    every Hero card starts normal side up, so the pilot is the normal side; boarding the mech
+    is flipping to the other side.
+    """
+    if normal.form == FORM_FIGURE and focused.form == FORM_FIGURE:
+        return
+    if normal.form != FORM_PILOT:
+        raise where.key("normal").key("form").error(
+            "a Hero card with forms has form 'pilot' on its normal side")
+    if focused.form != FORM_MECH:
+        raise where.key("focused").key("form").error(
+            "a Hero card with forms has form 'mech' on its Focused side")
+
+
+def _form_uses(ops: tuple[Op, ...]) -> Iterator[Op]:
+    """The ops (``if`` branches included) that refer to pilot and mech forms."""
+    form_counts = {COUNT_NAMES[name] for name in FORM_COUNTS}
+    for op in ops:
+        if op.spec.name in FORM_OPS or (op.spec.name == "if" and op.args[0] in form_counts):
+            yield op
+        yield from _form_uses(op.then)
+
+
+def _form_key(op: Op) -> Where:
+    """Where a form rule is written: an ``if``'s ``count``, else the op name."""
+    return op.where.key("count" if op.spec.name == "if" else "op")
+
+
+def _check_no_form_rules(hero: Hero, wheres: list[Where]) -> None:
+    """A hero without a pilot and a mech side may not use form ops, counts or passives."""
+    effects = [side.ability.effect for side in (hero.normal, hero.focused) if side.ability]
+    for card, where in zip(hero.cards, wheres, strict=True):
+        if card.passive_form != FORM_FIGURE:
+            raise where.key("passive").key("form").error(
+                f"{hero.name} has no pilot and mech forms (form on the Hero card)")
+        effects.append(card.effect)
+        if card.ability is not None:
+            effects.append(card.ability.effect)
+    for effect in effects:
+        for op in _form_uses(effect.ops):
+            raise _form_key(op).error(
+                f"{op.spec.name!r} refers to pilot and mech forms, but {hero.name}'s Hero "
+                "card has none (give its sides form: pilot / form: mech)")
 
 
 def _ability(raw: object, where: Where) -> Ability:
@@ -571,11 +636,18 @@ def _hero_card(raw: object, where: Where) -> HeroCard:
 
 
 def _card_passive(data: dict[str, Any], ability: Ability | None, where: Where) -> dict[str, int]:
-    """Passive numbers of a constant: its ``passive`` block plus a passive ability's."""
+    """Passive numbers of a constant: its ``passive`` block plus a passive ability's.
+
+    ``form: pilot | mech`` in the block limits all of them to that form of the hero.
+    """
     block = as_mapping(data.get("passive", {}), where.key("passive"))
-    check_keys(block, where.key("passive"), (), PASSIVE_KEYS)
+    check_keys(block, where.key("passive"), (), (*PASSIVE_KEYS, "form"))
     numbers = {k: read_int(block, k, where.key("passive"), 0, hi, default=0)
                for k, hi in PASSIVE_KEYS.items()}
+    form = FORM_FIGURE
+    if "form" in block:
+        form = FORM_NAMES[read_str(block, "form", where.key("passive"),
+                                   choices=("pilot", "mech"))]
     if ability is not None and ability.kind == ABIL_PASSIVE:
         for k in PASSIVE_KEYS:
             extra = getattr(ability, k)
@@ -584,7 +656,9 @@ def _card_passive(data: dict[str, Any], ability: Ability | None, where: Where) -
                     f"{k} is given both here and under passive; give it once"
                 )
             numbers[k] += extra
-    return numbers
+    if form != FORM_FIGURE and not any(numbers.values()):
+        raise where.key("passive").key("form").error("a form needs passive numbers to limit")
+    return {**numbers, "passive_form": form}
 
 
 def _feats(data: dict[str, Any], where: Where) -> int:
@@ -917,6 +991,11 @@ def parse_clues(path: Path) -> Clues:
     ident = _header(data, where, path, "clues")
     cards, wheres = _parse_entries(data, "cards", where, "", _clue_card)
     _check_unique_names([c.name for c in cards], wheres)
+    for card in cards:
+        # the clue deck is shared by every hero; form rules belong on a hero's own cards
+        for op in _form_uses(card.effect.ops):
+            raise _form_key(op).error(
+                f"{op.spec.name!r} refers to pilot and mech forms; clue cards cannot use it")
     _check_deck_size(sum(c.count for c in cards), CLUE_LIST, where.key("cards"), "the clue deck")
     return Clues(ident, read_str(data, "name", where, default=ident), cards, where.file)
 

@@ -64,6 +64,8 @@ COUNT_ACTIVE_THREATS = 7  # cards in the active hero's threat area
 COUNT_ACTIVE_DAMAGE = 8  # damage on the active hero
 COUNT_VILLAIN_PANEL = 9  # number of the villain's current (or nearest) scheme panel
 COUNT_ROUND = 10
+COUNT_ACTIVE_PILOTING = 11  # 1 while the active hero is on a pilot side (pilot token on the map)
+COUNT_ACTIVE_IN_MECH = 12  # 1 while the active hero is on a mech side (in the mech)
 COUNT_COUNTER_BASE = 16  # + counter index (issue counters such as gold)
 
 COUNT_NAMES = {
@@ -78,7 +80,13 @@ COUNT_NAMES = {
     "active_hero_damage": COUNT_ACTIVE_DAMAGE,
     "villain_panel": COUNT_VILLAIN_PANEL,
     "round": COUNT_ROUND,
+    "active_hero_piloting": COUNT_ACTIVE_PILOTING,
+    "active_hero_in_mech": COUNT_ACTIVE_IN_MECH,
 }
+# Ops and counts that only mean something for a hero whose Hero card has a pilot side and a
+# mech side (``form`` in the hero file); the loader rejects them anywhere else.
+FORM_OPS = frozenset({"board_mech", "eject"})
+FORM_COUNTS = frozenset({"active_hero_piloting", "active_hero_in_mech"})
 MAX_COUNTERS = 4
 
 
@@ -177,6 +185,16 @@ OPS: tuple[OpSpec, ...] = (
     OpSpec("fortify", 32, (_N1, Param("target", "villain", enum="fortify")), V,
            "Until the end of the round the villain (target: villain) or every lackey "
            "(target: lackeys) has +n defense."),
+    # hero forms (a Hero card with a pilot side and a mech side, see docs/content_format.md)
+    OpSpec("board_mech", 33, (Param("range", 0, 0, 12),), H,
+           "On your pilot side: board your mech, flipping your Hero card to its mech side "
+           "(no focus spent). The pilot's damage is set aside and the mech starts undamaged. "
+           "With range > 0 the mech arrives in a space you choose within range of the pilot "
+           "(your own space included), and you stand there. Does nothing in the mech."),
+    OpSpec("eject", 34, (), H,
+           "In your mech: leave it. The mech and its damage go back beside your play area, "
+           "your Hero card flips to its pilot side and the pilot's set-aside damage returns; "
+           "the pilot token stays in your space. Does nothing on the pilot side."),
     OpSpec("move_away", 31, (_N1, Param("who", "active", enum="who"),
                              Param("from", "villain", enum="away")), V,
            "Forced movement: the chosen heroes move up to n spaces, each step farther from "

@@ -55,7 +55,16 @@ HS_SOLVE_DICE = 6  # passive: extra solve dice
 HS_MOVE = 7  # passive: extra spaces per Move
 HS_ARMOR = 8  # passive: damage reduced on each damage instance
 HS_PIERCE = 9  # passive: defense taken off the enemies this hero attacks
-HS_NCOLS = 10
+HS_FORM = 10  # FORM_*: what stands for the hero on the map while this side is up
+HS_NCOLS = 11
+
+# Hero forms (rulebook: Micro-guy's Pilot Token). Most heroes are one figure on both sides;
+# a hero with forms has a pilot side (normal: a pilot token that counts as a figure) and a
+# mech side (Focused: the mech figure, which is wrecked instead of the hero being defeated).
+FORM_FIGURE = 0
+FORM_PILOT = 1
+FORM_MECH = 2
+FORM_NAMES = {"figure": FORM_FIGURE, "pilot": FORM_PILOT, "mech": FORM_MECH}
 
 ABIL_NONE = 0
 ABIL_ACTION = 1  # costs an action
@@ -76,7 +85,8 @@ HC_MOVE = 9
 HC_ARMOR = 10
 HC_NAME_ID = 11  # same value for copies of one card (unique check)
 HC_PIERCE = 12  # passive while in play: defense taken off attacked enemies
-HC_NCOLS = 13
+HC_FORM = 13  # FORM_* the passive numbers need (FORM_FIGURE: they count in any form)
+HC_NCOLS = 14
 
 FEAT_TOUGHNESS = 1
 FEAT_MOBILITY = 2

@@ -23,6 +23,8 @@ from hon_env.content.tables import (
     CFG_N_PANELS,
     CFG_N_SPACES,
     DASH,
+    FORM_MECH,
+    HS_FORM,
     IC_BACK,
     IC_LOCATION,
     IC_PANEL,
@@ -55,8 +57,10 @@ from hon_env.core.layout import (
     EV_SCHEMES_SOLVED,
     EV_VILLAIN_ADVANCES,
     EVENTS,
+    HDMG,
     HFOCUS,
     HLOC,
+    HPILOT_DMG,
     HSIDE,
     IDECK,
     IDMG,
@@ -133,9 +137,40 @@ def gain_focus(s, b, T, h, n):
     cap = T.cfg[CFG_FOCUS_CAP]
     f = s[b, HFOCUS + h] + n
     if f > cap and s[b, HSIDE + h] == 0 and s[b, TURN] == TURN_HERO:
-        s[b, HSIDE + h] = 1
+        turn_focused(s, b, T, h)
         f -= T.cfg[CFG_FOCUS_TO_FLIP]
     s[b, HFOCUS + h] = min(f, cap)
+
+
+@njit(cache=True)
+def turn_focused(s, b, T, h):
+    """Flip hero ``h``'s Hero card to its Focused side (rulebook: Becoming Focused).
+
+    For a hero with forms the Focused side is the mech, so this is boarding it: the pilot
+    token's damage is set aside with the pilot (``hpilot_dmg``) and the mech, kept beside
+    the play area until now, starts undamaged in the hero's space.
+    """
+    if s[b, HSIDE + h] == 1:
+        return
+    s[b, HSIDE + h] = 1
+    if T.hero_stat[h, 1, HS_FORM] == FORM_MECH:
+        s[b, HPILOT_DMG + h] = s[b, HDMG + h]
+        s[b, HDMG + h] = 0
+
+
+@njit(cache=True)
+def leave_mech(s, b, T, h):
+    """Hero ``h`` leaves the mech (an eject, or the mech is wrecked); else nothing.
+
+    The mech figure goes back beside the play area and its damage is discarded; the Hero
+    card flips to the pilot side, whose set-aside damage returns. The pilot token stays in
+    the hero's space, so the hero never leaves the map (our reading of the pilot rule).
+    """
+    if T.hero_stat[h, s[b, HSIDE + h], HS_FORM] != FORM_MECH:
+        return
+    s[b, HSIDE + h] = 0
+    s[b, HDMG + h] = s[b, HPILOT_DMG + h]
+    s[b, HPILOT_DMG + h] = 0
 
 
 @njit(cache=True)

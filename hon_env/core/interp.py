@@ -6,7 +6,7 @@ returns without popping) and runs again once ``apply_action`` stores the answer 
 CHOICE. A decision with a single legal answer is answered automatically, so every
 decision a hero sees has a real choice.
 
-Op codes 1..30 are the content ops of ``content/ops.py``; codes from 64 are flow ops::
+Op codes 1..34 are the content ops of ``content/ops.py``; codes from 64 are flow ops::
 
     F_ROUND -> F_VDRAW(h).. -> F_RETURN -> F_HERO_TURN -> F_MAIN <-> actions
             -> F_THREAT(h) -> F_AFTER_THREAT -> ... -> F_HERO_TURN_END -> F_RETURN
@@ -20,6 +20,8 @@ from numba import njit
 from hon_env.content.ops import (
     AWAY_FROM_VILLAIN,
     COUNT_ACTIVE_DAMAGE,
+    COUNT_ACTIVE_IN_MECH,
+    COUNT_ACTIVE_PILOTING,
     COUNT_ACTIVE_THREATS,
     COUNT_BYSTANDER_SUPPLY,
     COUNT_BYSTANDERS_MAP,
@@ -54,6 +56,8 @@ from hon_env.content.tables import (
     DF_BURST,
     DF_FOCUS,
     DF_SUCCESS,
+    FORM_MECH,
+    FORM_PILOT,
     HC_ABILITY,
     HC_ABILITY_PROG,
     HC_ACTION,
@@ -102,6 +106,7 @@ from hon_env.core.effects import (
     end_game,
     gain_focus,
     kill_minions,
+    leave_mech,
     move_hero_to,
     place_bystander,
     place_character,
@@ -109,6 +114,7 @@ from hon_env.core.effects import (
     place_minions,
     rescue_captured,
     rescue_on_map,
+    turn_focused,
 )
 from hon_env.core.geometry import (
     bystander_at,
@@ -169,6 +175,7 @@ from hon_env.core.layout import (
     EV_CRISES,
     EV_HERO_DAMAGE,
     EV_HERO_DEFEATS,
+    EV_MECH_WRECKS,
     EVENTS,
     HACTIONS,
     HCEXH,
@@ -180,6 +187,7 @@ from hon_env.core.layout import (
     HEXH,
     HFOCUS,
     HLOC,
+    HPILOT_DMG,
     HSIDE,
     HTHREAT_DONE,
     HYIELDS,
@@ -269,6 +277,7 @@ from hon_env.core.queries import (
     enemy_defense,
     enemy_in_space,
     enemy_inflict,
+    hero_form,
     hero_health,
     is_enemy_card,
     move_bonus,
@@ -297,6 +306,7 @@ OP_DEFEAT_BYSTANDERS, OP_SCHEME, OP_ADVANCE, OP_VILLAIN_INFLICT = 17, 18, 19, 20
 OP_DAMAGE_HERO, OP_DISCARD_OR_DAMAGE, OP_CRISIS, OP_COUNTER_ADD = 21, 22, 23, 24
 OP_HEAL_VILLAIN, OP_VILLAIN_MOVE, OP_ENEMY_MOVE, OP_INFLICT = 25, 26, 27, 28
 OP_INFLICT_OWNER, OP_IF, OP_MOVE_AWAY, OP_FORTIFY = 29, 30, 31, 32
+OP_BOARD_MECH, OP_EJECT = 33, 34
 
 # flow op codes
 F_ROUND = 64
@@ -413,6 +423,7 @@ def crisis(s, b):
 def defeat_hero(s, b, T, h):
     """Hero ``h`` is defeated (rulebook: Dealing and Suffering Damage, hero defeat)."""
     s[b, HDMG + h] = 0
+    s[b, HPILOT_DMG + h] = 0
     s[b, HSIDE + h] = 0
     s[b, HFOCUS + h] = 0
     s[b, HLOC + h] = -1
@@ -421,6 +432,19 @@ def defeat_hero(s, b, T, h):
     if s[b, TURN] == TURN_HERO:
         s[b, HACTIONS + h] = 0
     crisis(s, b)
+
+
+@njit(cache=True)
+def wreck_mech(s, b, T, h):
+    """Hero ``h``'s mech side reached its health: the mech is wrecked, not the hero.
+
+    Our reading of Micro-guy's Pilot Token: the mech is a figure of its own, so losing it
+    is not a hero defeat (no crisis, the hero keeps their focus and actions). The card
+    flips back to the pilot side and the pilot token stays in the space; damage beyond the
+    mech's health is lost with it.
+    """
+    leave_mech(s, b, T, h)
+    s[b, EVENTS + EV_MECH_WRECKS] += 1
 
 
 @njit(cache=True)
@@ -449,6 +473,9 @@ def count_value(s, b, T, kind, h):
         return villain_panel(s, b, T)
     if kind == COUNT_ROUND:
         return s[b, ROUND]
+    if kind == COUNT_ACTIVE_PILOTING or kind == COUNT_ACTIVE_IN_MECH:
+        want = FORM_PILOT if kind == COUNT_ACTIVE_PILOTING else FORM_MECH
+        return 1 if on_board(s, b, h) and hero_form(s, b, T, h) == want else 0
     if kind >= COUNT_COUNTER_BASE:
         return s[b, COUNTERS + kind - COUNT_COUNTER_BASE]
     return 0
@@ -853,7 +880,7 @@ def op_main(s, b, T):
         push_prog(s, b, T, T.clue[i, CL_PROG], h, -1)
     elif ch == A_FOCUS:
         s[b, HFOCUS + h] -= 5
-        s[b, HSIDE + h] = 1
+        turn_focused(s, b, T, h)
 
 
 @njit(cache=True)
@@ -1107,7 +1134,10 @@ def op_hero_damage(s, b, T, h, n):
     s[b, HDMG + h] += n
     s[b, EVENTS + EV_HERO_DAMAGE] += n
     if s[b, HDMG + h] >= hero_health(s, b, T, h):
-        defeat_hero(s, b, T, h)
+        if hero_form(s, b, T, h) == FORM_MECH:
+            wreck_mech(s, b, T, h)
+        else:
+            defeat_hero(s, b, T, h)
 
 
 @njit(cache=True)
@@ -1445,6 +1475,15 @@ def op_content(s, b, T, op, a, bb, c, h, src):
             push(s, b, F_HERO_DAMAGE, h, n, 0, h, src)
     elif op == OP_FORTIFY:
         s[b, DEF_BONUS + bb] += a
+    elif op == OP_BOARD_MECH:
+        if on_board(s, b, h) and hero_form(s, b, T, h) == FORM_PILOT:
+            turn_focused(s, b, T, h)
+            if a > 0:
+                # the mech lands within range and the pilot climbs in there: a "move to"
+                push(s, b, OP_PLACE, a, 0, 0, h, src)
+    elif op == OP_EJECT:
+        if on_board(s, b, h):
+            leave_mech(s, b, T, h)
     elif op == OP_IF:
         if count_value(s, b, T, a, h) < bb:
             s[b, SP] -= c

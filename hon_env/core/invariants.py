@@ -2,10 +2,10 @@
 
 ``violations(state, tables, masks)`` returns human-readable problems, empty when the
 batch is consistent: every card in exactly one zone and every deck's order matching its
-zone, supplies conserved and never negative, focus within its cap, damage below health,
-nemeses dealt as configured and standing where their side says, one hidden token per
-unsolved Scheme side, no win while a nemesis remains, and a non-empty mask owned by a
-seated hero in every running game.
+zone, supplies conserved and never negative, focus within its cap, damage below health
+(a pilot's set-aside damage too, and only while in the mech), nemeses dealt as configured
+and standing where their side says, one hidden token per unsolved Scheme side, no win
+while a nemesis remains, and a non-empty mask owned by a seated hero in every running game.
 """
 
 from __future__ import annotations
@@ -21,6 +21,8 @@ from hon_env.content.tables import (
     CFG_NEMESIS_POOL,
     CL_PRESENT,
     DASH,
+    FORM_MECH,
+    HS_FORM,
     HS_HEALTH,
     IC_TYPE,
     IT_SCHEME,
@@ -65,6 +67,11 @@ def violations(state: np.ndarray, T: Tables, masks: np.ndarray | None = None) ->
         health = T.hero_stat[h, side, HS_HEALTH]
         bad(f("hdmg")[:, h] >= health, f"hero {h} damage >= health")
         bad(f("hdmg")[:, h] < 0, f"hero {h} negative damage")
+        aside = f("hpilot_dmg")[:, h]
+        in_mech = T.hero_stat[h, side, HS_FORM] == FORM_MECH
+        bad((aside != 0) & ~in_mech, f"hero {h} has pilot damage set aside outside a mech")
+        bad((aside < 0) | (aside >= T.hero_stat[h, 0, HS_HEALTH]),
+            f"hero {h} set-aside pilot damage outside [0, pilot health)")
         bad((f("hfocus")[:, h] < 0) | (f("hfocus")[:, h] > T.cfg[CFG_FOCUS_CAP]),
             f"hero {h} focus outside [0, cap]")
     bad(~_deck_matches(f("vdeck_order"), f("vdeck_n"), f("vloc"), L.L_DECK),

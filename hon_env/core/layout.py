@@ -131,7 +131,8 @@ ISIDE = _field("iside", IDECK)  # 0 front (Scheme side), 1 flipped
 HLOC = _field("hloc", MAX_HEROES)  # space; a scheme space means "in that panel"; -1 off board
 HDMG = _field("hdmg", MAX_HEROES)
 HFOCUS = _field("hfocus", MAX_HEROES)
-HSIDE = _field("hside", MAX_HEROES)  # 0 normal, 1 Focused
+HSIDE = _field("hside", MAX_HEROES)  # 0 normal, 1 Focused (a hero with forms: 0 pilot, 1 mech)
+HPILOT_DMG = _field("hpilot_dmg", MAX_HEROES)  # pilot's damage set aside while in the mech, else 0
 HACTIONS = _field("hactions", MAX_HEROES)  # action tokens left this hero turn
 HYIELDS = _field("hyields", MAX_HEROES)  # initiative yields used this hero turn
 HTHREAT_DONE = _field("hthreat_done", MAX_HEROES)  # threat phase resolved this hero turn
@@ -176,10 +177,11 @@ EV_CAPTURES = 9
 EV_BYSTANDERS_DEFEATED = 10
 EV_VILLAIN_ADVANCES = 11
 EV_CLUES = 12
+EV_MECH_WRECKS = 13  # a mech side reached its health: the mech was wrecked, the pilot stays
 EVENT_NAMES = (
     "damage_dealt", "justice_placed", "rescues", "enemies_defeated", "problems_solved",
     "schemes_solved", "hero_damage", "hero_defeats", "crises", "captures",
-    "bystanders_defeated", "villain_advances", "clues_gained",
+    "bystanders_defeated", "villain_advances", "clues_gained", "mech_wrecks",
 )
 
 # --- target numbering (cards and tokens an Attack/Solve/effect can pick)

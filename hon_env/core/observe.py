@@ -10,10 +10,11 @@ sizes, and no deck order is visible. Sections, in order (sizes in floats)::
     SPACES   1088  64 spaces x 17 features: kind, self/other heroes, bystander, peril
                    token, lackeys, villain, issue cards, minions, captives, distance,
                    nemesis figures
-    SELF      116  own hero: status numbers, then 20-card multi-hots for hand, play area,
+    SELF      116  own hero: status numbers (form: pilot token / mech one-hot, the pilot's
+                   set-aside damage), then 20-card multi-hots for hand, play area,
                    exhausted, discard, and the clue cards held (per clue list entry: 2
                    when both copies of an extra-clue deck are held)
-    OTHERS     60  5 other seats x 12: status, hand size, clues, threats, distance
+    OTHERS     75  5 other seats x 15: status, hand size, clues, threats, distance, form
     VCARDS    232  29 villain cards x 8: where (own / other threat area, discard,
                    pending or attached), damage and justice fractions, exhausted, distance
     ICARDS    112  14 issue cards x 8: where, flipped, damage and justice fractions,
@@ -38,6 +39,8 @@ from hon_env.content.tables import (
     CFG_N_SPACES,
     CLUE_DECK,
     CLUE_LIST,
+    FORM_MECH,
+    FORM_PILOT,
     HERO_DECK,
     HS_HEALTH,
     MAX_HEROES,
@@ -59,6 +62,7 @@ from hon_env.core.queries import (
     attack_dice,
     enemy_health,
     enemy_inflict,
+    hero_form,
     move_bonus,
     nem_in_play,
     nemeses_in_play,
@@ -72,7 +76,7 @@ N_GLOBAL = 64
 SPACE_FEATS = 17
 N_SPACES_OBS = MAX_SPACES * SPACE_FEATS
 N_SELF = 16 + 4 * HERO_DECK + CLUE_LIST
-OTHER_FEATS = 12
+OTHER_FEATS = 15
 N_OTHERS = (MAX_HEROES - 1) * OTHER_FEATS
 CARD_FEATS = 8
 N_VCARDS = L.VDECK * CARD_FEATS
@@ -214,6 +218,10 @@ def encode_obs(s, b, T, seat, out):
     out[o + 10] = armor(s, b, T, seat) / 3.0
     out[o + 11] = move_bonus(s, b, T, seat) / 3.0
     out[o + 12] = s[b, L.HTHREAT_DONE + seat]
+    form = hero_form(s, b, T, seat)
+    out[o + 13] = 1.0 if form == FORM_PILOT else 0.0  # on the map as the pilot token
+    out[o + 14] = 1.0 if form == FORM_MECH else 0.0  # in the mech
+    out[o + 15] = _frac(s[b, L.HPILOT_DMG + seat], T.hero_stat[seat, 0, HS_HEALTH])
     for c in range(HERO_DECK):
         z = s[b, L.HCLOC + seat * HERO_DECK + c]
         if z == L.L_HAND or z == L.L_MULLIGAN:
@@ -248,6 +256,10 @@ def encode_obs(s, b, T, seat, out):
         out[o + 9] = s[b, L.HTHREAT_DONE + h]
         out[o + 10] = _dist(T, here, loc)
         out[o + 11] = 1.0 if s[b, L.DEC_HERO] == h else 0.0
+        form = hero_form(s, b, T, h)
+        out[o + 12] = 1.0 if form == FORM_PILOT else 0.0
+        out[o + 13] = 1.0 if form == FORM_MECH else 0.0
+        out[o + 14] = _frac(s[b, L.HPILOT_DMG + h], T.hero_stat[h, 0, HS_HEALTH])
 
     # villain and issue cards
     for i in range(L.VDECK):

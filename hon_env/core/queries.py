@@ -19,6 +19,7 @@ from hon_env.content.tables import (
     DASH,
     HC_ARMOR,
     HC_ATTACK_DICE,
+    HC_FORM,
     HC_MOVE,
     HC_PIERCE,
     HC_SOLVE_DICE,
@@ -26,6 +27,7 @@ from hon_env.content.tables import (
     HS_ARMOR,
     HS_ATTACK,
     HS_ATTACK_DICE,
+    HS_FORM,
     HS_HEALTH,
     HS_MOVE,
     HS_PIERCE,
@@ -115,12 +117,25 @@ def hero_value(s, b, T, h, col):
 
 
 @njit(cache=True)
+def hero_form(s, b, T, h):
+    """FORM_* of hero ``h``'s current side: figure, pilot token or mech."""
+    return T.hero_stat[h, s[b, HSIDE + h], HS_FORM]
+
+
+@njit(cache=True)
 def hero_passive(s, b, T, h, hs_col, hc_col):
-    """Sum of a passive bonus over the Hero card's side and the Constants in play."""
-    total = T.hero_stat[h, s[b, HSIDE + h], hs_col]
+    """Sum of a passive bonus over the Hero card's side and the Constants in play.
+
+    A Constant whose passive names a form (pilot or mech) counts only in that form.
+    """
+    side = s[b, HSIDE + h]
+    total = T.hero_stat[h, side, hs_col]
+    form = T.hero_stat[h, side, HS_FORM]
     for c in range(HERO_DECK):
         if s[b, HCLOC + h * HERO_DECK + c] == L_PLAY:
-            total += T.hcard[h, c, hc_col]
+            need = T.hcard[h, c, HC_FORM]
+            if need == 0 or need == form:
+                total += T.hcard[h, c, hc_col]
     return total
 
 
