@@ -7,8 +7,8 @@ The strategy, decision by decision (every hero runs the same rules):
   heroes' way to the villain), staying issue problems (4), lackeys and issue enemies
   (3 + their inflict), nemeses on either side (6), perils and flipped Scheme problems (3),
   captured bystanders (2 each), minions (1 each), bystander tokens on the map (2: moving
-  through a bystander's space rescues it). Cards in the deciding hero's own threat area weigh 2 more: they
-  activate against that hero.
+  through a bystander's space rescues it). Cards in the deciding hero's own threat area
+  weigh 2 more: they activate against that hero.
 - **Goal.** A hero's goal is the target with the best weight per action needed to reach
   it (a Move covers ``move`` spaces); Scheme cards, the Scheming villain, captives and
   problems printed in a panel need the hero inside the panel, the rest need them near.
