@@ -320,7 +320,7 @@ def summary(g: Game) -> dict:
     T = g.scenario.tables
     n_panels = int(T.cfg[CFG_N_PANELS])
     out = {f"minions{k}": int(f("minions")[k]) for k in range(1, n_panels + 1)}
-    out |= {f"captured{k}": int(f("captured")[k]) for k in range(1, n_panels + 1)}
+    out["captured"] = int(f("captured").sum())  # per panel: read the field
     out["bystanders_on_map"] = int(f("bystander_on").sum())
     out["minion_supply"] = int(f("minion_supply"))
     out["bystander_supply"] = int(f("bystander_supply"))

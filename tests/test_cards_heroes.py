@@ -94,8 +94,9 @@ def end_hero_turn_and_game(g: Game) -> None:
     game at the issue turn, so nothing after the threat phase touches the state."""
     g.field("ideck_n")[...] = 0
     P.set_hero(g, 0, actions=0)
-    g.refresh()
-    g.apply(PASS)
+    g.refresh()  # with no card to play, ending the actions is the only answer: taken now
+    if not g.is_over and g.decision == "main":
+        g.apply(PASS)
     answer_damage(g)
     assert g.outcome == "loss" and g.loss_reason == "issue_deck_empty"
 
