@@ -348,3 +348,45 @@ def changes(before: dict, after: dict) -> dict:
         if before[k] != v:
             out[k] = v - before[k] if isinstance(v, int) and isinstance(before[k], int) else v
     return out
+
+
+def threat_phase_changes(g: Game, seat: int = 0) -> dict:
+    """Jump to the hero turn, end ``seat``'s actions so their threat phase runs, suffer all
+    damage, and return what changed (``changes``). The issue deck is emptied first, so the
+    game ends at the issue turn and nothing but the threat phase touches the state, apart
+    from the card each hero draws at the end of the hero turn (left out of the result)."""
+    P.jump(g, "hero_turn")
+    before = summary(g)
+    g.field("ideck_n")[...] = 0
+    P.set_hero(g, seat, actions=0)
+    g.refresh()  # with no card to play, ending the actions is the only answer: taken now
+    if not g.is_over and g.decision == "main":
+        g.apply(PASS)
+    answer_damage(g)
+    assert g.outcome == "loss" and g.loss_reason == "issue_deck_empty"
+    got = changes(before, summary(g))
+    for h in range(g.scenario.n_heroes):
+        assert got.pop(f"hand{h}", 0) == 1
+    return got
+
+
+def answer_until(g: Game, stop=lambda g: False) -> list[tuple[str, int, int]]:
+    """Answer the pending questions until ``stop(g)`` or the hero-turn menu: a cunning icon
+    inflicts, damage is suffered, discard-or-damage discards the first card in hand.
+
+    Returns the questions seen as (decision, seat, DEC_A).
+    """
+    seen = []
+    while not g.is_over and not stop(g) and g.decision != "main":
+        seat, kind, a = g.current_seat, g.decision, int(g.field("dec_a"))
+        seen.append((kind, seat, a))
+        options = legal(g)
+        if kind == "cunning":
+            g.apply(L.A_OPTION + 1)  # the villain inflicts
+        elif kind == "discard_or_damage" and options - {PASS}:
+            g.apply(min(options - {PASS}))
+        elif PASS in options:
+            g.apply(PASS)
+        else:
+            raise AssertionError(f"unexpected decision {kind}")
+    return seen

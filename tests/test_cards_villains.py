@@ -17,12 +17,10 @@ from __future__ import annotations
 import pytest
 from rules_helpers import (
     BLANK,
-    PASS,
     SUCCESS,
-    answer_damage,
+    answer_until,
     changes,
     dist,
-    legal,
     put_bystander,
     put_minions,
     run_program,
@@ -31,6 +29,7 @@ from rules_helpers import (
     sp,
     space_at,
     summary,
+    threat_phase_changes,
 )
 
 from hon_env import Game
@@ -40,28 +39,6 @@ from hon_env.core import layout as L
 
 DUO = ("majesty", "majesty")  # two seats keep the "one" and the "5-6" scaling cards
 STOP_CARD = {"dowager": "A Word in the Right Ear", "refuser": "Arc Welder"}  # a lone cunning
-
-
-def resolve(g: Game, stop=lambda g: False) -> list[tuple[str, int, int]]:
-    """Answer the pending questions until ``stop(g)`` or the hero-turn menu: a cunning icon
-    inflicts, damage is suffered, discard-or-damage discards the first card in hand.
-
-    Returns the questions seen as (decision, seat, DEC_A).
-    """
-    seen = []
-    while not g.is_over and not stop(g) and g.decision != "main":
-        seat, kind, a = g.current_seat, g.decision, int(g.field("dec_a"))
-        seen.append((kind, seat, a))
-        options = legal(g)
-        if kind == "cunning":
-            g.apply(L.A_OPTION + 1)  # the villain inflicts
-        elif kind == "discard_or_damage" and options - {PASS}:
-            g.apply(min(options - {PASS}))
-        elif PASS in options:
-            g.apply(PASS)
-        else:
-            raise AssertionError(f"unexpected decision {kind}")
-    return seen
 
 
 # --- Showdown effects ---------------------------------------------------------------------------
@@ -137,7 +114,7 @@ def test_showdown_effect(villain, card, expected):
     before = summary(g)
     P.force_dice(g, [BLANK] * 3)
     g.apply(L.A_ATTACK + sp(g, "G5"))
-    resolve(g)
+    answer_until(g)
     assert changes(before, summary(g)) == expected
     assert int(g.field("vloc")[c]) == L.L_DISCARD
 
@@ -214,7 +191,7 @@ def special_game(villain: str, card: str, *, hero_at="C3", bystander=None, minio
 def play_special(g: Game) -> list:
     before = summary(g)
     P.jump(g, "villain_turn")
-    seen = resolve(g, stop=lambda g: g.decision == "cunning" and g.current_seat == 1)
+    seen = answer_until(g, stop=lambda g: g.decision == "cunning" and g.current_seat == 1)
     assert g.decision == "cunning" and g.current_seat == 1
     return changes(before, summary(g)), seen
 
@@ -299,24 +276,6 @@ def threat_game(villain: str, cards: dict[str, str | int], hero_at: str = "C3",
     return g
 
 
-def run_threat_phase(g: Game) -> dict:
-    """End Majesty's actions so her threat phase runs, suffer all damage; the empty issue
-    deck then ends the game, so the change is the threat phase's alone (less the card she
-    draws at the end of the hero turn)."""
-    P.jump(g, "hero_turn")
-    before = summary(g)
-    g.field("ideck_n")[...] = 0
-    P.set_hero(g, 0, actions=0)
-    g.refresh()  # with no card to play, ending the actions is the only answer: taken now
-    if not g.is_over and g.decision == "main":
-        g.apply(PASS)
-    answer_damage(g)
-    assert g.outcome == "loss" and g.loss_reason == "issue_deck_empty"
-    got = changes(before, summary(g))
-    assert got.pop("hand0") == 1
-    return got
-
-
 LACKEY_MOVES = [
     # villain, lackey, distance to Majesty at the start, damage dealt
     ("dowager", "Hatchet Hollis", 3, 2),
@@ -333,7 +292,7 @@ def test_lackey_moves_then_inflicts(villain, card, d, hit):
     moves (d - 1 spaces: exactly its move) to Majesty and inflicts on her."""
     g = threat_game(villain, {})
     i = P.add_villain_card(g, card, 0, space_at(g, "C3", d))
-    got = run_threat_phase(g)
+    got = threat_phase_changes(g)
     assert got == {"damage0": hit}
     assert dist(g, int(g.field("vpos")[i]), "C3") == 1
 
@@ -348,7 +307,7 @@ def test_brinkbot_walks_past_a_bystander_to_the_hero():
                 and g.scenario.tables.space_kind[s] == 1)
     put_bystander(g, side)
     P.add_villain_card(g, "Phase II Brinkbot", 0, start)
-    got = run_threat_phase(g)
+    got = threat_phase_changes(g)
     assert got == {"damage0": 2}
     assert int(g.field("bystander_on")[side]) == 1
 
@@ -363,7 +322,7 @@ def test_scrapjaw_hauler_goes_for_bystanders():
     assert dist(g, target, "B7") > 2
     put_bystander(g, target)
     hauler = P.add_villain_card(g, "Scrapjaw Hauler", 0, start)
-    got = run_threat_phase(g)
+    got = threat_phase_changes(g)
     assert got == {"captured": 1, "bystanders_on_map": -1}
     assert dist(g, int(g.field("vpos")[hauler]), start) == 2
 
@@ -391,7 +350,7 @@ def test_threat_card_activate_effect(villain, cards, damage, expected):
     """Rulebook: Threat Phase / Card anatomy L (Activate effect) — each card in the hero's
     threat area resolves its Activate effect in her threat phase (Majesty on C3)."""
     g = threat_game(villain, cards, damage=damage)
-    assert run_threat_phase(g) == expected
+    assert threat_phase_changes(g) == expected
 
 
 @pytest.mark.parametrize("others,crisis", [(0, False), (3, True)])
@@ -406,7 +365,7 @@ def test_poisoned_punchbowl_crisis_with_four_threat_cards(others, crisis):
     expected = {"damage0": 1}
     if crisis:
         expected |= {"crises": 1, "minions1": 1, "minion_supply": -1}
-    assert run_threat_phase(g) == expected
+    assert threat_phase_changes(g) == expected
 
 
 @pytest.mark.parametrize("held,crisis", [(0, False), (2, True)])
@@ -421,7 +380,7 @@ def test_ransom_notes_crisis_with_three_captives(held, crisis):
     expected = {"captured": 1, "bystanders_on_map": -1}
     if crisis:  # the crisis finds no bystander left to capture, then the villain schemes
         expected |= {"crises": 1, "minions1": 1, "minion_supply": -1}
-    assert run_threat_phase(g) == expected
+    assert threat_phase_changes(g) == expected
     assert int(g.field("captured")[1]) == 1  # D7 is next to panel 1
 
 
@@ -430,7 +389,7 @@ def test_toppling_junk_tower_pushes_away_then_damages():
     farther from the villain (panel 1, E7), then deals 1 damage."""
     g = threat_game("refuser", {"Toppling Junk Tower": "F1"}, hero_at="D6")
     before = dist(g, "D6", "panel 1")
-    got = run_threat_phase(g)
+    got = threat_phase_changes(g)
     assert got.pop("damage0") == 1
     assert set(got) == {"hero0"}
     assert dist(g, int(g.field("hloc")[0]), "panel 1") == before + 2
@@ -444,7 +403,7 @@ def test_dowager_showdown_activate_moves_then_inflicts():
     g = setup(scenario(("majesty",), "dowager"), "C3")
     start = space_at(g, "C3", 3)
     P.set_villain(g, side="showdown", where=start, owner=0)
-    got = run_threat_phase(g)
+    got = threat_phase_changes(g)
     assert got.pop("damage0") == 2
     assert dist(g, int(g.field("vil_loc")), "C3") == 1
     assert set(got) == {"villain"}
@@ -457,7 +416,7 @@ def test_refuser_showdown_activate_calls_a_drone_moves_and_inflicts():
     put_bystander(g, "G6")  # next to Refuser, ignored: he only moves toward heroes
     P.set_villain(g, side="showdown", where="G5", owner=0)
     assert dist(g, "G5", "E5") == 2
-    got = run_threat_phase(g)
+    got = threat_phase_changes(g)
     assert got.pop("damage0") == 2
     assert got.pop("villain") == "F5"
     assert got == {"minions2": 1, "minion_supply": -1}
