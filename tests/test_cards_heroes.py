@@ -443,18 +443,6 @@ def test_stride_everywhere_at_once_places_and_rescues():
     assert exhausted(g, None)
 
 
-def test_slipstream_places_within_four_only():
-    """Rulebook: "Move To" Effects / Within X Spaces — Slipstream places Stride in a space
-    at most 4 away."""
-    g = start(hero_game("stride", hand_cards=["Slipstream"]))
-    play(g, "Slipstream")
-    assert g.decision == "place"
-    T = g.scenario.tables
-    offered = {a - L.A_SPACE for a in legal(g)}
-    assert offered and all(int(T.dist[sp(g, HERE), s]) <= 4 for s in offered)
-    assert space_at(g, HERE, 4) in offered and space_at(g, HERE, 5) not in offered
-
-
 MOVE_THEN_ATTACK = [
     # hero, card, how, move, attack dice
     ("majesty", "Imperial Charge", "instant", 3, 4),
@@ -821,11 +809,69 @@ def test_herald_call_stays_and_its_ability_readies_next_turn():
     assert L.A_USE + i in legal(g)
 
 
+# --- single-op instants (the op itself is covered by the rule tests; played once here) ----
+
+SINGLE = [
+    # hero, card, what, amount
+    ("majesty", "Throne Breaker", "attack dice", 3 + 2),
+    ("tinkerbolt", "Shock Gauntlet", "attack dice", 2 + 2),
+    ("cipher", "Cross-Examine", "solve dice", 3 + 2),
+    ("majesty", "Royal Summons", "move", 2),
+    ("cipher", "Shortcut", "move", 2),
+    ("stride", "Sprint", "move", 3),
+    ("cipher", "Eureka", "focus", 2),
+    ("guerilla", "Primal Roar", "focus", 2),
+    ("tinkerbolt", "Grapple Line", "place within", 3),
+    ("stride", "Slipstream", "place within", 4),
+]
+
+
+@pytest.mark.parametrize("hero,card,what,n", SINGLE, ids=[c for _, c, _, _ in SINGLE])
+def test_single_op_instant(hero, card, what, n):
+    """Rulebook: Play 1 Action Card / Actions in Text Effects — a one-op instant does
+    exactly its op: an Attack or Solve with extra dice, a Move of up to n, n focus, or
+    placing the figure at most n spaces away."""
+    g = hero_game(hero, hand_cards=[card])
+    if what.endswith("dice"):
+        P.add_villain_card(g, "Big Bertram" if what == "attack dice" else "Gala Firebomb",
+                           0, "D3")
+    start(g)
+    if what.endswith("dice"):
+        assert dice_rolled(g, lambda g: play(g, card)) == n
+    elif what == "move":
+        play(g, card)
+        assert g.decision == "move" and int(g.field("dec_a")) == n
+        g.apply(PASS)  # stop moving: the instant is done
+    elif what == "focus":
+        play(g, card)
+        assert int(g.field("hfocus")[0]) == n
+    else:
+        play(g, card)
+        assert g.decision == "place"
+        T = g.scenario.tables
+        offered = {a - L.A_SPACE for a in legal(g)}
+        assert all(int(T.dist[sp(g, HERE), s]) <= n for s in offered)
+        target = space_at(g, HERE, n)
+        assert target in offered and space_at(g, HERE, n + 1) not in offered
+        g.apply(L.A_SPACE + target)
+        assert int(g.field("hloc")[0]) == target
+    assert g.decision == "main"
+    card_in(g, card, L.L_DISCARD)  # the instant went to the discard pile (raises if not)
+
+
+def test_every_hero_card_is_played_here():
+    """Guard: every card of every hero deck is named in a table or test of this file."""
+    text = open(__file__).read()
+    for hero in ("majesty", "cipher", "guerilla", "stride", "tinkerbolt"):
+        for card in set(scenario((hero,)).hero_card_names[0]):
+            assert f'"{card}"' in text, (hero, card)
+
+
 def test_every_hero_card_named_here_exists():
     """Guard: the names above are cards of their heroes (a renamed card fails loudly)."""
     rows = (PASSIVE_DICE + PASSIVE_MOVE + PASSIVE_ARMOR + PIERCE + PREVENT + HEAL_SELF
             + HEAL_OTHER + JUSTICE + DAMAGE + MOVE_ABILITY + MOVE_THEN_ATTACK + MOVE_THEN_SOLVE
-            + MOVE_THEN_RESCUE + MOVE_THEN_JUSTICE + SOLVE_PLUS + DRAW + CLUE)
+            + MOVE_THEN_RESCUE + MOVE_THEN_JUSTICE + SOLVE_PLUS + DRAW + CLUE + SINGLE)
     for hero, card, *_ in rows:
         if card in (None, "focused"):
             continue

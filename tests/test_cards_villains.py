@@ -34,7 +34,7 @@ from rules_helpers import (
 
 from hon_env import Game
 from hon_env import positions as P
-from hon_env.content.tables import VC_SHOWDOWN_PROG, VC_SPECIAL_PROG
+from hon_env.content.tables import VC_SHOWDOWN_PROG, VC_SPECIAL_PROG, VC_TYPE, VT_PLOY
 from hon_env.core import layout as L
 
 DUO = ("majesty", "majesty")  # two seats keep the "one" and the "5-6" scaling cards
@@ -252,6 +252,48 @@ def test_every_special_effect_is_listed():
         with_effect = {n for i, n in enumerate(sc.villain_card_names)
                        if n and sc.tables.vcard[i, VC_SPECIAL_PROG] >= 0}
         assert with_effect == {c for v, c, _, _ in SPECIAL if v == villain}
+
+
+ICONS_ONLY = [
+    # villain, card, expected change: only its ploy icons (cunning answered "inflict": 1)
+    ("dowager", "Contested Will", {"minions3": 1, "minion_supply": -1, "damage0": 1}),
+    ("dowager", "Servants' Entrance",
+     {"minions1": 1, "minions3": 1, "minion_supply": -2, "bystanders_on_map": 1,
+      "bystander_supply": -1}),
+    ("dowager", "Old Money", {"minions2": 1, "minions4": 1, "minion_supply": -2}),
+    ("refuser", "Salvage Rights", {"minions4": 1, "minion_supply": -1, "damage0": 1}),
+]
+
+
+@pytest.mark.parametrize("villain,card,expected", ICONS_ONLY, ids=[c for _, c, _ in ICONS_ONLY])
+def test_ploy_card_with_icons_only(villain, card, expected):
+    """Rulebook: Ploy Icons — a Ploy card without text resolves its icons left to right
+    (minion: 1 minion in that panel; bystander: 1 bystander placed; cunning: the active
+    hero picks scheme or inflict) and is discarded."""
+    g = special_game(villain, card)
+    got, _ = play_special(g)
+    assert got == expected
+    i = g.scenario.villain_card_names.index(card)
+    assert int(g.field("vloc")[i]) == L.L_DISCARD
+
+
+def test_every_ploy_card_is_played_here():
+    """Guard: every Ploy card of both decks has a row in one of the tables above."""
+    rows = {c for v, c, *_ in SHOWDOWN + SPECIAL + ICONS_ONLY}
+    for villain in ("dowager", "refuser"):
+        sc = scenario(DUO, villain)
+        ploys = {n for i, n in enumerate(sc.villain_card_names)
+                 if n and sc.tables.vcard[i, VC_TYPE] == VT_PLOY}
+        assert ploys <= rows, ploys - rows
+
+
+def test_every_villain_card_is_named_here():
+    """Guard: every card of both villain decks (lackeys and perils too) is named in a test
+    or table of this file."""
+    text = open(__file__).read()
+    for villain in ("dowager", "refuser"):
+        for card in {n for n in scenario(DUO, villain).villain_card_names if n}:
+            assert f'"{card}"' in text, (villain, card)
 
 
 def test_pearls_and_poison_asks_each_hero_in_seat_order():
