@@ -6,11 +6,23 @@ and the layout constants, so every expected value in the tests is stated in rule
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
-from hon_env import Game
+from hon_env import Game, load_scenario
 from hon_env import positions as P
-from hon_env.content.tables import IC_PANEL, IC_TYPE, IT_SCHEME, SP_BYSTANDER
+from hon_env.content.tables import (
+    CFG_N_PANELS,
+    CFG_N_SPACES,
+    HERO_DECK,
+    IC_PANEL,
+    IC_TYPE,
+    IT_SCHEME,
+    SP_BYSTANDER,
+    SP_PLAIN,
+)
+from hon_env.core import interp
 from hon_env.core import layout as L
 
 PASS = L.A_PASS
@@ -200,3 +212,181 @@ def move_one(g: Game, where: str | int) -> None:
     step(g, where)
     if g.decision == "move":
         g.apply(PASS)
+
+
+# --- helpers of the per-card scenario tests (tests/test_cards_*.py) --------------------------
+
+@functools.cache
+def scenario(heroes: tuple[str, ...] = ("majesty",), villain: str = "dowager",
+             issue: str = "century_heist"):
+    """A compiled scenario with the named content (loaded once per test session)."""
+    return load_scenario("origin_story", heroes=list(heroes), villain=villain, issue=issue)
+
+
+def run_op(g: Game, code: int, a: int = 0, b: int = 0, c: int = 0, hero: int = 0,
+           src: int = -1) -> None:
+    """Run one content op for ``hero`` on top of the pending decision, as an effect would."""
+    g.field("dec_kind")[...] = L.D_NONE
+    g.field("choice")[...] = -1
+    interp.push(g.state, 0, code, a, b, c, hero, src)
+    g.refresh()
+
+
+def run_program(g: Game, pid: int, hero: int = 0, src: int = -1) -> None:
+    """Run compiled effect ``pid`` (e.g. a card's Showdown effect) on top of the pending
+    decision, its ops first to last, exactly as the interpreter pushes a program."""
+    assert pid >= 0, "the card has no such effect"
+    prog = g.scenario.tables.prog[pid]
+    ops = [row for row in prog if row[0] != 0]
+    g.field("dec_kind")[...] = L.D_NONE
+    g.field("choice")[...] = -1
+    for code, a, b, c in reversed([tuple(int(x) for x in row[:4]) for row in ops]):
+        interp.push(g.state, 0, code, a, b, c, hero, src)
+    g.refresh()
+
+
+def space_at(g: Game, frm: str | int, d: int, exclude: tuple = ()) -> int:
+    """The lowest-index plain empty space exactly ``d`` spaces from ``frm``."""
+    T = g.scenario.tables
+    skip = {sp(g, x) for x in exclude}
+    origin = sp(g, frm)
+    for s in range(int(T.cfg[CFG_N_SPACES])):
+        if (T.space_kind[s] == SP_PLAIN and int(T.dist[origin, s]) == d and s not in skip
+                and s not in {int(x) for x in g.field("hloc") if x >= 0}
+                and s not in {int(x) for x in g.field("vpos") if x >= 0}):
+            return s
+    raise AssertionError(f"no plain space {d} from {frm}")
+
+
+def step_toward(g: Game, target: str | int) -> None:
+    """Take the legal step (Move decision or main menu) that gets nearest ``target``."""
+    T = g.scenario.tables
+    goal = sp(g, target)
+    steps = [a - L.A_SPACE for a in legal(g) if L.A_SPACE <= a < L.A_ATTACK]
+    assert steps, f"no step is legal in decision {g.decision}"
+    g.apply(L.A_SPACE + min(steps, key=lambda s: (int(T.dist[s, goal]), s)))
+
+
+def walk_toward(g: Game, target: str | int, n: int) -> None:
+    """Take ``n`` steps toward ``target`` in the pending Move, then stop moving."""
+    for _ in range(n):
+        step_toward(g, target)
+    if g.decision == "move":
+        g.apply(PASS)
+
+
+def answer_damage(g: Game) -> None:
+    """Suffer every pending damage (and take damage instead of discarding)."""
+    while not g.is_over and g.decision in ("damage", "discard_or_damage") and PASS in legal(g):
+        g.apply(PASS)
+
+
+def card_in(g: Game, name: str, zone: int, seat: int = 0) -> int:
+    """Index of ``seat``'s hero card ``name`` now in ``zone`` (the first copy)."""
+    names = g.scenario.hero_card_names[seat]
+    zones = g.field("hcloc")[seat]
+    for c, n in enumerate(names):
+        if n == name and zones[c] == zone:
+            return c
+    raise AssertionError(f"{name!r} is not in zone {L.ZONE_NAMES[zone]}")
+
+
+def play(g: Game, name: str, seat: int = 0) -> int:
+    """Play hero card ``name`` from the hand; returns its index."""
+    c = card_in(g, name, L.L_HAND, seat)
+    g.apply(L.A_PLAY + c)
+    return c
+
+
+def use(g: Game, name: str | None = None, seat: int = 0) -> int:
+    """Use the ability of card ``name`` in play (None: the Hero card); returns the index."""
+    i = HERO_DECK if name is None else card_in(g, name, L.L_PLAY, seat)
+    g.apply(L.A_USE + i)
+    return i
+
+
+def dice_rolled(g: Game, roll, queued: int = 24, face: int = BLANK) -> int:
+    """Dice rolled by ``roll(g)``: queue ``queued`` forced faces and count those used."""
+    P.force_dice(g, [face] * queued)
+    roll(g)
+    used = queued - int(g.field("dice_n"))
+    g.field("dice_n")[...] = 0
+    return used
+
+
+def summary(g: Game) -> dict:
+    """The countable public state a card effect changes (for before/after comparisons)."""
+    f = g.field
+    T = g.scenario.tables
+    n_panels = int(T.cfg[CFG_N_PANELS])
+    out = {f"minions{k}": int(f("minions")[k]) for k in range(1, n_panels + 1)}
+    out["captured"] = int(f("captured").sum())  # per panel: read the field
+    out["bystanders_on_map"] = int(f("bystander_on").sum())
+    out["minion_supply"] = int(f("minion_supply"))
+    out["bystander_supply"] = int(f("bystander_supply"))
+    out["bystanders_defeated"] = int(f("bystanders_defeated"))
+    for k, name in enumerate(g.scenario.counter_names):
+        out[name] = int(f("counters")[k])
+    for h in range(g.scenario.n_heroes):
+        out[f"damage{h}"] = int(f("hdmg")[h])
+        out[f"hero{h}"] = label(g, int(f("hloc")[h])) if f("hloc")[h] >= 0 else None
+        out[f"hand{h}"] = len(hand(g, h))
+        out[f"clues{h}"] = clues_held(g, h)
+        out[f"focus{h}"] = int(f("hfocus")[h])
+    out["villain"] = label(g, int(f("vil_loc")))
+    out["villain_damage"] = int(f("vil_damage"))
+    out["def_bonus_villain"] = int(f("def_bonus")[0])
+    out["def_bonus_lackeys"] = int(f("def_bonus")[1])
+    out["crises"] = event(g, "crises")
+    return out
+
+
+def changes(before: dict, after: dict) -> dict:
+    """What differs: numbers as deltas, other values (positions) as the new value."""
+    out = {}
+    for k, v in after.items():
+        if before[k] != v:
+            out[k] = v - before[k] if isinstance(v, int) and isinstance(before[k], int) else v
+    return out
+
+
+def threat_phase_changes(g: Game, seat: int = 0) -> dict:
+    """Jump to the hero turn, end ``seat``'s actions so their threat phase runs, suffer all
+    damage, and return what changed (``changes``). The issue deck is emptied first, so the
+    game ends at the issue turn and nothing but the threat phase touches the state, apart
+    from the card each hero draws at the end of the hero turn (left out of the result)."""
+    P.jump(g, "hero_turn")
+    before = summary(g)
+    g.field("ideck_n")[...] = 0
+    P.set_hero(g, seat, actions=0)
+    g.refresh()  # with no card to play, ending the actions is the only answer: taken now
+    if not g.is_over and g.decision == "main":
+        g.apply(PASS)
+    answer_damage(g)
+    assert g.outcome == "loss" and g.loss_reason == "issue_deck_empty"
+    got = changes(before, summary(g))
+    for h in range(g.scenario.n_heroes):
+        assert got.pop(f"hand{h}", 0) == 1
+    return got
+
+
+def answer_until(g: Game, stop=lambda g: False) -> list[tuple[str, int, int]]:
+    """Answer the pending questions until ``stop(g)`` or the hero-turn menu: a cunning icon
+    inflicts, damage is suffered, discard-or-damage discards the first card in hand.
+
+    Returns the questions seen as (decision, seat, DEC_A).
+    """
+    seen = []
+    while not g.is_over and not stop(g) and g.decision != "main":
+        seat, kind, a = g.current_seat, g.decision, int(g.field("dec_a"))
+        seen.append((kind, seat, a))
+        options = legal(g)
+        if kind == "cunning":
+            g.apply(L.A_OPTION + 1)  # the villain inflicts
+        elif kind == "discard_or_damage" and options - {PASS}:
+            g.apply(min(options - {PASS}))
+        elif PASS in options:
+            g.apply(PASS)
+        else:
+            raise AssertionError(f"unexpected decision {kind}")
+    return seen
