@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-from rules_helpers import dist, sp
+from rules_helpers import dist, run_op, sp
 
 from hon_env import Game
 from hon_env import positions as P
@@ -23,15 +23,6 @@ from hon_env.content.ops import (
 from hon_env.content.tables import HS_ATTACK, VC_DEFENSE, VC_HEALTH, VC_SCALING
 from hon_env.core import interp
 from hon_env.core import layout as L
-
-
-def run_op(g: Game, code: int, a: int = 0, b: int = 0, c: int = 0, hero: int = 0,
-           src: int = -1) -> None:
-    """Run one content op for ``hero`` on top of the pending decision."""
-    g.field("dec_kind")[...] = L.D_NONE
-    g.field("choice")[...] = -1
-    interp.push(g.state, 0, code, a, b, c, hero, src)
-    g.refresh()
 
 
 def hero_turn_game(origin, hero_at: str) -> Game:
