@@ -71,7 +71,7 @@ class Config(RunConfig):
     ent_coef: float = 0.01
     vf_coef: float = 0.5
     max_grad_norm: float = 0.5
-    hidden: list[int] = field(default_factory=lambda: [128, 128])
+    hidden: list[int] = field(default_factory=lambda: [512, 512])
     value_norm: bool = True
     kickstart_coef: float = 0.0
     kickstart_steps: int = 0

@@ -60,7 +60,7 @@ class Config(RunConfig):
     clip_range: float = 0.2
     ent_coef: float = 0.01
     vf_coef: float = 0.5
-    hidden: list[int] = field(default_factory=lambda: [128, 128])
+    hidden: list[int] = field(default_factory=lambda: [512, 512])
     pretrain_steps: int = 0
     pretrain_epochs: int = 4
 
