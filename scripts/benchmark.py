@@ -155,11 +155,12 @@ def main() -> None:
     train_rows = []
     if not (args.quick or args.no_training):
         train_rows = [
-            ("MAPPO (`train_mappo.py`, 1024 games x 32 steps per update)",
-             bench_training("train_mappo.py", 16 * 32768, ["--kickstart-coef", "0"])),
-            ("MAPPO with kickstarting (scripted labels each step)",
+            ("MAPPO, `configs/train/mappo.yaml` (512-512, scripted labels each step)",
              bench_training("train_mappo.py", 16 * 32768, [])),
-            ("MaskablePPO (`train_ppo.py`, 256 games x 64 steps per update)",
+            ("MAPPO, 128-128 networks, no kickstarting",
+             bench_training("train_mappo.py", 16 * 32768,
+                            ["--hidden", "128", "128", "--kickstart-coef", "0"])),
+            ("MaskablePPO, `configs/train/ppo.yaml` (512-512, no warm start)",
              bench_training("train_ppo.py", 8 * 16384, ["--pretrain-steps", "0"])),
         ]
     per_game = (L.STATE_LEN * 4 + L.N_ACTIONS + (OBS_DIM * 2 + STATE_DIM) * 4 + 16 * 4)
