@@ -205,3 +205,50 @@ def test_random_play_with_special_minions_keeps_invariants(ids):
     res = play_batch(sc, np.arange(16, dtype=np.int64), random_policy(rng), on_step=check)
     assert np.isin(res.outcome, [L.OUT_WIN, L.OUT_LOSS]).all()
     assert seen.any()
+
+
+def test_special_minions_through_every_front_end():
+    """``rules={"special_minions": [...]}`` reaches the scenario from Game, the PettingZoo
+    and Gymnasium envs and the vector env alike; a bad id is refused up front."""
+    import gymnasium as gym
+
+    from hon_env import hour_of_need_v0, vector_env
+
+    kw = {"heroes": ["majesty"], "rules": {"special_minions": ["hired_muscle"]}}
+    g = Game(seed=0, **kw)
+    assert g.scenario.special_minion_names == ("Hired Muscle",)
+    aec = hour_of_need_v0.env(**kw)
+    aec.reset(seed=0)
+    assert aec.unwrapped.game.scenario.tables.smin[0, 0] == 1
+    single = gym.make("hon_env/HourOfNeed-v0", **kw)
+    single.reset(seed=0)
+    assert single.unwrapped.game.scenario.special_minion_names == ("Hired Muscle",)
+    vec = vector_env(4, seed=0, **kw)
+    vec.reset()
+    smin = L.field_view(vec.state, "smin_supply")
+    assert (smin[:, 0] + L.field_view(vec.state, "smin")[:, :, 0].sum(axis=1) == 5).all()
+    with pytest.raises(ContentError, match="no minion"):
+        hour_of_need_v0.env(rules={"special_minions": ["nobody"]})
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("card", sorted(list_content()["minions"]))
+def test_random_play_with_special_minions_on_every_pair(card):
+    """Every villain x issue pair with each special Minion card (and with both), teams of
+    1 to 4: random legal play keeps the invariants and ends every game."""
+    rng = np.random.default_rng(11)
+    content = list_content()
+    for k, (villain, issue) in enumerate((v, i) for v in content["villains"]
+                                         for i in content["issues"]):
+        for ids in ([card], sorted(content["minions"])[:2]):
+            team = list(rng.choice(content["heroes"], size=1 + k % 4))
+            sc = load_scenario("origin_story", heroes=team, villain=villain, issue=issue,
+                               rules={"special_minions": ids})
+
+            def check(state, masks, sc=sc, team=team):
+                problems = violations(state, sc.tables, masks)
+                assert not problems, (team, problems)
+
+            res = play_batch(sc, np.arange(24, dtype=np.int64) + 100 * k,
+                             random_policy(rng), on_step=check)
+            assert np.isin(res.outcome, [L.OUT_WIN, L.OUT_LOSS]).all()
