@@ -252,3 +252,14 @@ def test_random_play_with_special_minions_on_every_pair(card):
             res = play_batch(sc, np.arange(24, dtype=np.int64) + 100 * k,
                              random_policy(rng), on_step=check)
             assert np.isin(res.outcome, [L.OUT_WIN, L.OUT_LOSS]).all()
+
+
+def test_text_render_names_special_minions(both):
+    """The text rendering says which of a panel's minions are special figures and the
+    damage kept on them."""
+    from hon_env.render import render_ansi
+
+    g = setup(both, "G5")
+    P.put_special_minions(g, BRINKBOTS, 2, 2, damage=1)
+    text = render_ansi(g)
+    assert "minions 2 (2 Phase II Brinkbots, 1 damage kept)" in text
