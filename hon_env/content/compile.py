@@ -27,6 +27,7 @@ from hon_env.content.loader import (
     KIND_DIRS,
     Ability,
     Clues,
+    CrisisCard,
     Hero,
     HeroCard,
     HeroSide,
@@ -43,6 +44,7 @@ from hon_env.content.loader import (
     display_path,
     list_content,
     load_clues,
+    load_crisis,
     load_hero,
     load_issue,
     load_minion,
@@ -88,6 +90,10 @@ from hon_env.content.tables import (
     CLUE_DECK,
     CLUE_LIST,
     COLOR_NAMES,
+    CR_CRISIS_PROG,
+    CR_NCOLS,
+    CR_PRESENT,
+    CR_SETUP_PROG,
     HC_ABILITY,
     HC_ABILITY_PROG,
     HC_ACTION,
@@ -138,6 +144,7 @@ from hon_env.content.tables import (
     IDECK,
     IT_ISSUE,
     IT_SCHEME,
+    MAX_CRISES,
     MAX_HEROES,
     MAX_PANELS,
     MAX_PLOYS,
@@ -234,6 +241,9 @@ DEFAULT_RULES: dict[str, Any] = {
     # The Special Minions optional rule: ids of at most 2 special Minion cards
     # (``configs/content/minions/``); each turns 5 of the supply's minions into its own.
     "special_minions": [],
+    # The Crisis Cards optional rule: ids of crisis cards (``configs/content/crises/``) added
+    # to the issue play area, in order; their Crisis effects follow the issue's.
+    "crisis_cards": [],
 }
 
 # Inclusive ranges of the integer rules.
@@ -252,7 +262,7 @@ RULE_RANGES: dict[str, tuple[int, int]] = {
     "nemeses": (0, NEMESES),
 }
 BOOL_RULES = ("extra_clues",)
-LIST_RULES = ("special_minions",)  # lists of content ids, checked by ``_check_ids``
+LIST_RULES = ("special_minions", "crisis_cards")  # lists of content ids, checked by ``_check_ids``
 DIE_FACES = 6
 MAX_FACE_COUNT = 3  # successes (or focus, bursts) on one face
 
@@ -312,6 +322,7 @@ class Scenario:
     nemesis_names: tuple[str, ...]  # per pool row: the nemesis (its figure)
     nemesis_side_names: tuple[tuple[str, str], ...]  # per pool row: (Scheme side, enemy side)
     special_minion_names: tuple[str, ...]  # per Tables.smin row (Special Minions rule)
+    crisis_card_names: tuple[str, ...]  # per Tables.crisis row (Crisis Cards rule)
     panel_names: tuple[str, ...]  # index k: panel k; index 0 is ""
     space_labels: tuple[str, ...]  # per space, e.g. "C2"
     space_rowcol: tuple[tuple[int, int], ...]  # per space, (row, col) in the map text
@@ -407,6 +418,10 @@ def load_scenario(
         raise smin_ref.error(
             f"{len(specials)} special Minion cards replace {SPECIAL_MINION_TOKENS} minion "
             f"tokens each, but the supply has {resolved['minions']} (rule 'minions')")
+    crisis_ref = (args if rules and "crisis_cards" in rules else ref).key("rules").key(
+        "crisis_cards")
+    crises = [load_crisis(c, content_dir, crisis_ref.index(i))
+              for i, c in enumerate(resolved["crisis_cards"])]
     return compile_scenario(
         spec.id,
         [loaded[h] for h in hero_ids],
@@ -417,6 +432,7 @@ def load_scenario(
         resolve_caps(spec.caps, caps, ref.key("caps"), args.key("caps")),
         pool,
         specials,
+        crises,
     )
 
 
@@ -458,6 +474,8 @@ def resolve_rules(from_file: dict[str, Any], from_args: dict[str, Any] | None,
             elif key == "special_minions":
                 out[key] = _check_ids(value, where.key(key), "special minion",
                                       SPECIAL_MINIONS)
+            elif key == "crisis_cards":
+                out[key] = _check_ids(value, where.key(key), "crisis", MAX_CRISES)
             elif key in BOOL_RULES:
                 if not isinstance(value, bool):
                     raise where.key(key).error(f"expected true or false, got {type_name(value)}")
@@ -512,11 +530,13 @@ def resolve_caps(from_file: dict[str, Any], from_args: dict[str, Any] | None,
 def compile_scenario(scenario_id: str, heroes: list[Hero], villain: Villain, issue: Issue,
                      clues: Clues, rules: dict[str, Any], caps: dict[str, int],
                      nemeses: Sequence[Nemesis] = (),
-                     specials: Sequence[SpecialMinion] = ()) -> Scenario:
+                     specials: Sequence[SpecialMinion] = (),
+                     crises: Sequence[CrisisCard] = ()) -> Scenario:
     """Fill the ``Tables`` of validated content; returns the ``Scenario``.
 
     ``nemeses`` is the pool; ``load_scenario`` has checked that it can supply the game.
-    ``specials`` are the special Minion cards of the Special Minions rule (at most 2).
+    ``specials`` are the special Minion cards of the Special Minions rule (at most 2),
+    ``crises`` the crisis cards of the Crisis Cards rule (at most MAX_CRISES), in order.
     """
     board = issue.board
     store = ProgramStore()
@@ -555,6 +575,7 @@ def compile_scenario(scenario_id: str, heroes: list[Hero], villain: Villain, iss
         dice=np.asarray(rules["dice_faces"], dtype=np.int32),
         nemesis=_nemesis_table(nemeses, add),
         smin=_special_minion_table(specials, add),
+        crisis=_crisis_table(crises, add),
     )
     return Scenario(
         id=scenario_id,
@@ -575,6 +596,7 @@ def compile_scenario(scenario_id: str, heroes: list[Hero], villain: Villain, iss
         nemesis_names=tuple(n.name for n in nemeses),
         nemesis_side_names=tuple((n.scheme.name, n.enemy.name) for n in nemeses),
         special_minion_names=tuple(m.name for m in specials),
+        crisis_card_names=tuple(c.name for c in crises),
         panel_names=("",) + tuple(p.name for p in board.panels),
         space_labels=board.labels,
         space_rowcol=board.rowcol,
@@ -799,4 +821,16 @@ def _special_minion_table(specials: Sequence[SpecialMinion], add: AddEffect) -> 
         table[row, SM_HEALTH], table[row, SM_INFLICT] = card.health, card.inflict
         table[row, SM_SETUP_PROG] = add(card.setup)
         table[row, SM_DEFEAT_PROG] = add(card.defeated)
+    return table
+
+
+def _crisis_table(crises: Sequence[CrisisCard], add: AddEffect) -> np.ndarray:
+    """crisis [MAX_CRISES, CR_NCOLS]: one row per crisis card, in the order added."""
+    table = np.zeros((MAX_CRISES, CR_NCOLS), dtype=np.int32)
+    table[:, CR_SETUP_PROG] = -1
+    table[:, CR_CRISIS_PROG] = -1
+    for row, card in enumerate(crises):
+        table[row, CR_PRESENT] = 1
+        table[row, CR_SETUP_PROG] = add(card.setup)
+        table[row, CR_CRISIS_PROG] = add(card.crisis)
     return table

@@ -1,5 +1,5 @@
 """Read and validate content YAML (heroes, villains, issues, clues, nemeses, special
-minions, scenarios).
+minions, crisis cards, scenarios).
 
 Files live under a content directory laid out as the repository's ``configs/``::
 
@@ -9,6 +9,7 @@ Files live under a content directory laid out as the repository's ``configs/``::
     configs/content/clues/ID.yaml       kind: clues
     configs/content/nemeses/ID.yaml     kind: nemesis (one double-sided nemesis card)
     configs/content/minions/ID.yaml     kind: minion (a special Minion reference card)
+    configs/content/crises/ID.yaml      kind: crisis (an optional crisis card)
     configs/scenarios/ID.yaml           a scenario (next to the content directory)
 
 The format is ``docs/content_format.md``. Every field is checked (unknown keys, types,
@@ -79,7 +80,7 @@ CONFIGS_DIR = REPO_ROOT / "configs"
 DEFAULT_CONTENT_DIR = CONFIGS_DIR / "content"
 FORMAT_VERSIONS = (1,)
 KIND_DIRS = {"hero": "heroes", "villain": "villains", "issue": "issues", "clues": "clues",
-             "nemesis": "nemeses", "minion": "minions"}
+             "nemesis": "nemeses", "minion": "minions", "crisis": "crises"}
 ID_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 MIN_SCHEMES = 4
 T = TypeVar("T")
@@ -335,6 +336,19 @@ class SpecialMinion:
 
 
 @dataclass(frozen=True)
+class CrisisCard:
+    """An optional crisis card (optional rule: Crisis Cards): it stays in the issue play
+    area for the whole game."""
+
+    id: str
+    name: str
+    style: str
+    setup: Effect  # resolved once during setup (villain context)
+    crisis: Effect  # resolved at every crisis, after the Issue Overview's Crisis effect
+    file: str
+
+
+@dataclass(frozen=True)
 class ScenarioSpec:
     """A scenario file as written (references not yet resolved)."""
 
@@ -376,8 +390,8 @@ def list_content(content_dir: str | Path | None = None) -> dict[str, list[str]]:
 
     Returns:
         ``{"heroes": [...], "villains": [...], "issues": [...], "clues": [...],
-        "nemeses": [...], "minions": [...], "scenarios": [...]}``, each sorted (file stems
-        of ``*.yaml``).
+        "nemeses": [...], "minions": [...], "crises": [...], "scenarios": [...]}``, each
+        sorted (file stems of ``*.yaml``).
     """
     root = content_root(content_dir)
     out = {sub: _ids_in(root / sub) for sub in KIND_DIRS.values()}
@@ -1125,6 +1139,33 @@ def parse_minion(path: Path) -> SpecialMinion:
     )
 
 
+# --------------------------------------------------------------------------- crisis cards
+
+
+def load_crisis(crisis_id: str, content_dir: str | Path | None = None,
+                ref: Where | None = None) -> CrisisCard:
+    """Load and validate ``crises/<crisis_id>.yaml``; ``ref`` is where the id was named."""
+    path = find_file("crisis", crisis_id, content_dir,
+                     ref or Where("load_crisis()", "-", "crisis_id"))
+    return parse_crisis(path)
+
+
+def parse_crisis(path: Path) -> CrisisCard:
+    """Validate a crisis card file; returns the ``CrisisCard``. Both effects are
+    villain-context effects (the active hero is the one the crisis happened to)."""
+    data, where = read_yaml(path)
+    check_keys(data, where, ("format_version", "id", "kind", "name", "crisis"),
+               ("style", "setup"))
+    ident = _header(data, where, path, "crisis")
+    name = read_str(data, "name", where)
+    card = where.for_card(name, "crisis card")
+    crisis = _effect(data, "crisis", "villain", card)
+    if not crisis:
+        raise card.key("crisis").error("a crisis card needs a Crisis effect")
+    return CrisisCard(ident, name, read_str(data, "style", where, default=""),
+                      _effect(data, "setup", "villain", card), crisis, where.file)
+
+
 # --------------------------------------------------------------------------- scenarios
 
 
@@ -1187,6 +1228,7 @@ __all__ = [
     "ContentError",
     "list_content",
     "load_clues",
+    "load_crisis",
     "load_hero",
     "load_issue",
     "load_minion",

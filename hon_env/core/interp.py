@@ -53,6 +53,8 @@ from hon_env.content.tables import (
     CL_ATTACK_DICE,
     CL_PROG,
     CL_SOLVE_DICE,
+    CR_CRISIS_PROG,
+    CR_PRESENT,
     DF_BURST,
     DF_FOCUS,
     DF_SUCCESS,
@@ -76,6 +78,7 @@ from hon_env.content.tables import (
     IC_STAYS,
     IC_TYPE,
     IT_SCHEME,
+    MAX_CRISES,
     NEMESES,
     NM_ACTIVATE_PROG,
     NM_SCHEME_PROG,
@@ -1179,8 +1182,12 @@ def op_discard_or_damage(s, b, h, n):
 def op_crisis(s, b, T):
     """A crisis: resolve each Crisis effect in play (rulebook: A Crisis Occurs).
 
-    Crises raised while crisis effects resolve are ignored, which keeps one effect from
-    triggering more than one crisis and guarantees the chain ends.
+    Reads the Issue Overview's and the crisis cards' Crisis programs; writes the stack,
+    CRISIS_DEPTH and the crisis event counter. Effects resolve left to right across the
+    issue play area: the Issue Overview first, then the crisis cards in the order they
+    were added (each one joins to the right). Crises raised while crisis effects resolve
+    are ignored, which keeps one effect from triggering more than one crisis and
+    guarantees the chain ends.
     """
     pop(s, b)
     if s[b, CRISIS_DEPTH] > 0:
@@ -1188,6 +1195,9 @@ def op_crisis(s, b, T):
     s[b, EVENTS + EV_CRISES] += 1
     s[b, CRISIS_DEPTH] = 1
     push(s, b, F_CRISIS_END, 0, 0, 0, -1, -1)
+    for k in range(MAX_CRISES - 1, -1, -1):  # pushed last to first: they run first to last
+        if T.crisis[k, CR_PRESENT] == 1:
+            push_prog(s, b, T, T.crisis[k, CR_CRISIS_PROG], s[b, ACTIVE], -1)
     push_prog(s, b, T, T.cfg[CFG_CRISIS_PROG], s[b, ACTIVE], -1)
 
 

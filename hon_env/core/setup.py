@@ -21,11 +21,14 @@ from hon_env.content.tables import (
     CFG_START_SPACE,
     CL_PRESENT,
     CLUE_DECK,
+    CR_PRESENT,
+    CR_SETUP_PROG,
     HERO_DECK,
     IC_PANEL,
     IC_PRESENT,
     IC_TYPE,
     IT_ISSUE,
+    MAX_CRISES,
     NEMESES,
     SM_PRESENT,
     SM_SETUP_PROG,
@@ -238,7 +241,11 @@ def init_game(s, b, T, seed, mask):
         push(s, b, F_NEMESIS_SETUP, 0, 0, 0, -1, -1)
     for h in range(nh - 1, -1, -1):
         push(s, b, F_MULLIGAN, 0, 0, 0, h, -1)
-    # the special Minion cards' Setup effects follow the issue's (pushed first: run later)
+    # after the issue's Setup effect come the special Minion cards', then the crisis
+    # cards' (added to the issue play area after the issue is set up); pushed in reverse
+    for k in range(MAX_CRISES - 1, -1, -1):
+        if T.crisis[k, CR_PRESENT] == 1:
+            push_prog(s, b, T, T.crisis[k, CR_SETUP_PROG], 0, -1)
     for j in range(SPECIAL_MINIONS - 1, -1, -1):
         if T.smin[j, SM_PRESENT] == 1:
             push_prog(s, b, T, T.smin[j, SM_SETUP_PROG], 0, -1)
