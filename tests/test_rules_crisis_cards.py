@@ -113,3 +113,41 @@ def test_random_play_with_crisis_cards_keeps_invariants():
 
     res = play_batch(sc, np.arange(16, dtype=np.int64), random_policy(rng), on_step=check)
     assert np.isin(res.outcome, [L.OUT_WIN, L.OUT_LOSS]).all()
+
+
+def test_storm_surge_advances_the_villain_at_a_crisis():
+    """Rulebook: Crisis Cards — Lowtider's Storm Surge makes the villain advance at every
+    crisis, after the Issue Overview's effect."""
+    sc = crisis_scenario(["lowtiders_storm_surge"])
+    g = setup(sc, "B1")
+    before = event(g, "villain_advances")
+    run_op(g, OP_CRISIS)
+    assert event(g, "crises") == 1
+    assert event(g, "villain_advances") == before + 1
+
+
+@pytest.mark.slow
+def test_random_play_with_every_optional_card_rule_on_every_pair():
+    """Every villain x issue pair with both special Minion cards, every crisis card and (for
+    small teams) the Nemesis rule together: the invariants hold and every game ends."""
+    rng = np.random.default_rng(3)
+    content = list_content()
+    k = 0
+    for villain in content["villains"]:
+        for issue in content["issues"]:
+            for size in (1, 3, 5):
+                team = list(rng.choice(content["heroes"], size=size))
+                rules = {"special_minions": sorted(content["minions"])[:2],
+                         "crisis_cards": sorted(content["crises"])[:MAX_CRISES],
+                         "nemeses": 1 if size < 5 else 0}
+                sc = load_scenario("origin_story", heroes=team, villain=villain, issue=issue,
+                                   rules=rules)
+
+                def check(state, masks, sc=sc, team=team):
+                    problems = violations(state, sc.tables, masks)
+                    assert not problems, (team, problems)
+
+                res = play_batch(sc, np.arange(16, dtype=np.int64) + 100 * k,
+                                 random_policy(rng), on_step=check)
+                assert np.isin(res.outcome, [L.OUT_WIN, L.OUT_LOSS]).all()
+                k += 1
