@@ -81,8 +81,25 @@ def clear_board(g: Game) -> None:
     f("captured")[:] = 0
     f("minion_supply")[...] += int(f("minions").sum())
     f("minions")[:] = 0
+    f("smin_supply")[:] += f("smin").sum(axis=0)
+    f("smin")[:] = 0
+    f("smin_dmg")[:] = 0
     for i in np.flatnonzero((f("vloc") == L.L_THREAT) | (f("vloc") == L.L_ATTACHED)):
         _villain_card_to_deck(g, int(i))
+
+
+def put_special_minions(g: Game, card: int, panel: int, n: int, damage: int = 0) -> None:
+    """Move ``n`` of special Minion card ``card``'s minions from the supply to ``panel``
+    (Special Minions rule), with ``damage`` kept on the wounded one."""
+    f = g.field
+    if int(f("smin_supply")[card]) < n:
+        raise ValueError(f"only {int(f('smin_supply')[card])} of special minion {card} "
+                         f"in the supply, asked for {n}")
+    f("smin_supply")[card] -= n
+    f("minion_supply")[...] -= n
+    f("smin")[panel, card] += n
+    f("minions")[panel] += n
+    f("smin_dmg")[panel, card] = damage
 
 
 def _villain_card_to_deck(g: Game, i: int) -> None:

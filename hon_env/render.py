@@ -93,6 +93,7 @@ class _Panel:
     minions: int
     captives: int
     schemes: list[tuple[str, int]]  # (name, justice) of the Scheme cards at this panel
+    specials: str = ""  # which minions are special Minion cards' figures, e.g. " (2 X)"
 
 
 def _board(game: Game) -> tuple[list[_Space], list[_Panel]]:
@@ -143,8 +144,21 @@ def _board(game: Game) -> tuple[list[_Space], list[_Panel]]:
         color = int(colors[0]) if len(colors) else -1
         panels.append(_Panel(k, sc.panel_names[k], COLOR_NAMES[color] if color >= 0 else "",
                              sp, int(f("minions")[k]), int(f("captured")[k]),
-                             scheme_at.get(sp, [])))
+                             scheme_at.get(sp, []), _special_minions(game, k)))
     return spaces, panels
+
+
+def _special_minions(game: Game, k: int) -> str:
+    """The special minions among panel ``k``'s minions (Special Minions rule), e.g.
+    ``" (2 Phase II Brinkbots, 1 damage kept)"``; empty when there are none."""
+    f = game.field
+    parts = []
+    for j, name in enumerate(game.scenario.special_minion_names):
+        n = int(f("smin")[k, j])
+        if n:
+            dmg = int(f("smin_dmg")[k, j])
+            parts.append(f"{n} {name}" + (f", {dmg} damage kept" if dmg else ""))
+    return f" ({'; '.join(parts)})" if parts else ""
 
 
 def _nemesis_figures(game: Game) -> list[dict]:
@@ -240,7 +254,7 @@ def render_ansi(game: Game) -> str:
         schemes = ("; ".join(f"{n} (justice {j})" for n, j in p.schemes) if p.schemes
                    else "no Scheme card")
         out.append(f"  P{p.number} {p.name} ({p.color}) at {sc.space_labels[p.space]}: "
-                   f"minions {p.minions}, captives {p.captives},{who} {schemes}")
+                   f"minions {p.minions}{p.specials}, captives {p.captives},{who} {schemes}")
     placed = []
     for sp, s in enumerate(spaces):
         label = sc.space_labels[sp]

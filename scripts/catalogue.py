@@ -1,4 +1,4 @@
-"""Write docs/content.md: every hero, villain, issue, clue and nemesis card, from the YAML.
+"""Write docs/content.md: every hero, villain, issue, clue, nemesis, Minion and crisis card.
 
 Each content file is first validated with the project's loader; the catalogue itself is
 rendered from the YAML as written (names, not compiled numbers). Effects are rendered op by
@@ -22,8 +22,10 @@ sys.path.insert(0, str(ROOT))
 from hon_env.content.loader import (  # noqa: E402
     list_content,
     load_clues,
+    load_crisis,
     load_hero,
     load_issue,
+    load_minion,
     load_nemesis,
     load_villain,
 )
@@ -407,6 +409,26 @@ def nemesis_section(ident: str) -> list[str]:
     return out + [""]
 
 
+def minion_section(ident: str) -> list[str]:
+    load_minion(ident, CONTENT_DIR)
+    d = _read("minions", ident)
+    out = [f"### {d['name']} (`{ident}`)", "", " ".join(str(d.get("style", "")).split()), ""]
+    out.append(f"- Each of its 5 minions: health {d['health']}, inflict {d['inflict']}")
+    out.append(f"- Setup: {effect_text(d.get('setup'))}")
+    out.append(f"- When one is defeated (for the hero who defeated it): "
+               f"{effect_text(d.get('defeated'))}")
+    return out + [""]
+
+
+def crisis_section(ident: str) -> list[str]:
+    load_crisis(ident, CONTENT_DIR)
+    d = _read("crises", ident)
+    out = [f"### {d['name']} (`{ident}`)", "", " ".join(str(d.get("style", "")).split()), ""]
+    out.append(f"- Setup: {effect_text(d.get('setup'))}")
+    out.append(f"- Crisis: {effect_text(d.get('crisis'))}")
+    return out + [""]
+
+
 def build() -> str:
     """The full text of docs/content.md."""
     ids = list_content(CONTENT_DIR)
@@ -415,7 +437,9 @@ def build() -> str:
                            ("Villains", "villains", villain_section),
                            ("Issues", "issues", issue_section),
                            ("Clues", "clues", clues_section),
-                           ("Nemeses", "nemeses", nemesis_section)):
+                           ("Nemeses", "nemeses", nemesis_section),
+                           ("Special minions (optional rule)", "minions", minion_section),
+                           ("Crisis cards (optional rule)", "crises", crisis_section)):
         lines += [f"## {title}", ""]
         for ident in ids[key]:
             lines += fn(ident)

@@ -41,6 +41,7 @@ from hon_env.content.tables import (
     CFG_START_SPACE,
     CLUE_DECK,
     CLUE_LIST,
+    CR_NCOLS,
     FORM_FIGURE,
     FORM_MECH,
     FORM_PILOT,
@@ -61,6 +62,7 @@ from hon_env.content.tables import (
     IDECK,
     IT_ISSUE,
     IT_SCHEME,
+    MAX_CRISES,
     MAX_HEROES,
     MAX_PANELS,
     MAX_PROGS,
@@ -74,9 +76,11 @@ from hon_env.content.tables import (
     NM_SCHEME_PROG,
     NM_SETUP_PROG,
     PROG_LEN,
+    SM_NCOLS,
     SP_PERIL,
     SP_SCHEME,
     SP_START,
+    SPECIAL_MINIONS,
     VC_ACTIVATE_PROG,
     VC_COLOR,
     VC_HEALTH,
@@ -243,7 +247,8 @@ def test_valid_content_compiles_with_fixed_shapes(tmp_path: Path) -> None:
         "space_kind": (MAX_SPACES,), "space_arg": (MAX_SPACES,), "adj": (MAX_SPACES, 6),
         "dist": (MAX_SPACES, MAX_SPACES), "scheme_space": (MAX_PANELS + 1,),
         "peril_space": (4,), "lackey_space": (4,), "dice": (6, 3),
-        "nemesis": (NEMESIS_POOL, NM_NCOLS),
+        "nemesis": (NEMESIS_POOL, NM_NCOLS), "smin": (SPECIAL_MINIONS, SM_NCOLS),
+        "crisis": (MAX_CRISES, CR_NCOLS),
     }
     assert set(shapes) == set(t.dtype.names)
     for name, shape in shapes.items():
@@ -338,7 +343,8 @@ def test_overrides_and_listing(tmp_path: Path) -> None:
     assert by_path.id == "test_story" and by_path.villain_name == "Baddie"
     assert list_content(tmp_path / "content") == {
         "heroes": ["tester"], "villains": ["baddie"], "issues": ["heist"],
-        "clues": ["test_clues"], "nemeses": ["nemo"], "scenarios": ["test_story"],
+        "clues": ["test_clues"], "nemeses": ["nemo"], "minions": [], "crises": [],
+        "scenarios": ["test_story"],
     }
 
 

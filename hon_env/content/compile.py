@@ -22,11 +22,12 @@ import numpy as np
 
 from hon_env.content.board import Board
 from hon_env.content.effects import Effect, ProgramStore
-from hon_env.content.errors import Where, as_list, as_mapping, check_int, type_name
+from hon_env.content.errors import Where, as_list, as_mapping, check_int, check_str, type_name
 from hon_env.content.loader import (
     KIND_DIRS,
     Ability,
     Clues,
+    CrisisCard,
     Hero,
     HeroCard,
     HeroSide,
@@ -34,6 +35,7 @@ from hon_env.content.loader import (
     IssueCard,
     Nemesis,
     SchemeCard,
+    SpecialMinion,
     Villain,
     VillainCard,
     check_hero_ids,
@@ -42,8 +44,10 @@ from hon_env.content.loader import (
     display_path,
     list_content,
     load_clues,
+    load_crisis,
     load_hero,
     load_issue,
+    load_minion,
     load_nemesis,
     load_villain,
     parse_scenario,
@@ -86,6 +90,10 @@ from hon_env.content.tables import (
     CLUE_DECK,
     CLUE_LIST,
     COLOR_NAMES,
+    CR_CRISIS_PROG,
+    CR_NCOLS,
+    CR_PRESENT,
+    CR_SETUP_PROG,
     HC_ABILITY,
     HC_ABILITY_PROG,
     HC_ACTION,
@@ -136,6 +144,7 @@ from hon_env.content.tables import (
     IDECK,
     IT_ISSUE,
     IT_SCHEME,
+    MAX_CRISES,
     MAX_HEROES,
     MAX_PANELS,
     MAX_PLOYS,
@@ -153,6 +162,14 @@ from hon_env.content.tables import (
     NM_PRESENT,
     NM_SCHEME_PROG,
     NM_SETUP_PROG,
+    SM_DEFEAT_PROG,
+    SM_HEALTH,
+    SM_INFLICT,
+    SM_NCOLS,
+    SM_PRESENT,
+    SM_SETUP_PROG,
+    SPECIAL_MINION_TOKENS,
+    SPECIAL_MINIONS,
     VC_ACTIVATE_PROG,
     VC_ATTACH,
     VC_ATTACH_DEFENSE,
@@ -221,6 +238,12 @@ DEFAULT_RULES: dict[str, Any] = {
     "nemeses": 0,
     # "Additional Clue Cards": a second, identical copy of the clue deck (40 cards).
     "extra_clues": False,
+    # The Special Minions optional rule: ids of at most 2 special Minion cards
+    # (``configs/content/minions/``); each turns 5 of the supply's minions into its own.
+    "special_minions": [],
+    # The Crisis Cards optional rule: ids of crisis cards (``configs/content/crises/``) added
+    # to the issue play area, in order; their Crisis effects follow the issue's.
+    "crisis_cards": [],
 }
 
 # Inclusive ranges of the integer rules.
@@ -239,6 +262,7 @@ RULE_RANGES: dict[str, tuple[int, int]] = {
     "nemeses": (0, NEMESES),
 }
 BOOL_RULES = ("extra_clues",)
+LIST_RULES = ("special_minions", "crisis_cards")  # lists of content ids, checked by ``_check_ids``
 DIE_FACES = 6
 MAX_FACE_COUNT = 3  # successes (or focus, bursts) on one face
 
@@ -297,6 +321,8 @@ class Scenario:
     nemesis_ids: tuple[str, ...]  # the nemesis pool, in Tables.nemesis row order
     nemesis_names: tuple[str, ...]  # per pool row: the nemesis (its figure)
     nemesis_side_names: tuple[tuple[str, str], ...]  # per pool row: (Scheme side, enemy side)
+    special_minion_names: tuple[str, ...]  # per Tables.smin row (Special Minions rule)
+    crisis_card_names: tuple[str, ...]  # per Tables.crisis row (Crisis Cards rule)
     panel_names: tuple[str, ...]  # index k: panel k; index 0 is ""
     space_labels: tuple[str, ...]  # per space, e.g. "C2"
     space_rowcol: tuple[tuple[int, int], ...]  # per space, (row, col) in the map text
@@ -384,6 +410,18 @@ def load_scenario(
     _check_nemesis_count(len(hero_ids), issue_data, len(pool), resolved["nemeses"], count_ref,
                          pool_ref if nemeses is not None or spec.nemeses is not None
                          else count_ref)
+    smin_ref = (args if rules and "special_minions" in rules else ref).key("rules").key(
+        "special_minions")
+    specials = [load_minion(m, content_dir, smin_ref.index(i))
+                for i, m in enumerate(resolved["special_minions"])]
+    if SPECIAL_MINION_TOKENS * len(specials) > resolved["minions"]:
+        raise smin_ref.error(
+            f"{len(specials)} special Minion cards replace {SPECIAL_MINION_TOKENS} minion "
+            f"tokens each, but the supply has {resolved['minions']} (rule 'minions')")
+    crisis_ref = (args if rules and "crisis_cards" in rules else ref).key("rules").key(
+        "crisis_cards")
+    crises = [load_crisis(c, content_dir, crisis_ref.index(i))
+              for i, c in enumerate(resolved["crisis_cards"])]
     return compile_scenario(
         spec.id,
         [loaded[h] for h in hero_ids],
@@ -393,6 +431,8 @@ def load_scenario(
         resolved,
         resolve_caps(spec.caps, caps, ref.key("caps"), args.key("caps")),
         pool,
+        specials,
+        crises,
     )
 
 
@@ -431,6 +471,11 @@ def resolve_rules(from_file: dict[str, Any], from_args: dict[str, Any] | None,
                 )
             if key == "dice_faces":
                 out[key] = _check_dice(value, where.key(key))
+            elif key == "special_minions":
+                out[key] = _check_ids(value, where.key(key), "special minion",
+                                      SPECIAL_MINIONS)
+            elif key == "crisis_cards":
+                out[key] = _check_ids(value, where.key(key), "crisis", MAX_CRISES)
             elif key in BOOL_RULES:
                 if not isinstance(value, bool):
                     raise where.key(key).error(f"expected true or false, got {type_name(value)}")
@@ -438,6 +483,19 @@ def resolve_rules(from_file: dict[str, Any], from_args: dict[str, Any] | None,
             else:
                 out[key] = check_int(value, where.key(key), *RULE_RANGES[key])
     return out
+
+
+def _check_ids(raw: object, where: Where, what: str, most: int) -> list[str]:
+    """A list of at most ``most`` distinct content ids (a switch naming optional cards)."""
+    if isinstance(raw, str):
+        raise where.error(f"expected a list of {what} ids, got {type_name(raw)}")
+    ids = [check_str(v, where.index(i)) for i, v in enumerate(as_list(raw, where))]
+    if len(ids) > most:
+        raise where.error(f"{len(ids)} {what} cards, a game uses at most {most}")
+    for i, ident in enumerate(ids):
+        if ident in ids[:i]:
+            raise where.index(i).error(f"{what} {ident!r} is listed twice")
+    return ids
 
 
 def _check_dice(raw: object, where: Where) -> list[list[int]]:
@@ -471,10 +529,14 @@ def resolve_caps(from_file: dict[str, Any], from_args: dict[str, Any] | None,
 
 def compile_scenario(scenario_id: str, heroes: list[Hero], villain: Villain, issue: Issue,
                      clues: Clues, rules: dict[str, Any], caps: dict[str, int],
-                     nemeses: Sequence[Nemesis] = ()) -> Scenario:
+                     nemeses: Sequence[Nemesis] = (),
+                     specials: Sequence[SpecialMinion] = (),
+                     crises: Sequence[CrisisCard] = ()) -> Scenario:
     """Fill the ``Tables`` of validated content; returns the ``Scenario``.
 
     ``nemeses`` is the pool; ``load_scenario`` has checked that it can supply the game.
+    ``specials`` are the special Minion cards of the Special Minions rule (at most 2),
+    ``crises`` the crisis cards of the Crisis Cards rule (at most MAX_CRISES), in order.
     """
     board = issue.board
     store = ProgramStore()
@@ -512,6 +574,8 @@ def compile_scenario(scenario_id: str, heroes: list[Hero], villain: Villain, iss
         lackey_space=board.lackey_space,
         dice=np.asarray(rules["dice_faces"], dtype=np.int32),
         nemesis=_nemesis_table(nemeses, add),
+        smin=_special_minion_table(specials, add),
+        crisis=_crisis_table(crises, add),
     )
     return Scenario(
         id=scenario_id,
@@ -531,6 +595,8 @@ def compile_scenario(scenario_id: str, heroes: list[Hero], villain: Villain, iss
         nemesis_ids=tuple(n.id for n in nemeses),
         nemesis_names=tuple(n.name for n in nemeses),
         nemesis_side_names=tuple((n.scheme.name, n.enemy.name) for n in nemeses),
+        special_minion_names=tuple(m.name for m in specials),
+        crisis_card_names=tuple(c.name for c in crises),
         panel_names=("",) + tuple(p.name for p in board.panels),
         space_labels=board.labels,
         space_rowcol=board.rowcol,
@@ -742,4 +808,29 @@ def _nemesis_table(nemeses: Sequence[Nemesis], add: AddEffect) -> np.ndarray:
         table[row, NM_DEFENSE], table[row, NM_INFLICT] = en.defense, en.inflict
         table[row, NM_ACTIVATE_PROG] = add(en.activate)
         table[row, NM_SETUP_PROG] = add(nem.setup)
+    return table
+
+
+def _special_minion_table(specials: Sequence[SpecialMinion], add: AddEffect) -> np.ndarray:
+    """smin [SPECIAL_MINIONS, SM_NCOLS]: one row per special Minion card, in rule order."""
+    table = np.zeros((SPECIAL_MINIONS, SM_NCOLS), dtype=np.int32)
+    table[:, SM_SETUP_PROG] = -1
+    table[:, SM_DEFEAT_PROG] = -1
+    for row, card in enumerate(specials):
+        table[row, SM_PRESENT] = 1
+        table[row, SM_HEALTH], table[row, SM_INFLICT] = card.health, card.inflict
+        table[row, SM_SETUP_PROG] = add(card.setup)
+        table[row, SM_DEFEAT_PROG] = add(card.defeated)
+    return table
+
+
+def _crisis_table(crises: Sequence[CrisisCard], add: AddEffect) -> np.ndarray:
+    """crisis [MAX_CRISES, CR_NCOLS]: one row per crisis card, in the order added."""
+    table = np.zeros((MAX_CRISES, CR_NCOLS), dtype=np.int32)
+    table[:, CR_SETUP_PROG] = -1
+    table[:, CR_CRISIS_PROG] = -1
+    for row, card in enumerate(crises):
+        table[row, CR_PRESENT] = 1
+        table[row, CR_SETUP_PROG] = add(card.setup)
+        table[row, CR_CRISIS_PROG] = add(card.crisis)
     return table

@@ -1,4 +1,5 @@
-"""Read and validate content YAML (heroes, villains, issues, clues, nemeses, scenarios).
+"""Read and validate content YAML (heroes, villains, issues, clues, nemeses, special
+minions, crisis cards, scenarios).
 
 Files live under a content directory laid out as the repository's ``configs/``::
 
@@ -7,6 +8,8 @@ Files live under a content directory laid out as the repository's ``configs/``::
     configs/content/issues/ID.yaml      kind: issue (with its board)
     configs/content/clues/ID.yaml       kind: clues
     configs/content/nemeses/ID.yaml     kind: nemesis (one double-sided nemesis card)
+    configs/content/minions/ID.yaml     kind: minion (a special Minion reference card)
+    configs/content/crises/ID.yaml      kind: crisis (an optional crisis card)
     configs/scenarios/ID.yaml           a scenario (next to the content directory)
 
 The format is ``docs/content_format.md``. Every field is checked (unknown keys, types,
@@ -77,7 +80,7 @@ CONFIGS_DIR = REPO_ROOT / "configs"
 DEFAULT_CONTENT_DIR = CONFIGS_DIR / "content"
 FORMAT_VERSIONS = (1,)
 KIND_DIRS = {"hero": "heroes", "villain": "villains", "issue": "issues", "clues": "clues",
-             "nemesis": "nemeses"}
+             "nemesis": "nemeses", "minion": "minions", "crisis": "crises"}
 ID_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 MIN_SCHEMES = 4
 T = TypeVar("T")
@@ -318,6 +321,34 @@ class Nemesis:
 
 
 @dataclass(frozen=True)
+class SpecialMinion:
+    """A special Minion reference card (optional rule: Special Minions) and its five
+    minion figures."""
+
+    id: str
+    name: str
+    style: str
+    health: int  # of each of its minions
+    inflict: int  # of each of its minions
+    setup: Effect  # resolved once during setup (villain context)
+    defeated: Effect  # resolved each time one is defeated, for the defeating hero
+    file: str
+
+
+@dataclass(frozen=True)
+class CrisisCard:
+    """An optional crisis card (optional rule: Crisis Cards): it stays in the issue play
+    area for the whole game."""
+
+    id: str
+    name: str
+    style: str
+    setup: Effect  # resolved once during setup (villain context)
+    crisis: Effect  # resolved at every crisis, after the Issue Overview's Crisis effect
+    file: str
+
+
+@dataclass(frozen=True)
 class ScenarioSpec:
     """A scenario file as written (references not yet resolved)."""
 
@@ -359,7 +390,8 @@ def list_content(content_dir: str | Path | None = None) -> dict[str, list[str]]:
 
     Returns:
         ``{"heroes": [...], "villains": [...], "issues": [...], "clues": [...],
-        "nemeses": [...], "scenarios": [...]}``, each sorted (file stems of ``*.yaml``).
+        "nemeses": [...], "minions": [...], "crises": [...], "scenarios": [...]}``, each
+        sorted (file stems of ``*.yaml``).
     """
     root = content_root(content_dir)
     out = {sub: _ids_in(root / sub) for sub in KIND_DIRS.values()}
@@ -1069,6 +1101,71 @@ def parse_nemesis(path: Path) -> Nemesis:
                    _effect(data, "setup", "villain", card), scheme, enemy, where.file)
 
 
+# --------------------------------------------------------------------------- special minions
+
+MAX_MINION_HEALTH = 5  # health of a special minion (damage below it is kept per panel)
+MAX_MINION_INFLICT = 5
+
+
+def load_minion(minion_id: str, content_dir: str | Path | None = None,
+                ref: Where | None = None) -> SpecialMinion:
+    """Load and validate ``minions/<minion_id>.yaml``; ``ref`` is where the id was named."""
+    path = find_file("minion", minion_id, content_dir,
+                     ref or Where("load_minion()", "-", "minion_id"))
+    return parse_minion(path)
+
+
+def parse_minion(path: Path) -> SpecialMinion:
+    """Validate a special Minion card file; returns the ``SpecialMinion``.
+
+    ``setup`` and ``defeated`` are villain-context effects; in ``defeated`` the active hero
+    is the hero whose Attack defeated the minion.
+    """
+    data, where = read_yaml(path)
+    check_keys(data, where, ("format_version", "id", "kind", "name", "health", "inflict"),
+               ("style", "setup", "defeated"))
+    ident = _header(data, where, path, "minion")
+    name = read_str(data, "name", where)
+    card = where.for_card(name, "minion card")
+    return SpecialMinion(
+        id=ident,
+        name=name,
+        style=read_str(data, "style", where, default=""),
+        health=read_int(data, "health", card, 1, MAX_MINION_HEALTH),
+        inflict=read_int(data, "inflict", card, 0, MAX_MINION_INFLICT),
+        setup=_effect(data, "setup", "villain", card),
+        defeated=_effect(data, "defeated", "villain", card),
+        file=where.file,
+    )
+
+
+# --------------------------------------------------------------------------- crisis cards
+
+
+def load_crisis(crisis_id: str, content_dir: str | Path | None = None,
+                ref: Where | None = None) -> CrisisCard:
+    """Load and validate ``crises/<crisis_id>.yaml``; ``ref`` is where the id was named."""
+    path = find_file("crisis", crisis_id, content_dir,
+                     ref or Where("load_crisis()", "-", "crisis_id"))
+    return parse_crisis(path)
+
+
+def parse_crisis(path: Path) -> CrisisCard:
+    """Validate a crisis card file; returns the ``CrisisCard``. Both effects are
+    villain-context effects (the active hero is the one the crisis happened to)."""
+    data, where = read_yaml(path)
+    check_keys(data, where, ("format_version", "id", "kind", "name", "crisis"),
+               ("style", "setup"))
+    ident = _header(data, where, path, "crisis")
+    name = read_str(data, "name", where)
+    card = where.for_card(name, "crisis card")
+    crisis = _effect(data, "crisis", "villain", card)
+    if not crisis:
+        raise card.key("crisis").error("a crisis card needs a Crisis effect")
+    return CrisisCard(ident, name, read_str(data, "style", where, default=""),
+                      _effect(data, "setup", "villain", card), crisis, where.file)
+
+
 # --------------------------------------------------------------------------- scenarios
 
 
@@ -1131,8 +1228,10 @@ __all__ = [
     "ContentError",
     "list_content",
     "load_clues",
+    "load_crisis",
     "load_hero",
     "load_issue",
+    "load_minion",
     "load_nemesis",
     "load_villain",
     "parse_scenario",

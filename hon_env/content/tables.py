@@ -15,6 +15,8 @@ Capacities (fixed for every scenario)::
     CLUE_DECK    40   clue cards in a game (two copies of the list with ``extra_clues``)
     NEMESES      2    nemeses in one game (target slots T_NEM0, T_NEM0 + 1)
     NEMESIS_POOL 8    nemesis cards a scenario may draw its nemeses from
+    SPECIAL_MINIONS 2 special Minion cards in one game (optional rule: Special Minions)
+    MAX_CRISES   4    crisis cards added to one game (optional rule: Crisis Cards)
     MAX_SPACES   64   map spaces
     MAX_PANELS   6    scheme panels
     MAX_PROGS    512  effect programs
@@ -36,6 +38,9 @@ CLUE_COPIES = 2  # "Additional Clue Cards": at most a second, identical deck
 CLUE_DECK = CLUE_LIST * CLUE_COPIES
 NEMESES = 2  # the core box's nemesis cards; a 6-hero game uses both
 NEMESIS_POOL = 8
+SPECIAL_MINIONS = 2  # at most two kinds of special minion in one game
+SPECIAL_MINION_TOKENS = 5  # each card replaces this many normal minion tokens
+MAX_CRISES = 4  # our capacity; the rulebook sets no limit on crisis cards
 MAX_SPACES = 64
 MAX_PANELS = 6
 MAX_PROGS = 512
@@ -182,6 +187,20 @@ NM_ACTIVATE_PROG = 8  # enemy side Activate effect, or -1
 NM_SETUP_PROG = 9  # Setup effect (5-6 players step 1b), or -1
 NM_NCOLS = 10
 
+# --- special Minion cards: smin[k, col] (optional rule: Special Minions)
+SM_PRESENT = 0
+SM_HEALTH = 1  # health of each of its minions (damage below it stays on one of them)
+SM_INFLICT = 2  # inflict value of each of its minions
+SM_SETUP_PROG = 3  # Setup effect, or -1
+SM_DEFEAT_PROG = 4  # resolved for the defeating hero each time one is defeated, or -1
+SM_NCOLS = 5
+
+# --- crisis cards: crisis[k, col] (optional rule: Crisis Cards), in the order added
+CR_PRESENT = 0
+CR_SETUP_PROG = 1  # Setup effect, or -1
+CR_CRISIS_PROG = 2  # Crisis effect, resolved after the Issue Overview's at every crisis
+CR_NCOLS = 3
+
 # --- clue cards: clue[card, col]
 CL_PRESENT = 0
 CL_PROG = 1  # text effect, or -1
@@ -256,6 +275,8 @@ class Tables(NamedTuple):
     lackey_space: np.ndarray  # [N_COLORS] scheme space where a lackey of each colour arrives
     dice: np.ndarray  # [6, 3] hero die faces: success, focus, burst counts
     nemesis: np.ndarray  # [NEMESIS_POOL, NM_NCOLS] the nemesis cards a game draws from
+    smin: np.ndarray  # [SPECIAL_MINIONS, SM_NCOLS] the special Minion cards in the game
+    crisis: np.ndarray  # [MAX_CRISES, CR_NCOLS] the crisis cards added to the game
 
 
 TABLE_SHAPES: dict[str, tuple[int, ...]] = {
@@ -277,6 +298,8 @@ TABLE_SHAPES: dict[str, tuple[int, ...]] = {
     "lackey_space": (N_COLORS,),
     "dice": (6, 3),
     "nemesis": (NEMESIS_POOL, NM_NCOLS),
+    "smin": (SPECIAL_MINIONS, SM_NCOLS),
+    "crisis": (MAX_CRISES, CR_NCOLS),
 }
 TABLES_DTYPE = np.dtype([(name, np.int32, shape) for name, shape in TABLE_SHAPES.items()])
 

@@ -30,8 +30,10 @@ from hon_env.content.tables import (
     IC_PANEL,
     IC_TYPE,
     IT_SCHEME,
+    SM_HEALTH,
     SP_BYSTANDER,
     SP_SCHEME,
+    SPECIAL_MINIONS,
 )
 from hon_env.core.geometry import (
     bystander_at,
@@ -87,6 +89,9 @@ from hon_env.core.layout import (
     OUT_ONGOING,
     OUT_WIN,
     OUTCOME,
+    SMIN,
+    SMIN_DMG,
+    SMIN_SUPPLY,
     T_CAPTURED,
     T_I0,
     T_NEM0,
@@ -112,6 +117,7 @@ from hon_env.core.layout import (
     VPOS,
 )
 from hon_env.core.queries import enemy_health, nemeses_in_play, problem_danger, villain_panel
+from hon_env.core.rng import randint
 from hon_env.core.zones import gain_clue
 
 
@@ -226,12 +232,32 @@ def move_hero_to(s, b, T, h, sp):
 
 @njit(cache=True)
 def place_minions(s, b, T, n, panel):
-    """Place ``n`` minions in ``panel``. Returns True when the supply ran out (a shortage)."""
+    """Place ``n`` minions in ``panel``. Returns True when the supply ran out (a shortage).
+
+    Reads and writes MINION_SUPPLY, MINIONS, SMIN_SUPPLY and SMIN. While special minions
+    are in the supply each token is drawn at random from the whole supply (the figures are
+    mixed in one pile); without them no random number is drawn, so games without the
+    Special Minions rule keep their trajectories.
+    """
     short = False
     for _ in range(n):
-        if s[b, MINION_SUPPLY] == 0:
+        supply = s[b, MINION_SUPPLY]
+        if supply == 0:
             short = True
             break
+        special = 0
+        for j in range(SPECIAL_MINIONS):
+            special += s[b, SMIN_SUPPLY + j]
+        if special > 0:
+            r = randint(s, b, supply) - (supply - special)  # < 0: a normal minion
+            for j in range(SPECIAL_MINIONS):
+                if r < 0:
+                    break
+                if r < s[b, SMIN_SUPPLY + j]:
+                    s[b, SMIN_SUPPLY + j] -= 1
+                    s[b, SMIN + panel * SPECIAL_MINIONS + j] += 1
+                    break
+                r -= s[b, SMIN_SUPPLY + j]
         s[b, MINION_SUPPLY] -= 1
         s[b, MINIONS + panel] += 1
     return short
@@ -411,13 +437,59 @@ def discard_attached(s, b, host):
 
 
 @njit(cache=True)
+def normal_minions(s, b, panel):
+    """Normal (not special) minions in ``panel``."""
+    n = s[b, MINIONS + panel]
+    for j in range(SPECIAL_MINIONS):
+        n -= s[b, SMIN + panel * SPECIAL_MINIONS + j]
+    return n
+
+
+@njit(cache=True)
 def kill_minions(s, b, T, panel, successes):
-    """Spend ``successes`` damage on the minions of ``panel``; returns minions defeated."""
-    killed = min(successes // max(1, T.cfg[CFG_MINION_HEALTH]), s[b, MINIONS + panel])
+    """Spend ``successes`` damage on the normal minions of ``panel``; returns the damage
+    left over for its special minions (``hurt_special_minions``).
+
+    Reads cfg minion health; writes MINIONS, MINION_SUPPLY and the damage event counter.
+    Normal minions are hit first: they are the cheapest to defeat, so this is the spread a
+    hero would choose to defeat the most minions.
+    """
+    health = max(1, T.cfg[CFG_MINION_HEALTH])
+    killed = min(successes // health, normal_minions(s, b, panel))
     s[b, MINIONS + panel] -= killed
     s[b, MINION_SUPPLY] += killed
     s[b, EVENTS + EV_DAMAGE_DEALT] += killed
-    return killed
+    return successes - killed * health
+
+
+@njit(cache=True)
+def hurt_special_minions(s, b, T, panel, j, n):
+    """Deal ``n`` damage to special Minion card ``j``'s minions in ``panel``, one minion at a
+    time; returns (minions defeated, damage left over).
+
+    Reads smin health; writes SMIN, SMIN_DMG, SMIN_SUPPLY, MINIONS, MINION_SUPPLY. Damage
+    that does not defeat a minion stays on it (SMIN_DMG: one wounded minion per card and
+    panel, since damage is always finished off before the next minion is hit). A defeated
+    minion goes back to the supply undamaged.
+    """
+    col = panel * SPECIAL_MINIONS + j
+    health = T.smin[j, SM_HEALTH]
+    killed = 0
+    while n > 0 and s[b, SMIN + col] > 0:
+        need = health - s[b, SMIN_DMG + col]
+        hit = min(n, need)
+        n -= hit
+        s[b, EVENTS + EV_DAMAGE_DEALT] += hit
+        if hit < need:
+            s[b, SMIN_DMG + col] += hit
+            break
+        s[b, SMIN_DMG + col] = 0
+        s[b, SMIN + col] -= 1
+        s[b, SMIN_SUPPLY + j] += 1
+        s[b, MINIONS + panel] -= 1
+        s[b, MINION_SUPPLY] += 1
+        killed += 1
+    return killed, n
 
 
 @njit(cache=True)

@@ -53,6 +53,8 @@ from hon_env.content.tables import (
     CL_ATTACK_DICE,
     CL_PROG,
     CL_SOLVE_DICE,
+    CR_CRISIS_PROG,
+    CR_PRESENT,
     DF_BURST,
     DF_FOCUS,
     DF_SUCCESS,
@@ -76,6 +78,7 @@ from hon_env.content.tables import (
     IC_STAYS,
     IC_TYPE,
     IT_SCHEME,
+    MAX_CRISES,
     NEMESES,
     NM_ACTIVATE_PROG,
     NM_SCHEME_PROG,
@@ -84,6 +87,9 @@ from hon_env.content.tables import (
     PLOY_CUNNING,
     PLOY_SPECIAL,
     PROG_LEN,
+    SM_DEFEAT_PROG,
+    SM_INFLICT,
+    SPECIAL_MINIONS,
     VC_ACTIVATE_PROG,
     VC_ATTACH,
     VC_COLOR,
@@ -105,9 +111,11 @@ from hon_env.core.effects import (
     defeat_bystanders,
     end_game,
     gain_focus,
+    hurt_special_minions,
     kill_minions,
     leave_mech,
     move_hero_to,
+    normal_minions,
     place_bystander,
     place_character,
     place_justice,
@@ -229,6 +237,7 @@ from hon_env.core.layout import (
     ROLL_SPACE,
     ROLL_SUCC,
     ROUND,
+    SMIN,
     SP,
     STACK,
     STACK_DEPTH,
@@ -1057,7 +1066,14 @@ def op_roll_end(s, b, T, h):
         s[b, ASSIGN + t] = 0
         if kind == 1:
             if t == T_MINION:
-                kill_minions(s, b, T, panel_of_space(T, sp), n)
+                # normal minions first, then each special Minion card's; every special
+                # minion defeated resolves its card's effect for this hero
+                panel = panel_of_space(T, sp)
+                left = kill_minions(s, b, T, panel, n)
+                for j in range(SPECIAL_MINIONS):
+                    killed, left = hurt_special_minions(s, b, T, panel, j, left)
+                    for _ in range(killed):
+                        push_prog(s, b, T, T.smin[j, SM_DEFEAT_PROG], h, T_MINION)
             else:
                 damage_enemy_card(s, b, T, t, n - enemy_defense(s, b, T, t, h), h)
         elif t == T_CAPTURED:
@@ -1095,9 +1111,15 @@ def op_post_solve(s, b, T, h):
         if near and enemy_inflict(s, b, T, t) > 0:
             push(s, b, F_HERO_DAMAGE, h, enemy_inflict(s, b, T, t), 0, h, t)
     for k in range(T.cfg[CFG_N_PANELS], 0, -1):
-        if T.dist[here, T.scheme_space[k]] <= 1 and T.cfg[CFG_MINION_INFLICT] > 0:
-            for _ in range(s[b, MINIONS + k]):
+        if T.dist[here, T.scheme_space[k]] > 1:
+            continue
+        if T.cfg[CFG_MINION_INFLICT] > 0:
+            for _ in range(normal_minions(s, b, k)):
                 push(s, b, F_HERO_DAMAGE, h, T.cfg[CFG_MINION_INFLICT], 0, h, T_MINION)
+        for j in range(SPECIAL_MINIONS):  # special minions inflict their card's value
+            if T.smin[j, SM_INFLICT] > 0:
+                for _ in range(s[b, SMIN + k * SPECIAL_MINIONS + j]):
+                    push(s, b, F_HERO_DAMAGE, h, T.smin[j, SM_INFLICT], 0, h, T_MINION)
 
 
 # --- damage to heroes ---------------------------------------------------------------------
@@ -1160,8 +1182,12 @@ def op_discard_or_damage(s, b, h, n):
 def op_crisis(s, b, T):
     """A crisis: resolve each Crisis effect in play (rulebook: A Crisis Occurs).
 
-    Crises raised while crisis effects resolve are ignored, which keeps one effect from
-    triggering more than one crisis and guarantees the chain ends.
+    Reads the Issue Overview's and the crisis cards' Crisis programs; writes the stack,
+    CRISIS_DEPTH and the crisis event counter. Effects resolve left to right across the
+    issue play area: the Issue Overview first, then the crisis cards in the order they
+    were added (each one joins to the right). Crises raised while crisis effects resolve
+    are ignored, which keeps one effect from triggering more than one crisis and
+    guarantees the chain ends.
     """
     pop(s, b)
     if s[b, CRISIS_DEPTH] > 0:
@@ -1169,6 +1195,9 @@ def op_crisis(s, b, T):
     s[b, EVENTS + EV_CRISES] += 1
     s[b, CRISIS_DEPTH] = 1
     push(s, b, F_CRISIS_END, 0, 0, 0, -1, -1)
+    for k in range(MAX_CRISES - 1, -1, -1):  # pushed last to first: they run first to last
+        if T.crisis[k, CR_PRESENT] == 1:
+            push_prog(s, b, T, T.crisis[k, CR_CRISIS_PROG], s[b, ACTIVE], -1)
     push_prog(s, b, T, T.cfg[CFG_CRISIS_PROG], s[b, ACTIVE], -1)
 
 

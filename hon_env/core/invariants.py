@@ -31,8 +31,12 @@ from hon_env.content.tables import (
     NM_DANGER_PH,
     NM_HEALTH,
     NM_HEALTH_PH,
+    SM_HEALTH,
+    SM_PRESENT,
     SP_NONE,
     SP_SCHEME,
+    SPECIAL_MINION_TOKENS,
+    SPECIAL_MINIONS,
     Tables,
 )
 from hon_env.core import layout as L
@@ -95,6 +99,7 @@ def violations(state: np.ndarray, T: Tables, masks: np.ndarray | None = None) ->
         "villain damage above health in a running game")
     running = f("outcome") == L.OUT_ONGOING
     out += _nemesis_violations(state, T, running)
+    out += _special_minion_violations(state, T)
     if masks is not None:
         bad(running & (masks.sum(axis=1) == 0), "running game with an empty mask")
         bad(~running & (masks.sum(axis=1) != 0), "finished game with a non-empty mask")
@@ -151,4 +156,33 @@ def _nemesis_violations(state: np.ndarray, T: Tables, running: np.ndarray) -> li
     bad(f("vil_hidden") != unsolved, "hidden tokens != unsolved Scheme sides")
     bad(running & (f("vil_side") == 1) & alive_all.any(axis=1)
         & (f("vil_damage") >= f("vil_health")), "villain at 0 health while a nemesis remains")
+    return out
+
+
+def _special_minion_violations(state: np.ndarray, T: Tables) -> list[str]:
+    """Special minions (rulebook: Special Minions, Minion Cards): each card's 5 figures are
+    conserved, they are a part of the minion counts, and kept damage stays below health."""
+    f = lambda name: L.field_view(state, name)  # noqa: E731
+    out: list[str] = []
+
+    def bad(cond: np.ndarray, what: str) -> None:
+        idx = np.flatnonzero(cond)
+        if idx.size:
+            out.append(f"{what}: games {idx[:8].tolist()}")
+
+    supply, panels, dmg = f("smin_supply"), f("smin"), f("smin_dmg")
+    for j in range(SPECIAL_MINIONS):
+        present = T.smin[j, SM_PRESENT] == 1
+        total = supply[:, j] + panels[:, :, j].sum(axis=1)
+        bad(total != (SPECIAL_MINION_TOKENS if present else 0),
+            f"special minions {j} not conserved")
+        bad(supply[:, j] < 0, f"negative special minion {j} supply")
+        bad((panels[:, :, j] < 0).any(axis=1), f"negative special minions {j} in a panel")
+        bad(((dmg[:, :, j] > 0) & (panels[:, :, j] == 0)).any(axis=1),
+            f"damage kept on special minions {j} in a panel without any")
+        bad(((dmg[:, :, j] < 0) | (dmg[:, :, j] >= max(1, T.smin[j, SM_HEALTH]))).any(axis=1),
+            f"special minion {j} damage outside [0, health)")
+    bad(supply.sum(axis=1) > f("minion_supply"), "more special minions than minions in supply")
+    bad((panels.sum(axis=2) > f("minions")).any(axis=1),
+        "more special minions than minions in a panel")
     return out

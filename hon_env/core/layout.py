@@ -26,6 +26,7 @@ from hon_env.content.tables import (
     MAX_PANELS,
     MAX_SPACES,
     NEMESES,
+    SPECIAL_MINIONS,
     VDECK,
 )
 
@@ -91,6 +92,11 @@ MINION_SUPPLY = _field("minion_supply")
 BYSTANDER_SUPPLY = _field("bystander_supply")
 BYSTANDERS_DEFEATED = _field("bystanders_defeated")
 MINIONS = _field("minions", MAX_PANELS + 1)  # minions in panel k (index 0 unused)
+# Special Minions rule: MINION_SUPPLY and MINIONS count every minion; these say how many of
+# them belong to special Minion card j (Tables.smin row j). Column p * SPECIAL_MINIONS + j.
+SMIN_SUPPLY = _field("smin_supply", SPECIAL_MINIONS)  # card j's minions in the supply
+SMIN = _field("smin", MAX_PANELS + 1, SPECIAL_MINIONS)  # card j's minions in panel p
+SMIN_DMG = _field("smin_dmg", MAX_PANELS + 1, SPECIAL_MINIONS)  # damage on one of them
 CAPTURED = _field("captured", MAX_PANELS + 1)  # captured bystanders in panel k
 BYSTANDER_ON = _field("bystander_on", MAX_SPACES)  # 1: bystander token on that map space
 COUNTERS = _field("counters", 4)  # issue counters (e.g. gold)

@@ -22,6 +22,10 @@ sizes, and no deck order is visible. Sections, in order (sizes in floats)::
     NEMESES    20  2 nemesis slots x 10: where (own / other threat area), enemy side,
                    damage and justice fractions, exhausted, defeated, distance, what is
                    left to overcome (danger or health), inflict
+    SPECIAL_MINIONS 32  2 special Minion cards x 16: present, health, inflict, figures in
+                   the supply, then per panel 1..6 its figures there and the damage kept on
+                   the wounded one (fraction of health); the SPACES minion feature counts
+                   normal and special minions alike
 
 The global state for centralized critics (``encode_state``) is seat 0's observation
 followed by every seat's hand multi-hot (6 x 20).
@@ -44,13 +48,18 @@ from hon_env.content.tables import (
     HERO_DECK,
     HS_HEALTH,
     MAX_HEROES,
+    MAX_PANELS,
     MAX_SPACES,
     NEMESES,
+    SM_HEALTH,
+    SM_INFLICT,
+    SM_PRESENT,
     SP_BYSTANDER,
     SP_NONE,
     SP_PERIL,
     SP_SCHEME,
     SP_START,
+    SPECIAL_MINIONS,
     VC_TYPE,
     VT_LACKEY,
     VT_PERIL,
@@ -83,6 +92,8 @@ N_VCARDS = L.VDECK * CARD_FEATS
 N_ICARDS = L.IDECK * CARD_FEATS
 NEM_FEATS = 10
 N_NEMESES = NEMESES * NEM_FEATS
+SMIN_FEATS = 4 + 2 * MAX_PANELS
+N_SMIN = SPECIAL_MINIONS * SMIN_FEATS
 
 OFF_GLOBAL = 0
 OFF_SPACES = OFF_GLOBAL + N_GLOBAL
@@ -91,14 +102,15 @@ OFF_OTHERS = OFF_SELF + N_SELF
 OFF_VCARDS = OFF_OTHERS + N_OTHERS
 OFF_ICARDS = OFF_VCARDS + N_VCARDS
 OFF_NEMESES = OFF_ICARDS + N_ICARDS
-OBS_DIM = OFF_NEMESES + N_NEMESES
+OFF_SMIN = OFF_NEMESES + N_NEMESES
+OBS_DIM = OFF_SMIN + N_SMIN
 STATE_DIM = OBS_DIM + MAX_HEROES * HERO_DECK
 
 OBS_SECTIONS = (
     ("global", OFF_GLOBAL, N_GLOBAL), ("spaces", OFF_SPACES, N_SPACES_OBS),
     ("self", OFF_SELF, N_SELF), ("others", OFF_OTHERS, N_OTHERS),
     ("villain_cards", OFF_VCARDS, N_VCARDS), ("issue_cards", OFF_ICARDS, N_ICARDS),
-    ("nemeses", OFF_NEMESES, N_NEMESES),
+    ("nemeses", OFF_NEMESES, N_NEMESES), ("special_minions", OFF_SMIN, N_SMIN),
 )
 
 
@@ -315,6 +327,21 @@ def encode_obs(s, b, T, seat, out):
             danger = problem_danger(s, b, T, t, nh)
             out[o + 4] = _frac(s[b, L.NEM_JUST + k], danger)
             out[o + 8] = max(0, danger - s[b, L.NEM_JUST + k]) / 10.0
+
+    # special Minion cards (public reference cards and figures)
+    for j in range(SPECIAL_MINIONS):
+        if T.smin[j, SM_PRESENT] == 0:
+            continue
+        o = OFF_SMIN + j * SMIN_FEATS
+        health = T.smin[j, SM_HEALTH]
+        out[o] = 1.0
+        out[o + 1] = health / 5.0
+        out[o + 2] = T.smin[j, SM_INFLICT] / 5.0
+        out[o + 3] = s[b, L.SMIN_SUPPLY + j] / 5.0
+        for p in range(1, MAX_PANELS + 1):
+            col = p * SPECIAL_MINIONS + j
+            out[o + 3 + p] = s[b, L.SMIN + col] / 5.0
+            out[o + 3 + MAX_PANELS + p] = _frac(s[b, L.SMIN_DMG + col], health)
 
 
 @njit(cache=True)

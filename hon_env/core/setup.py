@@ -21,12 +21,19 @@ from hon_env.content.tables import (
     CFG_START_SPACE,
     CL_PRESENT,
     CLUE_DECK,
+    CR_PRESENT,
+    CR_SETUP_PROG,
     HERO_DECK,
     IC_PANEL,
     IC_PRESENT,
     IC_TYPE,
     IT_ISSUE,
+    MAX_CRISES,
     NEMESES,
+    SM_PRESENT,
+    SM_SETUP_PROG,
+    SPECIAL_MINION_TOKENS,
+    SPECIAL_MINIONS,
     VC_PRESENT,
     VC_SCALING,
     VS_DANGER,
@@ -64,6 +71,7 @@ from hon_env.core.layout import (
     NEM_OWNER,
     NEM_POS,
     ROLL_SHOWDOWN,
+    SMIN_SUPPLY,
     STATE_LEN,
     TURN,
     TURN_SETUP,
@@ -212,6 +220,8 @@ def init_game(s, b, T, seed, mask):
 
     # 4. supplies and the clue deck
     s[b, MINION_SUPPLY] = T.cfg[CFG_MINIONS]
+    for j in range(SPECIAL_MINIONS):  # each special Minion card swaps in its 5 figures
+        s[b, SMIN_SUPPLY + j] = SPECIAL_MINION_TOKENS if T.smin[j, SM_PRESENT] == 1 else 0
     n = 0
     for i in range(CLUE_DECK):
         if T.clue[i, CL_PRESENT] == 1:
@@ -231,5 +241,13 @@ def init_game(s, b, T, seed, mask):
         push(s, b, F_NEMESIS_SETUP, 0, 0, 0, -1, -1)
     for h in range(nh - 1, -1, -1):
         push(s, b, F_MULLIGAN, 0, 0, 0, h, -1)
+    # after the issue's Setup effect come the special Minion cards', then the crisis
+    # cards' (added to the issue play area after the issue is set up); pushed in reverse
+    for k in range(MAX_CRISES - 1, -1, -1):
+        if T.crisis[k, CR_PRESENT] == 1:
+            push_prog(s, b, T, T.crisis[k, CR_SETUP_PROG], 0, -1)
+    for j in range(SPECIAL_MINIONS - 1, -1, -1):
+        if T.smin[j, SM_PRESENT] == 1:
+            push_prog(s, b, T, T.smin[j, SM_SETUP_PROG], 0, -1)
     push_prog(s, b, T, T.cfg[CFG_SETUP_PROG], 0, -1)
     run(s, b, T, mask)
