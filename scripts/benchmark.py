@@ -90,6 +90,7 @@ def bench_heuristic(sc, batch: int, seconds: float) -> float:
     env = vector_env(batch, seed=0, scenario=sc, observations=False)
     obs, _ = env.reset()
     policy = HeuristicPolicy()
+    policy.act(obs["observation"], obs["action_mask"], obs["agent"], engine=env.engine)  # compile
     steps = 0
     t0 = time.perf_counter()
     while time.perf_counter() - t0 < seconds:
