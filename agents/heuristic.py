@@ -411,6 +411,7 @@ def toward(s, b, T, h, mask, base, goal, inside, allow_stay):
 
 @njit(cache=True)
 def in_reach(s, b, T, h, goal, inside):
+    """Can hero ``h`` act on ``goal`` from where they stand (inside its panel / near it)?"""
     here = s[b, HLOC + h]
     if here < 0 or goal < 0:
         return False
@@ -419,6 +420,7 @@ def in_reach(s, b, T, h, goal, inside):
 
 @njit(cache=True)
 def health_left(s, b, T, h):
+    """Damage hero ``h`` can still take before being defeated (current side's health)."""
     return hero_health(s, b, T, h) - s[b, HDMG + h]
 
 
@@ -489,6 +491,7 @@ def decide_main(s, b, T, h, mask):
 
 @njit(cache=True)
 def first_legal(mask):
+    """Lowest legal action of ``mask``, or -1 when none is legal."""
     for a in range(mask.shape[0]):
         if mask[a]:
             return a
