@@ -10,6 +10,8 @@ while a nemesis remains, and a non-empty mask owned by a seated hero in every ru
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from hon_env.content.tables import (
@@ -42,6 +44,15 @@ from hon_env.content.tables import (
 from hon_env.core import layout as L
 
 
+def _reporter(out: list[str]) -> Callable[[np.ndarray, str], None]:
+    """``bad(cond, what)``: append ``what`` and the first games where ``cond`` holds."""
+    def bad(cond: np.ndarray, what: str) -> None:
+        idx = np.flatnonzero(cond)
+        if idx.size:
+            out.append(f"{what}: games {idx[:8].tolist()}")
+    return bad
+
+
 def _deck_matches(order: np.ndarray, n: np.ndarray, zone: np.ndarray, in_deck: int) -> np.ndarray:
     """Per game: the first n entries of order are exactly the cards whose zone is in_deck."""
     B, cap = zone.shape
@@ -59,10 +70,7 @@ def violations(state: np.ndarray, T: Tables, masks: np.ndarray | None = None) ->
     out: list[str] = []
     nh = int(T.cfg[CFG_N_HEROES])
 
-    def bad(cond: np.ndarray, what: str) -> None:
-        idx = np.flatnonzero(cond)
-        if idx.size:
-            out.append(f"{what}: games {idx[:8].tolist()}")
+    bad = _reporter(out)
 
     for h in range(nh):
         bad(~_deck_matches(f("hdeck_order")[:, h], f("hdeck_n")[:, h], f("hcloc")[:, h],
@@ -114,10 +122,7 @@ def _nemesis_violations(state: np.ndarray, T: Tables, running: np.ndarray) -> li
     out: list[str] = []
     nh = int(T.cfg[CFG_N_HEROES])
 
-    def bad(cond: np.ndarray, what: str) -> None:
-        idx = np.flatnonzero(cond)
-        if idx.size:
-            out.append(f"{what}: games {idx[:8].tolist()}")
+    bad = _reporter(out)
 
     card, owner, side = f("nem_card"), f("nem_owner"), f("nem_side")
     pos, dmg, just = f("nem_pos"), f("nem_dmg"), f("nem_just")
@@ -164,11 +169,7 @@ def _special_minion_violations(state: np.ndarray, T: Tables) -> list[str]:
     conserved, they are a part of the minion counts, and kept damage stays below health."""
     f = lambda name: L.field_view(state, name)  # noqa: E731
     out: list[str] = []
-
-    def bad(cond: np.ndarray, what: str) -> None:
-        idx = np.flatnonzero(cond)
-        if idx.size:
-            out.append(f"{what}: games {idx[:8].tolist()}")
+    bad = _reporter(out)
 
     supply, panels, dmg = f("smin_supply"), f("smin"), f("smin_dmg")
     for j in range(SPECIAL_MINIONS):
