@@ -277,6 +277,7 @@ class Game:
                 "deck_size": int(f("vdeck_n")),
             },
             "nemeses": self._nemeses(),
+            "special_bystanders": self._special_bystanders(),
             "supplies": {"minions": int(f("minion_supply")),
                          "bystanders": int(f("bystander_supply")),
                          "bystanders_defeated": int(f("bystanders_defeated")),
@@ -312,6 +313,25 @@ class Game:
             out.append({"card": sc.villain_name, "damage": int(f("vil_damage")),
                         "exhausted": bool(f("vil_exh")),
                         "attached": attached.get(L.T_VILLAIN, [])})
+        return out
+
+    def _special_bystanders(self) -> list[dict[str, Any]]:
+        """Per special Bystander card of the game (Special Bystanders rule): where its four
+        figures are. The board's ``bystanders``/``captured`` entries count them too."""
+        sc = self.scenario
+        f = self.field
+        n_panels = int(sc.tables.cfg[CFG_N_PANELS])
+        out = []
+        for j, name in enumerate(sc.special_bystander_names):
+            out.append({
+                "name": name,
+                "supply": int(f("sby_supply")[j]),
+                "on_map": [space_name(sc, sp) for sp in range(int(sc.tables.cfg[CFG_N_SPACES]))
+                           if f("sby_on")[sp] == j],
+                "captured": {sc.panel_names[k]: int(f("sby_capt")[k, j])
+                             for k in range(1, n_panels + 1) if f("sby_capt")[k, j]},
+                "defeated": int(f("sby_defeated")[j]),
+            })
         return out
 
     def _nemeses(self) -> list[dict[str, Any]]:

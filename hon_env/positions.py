@@ -23,7 +23,14 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from hon_env.content.tables import CFG_N_PANELS, HERO_DECK, VC_TYPE, VT_LACKEY, VT_PERIL
+from hon_env.content.tables import (
+    CFG_N_PANELS,
+    HERO_DECK,
+    SP_SCHEME,
+    VC_TYPE,
+    VT_LACKEY,
+    VT_PERIL,
+)
 from hon_env.core import layout as L
 from hon_env.core.positions import (
     JUMP_HERO_TURN,
@@ -79,6 +86,11 @@ def clear_board(g: Game) -> None:
     f("bystander_supply")[...] += int(f("bystander_on").sum()) + int(f("captured").sum())
     f("bystander_on")[:] = 0
     f("captured")[:] = 0
+    on = f("sby_on")
+    for j in range(len(f("sby_supply"))):
+        f("sby_supply")[j] += int((on == j).sum()) + int(f("sby_capt")[:, j].sum())
+    on[:] = -1
+    f("sby_capt")[:] = 0
     f("minion_supply")[...] += int(f("minions").sum())
     f("minions")[:] = 0
     f("smin_supply")[:] += f("smin").sum(axis=0)
@@ -100,6 +112,26 @@ def put_special_minions(g: Game, card: int, panel: int, n: int, damage: int = 0)
     f("smin")[panel, card] += n
     f("minions")[panel] += n
     f("smin_dmg")[panel, card] = damage
+
+
+def put_special_bystander(g: Game, card: int, where: str | int) -> None:
+    """Take one of special Bystander card ``card``'s figures from the supply (Special
+    Bystanders rule) and put it on a map space or, for ``"panel K"``, captive in panel K."""
+    f = g.field
+    if int(f("sby_supply")[card]) < 1:
+        raise ValueError(f"no figure of special bystander {card} left in the supply")
+    sp = space(g, where)
+    f("sby_supply")[card] -= 1
+    f("bystander_supply")[...] -= 1
+    if g.scenario.tables.space_kind[sp] == SP_SCHEME:
+        panel = int(g.scenario.tables.space_arg[sp])
+        f("captured")[panel] += 1
+        f("sby_capt")[panel, card] += 1
+    else:
+        if f("bystander_on")[sp]:
+            raise ValueError(f"a bystander already stands on {g.scenario.space_labels[sp]}")
+        f("bystander_on")[sp] = 1
+        f("sby_on")[sp] = card
 
 
 def _villain_card_to_deck(g: Game, i: int) -> None:
@@ -314,6 +346,6 @@ def hero_card_index(g: Game, seat: int, name: str) -> int:
 __all__ = [
     "FACE_BLANK", "FACE_BURST", "FACE_FOCUS", "FACE_SUCCESS", "FACE_SUCCESS_FOCUS", "HERO_DECK",
     "add_villain_card", "clear_board", "empty_hand", "force_dice", "give_cards", "give_clue",
-    "hero_card_index", "jump", "place_hero", "set_hero", "set_nemesis", "set_villain", "space",
-    "stack_issue_deck", "stack_villain_deck",
+    "hero_card_index", "jump", "place_hero", "put_special_bystander", "put_special_minions",
+    "set_hero", "set_nemesis", "set_villain", "space", "stack_issue_deck", "stack_villain_deck",
 ]

@@ -10,6 +10,7 @@ half a hex to the right. Markers, in text and image alike::
     1..6  hero in that seat (a pilot token is drawn as a small ring, a mech as a square)
     V     villain figure           L  lackey figure
     p     peril token              b  bystander token       e  issue card (enemy/problem)
+    B C   special bystander figure of the 1st / 2nd special Bystander card
     N     nemesis figure (in its panel while scheming)
     S     hero start space         !r !g !u !y  peril space (red/green/blue/yellow)
     P1..P6  scheme space of panel k (figures there are in the panel)
@@ -52,6 +53,7 @@ if TYPE_CHECKING:
     from hon_env.game import Game
 
 PERIL_LETTERS = "rguy"  # peril colour letters in COLOR_NAMES order, as in the map files
+SPECIAL_MARKS = "BC"  # marker of each special Bystander card's figures (Tables.sby row order)
 
 
 @dataclass
@@ -66,6 +68,7 @@ class _Space:
     perils: list[str] = field(default_factory=list)
     issue_cards: list[str] = field(default_factory=list)  # non-Scheme issue cards placed here
     bystander: bool = False
+    special: int = -1  # the bystander is a figure of special Bystander card ``special``
 
     def markers(self) -> str:
         """The space's figures and tokens as marker letters (see the module doc)."""
@@ -73,7 +76,9 @@ class _Space:
         out += "V" if self.villain else ""
         out += "N" * len(self.nemeses)
         out += "L" * len(self.lackeys) + "p" * len(self.perils)
-        out += "e" * len(self.issue_cards) + ("b" if self.bystander else "")
+        out += "e" * len(self.issue_cards)
+        if self.bystander:
+            out += SPECIAL_MARKS[self.special] if self.special >= 0 else "b"
         return out
 
     def in_panel(self) -> list[str]:
@@ -94,6 +99,7 @@ class _Panel:
     captives: int
     schemes: list[tuple[str, int]]  # (name, justice) of the Scheme cards at this panel
     specials: str = ""  # which minions are special Minion cards' figures, e.g. " (2 X)"
+    special_captives: str = ""  # which captives are special Bystander figures, e.g. " (1 Y)"
 
 
 def _board(game: Game) -> tuple[list[_Space], list[_Panel]]:
@@ -113,6 +119,7 @@ def _board(game: Game) -> tuple[list[_Space], list[_Panel]]:
         spaces[vil].villain = True
     for sp in np.flatnonzero(f("bystander_on")[:n]):
         spaces[int(sp)].bystander = True
+        spaces[int(sp)].special = int(f("sby_on")[sp])
     for nem in _nemesis_figures(game):
         if nem["pos"] >= 0:
             spaces[nem["pos"]].nemeses.append(nem["card"])
@@ -144,8 +151,19 @@ def _board(game: Game) -> tuple[list[_Space], list[_Panel]]:
         color = int(colors[0]) if len(colors) else -1
         panels.append(_Panel(k, sc.panel_names[k], COLOR_NAMES[color] if color >= 0 else "",
                              sp, int(f("minions")[k]), int(f("captured")[k]),
-                             scheme_at.get(sp, []), _special_minions(game, k)))
+                             scheme_at.get(sp, []), _special_minions(game, k),
+                             _special_captives(game, k)))
     return spaces, panels
+
+
+def _special_captives(game: Game, k: int) -> str:
+    """The special bystanders among panel ``k``'s captives (Special Bystanders rule), e.g.
+    ``" (1 Foreman's Crew)"``; empty when there are none."""
+    f = game.field
+    parts = [f"{int(f('sby_capt')[k, j])} {name}"
+             for j, name in enumerate(game.scenario.special_bystander_names)
+             if f("sby_capt")[k, j]]
+    return f" ({'; '.join(parts)})" if parts else ""
 
 
 def _special_minions(game: Game, k: int) -> str:
@@ -243,7 +261,7 @@ def render_ansi(game: Game) -> str:
     out.append("")
     out += _text_map(game, spaces)
     out.append("  markers: 1-6 hero seat, V villain, N nemesis, L lackey, p peril token, "
-               "b bystander, e issue card;")
+               "b bystander, B/C special bystander, e issue card;")
     out.append("  spaces: S start, P1-P6 scheme panel, !r/!g/!u/!y peril space, b bystander "
                "space")
     out.append("")
@@ -254,7 +272,8 @@ def render_ansi(game: Game) -> str:
         schemes = ("; ".join(f"{n} (justice {j})" for n, j in p.schemes) if p.schemes
                    else "no Scheme card")
         out.append(f"  P{p.number} {p.name} ({p.color}) at {sc.space_labels[p.space]}: "
-                   f"minions {p.minions}{p.specials}, captives {p.captives},{who} {schemes}")
+                   f"minions {p.minions}{p.specials}, captives {p.captives}{p.special_captives},"
+                   f"{who} {schemes}")
     placed = []
     for sp, s in enumerate(spaces):
         label = sc.space_labels[sp]
@@ -287,6 +306,11 @@ def render_ansi(game: Game) -> str:
     s = snap["supplies"]
     out.append(f"Supplies: minions {s['minions']}, bystanders {s['bystanders']} "
                f"(defeated {s['bystanders_defeated']}), clue deck {s['clue_deck']}")
+    for mark, sb in zip(SPECIAL_MARKS, snap["special_bystanders"], strict=False):
+        held = ", ".join(f"{n} in {panel}" for panel, n in sb["captured"].items())
+        out.append(f"Special bystanders {mark}: {sb['name']}: on the map "
+                   f"{', '.join(sb['on_map']) or '-'}; captured {held or '-'}; supply "
+                   f"{sb['supply']}; defeated {sb['defeated']}")
     out.append("")
     for seat, h in enumerate(snap["heroes"]):
         mark = ">" if snap["deciding"] == h["id"] else " "
@@ -439,7 +463,8 @@ def render_rgb(game: Game, dpi: int = 100) -> np.ndarray:
     legend = ("markers: coloured disc = hero (seat number; ring = pilot token, square = mech),\n"
               "black diamond V = villain, purple diamond N = nemesis, "
               "red triangle L = lackey, orange star p = peril token,\n"
-              "small white disc b = bystander, grey square e = issue card (enemy/problem)")
+              "small white disc b = bystander (gold B/C: special bystander), "
+              "grey square e = issue card (enemy/problem)")
     fig.text(0.63, 0.02, legend, fontsize=8, va="bottom", ha="left", color="#444444",
              linespacing=1.3)
 
@@ -458,7 +483,8 @@ def _draw_space(ax: Axes, x: float, y: float, s: _Space) -> None:
     items += [("nemesis", "N") for _ in s.nemeses]
     items += [("lackey", "L") for _ in s.lackeys] + [("peril", "p") for _ in s.perils]
     items += [("issue", "e") for _ in s.issue_cards]
-    items += [("bystander", "b")] if s.bystander else []
+    if s.bystander:
+        items += [("bystander", SPECIAL_MARKS[s.special] if s.special >= 0 else "b")]
     if not items:
         return
     per_row = 3
@@ -499,10 +525,10 @@ def _draw_space(ax: Axes, x: float, y: float, s: _Space) -> None:
                     markeredgecolor="black", zorder=3)
             ax.text(px, py, "e", ha="center", va="center", fontsize=7, color="white",
                     zorder=4)
-        else:
-            ax.add_patch(Circle((px, py), 0.15, facecolor="white", edgecolor="black",
-                                    linewidth=0.8, zorder=3))
-            ax.text(px, py, "b", ha="center", va="center", fontsize=6.5, zorder=4)
+        else:  # a bystander: white disc, a special figure gold with its card's letter
+            ax.add_patch(Circle((px, py), 0.15, facecolor="white" if letter == "b" else
+                                "#ffd54f", edgecolor="black", linewidth=0.8, zorder=3))
+            ax.text(px, py, letter, ha="center", va="center", fontsize=6.5, zorder=4)
     if len(items) > 6:
         ax.text(x + 0.55, y - 0.45, f"+{len(items) - 6}", fontsize=7, zorder=4)
 

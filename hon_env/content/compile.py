@@ -35,6 +35,7 @@ from hon_env.content.loader import (
     IssueCard,
     Nemesis,
     SchemeCard,
+    SpecialBystander,
     SpecialMinion,
     Villain,
     VillainCard,
@@ -43,6 +44,7 @@ from hon_env.content.loader import (
     content_root,
     display_path,
     list_content,
+    load_bystander,
     load_clues,
     load_crisis,
     load_hero,
@@ -162,12 +164,20 @@ from hon_env.content.tables import (
     NM_PRESENT,
     NM_SCHEME_PROG,
     NM_SETUP_PROG,
+    SB_CAPTURED_PROG,
+    SB_DEFEATED_PROG,
+    SB_NCOLS,
+    SB_PRESENT,
+    SB_RESCUED_PROG,
+    SB_SETUP_PROG,
     SM_DEFEAT_PROG,
     SM_HEALTH,
     SM_INFLICT,
     SM_NCOLS,
     SM_PRESENT,
     SM_SETUP_PROG,
+    SPECIAL_BYSTANDER_TOKENS,
+    SPECIAL_BYSTANDERS,
     SPECIAL_MINION_TOKENS,
     SPECIAL_MINIONS,
     VC_ACTIVATE_PROG,
@@ -241,6 +251,9 @@ DEFAULT_RULES: dict[str, Any] = {
     # The Special Minions optional rule: ids of at most 2 special Minion cards
     # (``configs/content/minions/``); each turns 5 of the supply's minions into its own.
     "special_minions": [],
+    # The Special Bystanders optional rule: ids of at most 2 special Bystander cards
+    # (``configs/content/bystanders/``); each turns 4 of the bystander tokens into its own.
+    "special_bystanders": [],
     # The Crisis Cards optional rule: ids of crisis cards (``configs/content/crises/``) added
     # to the issue play area, in order; their Crisis effects follow the issue's.
     "crisis_cards": [],
@@ -262,7 +275,8 @@ RULE_RANGES: dict[str, tuple[int, int]] = {
     "nemeses": (0, NEMESES),
 }
 BOOL_RULES = ("extra_clues",)
-LIST_RULES = ("special_minions", "crisis_cards")  # lists of content ids, checked by ``_check_ids``
+# lists of content ids, checked by ``_check_ids``
+LIST_RULES = ("special_minions", "special_bystanders", "crisis_cards")
 DIE_FACES = 6
 MAX_FACE_COUNT = 3  # successes (or focus, bursts) on one face
 
@@ -323,6 +337,7 @@ class Scenario:
     nemesis_side_names: tuple[tuple[str, str], ...]  # per pool row: (Scheme side, enemy side)
     special_minion_names: tuple[str, ...]  # per Tables.smin row (Special Minions rule)
     crisis_card_names: tuple[str, ...]  # per Tables.crisis row (Crisis Cards rule)
+    special_bystander_names: tuple[str, ...]  # per Tables.sby row (Special Bystanders rule)
     panel_names: tuple[str, ...]  # index k: panel k; index 0 is ""
     space_labels: tuple[str, ...]  # per space, e.g. "C2"
     space_rowcol: tuple[tuple[int, int], ...]  # per space, (row, col) in the map text
@@ -418,6 +433,15 @@ def load_scenario(
         raise smin_ref.error(
             f"{len(specials)} special Minion cards replace {SPECIAL_MINION_TOKENS} minion "
             f"tokens each, but the supply has {resolved['minions']} (rule 'minions')")
+    sby_ref = (args if rules and "special_bystanders" in rules else ref).key("rules").key(
+        "special_bystanders")
+    bystanders = [load_bystander(c, content_dir, sby_ref.index(i))
+                  for i, c in enumerate(resolved["special_bystanders"])]
+    if SPECIAL_BYSTANDER_TOKENS * len(bystanders) > resolved["bystanders"]:
+        raise sby_ref.error(
+            f"{len(bystanders)} special Bystander cards replace {SPECIAL_BYSTANDER_TOKENS} "
+            f"bystander tokens each, but the game has {resolved['bystanders']} "
+            "(rule 'bystanders')")
     crisis_ref = (args if rules and "crisis_cards" in rules else ref).key("rules").key(
         "crisis_cards")
     crises = [load_crisis(c, content_dir, crisis_ref.index(i))
@@ -433,6 +457,7 @@ def load_scenario(
         pool,
         specials,
         crises,
+        bystanders,
     )
 
 
@@ -474,6 +499,9 @@ def resolve_rules(from_file: dict[str, Any], from_args: dict[str, Any] | None,
             elif key == "special_minions":
                 out[key] = _check_ids(value, where.key(key), "special minion",
                                       SPECIAL_MINIONS)
+            elif key == "special_bystanders":
+                out[key] = _check_ids(value, where.key(key), "special bystander",
+                                      SPECIAL_BYSTANDERS)
             elif key == "crisis_cards":
                 out[key] = _check_ids(value, where.key(key), "crisis", MAX_CRISES)
             elif key in BOOL_RULES:
@@ -531,12 +559,14 @@ def compile_scenario(scenario_id: str, heroes: list[Hero], villain: Villain, iss
                      clues: Clues, rules: dict[str, Any], caps: dict[str, int],
                      nemeses: Sequence[Nemesis] = (),
                      specials: Sequence[SpecialMinion] = (),
-                     crises: Sequence[CrisisCard] = ()) -> Scenario:
+                     crises: Sequence[CrisisCard] = (),
+                     bystanders: Sequence[SpecialBystander] = ()) -> Scenario:
     """Fill the ``Tables`` of validated content; returns the ``Scenario``.
 
     ``nemeses`` is the pool; ``load_scenario`` has checked that it can supply the game.
     ``specials`` are the special Minion cards of the Special Minions rule (at most 2),
-    ``crises`` the crisis cards of the Crisis Cards rule (at most MAX_CRISES), in order.
+    ``crises`` the crisis cards of the Crisis Cards rule (at most MAX_CRISES), in order,
+    ``bystanders`` the special Bystander cards of the Special Bystanders rule (at most 2).
     """
     board = issue.board
     store = ProgramStore()
@@ -576,6 +606,8 @@ def compile_scenario(scenario_id: str, heroes: list[Hero], villain: Villain, iss
         nemesis=_nemesis_table(nemeses, add),
         smin=_special_minion_table(specials, add),
         crisis=_crisis_table(crises, add),
+        sby=_special_bystander_table(
+            bystanders, lambda effect, row: store.add(effect, issue.counters, n_panels, row)),
     )
     return Scenario(
         id=scenario_id,
@@ -597,6 +629,7 @@ def compile_scenario(scenario_id: str, heroes: list[Hero], villain: Villain, iss
         nemesis_side_names=tuple((n.scheme.name, n.enemy.name) for n in nemeses),
         special_minion_names=tuple(m.name for m in specials),
         crisis_card_names=tuple(c.name for c in crises),
+        special_bystander_names=tuple(c.name for c in bystanders),
         panel_names=("",) + tuple(p.name for p in board.panels),
         space_labels=board.labels,
         space_rowcol=board.rowcol,
@@ -833,4 +866,21 @@ def _crisis_table(crises: Sequence[CrisisCard], add: AddEffect) -> np.ndarray:
         table[row, CR_PRESENT] = 1
         table[row, CR_SETUP_PROG] = add(card.setup)
         table[row, CR_CRISIS_PROG] = add(card.crisis)
+    return table
+
+
+def _special_bystander_table(cards: Sequence[SpecialBystander],
+                             add: Callable[[Effect, int], int]) -> np.ndarray:
+    """sby [SPECIAL_BYSTANDERS, SB_NCOLS]: one row per special Bystander card, in rule order.
+
+    ``add(effect, row)`` compiles an effect of the card in ``row`` (``figure: own`` becomes
+    row + 1)."""
+    table = np.zeros((SPECIAL_BYSTANDERS, SB_NCOLS), dtype=np.int32)
+    cols = (SB_SETUP_PROG, SB_RESCUED_PROG, SB_CAPTURED_PROG, SB_DEFEATED_PROG)
+    table[:, cols] = -1
+    for row, card in enumerate(cards):
+        table[row, SB_PRESENT] = 1
+        for col, effect in zip(cols, (card.setup, card.rescued, card.captured, card.defeated),
+                               strict=True):
+            table[row, col] = add(effect, row)
     return table

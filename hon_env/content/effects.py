@@ -14,7 +14,9 @@ Compiled layout of one program (``prog[id]``, ``PROG_LEN`` rows of ``(code, a, b
     (0, 0, 0, 0)                 code 0 ends the program (absent when all rows are used)
 
 Issue counters (``counter: gold``, ``count: counter:gold``) depend on the issue in play, so
-a villain or hero effect keeps their names until it is compiled for a scenario.
+a villain or hero effect keeps their names until it is compiled for a scenario. Likewise
+``figure: own`` (a special Bystander card's own figures) stays a name until the card is
+compiled into its row of the ``sby`` table, and becomes that row + 1.
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ from hon_env.content.errors import Where, as_list, as_mapping, check_int, check_
 from hon_env.content.ops import (
     COUNT_COUNTER_BASE,
     COUNT_NAMES,
+    FIGURE_ANY,
+    FIGURE_OWN,
     OP_BY_NAME,
     PANEL_NAMES,
     SIMPLE_ENUMS,
@@ -46,7 +50,8 @@ Row = tuple[int, int, int, int]
 @dataclass(frozen=True)
 class Op:
     """One validated op. ``args`` holds one value per parameter (``skip`` excluded): an int,
-    or a counter name (str) for ``counter`` / ``count: counter:NAME``, resolved at compile."""
+    or a name resolved at compile: a counter name (str) for ``counter`` / ``count:
+    counter:NAME``, ``"own"`` for ``figure: own``."""
 
     spec: OpSpec
     args: tuple[int | str, ...]
@@ -76,6 +81,7 @@ def parse_effect(
     where: Where,
     counters: tuple[str, ...] | None = None,
     exhaust: bool = False,
+    own_figures: bool = False,
 ) -> Effect:
     """Validate a YAML effect list for ``context``.
 
@@ -86,6 +92,8 @@ def parse_effect(
         counters: the issue's counter names when known (checked now), else None (checked
             when compiled).
         exhaust: True inside an ``exhaust`` ability, the only place ``prevent`` is allowed.
+        own_figures: True in a special Bystander card's effects, the only place
+            ``figure: own`` is allowed.
 
     Returns:
         The ``Effect``; raises ``ContentError`` on any problem.
@@ -94,13 +102,15 @@ def parse_effect(
         raise ValueError(f"unknown effect context {context!r}")
     items = as_list(raw, where)
     ops = tuple(
-        _parse_op(item, context, where.index(i), counters, exhaust) for i, item in enumerate(items)
+        _parse_op(item, context, where.index(i), counters, exhaust, own_figures)
+        for i, item in enumerate(items)
     )
     return Effect(ops, where)
 
 
 def _parse_op(
-    raw: object, context: str, where: Where, counters: tuple[str, ...] | None, exhaust: bool
+    raw: object, context: str, where: Where, counters: tuple[str, ...] | None, exhaust: bool,
+    own_figures: bool = False,
 ) -> Op:
     """Validate one op mapping; returns the ``Op``."""
     data = as_mapping(raw, where)
@@ -128,11 +138,16 @@ def _parse_op(
                 f"unknown key for op {name!r}{hint} (allowed: {', '.join(sorted(allowed))})"
             )
     args = tuple(_parse_param(p, data, where, counters) for p in params)
+    for p, value in zip(params, args, strict=True):
+        if p.enum == "figure" and value == FIGURE_OWN and not own_figures:
+            raise where.key(p.name).error(
+                "figure 'own' is only allowed in a special Bystander card's effects")
     then: tuple[Op, ...] = ()
     if name == "if":
         if "then" not in data:
             raise where.key("then").error("missing required key")
-        then = parse_effect(data["then"], context, where.key("then"), counters, exhaust).ops
+        then = parse_effect(data["then"], context, where.key("then"), counters, exhaust,
+                            own_figures).ops
         if not then:
             raise where.key("then").error("an 'if' needs at least one op in 'then'")
     return Op(spec, args, then, where)
@@ -186,6 +201,8 @@ def _parse_enum(
         return COUNT_NAMES[value]
     if enum == "counter":
         return _check_counter(check_str(value, where), where, counters)
+    if enum == "figure":
+        return FIGURE_ANY if check_str(value, where, ("any", FIGURE_OWN)) == "any" else FIGURE_OWN
     raise ValueError(f"unknown enum {enum!r} in ops.py")
 
 
@@ -197,32 +214,41 @@ def _check_counter(name: str, where: Where, counters: tuple[str, ...] | None) ->
     return name
 
 
-def compile_rows(effect: Effect, counters: tuple[str, ...], n_panels: int) -> list[Row]:
-    """Compile an effect to program rows for an issue with ``counters`` and ``n_panels``."""
+def compile_rows(effect: Effect, counters: tuple[str, ...], n_panels: int,
+                 own: int = -1) -> list[Row]:
+    """Compile an effect to program rows for an issue with ``counters`` and ``n_panels``;
+    ``own`` is the ``sby`` row of the special Bystander card the effect belongs to (-1:
+    none)."""
     rows: list[Row] = []
     for op in effect.ops:
-        rows.extend(_compile_op(op, counters, n_panels))
+        rows.extend(_compile_op(op, counters, n_panels, own))
     return rows
 
 
-def _compile_op(op: Op, counters: tuple[str, ...], n_panels: int) -> list[Row]:
+def _compile_op(op: Op, counters: tuple[str, ...], n_panels: int, own: int) -> list[Row]:
     """Compile one op (an ``if`` with its flattened ``then``) to rows."""
     params = _written_params(op.spec)
-    values = [_resolve(p, v, op.where.key(p.name), counters, n_panels)
+    values = [_resolve(p, v, op.where.key(p.name), counters, n_panels, own)
               for p, v in zip(params, op.args, strict=True)]
     then_rows: list[Row] = []
     if op.spec.name == "if":
         for sub in op.then:
-            then_rows.extend(_compile_op(sub, counters, n_panels))
+            then_rows.extend(_compile_op(sub, counters, n_panels, own))
         values.append(len(then_rows))
     values += [0] * (3 - len(values))
     return [(op.spec.code, values[0], values[1], values[2]), *then_rows]
 
 
 def _resolve(
-    param: Param, value: int | str, where: Where, counters: tuple[str, ...], n_panels: int
+    param: Param, value: int | str, where: Where, counters: tuple[str, ...], n_panels: int,
+    own: int = -1,
 ) -> int:
     """Turn a parsed parameter into its compiled integer for this scenario."""
+    if param.enum == "figure" and value == FIGURE_OWN:
+        if own < 0:
+            raise where.error("figure 'own' is only allowed in a special Bystander card's "
+                              "effects")
+        return own + 1
     if param.enum == "panel" and isinstance(value, int) and value > n_panels:
         raise where.error(f"panel {value} does not exist (the issue board has {n_panels})")
     if not isinstance(value, str):
@@ -244,12 +270,15 @@ class ProgramStore:
         self._ids: dict[tuple[Row, ...], int] = {}
 
     def add(
-        self, effect: Effect, counters: tuple[str, ...] = (), n_panels: int = MAX_PANELS
+        self, effect: Effect, counters: tuple[str, ...] = (), n_panels: int = MAX_PANELS,
+        own: int = -1,
     ) -> int:
-        """Compile ``effect`` and store it; returns its program id, or -1 for no ops."""
+        """Compile ``effect`` and store it; returns its program id, or -1 for no ops.
+
+        ``own`` is the ``sby`` row of the special Bystander card whose effect this is."""
         if not effect:
             return -1
-        return self.add_rows(compile_rows(effect, counters, n_panels), effect.where)
+        return self.add_rows(compile_rows(effect, counters, n_panels, own), effect.where)
 
     def add_rows(self, rows: list[Row], where: Where) -> int:
         """Store compiled rows; returns the program id (-1 for no rows)."""

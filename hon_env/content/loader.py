@@ -1,5 +1,5 @@
 """Read and validate content YAML (heroes, villains, issues, clues, nemeses, special
-minions, crisis cards, scenarios).
+minions, special bystanders, crisis cards, scenarios).
 
 Files live under a content directory laid out as the repository's ``configs/``::
 
@@ -9,6 +9,7 @@ Files live under a content directory laid out as the repository's ``configs/``::
     configs/content/clues/ID.yaml       kind: clues
     configs/content/nemeses/ID.yaml     kind: nemesis (one double-sided nemesis card)
     configs/content/minions/ID.yaml     kind: minion (a special Minion reference card)
+    configs/content/bystanders/ID.yaml  kind: bystander (a special Bystander reference card)
     configs/content/crises/ID.yaml      kind: crisis (an optional crisis card)
     configs/scenarios/ID.yaml           a scenario (next to the content directory)
 
@@ -80,7 +81,8 @@ CONFIGS_DIR = REPO_ROOT / "configs"
 DEFAULT_CONTENT_DIR = CONFIGS_DIR / "content"
 FORMAT_VERSIONS = (1,)
 KIND_DIRS = {"hero": "heroes", "villain": "villains", "issue": "issues", "clues": "clues",
-             "nemesis": "nemeses", "minion": "minions", "crisis": "crises"}
+             "nemesis": "nemeses", "minion": "minions", "bystander": "bystanders",
+             "crisis": "crises"}
 ID_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 MIN_SCHEMES = 4
 T = TypeVar("T")
@@ -336,6 +338,21 @@ class SpecialMinion:
 
 
 @dataclass(frozen=True)
+class SpecialBystander:
+    """A special Bystander reference card (optional rule: Special Bystanders) and its four
+    bystander figures."""
+
+    id: str
+    name: str
+    style: str
+    setup: Effect  # resolved once during setup (villain context)
+    rescued: Effect  # each time one is rescued, for the rescuing hero (hero context)
+    captured: Effect  # each time one is captured (villain context)
+    defeated: Effect  # each time one is defeated (villain context)
+    file: str
+
+
+@dataclass(frozen=True)
 class CrisisCard:
     """An optional crisis card (optional rule: Crisis Cards): it stays in the issue play
     area for the whole game."""
@@ -390,8 +407,8 @@ def list_content(content_dir: str | Path | None = None) -> dict[str, list[str]]:
 
     Returns:
         ``{"heroes": [...], "villains": [...], "issues": [...], "clues": [...],
-        "nemeses": [...], "minions": [...], "crises": [...], "scenarios": [...]}``, each
-        sorted (file stems of ``*.yaml``).
+        "nemeses": [...], "minions": [...], "bystanders": [...], "crises": [...],
+        "scenarios": [...]}``, each sorted (file stems of ``*.yaml``).
     """
     root = content_root(content_dir)
     out = {sub: _ids_in(root / sub) for sub in KIND_DIRS.values()}
@@ -1139,6 +1156,67 @@ def parse_minion(path: Path) -> SpecialMinion:
     )
 
 
+# --------------------------------------------------------------------------- special bystanders
+
+BYSTANDER_EVENTS = ("rescued", "captured", "defeated")
+# hero ops a rescued effect may not use: it can resolve in the middle of a dice roll (a
+# forced move during a Showdown effect), and rolls do not nest
+NO_ROLL_OPS = frozenset({"attack", "solve"})
+
+
+def load_bystander(bystander_id: str, content_dir: str | Path | None = None,
+                   ref: Where | None = None) -> SpecialBystander:
+    """Load and validate ``bystanders/<bystander_id>.yaml``; ``ref`` is where the id was
+    named."""
+    path = find_file("bystander", bystander_id, content_dir,
+                     ref or Where("load_bystander()", "-", "bystander_id"))
+    return parse_bystander(path)
+
+
+def parse_bystander(path: Path) -> SpecialBystander:
+    """Validate a special Bystander card file; returns the ``SpecialBystander``.
+
+    ``rescued`` is a hero-context effect ("you" is the rescuing hero; no Attack or Solve,
+    no form ops); ``setup``, ``captured`` and ``defeated`` are villain-context effects whose
+    active hero is the hero the capturing or defeating effect resolves for. Each may use
+    ``place_bystanders`` with ``figure: own`` for the card's own figures. At least one of
+    ``rescued``, ``captured`` and ``defeated`` is needed.
+    """
+    data, where = read_yaml(path)
+    check_keys(data, where, ("format_version", "id", "kind", "name"),
+               ("style", "setup") + BYSTANDER_EVENTS)
+    ident = _header(data, where, path, "bystander")
+    name = read_str(data, "name", where)
+    card = where.for_card(name, "bystander card")
+
+    def effect(key: str, context: str) -> Effect:
+        if key not in data:
+            return empty_effect(card.key(key))
+        return parse_effect(data[key], context, card.key(key), own_figures=True)
+
+    rescued = effect("rescued", "hero")
+    for op in _ops_in(rescued.ops):
+        if op.spec.name in NO_ROLL_OPS | FORM_OPS:
+            raise op.where.key("op").error(
+                f"op {op.spec.name!r} cannot be used in a rescued effect")
+    for op in _form_uses(rescued.ops):
+        raise _form_key(op).error("a bystander has no pilot and mech forms")
+    captured, defeated = effect("captured", "villain"), effect("defeated", "villain")
+    if not (rescued or captured or defeated):
+        raise card.error("a special Bystander card needs a rescued, captured or defeated "
+                         "effect")
+    return SpecialBystander(ident, name, read_str(data, "style", where, default=""),
+                            effect("setup", "villain"), rescued, captured, defeated,
+                            where.file)
+
+
+def _ops_in(ops: tuple[Op, ...]) -> Iterator[Op]:
+    """Every op of an effect, those inside ``if`` branches included."""
+    for op in ops:
+        yield op
+        yield from _ops_in(op.then)
+
+
 # --------------------------------------------------------------------------- crisis cards
 
 
@@ -1227,6 +1305,7 @@ def check_nemesis_ids(raw: object, where: Where) -> tuple[str, ...]:
 __all__ = [
     "ContentError",
     "list_content",
+    "load_bystander",
     "load_clues",
     "load_crisis",
     "load_hero",

@@ -49,6 +49,9 @@ FORTIFY_LACKEYS = 1
 
 FORTIFY_NAMES = {"villain": FORTIFY_VILLAIN, "lackeys": FORTIFY_LACKEYS}
 
+FIGURE_ANY = 0  # a bystander drawn from the supply (normal or special, at random)
+FIGURE_OWN = "own"  # one of this special Bystander card's figures; compiled to card row + 1
+
 SIMPLE_ENUMS = {"who": WHO_NAMES, "toward": TOWARD_NAMES, "away": AWAY_NAMES,
                 "fortify": FORTIFY_NAMES}
 
@@ -98,7 +101,7 @@ class Param:
     default: int | str | None = None  # None: required
     lo: int = 0
     hi: int = 20
-    enum: str | None = None  # "panel", "who", "toward", "away", "fortify", "count", "counter"
+    enum: str | None = None  # panel, who, toward, away, fortify, count, counter, figure
 
 
 @dataclass(frozen=True)
@@ -149,9 +152,12 @@ OPS: tuple[OpSpec, ...] = (
     OpSpec("place_minions", 14, (_N1, Param("panel", "villain", enum="panel")), V,
            "Place n minions from the supply in a panel (villain: the villain's panel; all: "
            "each panel). Running out causes one crisis."),
-    OpSpec("place_bystanders", 15, (_N1,), V,
+    OpSpec("place_bystanders", 15, (_N1, Param("figure", "any", enum="figure")), V,
            "Place n bystanders from the supply on empty bystander spaces (captured when "
-           "none is free or 4 are on the map). Running out causes one crisis."),
+           "none is free or 4 are on the map). Running out causes one crisis. figure: own "
+           "(only in a special Bystander card's effects) takes that card's own figures "
+           "instead: each replaces a normal bystander (the map one nearest the villain, "
+           "else a captive), else is placed as usual; none left in the supply: nothing."),
     OpSpec("capture_bystanders", 16, (_N1,), V,
            "The n bystanders on the map nearest the villain are captured."),
     OpSpec("defeat_bystanders", 17, (_N1,), V,

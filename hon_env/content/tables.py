@@ -16,6 +16,7 @@ Capacities (fixed for every scenario)::
     NEMESES      2    nemeses in one game (target slots T_NEM0, T_NEM0 + 1)
     NEMESIS_POOL 8    nemesis cards a scenario may draw its nemeses from
     SPECIAL_MINIONS 2 special Minion cards in one game (optional rule: Special Minions)
+    SPECIAL_BYSTANDERS 2 special Bystander cards in one game (Special Bystanders)
     MAX_CRISES   4    crisis cards added to one game (optional rule: Crisis Cards)
     MAX_SPACES   64   map spaces
     MAX_PANELS   6    scheme panels
@@ -40,6 +41,8 @@ NEMESES = 2  # the core box's nemesis cards; a 6-hero game uses both
 NEMESIS_POOL = 8
 SPECIAL_MINIONS = 2  # at most two kinds of special minion in one game
 SPECIAL_MINION_TOKENS = 5  # each card replaces this many normal minion tokens
+SPECIAL_BYSTANDERS = 2  # at most two kinds of special bystander in one game
+SPECIAL_BYSTANDER_TOKENS = 4  # each card replaces this many normal bystander tokens
 MAX_CRISES = 4  # our capacity; the rulebook sets no limit on crisis cards
 MAX_SPACES = 64
 MAX_PANELS = 6
@@ -195,6 +198,19 @@ SM_SETUP_PROG = 3  # Setup effect, or -1
 SM_DEFEAT_PROG = 4  # resolved for the defeating hero each time one is defeated, or -1
 SM_NCOLS = 5
 
+# --- special Bystander cards: sby[k, col] (optional rule: Special Bystanders), in rule order
+SB_PRESENT = 0
+SB_SETUP_PROG = 1  # Setup effect, or -1
+SB_RESCUED_PROG = 2  # resolved for the rescuing hero each time one of its figures is rescued, or -1
+SB_CAPTURED_PROG = 3  # resolved each time one is captured, for the hero of the capturing effect
+SB_DEFEATED_PROG = 4  # resolved each time one is defeated, likewise (-1: no effect)
+SB_NCOLS = 5
+# what happened to a special figure: its program is column SB_RESCUED_PROG + SBE_*
+SBE_RESCUED = 0
+SBE_CAPTURED = 1
+SBE_DEFEATED = 2
+N_SBE = 3
+
 # --- crisis cards: crisis[k, col] (optional rule: Crisis Cards), in the order added
 CR_PRESENT = 0
 CR_SETUP_PROG = 1  # Setup effect, or -1
@@ -276,6 +292,7 @@ class Tables(NamedTuple):
     dice: np.ndarray  # [6, 3] hero die faces: success, focus, burst counts
     nemesis: np.ndarray  # [NEMESIS_POOL, NM_NCOLS] the nemesis cards a game draws from
     smin: np.ndarray  # [SPECIAL_MINIONS, SM_NCOLS] the special Minion cards in the game
+    sby: np.ndarray  # [SPECIAL_BYSTANDERS, SB_NCOLS] the special Bystander cards in the game
     crisis: np.ndarray  # [MAX_CRISES, CR_NCOLS] the crisis cards added to the game
 
 
@@ -299,6 +316,7 @@ TABLE_SHAPES: dict[str, tuple[int, ...]] = {
     "dice": (6, 3),
     "nemesis": (NEMESIS_POOL, NM_NCOLS),
     "smin": (SPECIAL_MINIONS, SM_NCOLS),
+    "sby": (SPECIAL_BYSTANDERS, SB_NCOLS),
     "crisis": (MAX_CRISES, CR_NCOLS),
 }
 TABLES_DTYPE = np.dtype([(name, np.int32, shape) for name, shape in TABLE_SHAPES.items()])

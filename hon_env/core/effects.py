@@ -30,10 +30,24 @@ from hon_env.content.tables import (
     IC_PANEL,
     IC_TYPE,
     IT_SCHEME,
+    MAX_SPACES,
+    SB_PRESENT,
+    SBE_DEFEATED,
+    SBE_RESCUED,
     SM_HEALTH,
     SP_BYSTANDER,
     SP_SCHEME,
+    SPECIAL_BYSTANDER_TOKENS,
+    SPECIAL_BYSTANDERS,
     SPECIAL_MINIONS,
+)
+from hon_env.core.bystanders import (
+    capture_into,
+    release_captive,
+    return_to_supply,
+    special_captives,
+    special_event,
+    take_from_supply,
 )
 from hon_env.core.geometry import (
     bystander_at,
@@ -50,7 +64,6 @@ from hon_env.core.layout import (
     CAPTURED,
     COUNTERS,
     EV_BYSTANDERS_DEFEATED,
-    EV_CAPTURES,
     EV_DAMAGE_DEALT,
     EV_ENEMIES_DEFEATED,
     EV_JUSTICE,
@@ -89,6 +102,10 @@ from hon_env.core.layout import (
     OUT_ONGOING,
     OUT_WIN,
     OUTCOME,
+    SBY_CAPT,
+    SBY_DEFEATED,
+    SBY_ON,
+    SBY_SUPPLY,
     SMIN,
     SMIN_DMG,
     SMIN_SUPPLY,
@@ -183,15 +200,21 @@ def leave_mech(s, b, T, h):
 def rescue_on_map(s, b, T, h, sp):
     """Hero ``h`` entered ``sp``: the bystanders there are rescued (not in panels).
 
-    A rescued bystander character's card is discarded (its token leaves the board).
+    A rescued bystander returns to the supply (a special figure too, after which its card's
+    rescued effect resolves for ``h``); a rescued bystander character's card is discarded
+    (its token leaves the board).
     """
     if T.space_kind[sp] == SP_SCHEME:
         return
     if s[b, BYSTANDER_ON + sp] == 1:
         s[b, BYSTANDER_ON + sp] = 0
-        s[b, BYSTANDER_SUPPLY] += 1
+        j = s[b, SBY_ON + sp]
+        s[b, SBY_ON + sp] = -1
+        return_to_supply(s, b, j)
         s[b, EVENTS + EV_RESCUES] += 1
         gain_clue(s, b, T, h)
+        if j >= 0:
+            special_event(s, b, T, j, SBE_RESCUED, h)
     i = character_on(s, b, sp)
     if i >= 0:
         s[b, ILOC + i] = L_DISCARD
@@ -204,14 +227,17 @@ def rescue_on_map(s, b, T, h, sp):
 def rescue_captured(s, b, T, h, panel, n):
     """Hero ``h`` rescues up to ``n`` captured bystanders from ``panel``; returns how many.
 
-    Normal captives go first, then bystander characters held there.
+    Special figures go first (card order), then normal tokens, then bystander characters
+    held there (engine.md #22, #36).
     """
     k = min(n, s[b, CAPTURED + panel])
     for _ in range(k):
-        s[b, CAPTURED + panel] -= 1
-        s[b, BYSTANDER_SUPPLY] += 1
+        j = release_captive(s, b, panel, True)
+        return_to_supply(s, b, j)
         s[b, EVENTS + EV_RESCUES] += 1
         gain_clue(s, b, T, h)
+        if j >= 0:
+            special_event(s, b, T, j, SBE_RESCUED, h)
     sp = T.scheme_space[panel]
     for i in range(IDECK):
         if k < n and s[b, ILOC + i] == L_BOARD and s[b, IPOS + i] == sp:
@@ -275,31 +301,72 @@ def bystanders_on_map(s, b, T):
 
 
 @njit(cache=True)
-def place_bystander(s, b, T):
+def place_bystander(s, b, T, h):
     """Place one bystander from the supply (rulebook: Ploy Icons, Captured Bystanders).
 
+    Which one is drawn at random while the supply holds special figures (engine.md #36).
     It goes to the first empty bystander space without a token (the rulebook lets the
     active hero pick; we take the lowest index). With no free space, or the map already
-    holding its maximum, it is captured in the panel nearest the villain.
+    holding its maximum, it is captured in the panel nearest the villain (a special figure's
+    captured effect then resolves for ``h``, the hero resolving the placement).
     Returns True when the supply was empty (a shortage).
     """
     if s[b, BYSTANDER_SUPPLY] == 0:
         return True
-    s[b, BYSTANDER_SUPPLY] -= 1
+    land_bystander(s, b, T, take_from_supply(s, b), h)
+    return False
+
+
+@njit(cache=True)
+def land_bystander(s, b, T, j, h):
+    """A bystander taken from the supply (special card ``j``, or -1) is placed on the map,
+    or captured when it cannot be (see ``place_bystander``)."""
     if bystanders_on_map(s, b, T) < T.cfg[CFG_MAX_MAP_BYSTANDERS]:
         for sp in range(T.cfg[CFG_N_SPACES]):
             if (T.space_kind[sp] == SP_BYSTANDER and s[b, BYSTANDER_ON + sp] == 0
                     and is_empty(s, b, T, sp)):
                 s[b, BYSTANDER_ON + sp] = 1
-                return False
-    s[b, CAPTURED + nearest_panel(T, s[b, VIL_LOC])] += 1
-    s[b, EVENTS + EV_CAPTURES] += 1
-    return False
+                s[b, SBY_ON + sp] = j
+                return
+    capture_into(s, b, T, nearest_panel(T, s[b, VIL_LOC]), j, h)
 
 
 @njit(cache=True)
-def capture_nearest_villain(s, b, T, n):
-    """Capture the ``n`` map bystanders nearest the villain (lowest space on ties)."""
+def place_own_figure(s, b, T, j, h):
+    """``place_bystanders`` with ``figure: own`` in special Bystander card ``j``'s effect.
+
+    One of the card's figures leaves the supply and replaces a normal bystander (rulebook:
+    Replacing Bystanders; the replaced token returns to the supply): the map one nearest
+    the villain (lowest space on ties), else a normal captive, the villain's panel first.
+    With none to replace it is placed like any bystander. Nothing happens when none of the
+    card's figures is left in the supply.
+    """
+    if s[b, SBY_SUPPLY + j] == 0:
+        return
+    s[b, SBY_SUPPLY + j] -= 1
+    best = -1
+    best_d = 1 << 30
+    for sp in range(T.cfg[CFG_N_SPACES]):
+        if (s[b, BYSTANDER_ON + sp] == 1 and s[b, SBY_ON + sp] < 0
+                and T.dist[s[b, VIL_LOC], sp] < best_d):
+            best, best_d = sp, T.dist[s[b, VIL_LOC], sp]
+    if best >= 0:
+        s[b, SBY_ON + best] = j  # the normal token it replaces stays counted, now in the supply
+        return
+    first = villain_panel(s, b, T)
+    for k in range(T.cfg[CFG_N_PANELS] + 1):
+        p = first if k == 0 else k
+        if s[b, CAPTURED + p] > special_captives(s, b, p):
+            s[b, SBY_CAPT + p * SPECIAL_BYSTANDERS + j] += 1
+            return
+    s[b, BYSTANDER_SUPPLY] -= 1
+    land_bystander(s, b, T, j, h)
+
+
+@njit(cache=True)
+def capture_nearest_villain(s, b, T, n, h):
+    """Capture the ``n`` map bystanders nearest the villain (lowest space on ties); ``h``
+    is the hero the capturing effect resolves for."""
     for _ in range(n):
         best = -1
         best_d = 1 << 30
@@ -308,12 +375,16 @@ def capture_nearest_villain(s, b, T, n):
                 best, best_d = sp, T.dist[s[b, VIL_LOC], sp]
         if best < 0:
             return
-        capture_at(s, b, T, best)
+        capture_at(s, b, T, best, h)
 
 
 @njit(cache=True)
-def defeat_bystanders(s, b, T, n):
-    """Defeat ``n`` captured bystanders, the villain's panel first. True if none could be."""
+def defeat_bystanders(s, b, T, n, h):
+    """Defeat ``n`` captured bystanders, the villain's panel first. True if none could be.
+
+    Normal tokens of a panel go before its special figures; a defeated special figure's
+    card effect resolves for ``h``, the hero resolving the defeating effect (engine.md #36).
+    """
     done = 0
     first = villain_panel(s, b, T)
     for _ in range(n):
@@ -326,10 +397,13 @@ def defeat_bystanders(s, b, T, n):
                     break
         if p == 0:
             break
-        s[b, CAPTURED + p] -= 1
+        j = release_captive(s, b, p, False)
         s[b, BYSTANDERS_DEFEATED] += 1
         s[b, EVENTS + EV_BYSTANDERS_DEFEATED] += 1
         done += 1
+        if j >= 0:
+            s[b, SBY_DEFEATED + j] += 1
+            special_event(s, b, T, j, SBE_DEFEATED, h)
     return done == 0 and n > 0
 
 
@@ -617,15 +691,15 @@ def place_character(s, b, T, i):
             best, best_d = sp, T.dist[s[b, VIL_LOC], sp]
     if best >= 0:
         s[b, BYSTANDER_ON + best] = 0
-        s[b, BYSTANDER_SUPPLY] += 1
+        return_to_supply(s, b, s[b, SBY_ON + best])
+        s[b, SBY_ON + best] = -1
         s[b, IPOS + i] = best
         return
     first = villain_panel(s, b, T)
     for k in range(T.cfg[CFG_N_PANELS] + 1):
         p = first if k == 0 else k
         if s[b, CAPTURED + p] > 0:
-            s[b, CAPTURED + p] -= 1
-            s[b, BYSTANDER_SUPPLY] += 1
+            return_to_supply(s, b, release_captive(s, b, p, False))
             s[b, IPOS + i] = T.scheme_space[p]
             return
     for sp in range(T.cfg[CFG_N_SPACES]):
@@ -638,12 +712,20 @@ def place_character(s, b, T, i):
 
 @njit(cache=True)
 def initial_bystanders(s, b, T):
-    """Setup: one bystander token on each bystander space, the rest in the supply."""
-    placed = 0
+    """Setup: one bystander on each bystander space, the rest in the supply.
+
+    Each special Bystander card first swaps 4 of the tokens for its figures; the bystanders
+    on the map are then drawn from that mixed supply (engine.md #36).
+    """
+    s[b, BYSTANDER_SUPPLY] = T.cfg[CFG_BYSTANDERS]
+    for j in range(SPECIAL_BYSTANDERS):
+        s[b, SBY_SUPPLY + j] = SPECIAL_BYSTANDER_TOKENS if T.sby[j, SB_PRESENT] == 1 else 0
+    for sp in range(MAX_SPACES):
+        s[b, SBY_ON + sp] = -1
     for sp in range(T.cfg[CFG_N_SPACES]):
         if T.space_kind[sp] == SP_BYSTANDER:
             s[b, BYSTANDER_ON + sp] = 1
-            placed += 1
-    s[b, BYSTANDER_SUPPLY] = max(0, T.cfg[CFG_BYSTANDERS] - placed)
+            if s[b, BYSTANDER_SUPPLY] > 0:  # (more spaces than tokens: the extras are normal)
+                s[b, SBY_ON + sp] = take_from_supply(s, b)
 
 

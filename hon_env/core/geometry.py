@@ -26,6 +26,7 @@ from hon_env.content.tables import (
     VT_LACKEY,
     VT_PERIL,
 )
+from hon_env.core.bystanders import capture_into
 from hon_env.core.layout import (
     BYSTANDER_ON,
     CAPTURED,
@@ -41,6 +42,7 @@ from hon_env.core.layout import (
     NEM_OWNER,
     NEM_POS,
     NEM_SIDE,
+    SBY_ON,
     VDECK,
     VIL_IN_PANEL,
     VIL_LOC,
@@ -167,13 +169,18 @@ def captives(s, b, T, p):
 
 
 @njit(cache=True)
-def capture_at(s, b, T, sp):
-    """Capture the bystanders on ``sp``: they go to the panel nearest that space."""
+def capture_at(s, b, T, sp, h):
+    """Capture the bystanders on ``sp``: they go to the panel nearest that space.
+
+    ``h`` is the hero the capturing effect resolves for (a special figure's captured effect
+    resolves for them).
+    """
     p = nearest_panel(T, sp)
     if s[b, BYSTANDER_ON + sp] == 1:
         s[b, BYSTANDER_ON + sp] = 0
-        s[b, CAPTURED + p] += 1
-        s[b, EVENTS + EV_CAPTURES] += 1
+        j = s[b, SBY_ON + sp]
+        s[b, SBY_ON + sp] = -1
+        capture_into(s, b, T, p, j, h)
     i = character_on(s, b, sp)
     if i >= 0:
         s[b, IPOS + i] = T.scheme_space[p]
@@ -235,10 +242,11 @@ def enemy_move_target(s, b, T, pos, toward):
 
 
 @njit(cache=True)
-def move_enemy(s, b, T, pos, steps, through_figures, toward):
+def move_enemy(s, b, T, pos, steps, through_figures, toward, h):
     """Move an enemy figure from ``pos`` up to ``steps`` spaces toward its target.
 
-    Returns the new space. Bystanders on spaces it enters are captured. Enemies stop once
+    Returns the new space. Bystanders on spaces it enters are captured (``h``: the hero the
+    moving effect resolves for, see ``capture_at``). Enemies stop once
     near their hero target or on their bystander's space. ``through_figures`` (villains)
     lets the figure pass occupied spaces, but it must end on an empty one.
     """
@@ -280,7 +288,7 @@ def move_enemy(s, b, T, pos, steps, through_figures, toward):
                 break
             cur = nxt
             if bystander_at(s, b, T, cur):
-                capture_at(s, b, T, cur)
+                capture_at(s, b, T, cur, h)
         if cur != pos and not is_empty_except(s, b, T, cur, pos):
             # blocked at the end: the empty space near it that is nearest the destination
             dest = s[b, HLOC + target] if kind == 0 else target
@@ -301,7 +309,7 @@ def move_enemy(s, b, T, pos, steps, through_figures, toward):
             break
         cur = nxt
         if bystander_at(s, b, T, cur):
-            capture_at(s, b, T, cur)
+            capture_at(s, b, T, cur, h)
     return cur
 
 

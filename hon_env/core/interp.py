@@ -120,6 +120,7 @@ from hon_env.core.effects import (
     place_character,
     place_justice,
     place_minions,
+    place_own_figure,
     rescue_captured,
     rescue_on_map,
     turn_focused,
@@ -237,6 +238,8 @@ from hon_env.core.layout import (
     ROLL_SPACE,
     ROLL_SUCC,
     ROUND,
+    SBY_QN,
+    SBY_QUEUE,
     SMIN,
     SP,
     STACK,
@@ -582,7 +585,7 @@ def op_ploy(s, b, T, c, k, h):
         return
     pop(s, b)
     if icon == PLOY_BYSTANDER:
-        if place_bystander(s, b, T):
+        if place_bystander(s, b, T, h):
             shortage(s, b)
     elif icon == PLOY_SPECIAL:
         push_prog(s, b, T, T.vcard[c, VC_SPECIAL_PROG], h, T_V0 + c)
@@ -1446,13 +1449,16 @@ def op_content(s, b, T, op, a, bb, c, h, src):
     elif op == OP_PLACE_BYSTANDERS:
         short = False
         for _ in range(a):
-            short = place_bystander(s, b, T) or short
+            if bb > 0:  # figure: own, compiled to the card's sby row + 1
+                place_own_figure(s, b, T, bb - 1, h)
+            else:
+                short = place_bystander(s, b, T, h) or short
         if short:
             crisis(s, b)
     elif op == OP_CAPTURE:
-        capture_nearest_villain(s, b, T, a)
+        capture_nearest_villain(s, b, T, a, h)
     elif op == OP_DEFEAT_BYSTANDERS:
-        if defeat_bystanders(s, b, T, a):
+        if defeat_bystanders(s, b, T, a, h):
             crisis(s, b)
     elif op == OP_SCHEME:
         for _ in range(a):
@@ -1477,7 +1483,7 @@ def op_content(s, b, T, op, a, bb, c, h, src):
         t = T_VILLAIN if op == OP_VILLAIN_MOVE else src
         pos = enemy_pos(s, b, T, t)
         if pos >= 0:
-            set_enemy_pos(s, b, t, move_enemy(s, b, T, pos, a, t == T_VILLAIN, bb))
+            set_enemy_pos(s, b, t, move_enemy(s, b, T, pos, a, t == T_VILLAIN, bb, h))
     elif op == OP_MOVE_AWAY:
         origin = s[b, VIL_LOC] if c == AWAY_FROM_VILLAIN else enemy_pos(s, b, T, src)
         if origin >= 0:
@@ -1602,6 +1608,17 @@ def step_op(s, b, T):
 
 
 @njit(cache=True)
+def push_special_bystander_effects(s, b, T):
+    """Push the special Bystander card effects queued by rescues, captures and defeats
+    (core/bystanders.py), first queued on top, so they resolve in order before the op that
+    was next. Called only between ops, never while a decision is pending."""
+    n = s[b, SBY_QN]
+    s[b, SBY_QN] = 0
+    for k in range(n - 1, -1, -1):
+        push_prog(s, b, T, s[b, SBY_QUEUE + 2 * k], s[b, SBY_QUEUE + 2 * k + 1], -1)
+
+
+@njit(cache=True)
 def run(s, b, T, mask):
     """Run game ``b`` until a hero must decide or the game ends.
 
@@ -1613,6 +1630,8 @@ def run(s, b, T, mask):
             s[b, DEC_KIND] = D_NONE
             mask[:] = 0
             return
+        if s[b, SBY_QN] > 0 and s[b, DEC_KIND] == D_NONE:
+            push_special_bystander_effects(s, b, T)
         if s[b, DEC_KIND] != D_NONE and s[b, CHOICE] < 0:
             n, last = legal_mask(s, b, T, mask)
             if n == 0:

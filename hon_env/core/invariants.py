@@ -5,7 +5,8 @@ batch is consistent: every card in exactly one zone and every deck's order match
 zone, supplies conserved and never negative, focus within its cap, damage below health
 (a pilot's set-aside damage too, and only while in the mech), nemeses dealt as configured
 and standing where their side says, one hidden token per unsolved Scheme side, no win
-while a nemesis remains, and a non-empty mask owned by a seated hero in every running game.
+while a nemesis remains, special minion and special bystander figures conserved card by
+card, and a non-empty mask owned by a seated hero in every running game.
 """
 
 from __future__ import annotations
@@ -33,10 +34,13 @@ from hon_env.content.tables import (
     NM_DANGER_PH,
     NM_HEALTH,
     NM_HEALTH_PH,
+    SB_PRESENT,
     SM_HEALTH,
     SM_PRESENT,
     SP_NONE,
     SP_SCHEME,
+    SPECIAL_BYSTANDER_TOKENS,
+    SPECIAL_BYSTANDERS,
     SPECIAL_MINION_TOKENS,
     SPECIAL_MINIONS,
     Tables,
@@ -108,6 +112,7 @@ def violations(state: np.ndarray, T: Tables, masks: np.ndarray | None = None) ->
     running = f("outcome") == L.OUT_ONGOING
     out += _nemesis_violations(state, T, running)
     out += _special_minion_violations(state, T)
+    out += _special_bystander_violations(state, T, running)
     if masks is not None:
         bad(running & (masks.sum(axis=1) == 0), "running game with an empty mask")
         bad(~running & (masks.sum(axis=1) != 0), "finished game with a non-empty mask")
@@ -186,4 +191,35 @@ def _special_minion_violations(state: np.ndarray, T: Tables) -> list[str]:
     bad(supply.sum(axis=1) > f("minion_supply"), "more special minions than minions in supply")
     bad((panels.sum(axis=2) > f("minions")).any(axis=1),
         "more special minions than minions in a panel")
+    return out
+
+
+def _special_bystander_violations(state: np.ndarray, T: Tables,
+                                  running: np.ndarray) -> list[str]:
+    """Special bystanders (rulebook: Special Bystanders): each card's 4 figures are
+    conserved (supply + map + captured + defeated; a rescued one is back in the supply),
+    they are a part of the bystander counts, and no card effect is left queued while a
+    decision is pending."""
+    f = lambda name: L.field_view(state, name)  # noqa: E731
+    out: list[str] = []
+    bad = _reporter(out)
+
+    supply, on, capt, dead = f("sby_supply"), f("sby_on"), f("sby_capt"), f("sby_defeated")
+    for j in range(SPECIAL_BYSTANDERS):
+        present = T.sby[j, SB_PRESENT] == 1
+        total = supply[:, j] + (on == j).sum(axis=1) + capt[:, :, j].sum(axis=1) + dead[:, j]
+        bad(total != (SPECIAL_BYSTANDER_TOKENS if present else 0),
+            f"special bystanders {j} not conserved")
+        bad((supply[:, j] < 0) | (dead[:, j] < 0) | (capt[:, :, j] < 0).any(axis=1),
+            f"negative special bystanders {j}")
+    bad(((on < -1) | (on >= SPECIAL_BYSTANDERS)).any(axis=1), "special bystander card unknown")
+    bad(((on >= 0) & (f("bystander_on") != 1)).any(axis=1),
+        "special bystander on a space without a bystander")
+    bad(supply.sum(axis=1) > f("bystander_supply"),
+        "more special bystanders than bystanders in supply")
+    bad((capt.sum(axis=2) > f("captured")).any(axis=1),
+        "more special bystanders than captives in a panel")
+    bad(dead.sum(axis=1) > f("bystanders_defeated"),
+        "more special bystanders defeated than bystanders")
+    bad(running & (f("sby_qn") != 0), "special bystander effects left queued")
     return out

@@ -25,7 +25,9 @@ from hon_env.content.tables import (
     MAX_HEROES,
     MAX_PANELS,
     MAX_SPACES,
+    N_SBE,
     NEMESES,
+    SPECIAL_BYSTANDERS,
     SPECIAL_MINIONS,
     VDECK,
 )
@@ -33,6 +35,7 @@ from hon_env.content.tables import (
 STACK_DEPTH = 96  # interpreter stack entries per game
 STACK_W = 6  # entry = (op, a, b, c, hero, src)
 N_EVENTS = 16
+SBY_QUEUE_CAP = 16  # special bystander programs waiting for the interpreter (see SBY_QUEUE)
 
 FIELDS: dict[str, tuple[int, tuple[int, ...]]] = {}
 _cursor = 0
@@ -99,6 +102,18 @@ SMIN = _field("smin", MAX_PANELS + 1, SPECIAL_MINIONS)  # card j's minions in pa
 SMIN_DMG = _field("smin_dmg", MAX_PANELS + 1, SPECIAL_MINIONS)  # damage on one of them
 CAPTURED = _field("captured", MAX_PANELS + 1)  # captured bystanders in panel k
 BYSTANDER_ON = _field("bystander_on", MAX_SPACES)  # 1: bystander token on that map space
+# Special Bystanders rule: the four fields above count every bystander token; these say which
+# of them are special Bystander card j's figures (Tables.sby row j). core/bystanders.py
+# keeps both in step. SBY_CAPT column p * SPECIAL_BYSTANDERS + j.
+SBY_SUPPLY = _field("sby_supply", SPECIAL_BYSTANDERS)  # card j's figures in the supply
+SBY_ON = _field("sby_on", MAX_SPACES)  # card j of the figure on that map space; -1 normal/none
+SBY_CAPT = _field("sby_capt", MAX_PANELS + 1, SPECIAL_BYSTANDERS)  # card j's captives in p
+SBY_DEFEATED = _field("sby_defeated", SPECIAL_BYSTANDERS)  # card j's figures out of the game
+SBY_EVENTS = _field("sby_events", SPECIAL_BYSTANDERS, N_SBE)  # times rescued/captured/defeated
+SBY_QN = _field("sby_qn")  # entries in SBY_QUEUE
+# (program, hero) of card effects queued by rescues, captures and defeats; interp.run pushes
+# them before the next op, so a rule helper never writes the interpreter stack itself
+SBY_QUEUE = _field("sby_queue", SBY_QUEUE_CAP, 2)
 COUNTERS = _field("counters", 4)  # issue counters (e.g. gold)
 # --- the dice roll in progress (attacks and solves do not nest)
 ROLL_KIND = _field("roll_kind")  # 0 none, 1 Attack, 2 Solve

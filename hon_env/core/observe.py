@@ -26,6 +26,12 @@ sizes, and no deck order is visible. Sections, in order (sizes in floats)::
                    the supply, then per panel 1..6 its figures there and the damage kept on
                    the wounded one (fraction of health); the SPACES minion feature counts
                    normal and special minions alike
+    SPECIAL_BYSTANDERS 156  2 special Bystander cards x 78: present; whether the card has a
+                   rescued, a captured and a defeated effect; its 4 figures in the supply,
+                   on the map, captured and defeated (each / 4); per panel 1..6 its
+                   captives there (/ 4); then a 64-space plane, 1 where one of its figures
+                   stands. The SPACES bystander and captive features count normal and
+                   special bystanders alike, so the planes say which of them are special
 
 The global state for centralized critics (``encode_state``) is seat 0's observation
 followed by every seat's hand multi-hot (6 x 20).
@@ -51,6 +57,10 @@ from hon_env.content.tables import (
     MAX_PANELS,
     MAX_SPACES,
     NEMESES,
+    SB_CAPTURED_PROG,
+    SB_DEFEATED_PROG,
+    SB_PRESENT,
+    SB_RESCUED_PROG,
     SM_HEALTH,
     SM_INFLICT,
     SM_PRESENT,
@@ -59,6 +69,8 @@ from hon_env.content.tables import (
     SP_PERIL,
     SP_SCHEME,
     SP_START,
+    SPECIAL_BYSTANDER_TOKENS,
+    SPECIAL_BYSTANDERS,
     SPECIAL_MINIONS,
     VC_TYPE,
     VT_LACKEY,
@@ -94,6 +106,8 @@ NEM_FEATS = 10
 N_NEMESES = NEMESES * NEM_FEATS
 SMIN_FEATS = 4 + 2 * MAX_PANELS
 N_SMIN = SPECIAL_MINIONS * SMIN_FEATS
+SBY_FEATS = 8 + MAX_PANELS + MAX_SPACES
+N_SBY = SPECIAL_BYSTANDERS * SBY_FEATS
 
 OFF_GLOBAL = 0
 OFF_SPACES = OFF_GLOBAL + N_GLOBAL
@@ -103,7 +117,8 @@ OFF_VCARDS = OFF_OTHERS + N_OTHERS
 OFF_ICARDS = OFF_VCARDS + N_VCARDS
 OFF_NEMESES = OFF_ICARDS + N_ICARDS
 OFF_SMIN = OFF_NEMESES + N_NEMESES
-OBS_DIM = OFF_SMIN + N_SMIN
+OFF_SBY = OFF_SMIN + N_SMIN
+OBS_DIM = OFF_SBY + N_SBY
 STATE_DIM = OBS_DIM + MAX_HEROES * HERO_DECK
 
 OBS_SECTIONS = (
@@ -111,6 +126,7 @@ OBS_SECTIONS = (
     ("self", OFF_SELF, N_SELF), ("others", OFF_OTHERS, N_OTHERS),
     ("villain_cards", OFF_VCARDS, N_VCARDS), ("issue_cards", OFF_ICARDS, N_ICARDS),
     ("nemeses", OFF_NEMESES, N_NEMESES), ("special_minions", OFF_SMIN, N_SMIN),
+    ("special_bystanders", OFF_SBY, N_SBY),
 )
 
 
@@ -342,6 +358,27 @@ def encode_obs(s, b, T, seat, out):
             col = p * SPECIAL_MINIONS + j
             out[o + 3 + p] = s[b, L.SMIN + col] / 5.0
             out[o + 3 + MAX_PANELS + p] = _frac(s[b, L.SMIN_DMG + col], health)
+
+    # special Bystander cards (public reference cards and figures)
+    n = float(SPECIAL_BYSTANDER_TOKENS)
+    for j in range(SPECIAL_BYSTANDERS):
+        if T.sby[j, SB_PRESENT] == 0:
+            continue
+        o = OFF_SBY + j * SBY_FEATS
+        out[o] = 1.0
+        out[o + 1] = 1.0 if T.sby[j, SB_RESCUED_PROG] >= 0 else 0.0
+        out[o + 2] = 1.0 if T.sby[j, SB_CAPTURED_PROG] >= 0 else 0.0
+        out[o + 3] = 1.0 if T.sby[j, SB_DEFEATED_PROG] >= 0 else 0.0
+        out[o + 4] = s[b, L.SBY_SUPPLY + j] / n
+        out[o + 7] = s[b, L.SBY_DEFEATED + j] / n
+        for p in range(1, MAX_PANELS + 1):
+            k = s[b, L.SBY_CAPT + p * SPECIAL_BYSTANDERS + j]
+            out[o + 6] += k / n
+            out[o + 7 + p] = k / n
+        for sp in range(T.cfg[CFG_N_SPACES]):
+            if s[b, L.SBY_ON + sp] == j:
+                out[o + 5] += 1.0 / n
+                out[o + 8 + MAX_PANELS + sp] = 1.0
 
 
 @njit(cache=True)

@@ -24,6 +24,7 @@ from hon_env.core.layout import (
     DEC_KIND,
     ROLL_KIND,
     ROUND,
+    SBY_QN,
     SP,
     TURN,
     TURN_HERO,
@@ -48,6 +49,7 @@ def jump_to(s, b, T, where, mask):
     s[b, DEC_KIND] = D_NONE
     s[b, CHOICE] = -1
     s[b, ROLL_KIND] = 0
+    s[b, SBY_QN] = 0
     if s[b, ROUND] == 0:
         s[b, ROUND] = 1
     push(s, b, F_ROUND, 0, 0, 0, -1, -1)

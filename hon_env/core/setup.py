@@ -30,8 +30,11 @@ from hon_env.content.tables import (
     IT_ISSUE,
     MAX_CRISES,
     NEMESES,
+    SB_PRESENT,
+    SB_SETUP_PROG,
     SM_PRESENT,
     SM_SETUP_PROG,
+    SPECIAL_BYSTANDERS,
     SPECIAL_MINION_TOKENS,
     SPECIAL_MINIONS,
     VC_PRESENT,
@@ -154,7 +157,8 @@ def init_game(s, b, T, seed, mask):
         s[b, NEM_OWNER + k] = -1
         s[b, NEM_POS + k] = -1
 
-    # 2a. board: bystanders on their spaces, heroes at and around the start space
+    # 2a. board: bystanders on their spaces (special figures mixed in), heroes at and around
+    # the start space
     initial_bystanders(s, b, T)
     for h in range(nh):
         s[b, HLOC + h] = nearest_empty(s, b, T, T.cfg[CFG_START_SPACE], False, -1)
@@ -241,11 +245,15 @@ def init_game(s, b, T, seed, mask):
         push(s, b, F_NEMESIS_SETUP, 0, 0, 0, -1, -1)
     for h in range(nh - 1, -1, -1):
         push(s, b, F_MULLIGAN, 0, 0, 0, h, -1)
-    # after the issue's Setup effect come the special Minion cards', then the crisis
-    # cards' (added to the issue play area after the issue is set up); pushed in reverse
+    # after the issue's Setup effect come the special Minion cards', the special Bystander
+    # cards', then the crisis cards' (added to the issue play area after the issue is set
+    # up); pushed in reverse
     for k in range(MAX_CRISES - 1, -1, -1):
         if T.crisis[k, CR_PRESENT] == 1:
             push_prog(s, b, T, T.crisis[k, CR_SETUP_PROG], 0, -1)
+    for j in range(SPECIAL_BYSTANDERS - 1, -1, -1):
+        if T.sby[j, SB_PRESENT] == 1:
+            push_prog(s, b, T, T.sby[j, SB_SETUP_PROG], 0, -1)
     for j in range(SPECIAL_MINIONS - 1, -1, -1):
         if T.smin[j, SM_PRESENT] == 1:
             push_prog(s, b, T, T.smin[j, SM_SETUP_PROG], 0, -1)

@@ -11,9 +11,9 @@
 | Number of agents   | 1 to 6                                                         |
 | Action Shape       | `()`                                                           |
 | Action Values      | `Discrete(398)`                                                |
-| Observation Shape  | `{"observation": (1739,), "action_mask": (398,)}`              |
+| Observation Shape  | `{"observation": (1895,), "action_mask": (398,)}`              |
 | Observation Values | observation float32 in `[0, inf)`; action_mask int8 in {0, 1}  |
-| State Shape        | `(1859,)` float32 in `[0, inf)`                                |
+| State Shape        | `(2015,)` float32 in `[0, inf)`                                |
 
 *Hour of Need* is a cooperative superhero board game: 1 to 6 heroes fight a villain's
 schemes on a hex map while an issue deck runs down. Every hero is an agent; the heroes win
@@ -30,13 +30,14 @@ AEC env `agent_selection` is that hero, so one agent often acts several times in
 
 ### Observation Space
 
-`observe(agent)` returns `{"observation": float32 [1739], "action_mask": int8 [398]}`.
+`observe(agent)` returns `{"observation": float32 [1895], "action_mask": int8 [398]}`.
 The observation is egocentric (the agent's own hero first) and free of hidden information
 (other heroes' hands are sizes, deck orders are not visible). Its named sections (global,
-spaces, self, others, villain cards, issue cards, nemeses) are documented in
+spaces, self, others, villain cards, issue cards, nemeses, special minions, special
+bystanders) are documented in
 `hon_env/core/observe.py`; the agent's seat is one-hot at offsets 58-63 of the global
 section. `state()` is the global state for centralized critics: seat 0's observation
-followed by every seat's hand (`float32 [1859]`).
+followed by every seat's hand (`float32 [2015]`).
 
 #### Legal Actions Mask
 
@@ -100,7 +101,8 @@ hour_of_need_v0.env(scenario="origin_story", heroes=None, villain=None, issue=No
   nemesis of the content). Games with 5 or 6 heroes deal one to each hero without a Scheme
   card; `rules={"nemeses": n}` adds `n` more to any game (the Nemesis optional rule).
 - `rules`, `caps`: overrides of `hon_env.content.compile.DEFAULT_RULES` / `DEFAULT_CAPS`
-  (among them `nemeses` and `extra_clues`, a second copy of the clue deck).
+  (among them `nemeses`, `extra_clues`, a second copy of the clue deck, and the optional
+  rules' card lists `special_minions`, `special_bystanders` and `crisis_cards`).
 - `max_cycles`: PettingZoo's usual name for the episode length: an alias of
   `caps={"max_decisions": max_cycles}`, i.e. the episode is truncated after that many
   decisions (parallel steps, or AEC steps of live agents summed over all heroes). With one

@@ -1,0 +1,126 @@
+"""Which bystander is which: special figures of the Special Bystanders optional rule.
+
+``BYSTANDER_SUPPLY``, ``BYSTANDER_ON``, ``CAPTURED`` and ``BYSTANDERS_DEFEATED`` count every
+bystander, special figures included, so rules that only ask "how many bystanders" need no
+change. The ``SBY_*`` fields say which of them belong to special Bystander card ``j``
+(``Tables.sby`` row ``j``); every rule that moves a bystander goes through these helpers,
+which keep both in step.
+
+When a special figure is rescued, captured or defeated, its card's effect for that event
+is queued with the hero it resolves for (``SBY_QUEUE``). These helpers run inside other
+ops, some of which are still on the interpreter stack, so they never push; ``interp.run``
+pushes the queue before it executes the next op (engine.md #36).
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from hon_env.content.tables import N_SBE, SB_RESCUED_PROG, SBE_CAPTURED, SPECIAL_BYSTANDERS
+from hon_env.core.layout import (
+    ACTIVE,
+    BYSTANDER_SUPPLY,
+    CAPTURED,
+    EV_CAPTURES,
+    EVENTS,
+    SBY_CAPT,
+    SBY_EVENTS,
+    SBY_QN,
+    SBY_QUEUE,
+    SBY_QUEUE_CAP,
+    SBY_SUPPLY,
+)
+from hon_env.core.rng import randint
+
+
+@njit(cache=True)
+def take_from_supply(s, b):
+    """Take one bystander from the supply (which must not be empty).
+
+    Returns the special card ``j`` of the figure taken, or -1 for a normal token. The supply
+    is one mixed pile, so with special figures in it the bystander is drawn at random,
+    weighted by how many of each kind are left (engine.md #36); without them no random
+    number is drawn, so games without the rule keep their trajectories.
+    """
+    supply = s[b, BYSTANDER_SUPPLY]
+    s[b, BYSTANDER_SUPPLY] = supply - 1
+    special = 0
+    for j in range(SPECIAL_BYSTANDERS):
+        special += s[b, SBY_SUPPLY + j]
+    if special == 0:
+        return -1
+    r = randint(s, b, supply) - (supply - special)  # < 0: a normal token
+    for j in range(SPECIAL_BYSTANDERS):
+        if r < 0:
+            return -1
+        if r < s[b, SBY_SUPPLY + j]:
+            s[b, SBY_SUPPLY + j] -= 1
+            return j
+        r -= s[b, SBY_SUPPLY + j]
+    return -1
+
+
+@njit(cache=True)
+def return_to_supply(s, b, j):
+    """A bystander (special card ``j``, or -1 normal) goes back to the supply."""
+    s[b, BYSTANDER_SUPPLY] += 1
+    if j >= 0:
+        s[b, SBY_SUPPLY + j] += 1
+
+
+@njit(cache=True)
+def special_captives(s, b, p):
+    """Special figures (of any card) among the captives counted in panel ``p``."""
+    n = 0
+    for j in range(SPECIAL_BYSTANDERS):
+        n += s[b, SBY_CAPT + p * SPECIAL_BYSTANDERS + j]
+    return n
+
+
+@njit(cache=True)
+def release_captive(s, b, p, special_first):
+    """Take one counted captive out of panel ``p`` (which holds one); returns its card or -1.
+
+    ``special_first``: special figures (card order) before normal tokens (rescues), else
+    normal tokens first (defeats and replacements).
+    """
+    s[b, CAPTURED + p] -= 1
+    normal = s[b, CAPTURED + p] + 1 - special_captives(s, b, p)
+    if normal > 0 and not special_first:
+        return -1
+    for j in range(SPECIAL_BYSTANDERS):
+        col = SBY_CAPT + p * SPECIAL_BYSTANDERS + j
+        if s[b, col] > 0:
+            s[b, col] -= 1
+            return j
+    return -1
+
+
+@njit(cache=True)
+def special_event(s, b, T, j, ev, h):
+    """Special card ``j``'s figure was rescued, captured or defeated (``ev``: SBE_*).
+
+    Counts it in SBY_EVENTS and queues the card's effect for the event, to resolve for hero
+    ``h`` (the active hero when ``h`` < 0). Overflowing the queue is an engine bug.
+    """
+    s[b, SBY_EVENTS + j * N_SBE + ev] += 1
+    pid = T.sby[j, SB_RESCUED_PROG + ev]
+    if pid < 0:
+        return
+    n = s[b, SBY_QN]
+    if n >= SBY_QUEUE_CAP:
+        raise RuntimeError("hon_env: special bystander effect queue overflow")
+    s[b, SBY_QUEUE + 2 * n] = pid
+    s[b, SBY_QUEUE + 2 * n + 1] = h if h >= 0 else s[b, ACTIVE]
+    s[b, SBY_QN] = n + 1
+
+
+@njit(cache=True)
+def capture_into(s, b, T, p, j, h):
+    """A bystander (special card ``j``, or -1 normal) is captured into panel ``p``; ``h`` is
+    the hero of the effect that captured it."""
+    s[b, CAPTURED + p] += 1
+    s[b, EVENTS + EV_CAPTURES] += 1
+    if j >= 0:
+        s[b, SBY_CAPT + p * SPECIAL_BYSTANDERS + j] += 1
+        special_event(s, b, T, j, SBE_CAPTURED, h)
