@@ -26,12 +26,18 @@ CASES = [
      "seed": 5, "policy": 2},
     {"name": "pilot_medic_seed16", "scenario": "origin_story", "heroes": ["microguy", "vigil"],
      "seed": 16, "policy": 16},
+    # optional rules: special bystanders (both cards) with special minions
+    {"name": "specials_seed3", "scenario": "origin_story", "heroes": ["majesty", "stride"],
+     "seed": 3, "policy": 3,
+     "rules": {"special_bystanders": ["foremans_crew", "panicked_tourists"],
+               "special_minions": ["hired_muscle"]}},
 ]
 
 
 def play(case: dict, actions: list[int] | None = None) -> dict:
     """Play a case with its policy (or replay ``actions``); return the record."""
-    g = Game(case["scenario"], seed=case["seed"], heroes=case["heroes"])
+    g = Game(case["scenario"], seed=case["seed"], heroes=case["heroes"],
+             rules=case.get("rules"))
     rng = np.random.default_rng(case["policy"])
     log, decisions = [], []
     while not g.is_over:
