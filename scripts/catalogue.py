@@ -1,4 +1,5 @@
-"""Write docs/content.md: every hero, villain, issue, clue, nemesis, Minion and crisis card.
+"""Write docs/content.md: every hero, villain, issue, clue, nemesis, Minion, Bystander and
+crisis card.
 
 Each content file is first validated with the project's loader; the catalogue itself is
 rendered from the YAML as written (names, not compiled numbers). Effects are rendered op by
@@ -21,6 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from hon_env.content.loader import (  # noqa: E402
     list_content,
+    load_bystander,
     load_clues,
     load_crisis,
     load_hero,
@@ -144,6 +146,8 @@ def op_text(op: dict[str, Any]) -> str:
         case "place_minions":
             return f"place {_plural(n, 'minion')} in {_panel(p['panel'])}"
         case "place_bystanders":
+            if p.get("figure") == "own":
+                return f"place {_plural(n, 'figure')} of this card (replacing a bystander)"
             return f"place {_plural(n, 'bystander')}"
         case "capture_bystanders":
             return f"capture {_plural(n, 'bystander')} nearest the villain"
@@ -420,6 +424,18 @@ def minion_section(ident: str) -> list[str]:
     return out + [""]
 
 
+def bystander_section(ident: str) -> list[str]:
+    load_bystander(ident, CONTENT_DIR)
+    d = _read("bystanders", ident)
+    out = [f"### {d['name']} (`{ident}`)", "", " ".join(str(d.get("style", "")).split()), ""]
+    out.append("- 4 bystander figures, replacing 4 normal bystander tokens")
+    out.append(f"- Setup: {effect_text(d.get('setup'))}")
+    out.append(f"- When one is rescued (for the rescuing hero): {effect_text(d.get('rescued'))}")
+    out.append(f"- When one is captured: {effect_text(d.get('captured'))}")
+    out.append(f"- When one is defeated: {effect_text(d.get('defeated'))}")
+    return out + [""]
+
+
 def crisis_section(ident: str) -> list[str]:
     load_crisis(ident, CONTENT_DIR)
     d = _read("crises", ident)
@@ -439,6 +455,8 @@ def build() -> str:
                            ("Clues", "clues", clues_section),
                            ("Nemeses", "nemeses", nemesis_section),
                            ("Special minions (optional rule)", "minions", minion_section),
+                           ("Special bystanders (optional rule)", "bystanders",
+                            bystander_section),
                            ("Crisis cards (optional rule)", "crises", crisis_section)):
         lines += [f"## {title}", ""]
         for ident in ids[key]:

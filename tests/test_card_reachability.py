@@ -14,6 +14,10 @@ What counts as "left its deck", read from the state rows after reset and after e
   setup leaves out are ``L_REMOVED`` and do not count;
 - clue cards: gained by a hero (held or discarded).
 
+Special Bystander cards (an optional rule, so no deck) are reached when each effect the card
+has resolves: their figures are rescued, captured and defeated in random play (the
+``sby_events`` counters).
+
 A villain card drawn and discarded inside one step is still seen, because no reshuffle
 happens in the same step except when the deck runs out; across many games that cannot
 hide a card for good.
@@ -29,7 +33,7 @@ import numpy as np
 import pytest
 
 from hon_env import Scenario, list_content, load_scenario
-from hon_env.content.tables import VC_SCALING
+from hon_env.content.tables import N_SBE, SB_RESCUED_PROG, VC_SCALING
 from hon_env.core import layout as L
 from hon_env.core.kernels import reset_batch
 from hon_env.rollout import play_batch, random_policy
@@ -207,3 +211,31 @@ def test_every_card_is_reached_in_each_pair_and_team_size(villain, issue, size):
     seen.seen["villain", villain] |= removed[:len(seen.seen["villain", villain])]
     missing = seen.unreached()
     assert not missing, "cards never left their deck:\n" + "\n".join(missing)
+
+
+# --- special Bystander cards -------------------------------------------------------------------
+
+SBE_NAMES = ("rescued", "captured", "defeated")  # SBE_* order, the sby_events columns
+
+
+@pytest.mark.parametrize("card", CONTENT["bystanders"])
+def test_every_special_bystander_effect_is_reached(card):
+    """Each special Bystander card of the content folder (Special Bystanders rule) comes
+    into play: in random-legal games on every villain x issue pair with the card, each of
+    its rescued, captured and defeated effects resolves at least once. Every pair plays 8
+    two-hero games; about 15 figures are defeated over all pairs (only Blackout Gala
+    defeats captives), so the margin is wide."""
+    fired = np.zeros(N_SBE, np.int64)
+    programs = None
+    for villain, issue in PAIRS:
+        sc = load_scenario("origin_story", heroes=["majesty", "stride"], villain=villain,
+                           issue=issue, rules={"special_bystanders": [card]})
+        programs = sc.tables.sby[0, SB_RESCUED_PROG:SB_RESCUED_PROG + N_SBE]
+        last = {}
+        rng = np.random.default_rng(zlib.crc32(f"reach/{card}/{villain}/{issue}".encode()))
+        play_batch(sc, np.arange(8, dtype=np.int64), random_policy(rng),
+                   on_step=lambda s, m, last=last: last.update(state=s))
+        fired += L.field_view(last["state"], "sby_events")[:, 0].sum(axis=0)
+    missing = [SBE_NAMES[e] for e in range(N_SBE) if programs[e] >= 0 and fired[e] == 0]
+    assert not missing, f"special bystander {card}: effects never resolved: {missing}"
+    assert fired[0] > 0 and fired[1] > 0  # its figures were rescued and captured

@@ -24,7 +24,8 @@ def test_check_flag_passes():
 def test_every_content_id_appears():
     text = OUT.read_text()
     ids = hon_env.list_content()
-    for kind in ("heroes", "villains", "issues", "clues", "nemeses"):
+    for kind in ("heroes", "villains", "issues", "clues", "nemeses", "minions", "bystanders",
+                 "crises"):
         assert ids[kind], kind
         for ident in ids[kind]:
             assert f"(`{ident}`)" in text or f"`{ident}`" in text, (kind, ident)
@@ -36,3 +37,5 @@ def test_op_phrases():
     assert op_text({"op": "if", "count": "counter:gold", "at_least": 2,
                     "then": [{"op": "crisis"}]}) == "if gold ≥ 2: a crisis occurs"
     assert op_text({"op": "no_such_op", "n": 3}) == "no_such_op(n=3)"
+    assert op_text({"op": "place_bystanders", "n": 1, "figure": "own"}) == (
+        "place 1 figure of this card (replacing a bystander)")

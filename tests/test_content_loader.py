@@ -76,10 +76,12 @@ from hon_env.content.tables import (
     NM_SCHEME_PROG,
     NM_SETUP_PROG,
     PROG_LEN,
+    SB_NCOLS,
     SM_NCOLS,
     SP_PERIL,
     SP_SCHEME,
     SP_START,
+    SPECIAL_BYSTANDERS,
     SPECIAL_MINIONS,
     VC_ACTIVATE_PROG,
     VC_COLOR,
@@ -248,6 +250,7 @@ def test_valid_content_compiles_with_fixed_shapes(tmp_path: Path) -> None:
         "dist": (MAX_SPACES, MAX_SPACES), "scheme_space": (MAX_PANELS + 1,),
         "peril_space": (4,), "lackey_space": (4,), "dice": (6, 3),
         "nemesis": (NEMESIS_POOL, NM_NCOLS), "smin": (SPECIAL_MINIONS, SM_NCOLS),
+        "sby": (SPECIAL_BYSTANDERS, SB_NCOLS),
         "crisis": (MAX_CRISES, CR_NCOLS),
     }
     assert set(shapes) == set(t.dtype.names)
@@ -343,7 +346,8 @@ def test_overrides_and_listing(tmp_path: Path) -> None:
     assert by_path.id == "test_story" and by_path.villain_name == "Baddie"
     assert list_content(tmp_path / "content") == {
         "heroes": ["tester"], "villains": ["baddie"], "issues": ["heist"],
-        "clues": ["test_clues"], "nemeses": ["nemo"], "minions": [], "crises": [],
+        "clues": ["test_clues"], "nemeses": ["nemo"], "minions": [], "bystanders": [],
+        "crises": [],
         "scenarios": ["test_story"],
     }
 
