@@ -8,6 +8,7 @@ from ``configs/content/bystanders/``). Gameplay tests build positions by hand wi
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -49,6 +50,7 @@ from hon_env.core.invariants import violations
 from hon_env.core.observe import OFF_SBY, SBY_FEATS
 from hon_env.rollout import play_batch, random_policy
 
+CONFIGS = Path(__file__).resolve().parents[1] / "configs"
 BOTH = ["foremans_crew", "panicked_tourists"]
 CREW = 0  # rows of Tables.sby in rule order
 TOURISTS = 1
@@ -151,8 +153,9 @@ GOOD = ("format_version: 1\nid: {id}\nkind: bystander\nname: Test Crowd\n"
 ])
 def test_broken_bystander_file_names_file_card_and_field(tmp_path: Path, extra, field,
                                                          message):
-    """A broken special Bystander card is a load error that names the file, the card and
-    the field (unknown key, bad number, unknown op, an op out of its context)."""
+    """Rulebook: Special Bystanders — a special Bystander card is content like any other: a
+    broken one is a load error that names the file, the card and the field (unknown key,
+    bad number, unknown op, an op out of its context)."""
     path = tmp_path / "test_crowd.yaml"
     path.write_text(GOOD.format(id="test_crowd") + extra)
     with pytest.raises(ContentError, match=message) as err:
@@ -174,7 +177,8 @@ def test_bystander_card_needs_an_effect(tmp_path: Path):
 
 
 def test_own_figures_only_in_bystander_cards(tmp_path: Path):
-    """``figure: own`` names the card's own figures, so other content may not use it."""
+    """Rulebook: Special Bystanders — ``figure: own`` names a special Bystander card's own
+    figures, so other content may not use it."""
     path = tmp_path / "grab.yaml"
     path.write_text("format_version: 1\nid: grab\nkind: crisis\nname: Grab\n"
                     "crisis: [{op: place_bystanders, figure: own}]\n")
@@ -199,25 +203,31 @@ def test_setup_swaps_in_four_figures_per_card(both):
         assert not bystander_problems(g)
 
 
-def test_setup_effect_is_followed():
+def test_setup_effect_is_followed(tmp_path: Path):
     """Rulebook: Special Bystanders — during setup the Setup effect of each card is
-    followed: one of the Foreman's crew replaces a normal bystander on the map, so the map
-    holds at least one crew figure and the supply at least one more normal token than the
-    draw alone would leave."""
+    followed: one of the Foreman's crew takes the place of a normal bystander on the map.
+    Compared with the same games played with a copy of the card that has no Setup effect,
+    the map holds one more crew figure (the same draws: the Setup effect draws nothing)."""
+    shutil.copytree(CONFIGS, tmp_path / "configs")
+    card = tmp_path / "configs" / "content" / "bystanders" / "foremans_crew.yaml"
+    card.write_text("\n".join(line for line in card.read_text().splitlines()
+                               if not line.startswith("setup:")) + "\n")
+    without = load_scenario("origin_story", heroes=["majesty"],
+                            rules={"special_bystanders": ["foremans_crew"]},
+                            content_dir=tmp_path / "configs" / "content")
     one = special_scenario(["foremans_crew"])
     for seed in range(6):
-        g = Game(one, seed=seed)
-        f = g.field
-        assert figures(g, CREW)["map"] >= 1
+        g, base = Game(one, seed=seed), Game(without, seed=seed)
+        drawn = figures(base, CREW)["map"]
+        assert figures(g, CREW)["map"] == min(4, drawn + 1)
         assert figures(g, CREW)["captured"] == 0
-        assert sum(figures(g, CREW).values()) == 4
-        assert int(f("bystander_on").sum()) == 5  # Century Heist: 5 bystander spaces
+        assert int(g.field("bystander_on").sum()) == 5  # Century Heist: 5 bystander spaces
         assert not bystander_problems(g)
 
 
 def test_own_figure_replaces_the_normal_bystander_nearest_the_villain(both):
     """Rulebook: Replacing Bystanders — the crew figure of the Setup effect replaces a
-    normal bystander (the one nearest the villain, engine.md #22, #36), which returns to the
+    normal bystander (the one nearest the villain, engine.md #38), which returns to the
     supply; with none to replace it is placed like any bystander."""
     one = special_scenario(["foremans_crew"])
     g = setup(one, "C3")
@@ -264,8 +274,9 @@ def test_placement_mixes_normal_and_special_figures():
 
 
 def test_no_random_draw_without_special_figures():
-    """Without special figures in the supply placing a bystander draws no random number, so
-    games without the rule keep their trajectories (engine.md #36)."""
+    """Rulebook: Special Bystanders — without special figures in the supply placing a
+    bystander draws no random number, so games without the rule keep their trajectories
+    (engine.md #36)."""
     plain = load_scenario("origin_story", heroes=["majesty"])
     g = setup(plain, "C3")
     rng = g.field("rng").copy()
@@ -328,7 +339,7 @@ def test_rescue_effect_resolves_for_the_rescuing_hero(duo):
 
 def test_solve_rescues_special_captives_first(mixed):
     """Rulebook: Captured Bystanders / Rescuing Bystanders — successes spent on captives
-    rescue special figures before normal ones (engine.md #36); each returns to the supply
+    rescue special figures before normal ones (engine.md #38); each returns to the supply
     and the crew figure's rescued effect resolves for the solver."""
     g = setup(mixed, "panel 2")
     capture(g, 2, 1)  # a normal captive ...
@@ -381,7 +392,7 @@ def test_enemy_moving_onto_a_figure_captures_it(both):
 
 def test_defeat_takes_normal_captives_first(duo):
     """Rulebook: Defeating Bystanders — defeated bystanders leave the game. Normal captives
-    of a panel go before special figures (engine.md #36); a defeated special figure is out
+    of a panel go before special figures (engine.md #38); a defeated special figure is out
     of the game for good and its card's defeated effect resolves for the hero of the
     defeating effect: Panicked Tourists make hero 2 discard a card or suffer 1 damage."""
     g = duo_setup(duo)
@@ -403,7 +414,8 @@ def test_defeat_takes_normal_captives_first(duo):
 # --- the cards -------------------------------------------------------------------------------
 
 def test_foremans_crew_card(both):
-    """Foreman's Crew: Setup places one of its figures (replacing a normal bystander);
+    """Rulebook: Special Bystanders — Foreman's Crew (a beneficial card): Setup places one
+    of its figures (replacing a normal bystander);
     a rescued crew figure gives the rescuer a card; capturing or defeating one does
     nothing more."""
     T = both.tables
@@ -419,7 +431,8 @@ def test_foremans_crew_card(both):
 
 
 def test_panicked_tourists_card(both):
-    """Panicked Tourists: no Setup effect and nothing when rescued; a captured tourist
+    """Rulebook: Special Bystanders — Panicked Tourists (a detrimental card): no Setup
+    effect and nothing when rescued; a captured tourist
     places a minion in the villain's panel, a defeated one makes the active hero discard a
     card or suffer 1 damage."""
     T = both.tables
@@ -498,7 +511,8 @@ def _random_play(sc, seeds, rng) -> np.ndarray:
 
 @pytest.mark.parametrize("ids", [BOTH, ["foremans_crew"], ["panicked_tourists"]])
 def test_random_play_with_special_bystanders_keeps_invariants(ids):
-    """Random legal play with the Special Bystanders rule: normal and special bystanders are
+    """Rulebook: Special Bystanders — random legal play with the rule: normal and special
+    bystanders are
     conserved card by card (a rescued figure goes back to the supply, a defeated one
     leaves the game) at every step, every game ends, and the cards' effects happen."""
     sc = special_scenario(ids, heroes=("majesty", "guerilla"))
@@ -536,7 +550,8 @@ def test_special_bystanders_through_every_front_end():
 @pytest.mark.slow
 @pytest.mark.parametrize("card", sorted(list_content()["bystanders"]))
 def test_random_play_with_special_bystanders_on_every_pair(card):
-    """Every villain x issue pair with each special Bystander card (and with two), teams of
+    """Rulebook: Special Bystanders — every villain x issue pair with each special Bystander
+    card (and with two), teams of
     1 to 4, together with special minions on half the runs: several hundred random games
     keep the invariants and end."""
     rng = np.random.default_rng(13)

@@ -9,7 +9,7 @@ which keep both in step.
 When a special figure is rescued, captured or defeated, its card's effect for that event
 is queued with the hero it resolves for (``SBY_QUEUE``). These helpers run inside other
 ops, some of which are still on the interpreter stack, so they never push; ``interp.run``
-pushes the queue before it executes the next op (engine.md #36).
+pushes the queue before it executes the next op (engine.md #37).
 """
 
 from __future__ import annotations

@@ -228,7 +228,7 @@ def rescue_captured(s, b, T, h, panel, n):
     """Hero ``h`` rescues up to ``n`` captured bystanders from ``panel``; returns how many.
 
     Special figures go first (card order), then normal tokens, then bystander characters
-    held there (engine.md #22, #36).
+    held there (engine.md #22, #38).
     """
     k = min(n, s[b, CAPTURED + panel])
     for _ in range(k):
@@ -339,7 +339,7 @@ def place_own_figure(s, b, T, j, h):
     Replacing Bystanders; the replaced token returns to the supply): the map one nearest
     the villain (lowest space on ties), else a normal captive, the villain's panel first.
     With none to replace it is placed like any bystander. Nothing happens when none of the
-    card's figures is left in the supply.
+    card's figures is left in the supply (engine.md #38).
     """
     if s[b, SBY_SUPPLY + j] == 0:
         return
@@ -383,7 +383,7 @@ def defeat_bystanders(s, b, T, n, h):
     """Defeat ``n`` captured bystanders, the villain's panel first. True if none could be.
 
     Normal tokens of a panel go before its special figures; a defeated special figure's
-    card effect resolves for ``h``, the hero resolving the defeating effect (engine.md #36).
+    card effect resolves for ``h``, the hero resolving the defeating effect (engine.md #37, #38).
     """
     done = 0
     first = villain_panel(s, b, T)

@@ -1611,7 +1611,8 @@ def step_op(s, b, T):
 def push_special_bystander_effects(s, b, T):
     """Push the special Bystander card effects queued by rescues, captures and defeats
     (core/bystanders.py), first queued on top, so they resolve in order before the op that
-    was next. Called only between ops, never while a decision is pending."""
+    was next (engine.md #37). Called only between ops, never while a decision is
+    pending."""
     n = s[b, SBY_QN]
     s[b, SBY_QN] = 0
     for k in range(n - 1, -1, -1):
