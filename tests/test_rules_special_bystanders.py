@@ -35,6 +35,7 @@ from hon_env import ContentError, Game, list_content, load_scenario
 from hon_env import positions as P
 from hon_env.content.loader import parse_bystander, parse_crisis
 from hon_env.content.tables import (
+    MAX_CRISES,
     MAX_PANELS,
     SB_CAPTURED_PROG,
     SB_DEFEATED_PROG,
@@ -551,19 +552,21 @@ def test_special_bystanders_through_every_front_end():
 @pytest.mark.parametrize("card", sorted(list_content()["bystanders"]))
 def test_random_play_with_special_bystanders_on_every_pair(card):
     """Rulebook: Special Bystanders — every villain x issue pair with each special Bystander
-    card (and with two), teams of
-    1 to 4, together with special minions on half the runs: several hundred random games
-    keep the invariants and end."""
+    card (and with two), teams of 1 to 6; on every other pair together with both special
+    Minion cards, every crisis card and (small teams) the Nemesis rule: about 800 random
+    games keep the invariants and end."""
     rng = np.random.default_rng(13)
     content = list_content()
     for k, (villain, issue) in enumerate((v, i) for v in content["villains"]
                                          for i in content["issues"]):
-        for ids in ([card], sorted(content["bystanders"])[:2]):
-            team = list(rng.choice(content["heroes"], size=1 + k % 4))
-            rules = {"special_bystanders": ids}
+        for m, ids in enumerate(([card], sorted(content["bystanders"])[:2])):
+            size = 1 + (2 * k + m) % 6
+            team = list(rng.choice(content["heroes"], size=size))
+            rules: dict = {"special_bystanders": ids}
             if k % 2:
-                rules["special_minions"] = sorted(content["minions"])[:2]
+                rules.update(special_minions=sorted(content["minions"])[:2],
+                             crisis_cards=sorted(content["crises"])[:MAX_CRISES],
+                             nemeses=1 if size < 5 else 0)
             sc = load_scenario("origin_story", heroes=team, villain=villain, issue=issue,
                                rules=rules)
             _random_play(sc, np.arange(24, dtype=np.int64) + 100 * k, rng)
-
