@@ -26,6 +26,7 @@ from hon_env.content.errors import Where, as_list, as_mapping, check_int, check_
 from hon_env.content.loader import (
     KIND_DIRS,
     Ability,
+    AllyCard,
     Clues,
     CrisisCard,
     Hero,
@@ -43,6 +44,7 @@ from hon_env.content.loader import (
     content_root,
     display_path,
     list_content,
+    load_ally,
     load_clues,
     load_crisis,
     load_hero,
@@ -55,6 +57,13 @@ from hon_env.content.loader import (
 )
 from hon_env.content.tables import (
     ABIL_NONE,
+    AL_ABILITY,
+    AL_ABILITY_PROG,
+    AL_ATTACK,
+    AL_HEALTH,
+    AL_NCOLS,
+    AL_PRESENT,
+    AL_SOLVE,
     BACK_NONE,
     CFG_BYSTANDERS,
     CFG_CRISIS_PROG,
@@ -244,6 +253,9 @@ DEFAULT_RULES: dict[str, Any] = {
     # The Crisis Cards optional rule: ids of crisis cards (``configs/content/crises/``) added
     # to the issue play area, in order; their Crisis effects follow the issue's.
     "crisis_cards": [],
+    # The Allies optional rule: ids of Ally cards (``configs/content/allies/``), one per
+    # hero in seat order (the first ally helps seat 0); at most one ally per hero.
+    "allies": [],
 }
 
 # Inclusive ranges of the integer rules.
@@ -262,7 +274,8 @@ RULE_RANGES: dict[str, tuple[int, int]] = {
     "nemeses": (0, NEMESES),
 }
 BOOL_RULES = ("extra_clues",)
-LIST_RULES = ("special_minions", "crisis_cards")  # lists of content ids, checked by ``_check_ids``
+# lists of content ids, checked by ``_check_ids``
+LIST_RULES = ("special_minions", "crisis_cards", "allies")
 DIE_FACES = 6
 MAX_FACE_COUNT = 3  # successes (or focus, bursts) on one face
 
@@ -323,6 +336,7 @@ class Scenario:
     nemesis_side_names: tuple[tuple[str, str], ...]  # per pool row: (Scheme side, enemy side)
     special_minion_names: tuple[str, ...]  # per Tables.smin row (Special Minions rule)
     crisis_card_names: tuple[str, ...]  # per Tables.crisis row (Crisis Cards rule)
+    ally_names: tuple[str, ...]  # per seat, "" for a hero without an ally (Allies rule)
     panel_names: tuple[str, ...]  # index k: panel k; index 0 is ""
     space_labels: tuple[str, ...]  # per space, e.g. "C2"
     space_rowcol: tuple[tuple[int, int], ...]  # per space, (row, col) in the map text
@@ -422,6 +436,12 @@ def load_scenario(
         "crisis_cards")
     crises = [load_crisis(c, content_dir, crisis_ref.index(i))
               for i, c in enumerate(resolved["crisis_cards"])]
+    ally_ref = (args if rules and "allies" in rules else ref).key("rules").key("allies")
+    if len(resolved["allies"]) > len(hero_ids):
+        raise ally_ref.error(f"{len(resolved['allies'])} allies for {len(hero_ids)} heroes: "
+                             "each hero has at most one ally")
+    allies = [load_ally(a, content_dir, ally_ref.index(i))
+              for i, a in enumerate(resolved["allies"])]
     return compile_scenario(
         spec.id,
         [loaded[h] for h in hero_ids],
@@ -433,6 +453,7 @@ def load_scenario(
         pool,
         specials,
         crises,
+        allies,
     )
 
 
@@ -476,6 +497,8 @@ def resolve_rules(from_file: dict[str, Any], from_args: dict[str, Any] | None,
                                       SPECIAL_MINIONS)
             elif key == "crisis_cards":
                 out[key] = _check_ids(value, where.key(key), "crisis", MAX_CRISES)
+            elif key == "allies":
+                out[key] = _check_ids(value, where.key(key), "ally", MAX_HEROES)
             elif key in BOOL_RULES:
                 if not isinstance(value, bool):
                     raise where.key(key).error(f"expected true or false, got {type_name(value)}")
@@ -531,12 +554,14 @@ def compile_scenario(scenario_id: str, heroes: list[Hero], villain: Villain, iss
                      clues: Clues, rules: dict[str, Any], caps: dict[str, int],
                      nemeses: Sequence[Nemesis] = (),
                      specials: Sequence[SpecialMinion] = (),
-                     crises: Sequence[CrisisCard] = ()) -> Scenario:
+                     crises: Sequence[CrisisCard] = (),
+                     allies: Sequence[AllyCard] = ()) -> Scenario:
     """Fill the ``Tables`` of validated content; returns the ``Scenario``.
 
     ``nemeses`` is the pool; ``load_scenario`` has checked that it can supply the game.
     ``specials`` are the special Minion cards of the Special Minions rule (at most 2),
-    ``crises`` the crisis cards of the Crisis Cards rule (at most MAX_CRISES), in order.
+    ``crises`` the crisis cards of the Crisis Cards rule (at most MAX_CRISES), in order,
+    ``allies`` the Ally cards of the Allies rule, one per seat from seat 0.
     """
     board = issue.board
     store = ProgramStore()
@@ -576,6 +601,7 @@ def compile_scenario(scenario_id: str, heroes: list[Hero], villain: Villain, iss
         nemesis=_nemesis_table(nemeses, add),
         smin=_special_minion_table(specials, add),
         crisis=_crisis_table(crises, add),
+        ally=_ally_table(allies, add),
     )
     return Scenario(
         id=scenario_id,
@@ -597,6 +623,7 @@ def compile_scenario(scenario_id: str, heroes: list[Hero], villain: Villain, iss
         nemesis_side_names=tuple((n.scheme.name, n.enemy.name) for n in nemeses),
         special_minion_names=tuple(m.name for m in specials),
         crisis_card_names=tuple(c.name for c in crises),
+        ally_names=tuple(allies[k].name if k < len(allies) else "" for k in range(len(heroes))),
         panel_names=("",) + tuple(p.name for p in board.panels),
         space_labels=board.labels,
         space_rowcol=board.rowcol,
@@ -833,4 +860,17 @@ def _crisis_table(crises: Sequence[CrisisCard], add: AddEffect) -> np.ndarray:
         table[row, CR_PRESENT] = 1
         table[row, CR_SETUP_PROG] = add(card.setup)
         table[row, CR_CRISIS_PROG] = add(card.crisis)
+    return table
+
+
+def _ally_table(allies: Sequence[AllyCard], add: AddEffect) -> np.ndarray:
+    """ally [MAX_HEROES, AL_NCOLS]: row k is the Ally card of seat k (zeros: no ally)."""
+    table = np.zeros((MAX_HEROES, AL_NCOLS), dtype=np.int32)
+    table[:, AL_ABILITY_PROG] = -1
+    for seat, card in enumerate(allies):
+        table[seat, AL_PRESENT] = 1
+        table[seat, AL_HEALTH], table[seat, AL_ATTACK] = card.health, card.attack
+        table[seat, AL_SOLVE] = card.solve
+        table[seat, AL_ABILITY] = card.ability.kind
+        table[seat, AL_ABILITY_PROG] = add(card.ability.effect)
     return table

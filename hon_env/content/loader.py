@@ -1,5 +1,5 @@
 """Read and validate content YAML (heroes, villains, issues, clues, nemeses, special
-minions, crisis cards, scenarios).
+minions, crisis cards, allies, scenarios).
 
 Files live under a content directory laid out as the repository's ``configs/``::
 
@@ -10,6 +10,7 @@ Files live under a content directory laid out as the repository's ``configs/``::
     configs/content/nemeses/ID.yaml     kind: nemesis (one double-sided nemesis card)
     configs/content/minions/ID.yaml     kind: minion (a special Minion reference card)
     configs/content/crises/ID.yaml      kind: crisis (an optional crisis card)
+    configs/content/allies/ID.yaml      kind: ally (an Ally card and its figure)
     configs/scenarios/ID.yaml           a scenario (next to the content directory)
 
 The format is ``docs/content_format.md``. Every field is checked (unknown keys, types,
@@ -80,7 +81,8 @@ CONFIGS_DIR = REPO_ROOT / "configs"
 DEFAULT_CONTENT_DIR = CONFIGS_DIR / "content"
 FORMAT_VERSIONS = (1,)
 KIND_DIRS = {"hero": "heroes", "villain": "villains", "issue": "issues", "clues": "clues",
-             "nemesis": "nemeses", "minion": "minions", "crisis": "crises"}
+             "nemesis": "nemeses", "minion": "minions", "crisis": "crises",
+             "ally": "allies"}
 ID_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 MIN_SCHEMES = 4
 T = TypeVar("T")
@@ -349,6 +351,21 @@ class CrisisCard:
 
 
 @dataclass(frozen=True)
+class AllyCard:
+    """An Ally card (optional rule: Allies): a character that helps the hero controlling
+    it, with a figure on the map that enemies treat as a hero."""
+
+    id: str
+    name: str
+    style: str
+    health: int
+    attack: int
+    solve: int
+    ability: Ability  # an action or exhaust ability in the ``ally`` effect context
+    file: str
+
+
+@dataclass(frozen=True)
 class ScenarioSpec:
     """A scenario file as written (references not yet resolved)."""
 
@@ -390,7 +407,8 @@ def list_content(content_dir: str | Path | None = None) -> dict[str, list[str]]:
 
     Returns:
         ``{"heroes": [...], "villains": [...], "issues": [...], "clues": [...],
-        "nemeses": [...], "minions": [...], "crises": [...], "scenarios": [...]}``, each
+        "nemeses": [...], "minions": [...], "crises": [...], "allies": [...],
+        "scenarios": [...]}``, each
         sorted (file stems of ``*.yaml``).
     """
     root = content_root(content_dir)
@@ -625,8 +643,10 @@ def _check_no_form_rules(hero: Hero, wheres: list[Where]) -> None:
                 "card has none (give its sides form: pilot / form: mech)")
 
 
-def _ability(raw: object, where: Where) -> Ability:
-    """``{name?, kind, effect?}``; passive abilities carry passive numbers instead."""
+def _ability(raw: object, where: Where, context: str = "hero") -> Ability:
+    """``{name?, kind, effect?}``; passive abilities carry passive numbers instead.
+
+    ``context`` is the effect context of the ability (``ally`` on an Ally card)."""
     data = as_mapping(raw, where)
     kind_name = read_str(data, "kind", where, choices=ABILITY_KINDS)
     if kind_name == "passive":
@@ -635,7 +655,7 @@ def _ability(raw: object, where: Where) -> Ability:
         return Ability(read_str(data, "name", where, default=""), ABIL_PASSIVE,
                        empty_effect(where.key("effect")), **numbers)
     check_keys(data, where, ("kind", "effect"), ("name",))
-    effect = parse_effect(data["effect"], "hero", where.key("effect"),
+    effect = parse_effect(data["effect"], context, where.key("effect"),
                           exhaust=kind_name == "exhaust")
     if not effect:
         raise where.key("effect").error(f"an {kind_name} ability needs at least one op")
@@ -1166,6 +1186,47 @@ def parse_crisis(path: Path) -> CrisisCard:
                       _effect(data, "setup", "villain", card), crisis, where.file)
 
 
+# --------------------------------------------------------------------------- allies
+
+
+def load_ally(ally_id: str, content_dir: str | Path | None = None,
+              ref: Where | None = None) -> AllyCard:
+    """Load and validate ``allies/<ally_id>.yaml``; ``ref`` is where the id was named."""
+    path = find_file("ally", ally_id, content_dir, ref or Where("load_ally()", "-", "ally_id"))
+    return parse_ally(path)
+
+
+def parse_ally(path: Path) -> AllyCard:
+    """Validate an Ally card file; returns the ``AllyCard``.
+
+    The ability is an action or exhaust ability; its effect may use every hero op and the
+    ``ally_*`` ops. A passive ability has no meaning on an ally and is rejected.
+    """
+    data, where = read_yaml(path)
+    check_keys(data, where, ("format_version", "id", "kind", "name", "health", "attack",
+                             "solve", "ability"), ("style",))
+    ident = _header(data, where, path, "ally")
+    name = read_str(data, "name", where)
+    card = where.for_card(name, "ally card")
+    raw = as_mapping(data["ability"], card.key("ability"))
+    if raw.get("kind") == "passive":
+        raise card.key("ability").key("kind").error(
+            "an ally's ability is an action or exhaust ability, not passive")
+    ability = _ability(raw, card.key("ability"), "ally")
+    for op in _form_uses(ability.effect.ops):
+        raise _form_key(op).error("pilot and mech forms belong to heroes, not allies")
+    return AllyCard(
+        id=ident,
+        name=name,
+        style=read_str(data, "style", where, default=""),
+        health=read_int(data, "health", card, 1, MAX_STAT),
+        attack=read_int(data, "attack", card, 0, MAX_STAT),
+        solve=read_int(data, "solve", card, 0, MAX_STAT),
+        ability=ability,
+        file=where.file,
+    )
+
+
 # --------------------------------------------------------------------------- scenarios
 
 
@@ -1227,6 +1288,7 @@ def check_nemesis_ids(raw: object, where: Where) -> tuple[str, ...]:
 __all__ = [
     "ContentError",
     "list_content",
+    "load_ally",
     "load_clues",
     "load_crisis",
     "load_hero",

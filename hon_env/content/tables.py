@@ -17,6 +17,7 @@ Capacities (fixed for every scenario)::
     NEMESIS_POOL 8    nemesis cards a scenario may draw its nemeses from
     SPECIAL_MINIONS 2 special Minion cards in one game (optional rule: Special Minions)
     MAX_CRISES   4    crisis cards added to one game (optional rule: Crisis Cards)
+    allies       one Ally card per hero seat at most (optional rule: Allies)
     MAX_SPACES   64   map spaces
     MAX_PANELS   6    scheme panels
     MAX_PROGS    512  effect programs
@@ -201,6 +202,15 @@ CR_SETUP_PROG = 1  # Setup effect, or -1
 CR_CRISIS_PROG = 2  # Crisis effect, resolved after the Issue Overview's at every crisis
 CR_NCOLS = 3
 
+# --- Ally cards: ally[seat, col] (optional rule: Allies), the ally of the hero in that seat
+AL_PRESENT = 0
+AL_HEALTH = 1
+AL_ATTACK = 2  # damage an ally Attack deals to the enemies in its target space
+AL_SOLVE = 3  # justice an ally Solve places on the problems in its target space
+AL_ABILITY = 4  # ABIL_* kind of the Ally card's ability (action or exhaust)
+AL_ABILITY_PROG = 5  # program id, or -1
+AL_NCOLS = 6
+
 # --- clue cards: clue[card, col]
 CL_PRESENT = 0
 CL_PROG = 1  # text effect, or -1
@@ -277,6 +287,7 @@ class Tables(NamedTuple):
     nemesis: np.ndarray  # [NEMESIS_POOL, NM_NCOLS] the nemesis cards a game draws from
     smin: np.ndarray  # [SPECIAL_MINIONS, SM_NCOLS] the special Minion cards in the game
     crisis: np.ndarray  # [MAX_CRISES, CR_NCOLS] the crisis cards added to the game
+    ally: np.ndarray  # [MAX_HEROES, AL_NCOLS] the Ally card of each hero seat
 
 
 TABLE_SHAPES: dict[str, tuple[int, ...]] = {
@@ -300,6 +311,7 @@ TABLE_SHAPES: dict[str, tuple[int, ...]] = {
     "nemesis": (NEMESIS_POOL, NM_NCOLS),
     "smin": (SPECIAL_MINIONS, SM_NCOLS),
     "crisis": (MAX_CRISES, CR_NCOLS),
+    "ally": (MAX_HEROES, AL_NCOLS),
 }
 TABLES_DTYPE = np.dtype([(name, np.int32, shape) for name, shape in TABLE_SHAPES.items()])
 

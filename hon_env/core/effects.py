@@ -9,6 +9,7 @@ from __future__ import annotations
 from numba import njit
 
 from hon_env.content.tables import (
+    AL_HEALTH,
     BACK_ENEMY,
     BACK_NONE,
     BACK_PROBLEM,
@@ -44,11 +45,14 @@ from hon_env.core.geometry import (
     nearest_panel,
 )
 from hon_env.core.layout import (
+    ALLY_DMG,
+    ALLY_LOC,
     BYSTANDER_ON,
     BYSTANDER_SUPPLY,
     BYSTANDERS_DEFEATED,
     CAPTURED,
     COUNTERS,
+    EV_ALLY_DEFEATS,
     EV_BYSTANDERS_DEFEATED,
     EV_CAPTURES,
     EV_DAMAGE_DEALT,
@@ -228,6 +232,27 @@ def move_hero_to(s, b, T, h, sp):
     """Put hero ``h`` in ``sp`` (a scheme space means its panel) and rescue there."""
     s[b, HLOC + h] = sp
     rescue_on_map(s, b, T, h, sp)
+
+
+@njit(cache=True)
+def move_ally_to(s, b, T, h, sp):
+    """Put the ally of seat ``h`` in map space ``sp``; a bystander there is rescued for
+    its hero (interpretation #36 in docs/engine.md)."""
+    s[b, ALLY_LOC + h] = sp
+    rescue_on_map(s, b, T, h, sp)
+
+
+@njit(cache=True)
+def damage_ally(s, b, T, h, n):
+    """The ally of seat ``h`` suffers ``n`` damage; at its health it is defeated and leaves
+    the game (rulebook: Ally Cards and Figures). Writes ALLY_DMG, ALLY_LOC, the event."""
+    if s[b, ALLY_LOC + h] < 0 or n <= 0:
+        return
+    s[b, ALLY_DMG + h] += n
+    if s[b, ALLY_DMG + h] >= T.ally[h, AL_HEALTH]:
+        s[b, ALLY_DMG + h] = T.ally[h, AL_HEALTH]
+        s[b, ALLY_LOC + h] = -1
+        s[b, EVENTS + EV_ALLY_DEFEATS] += 1
 
 
 @njit(cache=True)

@@ -15,6 +15,8 @@ from collections.abc import Callable
 import numpy as np
 
 from hon_env.content.tables import (
+    AL_HEALTH,
+    AL_PRESENT,
     CFG_BYSTANDERS,
     CFG_FOCUS_CAP,
     CFG_MINIONS,
@@ -108,6 +110,7 @@ def violations(state: np.ndarray, T: Tables, masks: np.ndarray | None = None) ->
     running = f("outcome") == L.OUT_ONGOING
     out += _nemesis_violations(state, T, running)
     out += _special_minion_violations(state, T)
+    out += _ally_violations(state, T)
     if masks is not None:
         bad(running & (masks.sum(axis=1) == 0), "running game with an empty mask")
         bad(~running & (masks.sum(axis=1) != 0), "finished game with a non-empty mask")
@@ -186,4 +189,32 @@ def _special_minion_violations(state: np.ndarray, T: Tables) -> list[str]:
     bad(supply.sum(axis=1) > f("minion_supply"), "more special minions than minions in supply")
     bad((panels.sum(axis=2) > f("minions")).any(axis=1),
         "more special minions than minions in a panel")
+    return out
+
+
+def _ally_violations(state: np.ndarray, T: Tables) -> list[str]:
+    """Allies (rulebook: Ally Cards and Figures): a figure only for a hero with an Ally
+    card, on a map space outside the scheme panels, alone there, with damage below its
+    health; a defeated ally (figure gone) stays gone."""
+    f = lambda name: L.field_view(state, name)  # noqa: E731
+    out: list[str] = []
+    bad = _reporter(out)
+    nh = int(T.cfg[CFG_N_HEROES])
+    loc, dmg = f("ally_loc"), f("ally_dmg")
+    placed = f("turn") != L.TURN_SETUP
+    heroes = f("hloc")[:, :nh]
+    for h in range(L.MAX_HEROES):
+        present = h < nh and T.ally[h, AL_PRESENT] == 1
+        on = loc[:, h] >= 0
+        if not present:
+            bad(on, f"ally figure {h} without an Ally card")
+            continue
+        kind = T.space_kind[np.maximum(loc[:, h], 0)]
+        bad(on & ((kind == SP_NONE) | (kind == SP_SCHEME)), f"ally {h} not on a map space")
+        bad(on & (dmg[:, h] >= T.ally[h, AL_HEALTH]), f"ally {h} damage >= health")
+        bad(~on & placed & (dmg[:, h] != T.ally[h, AL_HEALTH]),
+            f"ally {h} off the map without being defeated")
+        bad(on & (heroes == loc[:, h:h + 1]).any(axis=1), f"ally {h} shares a hero's space")
+        for o in range(h + 1, nh):
+            bad(on & (loc[:, o] == loc[:, h]), f"allies {h} and {o} share a space")
     return out

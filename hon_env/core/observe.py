@@ -26,6 +26,9 @@ sizes, and no deck order is visible. Sections, in order (sizes in floats)::
                    the supply, then per panel 1..6 its figures there and the damage kept on
                    the wounded one (fraction of health); the SPACES minion feature counts
                    normal and special minions alike
+    ALLIES    112  6 seats x 8, self first then in seat order: Ally card in the game,
+                   figure on the map, damage fraction, health, attack, solve, card
+                   exhausted, distance from self; then a 64-space plane marking ally figures
 
 The global state for centralized critics (``encode_state``) is seat 0's observation
 followed by every seat's hand multi-hot (6 x 20).
@@ -36,6 +39,10 @@ from __future__ import annotations
 from numba import njit
 
 from hon_env.content.tables import (
+    AL_ATTACK,
+    AL_HEALTH,
+    AL_PRESENT,
+    AL_SOLVE,
     CFG_LOSS_AT_LEAST,
     CFG_MAX_ROUNDS,
     CFG_MAX_YIELDS,
@@ -94,6 +101,8 @@ NEM_FEATS = 10
 N_NEMESES = NEMESES * NEM_FEATS
 SMIN_FEATS = 4 + 2 * MAX_PANELS
 N_SMIN = SPECIAL_MINIONS * SMIN_FEATS
+ALLY_FEATS = 8
+N_ALLIES = MAX_HEROES * ALLY_FEATS + MAX_SPACES
 
 OFF_GLOBAL = 0
 OFF_SPACES = OFF_GLOBAL + N_GLOBAL
@@ -103,7 +112,8 @@ OFF_VCARDS = OFF_OTHERS + N_OTHERS
 OFF_ICARDS = OFF_VCARDS + N_VCARDS
 OFF_NEMESES = OFF_ICARDS + N_ICARDS
 OFF_SMIN = OFF_NEMESES + N_NEMESES
-OBS_DIM = OFF_SMIN + N_SMIN
+OFF_ALLIES = OFF_SMIN + N_SMIN
+OBS_DIM = OFF_ALLIES + N_ALLIES
 STATE_DIM = OBS_DIM + MAX_HEROES * HERO_DECK
 
 OBS_SECTIONS = (
@@ -111,6 +121,7 @@ OBS_SECTIONS = (
     ("self", OFF_SELF, N_SELF), ("others", OFF_OTHERS, N_OTHERS),
     ("villain_cards", OFF_VCARDS, N_VCARDS), ("issue_cards", OFF_ICARDS, N_ICARDS),
     ("nemeses", OFF_NEMESES, N_NEMESES), ("special_minions", OFF_SMIN, N_SMIN),
+    ("allies", OFF_ALLIES, N_ALLIES),
 )
 
 
@@ -342,6 +353,24 @@ def encode_obs(s, b, T, seat, out):
             col = p * SPECIAL_MINIONS + j
             out[o + 3 + p] = s[b, L.SMIN + col] / 5.0
             out[o + 3 + MAX_PANELS + p] = _frac(s[b, L.SMIN_DMG + col], health)
+
+    # Ally cards and figures (optional rule: Allies), self first
+    for k in range(nh):
+        h = (seat + k) % nh
+        if T.ally[h, AL_PRESENT] == 0:
+            continue
+        o = OFF_ALLIES + k * ALLY_FEATS
+        loc = s[b, L.ALLY_LOC + h]
+        out[o] = 1.0
+        out[o + 1] = 1.0 if loc >= 0 else 0.0
+        out[o + 2] = _frac(s[b, L.ALLY_DMG + h], T.ally[h, AL_HEALTH])
+        out[o + 3] = T.ally[h, AL_HEALTH] / 10.0
+        out[o + 4] = T.ally[h, AL_ATTACK] / 5.0
+        out[o + 5] = T.ally[h, AL_SOLVE] / 5.0
+        out[o + 6] = s[b, L.ALLY_EXH + h]
+        out[o + 7] = _dist(T, here, loc)
+        if loc >= 0:
+            out[OFF_ALLIES + MAX_HEROES * ALLY_FEATS + loc] = 1.0
 
 
 @njit(cache=True)

@@ -86,6 +86,8 @@ from hon_env.core.layout import (
     NEM_OWNER,
     NEM_POS,
     NEM_SIDE,
+    ROLL_ALLY,
+    ROLL_HERO,
     T_CAPTURED,
     T_I0,
     T_MINION,
@@ -177,8 +179,16 @@ def villain_panel(s, b, T):
 
 @njit(cache=True)
 def in_panel_of(s, b, T, h, sp):
-    """True when hero ``h`` stands in the scheme panel whose scheme space is ``sp``."""
-    return s[b, HLOC + h] == sp and panel_of_space(T, sp) > 0
+    """True when hero ``h`` stands in the scheme panel whose scheme space is ``sp``
+    (``h`` = -1, an ally, is never in a panel)."""
+    return h >= 0 and s[b, HLOC + h] == sp and panel_of_space(T, sp) > 0
+
+
+@njit(cache=True)
+def roll_solver(s, b):
+    """Who the Solve being resolved counts as standing where: its hero, or -1 for an ally
+    (which solves no problem that needs a hero in its panel)."""
+    return -1 if s[b, ROLL_ALLY] == 1 else s[b, ROLL_HERO]
 
 
 @njit(cache=True)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from numba import njit
 
 from hon_env.content.tables import (
+    AL_PRESENT,
     CFG_HAND_SIZE,
     CFG_MINIONS,
     CFG_N_HEROES,
@@ -42,10 +43,11 @@ from hon_env.content.tables import (
     VS_HEALTH_PH,
 )
 from hon_env.core.effects import initial_bystanders
-from hon_env.core.geometry import nearest_empty
+from hon_env.core.geometry import nearest_empty, nearest_empty_map
 from hon_env.core.interp import F_MULLIGAN, F_NEMESIS_SETUP, F_ROUND, push, push_prog, run
 from hon_env.core.layout import (
     ACTIVE,
+    ALLY_LOC,
     CHOICE,
     CLUE_LOC,
     CLUE_N,
@@ -142,6 +144,7 @@ def init_game(s, b, T, seed, mask):
     s[b, VIL_OWNER] = -1
     for h in range(MAX_HEROES):
         s[b, HLOC + h] = -1
+        s[b, ALLY_LOC + h] = -1
     for i in range(VDECK):
         s[b, VOWNER + i] = -1
         s[b, VPOS + i] = -1
@@ -158,6 +161,11 @@ def init_game(s, b, T, seed, mask):
     initial_bystanders(s, b, T)
     for h in range(nh):
         s[b, HLOC + h] = nearest_empty(s, b, T, T.cfg[CFG_START_SPACE], False, -1)
+    # the Allies rule: each ally figure next to its hero (the nearest empty map space,
+    # lowest index on ties: the rulebook leaves the players to choose among adjacent spaces)
+    for h in range(nh):
+        if T.ally[h, AL_PRESENT] == 1:
+            s[b, ALLY_LOC + h] = nearest_empty_map(s, b, T, s[b, HLOC + h])
 
     # 1b/1d. hero decks shuffled, opening hands drawn (the mulligan is a decision below)
     for h in range(nh):
