@@ -39,6 +39,8 @@ from numba import njit, prange
 
 from hon_env.content.tables import (
     ABIL_EXHAUST,
+    AL_ABILITY,
+    AL_HEALTH,
     BACK_PROBLEM,
     CFG_MOVE,
     CFG_N_HEROES,
@@ -89,6 +91,8 @@ from hon_env.core.layout import (
     A_SPACE,
     A_TARGET,
     A_USE,
+    ALLY_DMG,
+    ALLY_LOC,
     D_ASSIGN,
     D_ATTACK_SPACE,
     D_CLUE_DICE,
@@ -103,6 +107,7 @@ from hon_env.core.layout import (
     D_PLACE,
     D_SOLVE_SPACE,
     DEC_A,
+    DEC_B,
     DEC_HERO,
     DEC_KIND,
     HACTIONS,
@@ -119,6 +124,7 @@ from hon_env.core.layout import (
     MINIONS,
     N_OPTIONS,
     N_TARGETS,
+    N_USE,
     NEM_DMG,
     NEM_JUST,
     NEM_OWNER,
@@ -130,11 +136,14 @@ from hon_env.core.layout import (
     SP,
     STACK,
     STACK_W,
+    T_ALLY0,
     T_CAPTURED,
     T_I0,
     T_MINION,
     T_NEM0,
     T_VILLAIN,
+    USE_ALLY_CARD,
+    USE_HERO_CARD,
     VDMG,
     VIL_HIDDEN,
     VIL_IN_PANEL,
@@ -432,10 +441,14 @@ def decide_main(s, b, T, h, mask):
     for c in range(HERO_DECK):
         if mask[A_PLAY + c] and T.hcard[h, c, HC_ACTION] == 0:
             return A_PLAY + c
-    for i in range(HERO_DECK + 1):
+    for i in range(N_USE):
         if mask[A_USE + i]:
-            kind = (T.hero_stat[h, s[b, HSIDE + h], HS_ABILITY] if i == HERO_DECK
-                    else T.hcard[h, i, HC_ABILITY])
+            if i == USE_HERO_CARD:
+                kind = T.hero_stat[h, s[b, HSIDE + h], HS_ABILITY]
+            elif i == USE_ALLY_CARD:
+                kind = T.ally[h, AL_ABILITY]
+            else:
+                kind = T.hcard[h, i, HC_ABILITY]
             if kind == ABIL_EXHAUST:
                 return A_USE + i
     for i in range(CLUE_LIST):
@@ -536,8 +549,24 @@ def decide_pick_target(s, b, T, h, mask):
 
 
 @njit(cache=True)
+def decide_ally_place(s, b, T, h, mask):
+    """The ally figure moves to the legal space nearest its hero's goal (staying put on
+    ties, lowest space next)."""
+    goal, _ = goal_of(s, b, T, h)
+    here = s[b, ALLY_LOC + h]
+    if goal < 0 or here < 0:
+        return first_legal(mask)
+    best_a, best_d = A_SPACE + here, T.dist[here, goal]
+    for sp in range(T.cfg[CFG_N_SPACES]):
+        if mask[A_SPACE + sp] and T.dist[sp, goal] < best_d:
+            best_a, best_d = A_SPACE + sp, T.dist[sp, goal]
+    return best_a if mask[best_a] else first_legal(mask)
+
+
+@njit(cache=True)
 def decide_pick_hero(s, b, T, h, mask):
-    """Heals go to the most wounded hero, inflicts to the one with most health left."""
+    """Heals go to the most wounded hero, inflicts to the hero or ally figure with most
+    health left (an ally on ties: losing one costs less than a hero's defeat)."""
     top = s[b, SP] - 1
     healing = top >= 0 and s[b, STACK + top * STACK_W] == OP_HEAL
     n = T.cfg[CFG_N_HEROES]
@@ -549,6 +578,11 @@ def decide_pick_hero(s, b, T, h, mask):
         v = s[b, HDMG + o] if healing else health_left(s, b, T, o)
         if v > best_v:
             best_a, best_v = A_HERO + k, v
+    for o in range(n):
+        if mask[A_TARGET + T_ALLY0 + o]:
+            v = T.ally[o, AL_HEALTH] - s[b, ALLY_DMG + o]
+            if v >= best_v:
+                best_a, best_v = A_TARGET + T_ALLY0 + o, v
     return best_a
 
 
@@ -577,6 +611,8 @@ def decide(s, b, T, mask):
     h = s[b, DEC_HERO]
     if kind == D_MAIN:
         return decide_main(s, b, T, h, mask)
+    if kind == D_PLACE and s[b, DEC_B] == 1:
+        return decide_ally_place(s, b, T, h, mask)
     if kind == D_MOVE or kind == D_PLACE:
         goal, inside = goal_of(s, b, T, h)
         if goal >= 0:
@@ -608,7 +644,7 @@ def decide(s, b, T, mask):
         inflict = enemy_inflict(s, b, T, T_VILLAIN)
         return A_OPTION + (1 if health_left(s, b, T, h) > inflict else 0)
     if kind == D_DAMAGE:
-        for i in range(HERO_DECK + 1):
+        for i in range(N_USE):
             if mask[A_USE + i]:
                 return A_USE + i
         dmg = s[b, DEC_A]

@@ -20,6 +20,10 @@ import numpy as np
 
 from hon_env.content import Scenario, load_scenario
 from hon_env.content.tables import (
+    AL_ATTACK,
+    AL_HEALTH,
+    AL_PRESENT,
+    AL_SOLVE,
     CFG_N_PANELS,
     CFG_N_SPACES,
     FORM_NAMES,
@@ -249,6 +253,7 @@ class Game:
                 "clues": [sc.clue_names[i] for i in range(len(sc.clue_names))
                           if f("clue_loc")[i] == h],
                 "threat_area": self._threat_area(h),
+                "ally": self._ally(h),
             })
         vil_loc = int(f("vil_loc"))
         n_panels = int(T.cfg[CFG_N_PANELS])
@@ -287,6 +292,19 @@ class Game:
                                    for k, name in enumerate(sc.counter_names)}},
             "events": {name: int(f("events")[k]) for k, name in enumerate(L.EVENT_NAMES)},
         }
+
+    def _ally(self, h: int) -> dict[str, Any] | None:
+        """Seat ``h``'s Ally card and figure (Allies rule), or None without one."""
+        sc = self.scenario
+        row = sc.tables.ally[h]
+        if not row[AL_PRESENT]:
+            return None
+        loc = int(self.field("ally_loc")[h])
+        return {"name": sc.ally_names[h],
+                "location": space_name(sc, loc) if loc >= 0 else None,  # None: defeated
+                "damage": int(self.field("ally_dmg")[h]), "health": int(row[AL_HEALTH]),
+                "attack": int(row[AL_ATTACK]), "solve": int(row[AL_SOLVE]),
+                "exhausted": bool(self.field("ally_exh")[h])}
 
     def _threat_area(self, h: int) -> list[dict[str, Any]]:
         sc = self.scenario

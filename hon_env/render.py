@@ -8,6 +8,7 @@ The hex map follows the issue's ``board.map`` text: rows top to bottom, odd rows
 half a hex to the right. Markers, in text and image alike::
 
     1..6  hero in that seat (a pilot token is drawn as a small ring, a mech as a square)
+    a     ally figure (Allies rule; the image writes its hero's seat on a pale hexagon)
     V     villain figure           L  lackey figure
     p     peril token              b  bystander token       e  issue card (enemy/problem)
     N     nemesis figure (in its panel while scheming)
@@ -60,6 +61,7 @@ class _Space:
 
     heroes: list[int] = field(default_factory=list)  # seats
     hero_forms: list[str] = field(default_factory=list)  # per seat above: figure/pilot/mech
+    allies: list[int] = field(default_factory=list)  # seats whose ally figure stands here
     villain: bool = False
     nemeses: list[str] = field(default_factory=list)
     lackeys: list[str] = field(default_factory=list)
@@ -69,7 +71,7 @@ class _Space:
 
     def markers(self) -> str:
         """The space's figures and tokens as marker letters (see the module doc)."""
-        out = "".join(str(h + 1) for h in self.heroes)
+        out = "".join(str(h + 1) for h in self.heroes) + "a" * len(self.allies)
         out += "V" if self.villain else ""
         out += "N" * len(self.nemeses)
         out += "L" * len(self.lackeys) + "p" * len(self.perils)
@@ -108,6 +110,9 @@ def _board(game: Game) -> tuple[list[_Space], list[_Panel]]:
         if 0 <= loc < n:
             spaces[int(loc)].heroes.append(h)
             spaces[int(loc)].hero_forms.append(forms[h])
+    for h, loc in enumerate(f("ally_loc")[:sc.n_heroes]):
+        if 0 <= loc < n:
+            spaces[int(loc)].allies.append(h)
     vil = int(f("vil_loc"))
     if 0 <= vil < n:
         spaces[vil].villain = True
@@ -242,8 +247,8 @@ def render_ansi(game: Game) -> str:
         out.append(f"GAME OVER: {game.outcome}{reason}")
     out.append("")
     out += _text_map(game, spaces)
-    out.append("  markers: 1-6 hero seat, V villain, N nemesis, L lackey, p peril token, "
-               "b bystander, e issue card;")
+    out.append("  markers: 1-6 hero seat, a ally, V villain, N nemesis, L lackey, p peril "
+               "token, b bystander, e issue card;")
     out.append("  spaces: S start, P1-P6 scheme panel, !r/!g/!u/!y peril space, b bystander "
                "space")
     out.append("")
@@ -300,12 +305,23 @@ def render_ansi(game: Game) -> str:
             out.append(f"     clues: {', '.join(h['clues'])}")
         if h["threat_area"]:
             out.append("     threats: " + ", ".join(_threat(t) for t in h["threat_area"]))
+        if h["ally"]:
+            out.append("     ally: " + _ally(h["ally"]))
     if not game.is_over:
         out.append("")
         out.append(f"Decision: {game.decision}, {game.current_agent} decides")
         for a in game.legal_actions():
             out.append(f"  {int(a):>4}  {game.action_to_string(int(a))}")
     return "\n".join(_wrap(line) for line in out) + "\n"
+
+
+def _ally(ally: dict) -> str:
+    """An ally's line under its hero: where it stands, damage, and its card's state."""
+    if ally["location"] is None:
+        return f"{ally['name']} (defeated, out of the game)"
+    ready = "exhausted" if ally["exhausted"] else "ready"
+    return (f"{ally['name']} at {ally['location']}: damage {ally['damage']}/{ally['health']}, "
+            f"attack {ally['attack']}, solve {ally['solve']}, card {ready}")
 
 
 def _side(hero: dict) -> str:
@@ -454,6 +470,7 @@ def _draw_space(ax: Axes, x: float, y: float, s: _Space) -> None:
 
     items: list[tuple[str, str]] = [(f"h{h}:{form}", str(h + 1))
                                     for h, form in zip(s.heroes, s.hero_forms, strict=True)]
+    items += [("ally", str(h + 1)) for h in s.allies]
     items += [("villain", "V")] if s.villain else []
     items += [("nemesis", "N") for _ in s.nemeses]
     items += [("lackey", "L") for _ in s.lackeys] + [("peril", "p") for _ in s.perils]
@@ -481,6 +498,12 @@ def _draw_space(ax: Axes, x: float, y: float, s: _Space) -> None:
                                     linewidth=0.8, zorder=3))
             ax.text(px, py, letter, ha="center", va="center", fontsize=8, color="white",
                     fontweight="bold", zorder=4)
+        elif kind == "ally":  # a pale hexagon in its hero's colour, with the hero's seat
+            ax.plot(px, py, marker="h", markersize=13, color="white",
+                    markeredgecolor=_HERO_COLORS[(int(letter) - 1) % 6], markeredgewidth=2.2,
+                    zorder=3)
+            ax.text(px, py, letter, ha="center", va="center", fontsize=7, zorder=4,
+                    color=_HERO_COLORS[(int(letter) - 1) % 6], fontweight="bold")
         elif kind in ("villain", "nemesis"):
             ax.plot(px, py, marker="D", markersize=13,
                     color="black" if kind == "villain" else "#6a1b9a", zorder=3)
