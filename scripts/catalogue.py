@@ -21,6 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from hon_env.content.loader import (  # noqa: E402
     list_content,
+    load_ally,
     load_clues,
     load_crisis,
     load_hero,
@@ -195,6 +196,12 @@ def op_text(op: dict[str, Any]) -> str:
             return f"board your mech{where}"
         case "eject":
             return "leave your mech (back to the pilot)"
+        case "ally_move":
+            return f"your ally moves up to {n}"
+        case "ally_attack":
+            return f"your ally attacks a space within {p['range']} of it (attack value, no dice)"
+        case "ally_solve":
+            return f"your ally solves at a space within {p['range']} of it (solve value, no dice)"
     args = ", ".join(f"{k}={v}" for k, v in op.items() if k != "op")
     return f"{name}({args})"
 
@@ -429,6 +436,15 @@ def crisis_section(ident: str) -> list[str]:
     return out + [""]
 
 
+def ally_section(ident: str) -> list[str]:
+    load_ally(ident, CONTENT_DIR)
+    d = _read("allies", ident)
+    out = [f"### {d['name']} (`{ident}`)", "", " ".join(str(d.get("style", "")).split()), ""]
+    out.append(f"- Health {d['health']}, attack {d['attack']}, solve {d['solve']}")
+    out.append(f"- Ability: {ability_text(d['ability'])}")
+    return out + [""]
+
+
 def build() -> str:
     """The full text of docs/content.md."""
     ids = list_content(CONTENT_DIR)
@@ -439,7 +455,8 @@ def build() -> str:
                            ("Clues", "clues", clues_section),
                            ("Nemeses", "nemeses", nemesis_section),
                            ("Special minions (optional rule)", "minions", minion_section),
-                           ("Crisis cards (optional rule)", "crises", crisis_section)):
+                           ("Crisis cards (optional rule)", "crises", crisis_section),
+                           ("Allies (optional rule)", "allies", ally_section)):
         lines += [f"## {title}", ""]
         for ident in ids[key]:
             lines += fn(ident)
