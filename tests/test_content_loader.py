@@ -28,6 +28,7 @@ from hon_env.content.ops import (
     OP_BY_NAME,
 )
 from hon_env.content.tables import (
+    AL_NCOLS,
     CFG_LOSS_AT_LEAST,
     CFG_LOSS_COUNTER,
     CFG_MAX_ROUNDS,
@@ -248,7 +249,7 @@ def test_valid_content_compiles_with_fixed_shapes(tmp_path: Path) -> None:
         "dist": (MAX_SPACES, MAX_SPACES), "scheme_space": (MAX_PANELS + 1,),
         "peril_space": (4,), "lackey_space": (4,), "dice": (6, 3),
         "nemesis": (NEMESIS_POOL, NM_NCOLS), "smin": (SPECIAL_MINIONS, SM_NCOLS),
-        "crisis": (MAX_CRISES, CR_NCOLS),
+        "crisis": (MAX_CRISES, CR_NCOLS), "ally": (MAX_HEROES, AL_NCOLS),
     }
     assert set(shapes) == set(t.dtype.names)
     for name, shape in shapes.items():
@@ -343,7 +344,7 @@ def test_overrides_and_listing(tmp_path: Path) -> None:
     assert by_path.id == "test_story" and by_path.villain_name == "Baddie"
     assert list_content(tmp_path / "content") == {
         "heroes": ["tester"], "villains": ["baddie"], "issues": ["heist"],
-        "clues": ["test_clues"], "nemeses": ["nemo"], "minions": [], "crises": [],
+        "clues": ["test_clues"], "nemeses": ["nemo"], "minions": [], "crises": [], "allies": [],
         "scenarios": ["test_story"],
     }
 

@@ -281,6 +281,58 @@ def test_action_ability_of_an_ally_costs_an_action():
     assert USE_ALLY in legal(g)  # not exhausted: Action abilities can be used again
 
 
+def test_crabman_steps_in_and_hits_for_three():
+    """Crabman's Hydraulic Claws: he moves 1 and Attacks for 3 (Big Bertram: health 5,
+    defense 0)."""
+    g = setup(ally_scenario("crabman"), "C3")
+    P.place_ally(g, 0, space_at(g, "C3", 3))
+    here = int(g.field("ally_loc")[0])
+    target = space_at(g, here, 2, exclude=("C3",))
+    i = lackey(g, "Big Bertram", target)
+    P.jump(g, "hero_turn")
+    g.apply(USE_ALLY)
+    T = g.scenario.tables
+    assert all(T.dist[here, a - L.A_SPACE] <= 1 for a in legal(g))
+    step_to = next(a - L.A_SPACE for a in sorted(legal(g)) if T.dist[a - L.A_SPACE, target] == 1)
+    g.apply(L.A_SPACE + step_to)
+    answer(g, "attack_space", L.A_ATTACK + target)
+    assert int(g.field("vdmg")[i]) == 3
+
+
+@pytest.mark.parametrize("ally", list_content()["allies"])
+def test_every_ally_ability_does_what_its_numbers_say(ally):
+    """Each Ally card of the content folder (new ones included): with an enemy and a
+    problem next to the figure, its ability deals its attack value and places its solve
+    value, as its ops say."""
+    from hon_env.content.loader import load_ally
+
+    card = load_ally(ally)
+    names = {op.spec.name for op in card.ability.effect.ops}
+    expected = ((card.attack if "ally_attack" in names else 0)
+                + (card.solve if "ally_solve" in names else 0))
+    g = setup(ally_scenario(ally), "C3")
+    P.set_hero(g, 0, damage=1)
+    P.place_ally(g, 0, space_at(g, "C3", 3))
+    here = int(g.field("ally_loc")[0])
+    around = sorted(neighbours(g, here) - {sp(g, "C3")})
+    T = g.scenario.tables
+    around = [s for s in around if T.space_kind[s] != SP_SCHEME]
+    lackey(g, "Big Bertram", around[0])  # health 5, defense 0
+    P.add_villain_card(g, "Gala Firebomb", 0, around[1])  # danger 3
+    P.jump(g, "hero_turn")
+    g.apply(USE_ALLY)
+    for _ in range(10):
+        if g.decision == "main":
+            break
+        choices = sorted(legal(g))
+        if g.decision == "place":
+            g.apply(L.A_SPACE + here)  # stay next to both
+        else:
+            g.apply(choices[0])
+    assert g.decision == "main"
+    assert event(g, "damage_dealt") + event(g, "justice_placed") == expected > 0
+
+
 # --- enemies and allies ---------------------------------------------------------------------
 
 def test_enemies_move_toward_an_ally_figure_as_toward_a_hero(lox):
@@ -423,3 +475,26 @@ def test_text_render_shows_allies(lox):
     P.place_ally(g, 0, space_at(g, "C3", 2))
     text = render_ansi(g)
     assert "ally: Lox Lee at" in text and "a ally" in text
+
+
+@pytest.mark.slow
+def test_random_play_with_allies_on_every_pair():
+    """Every villain x issue pair with allies for teams of 1 to 4 (each ally in turn):
+    random legal play keeps the invariants and ends every game."""
+    rng = np.random.default_rng(13)
+    content = list_content()
+    for k, (villain, issue) in enumerate((v, i) for v in content["villains"]
+                                         for i in content["issues"]):
+        n = 1 + k % 4
+        team = list(rng.choice(content["heroes"], size=n))
+        allies = [ALLIES[(k + j) % len(ALLIES)] for j in range(n)]
+        sc = load_scenario("origin_story", heroes=team, villain=villain, issue=issue,
+                           rules={"allies": allies})
+
+        def check(state, masks, sc=sc, team=team):
+            problems = violations(state, sc.tables, masks)
+            assert not problems, (team, problems)
+
+        res = play_batch(sc, np.arange(24, dtype=np.int64) + 100 * k, random_policy(rng),
+                         on_step=check)
+        assert np.isin(res.outcome, [L.OUT_WIN, L.OUT_LOSS]).all()
