@@ -20,7 +20,7 @@ from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
-from hon_env.content.board import Board
+from hon_env.content.board import Board, resolve_location
 from hon_env.content.effects import Effect, ProgramStore
 from hon_env.content.errors import Where, as_list, as_mapping, check_int, check_str, type_name
 from hon_env.content.loader import (
@@ -91,9 +91,13 @@ from hon_env.content.tables import (
     CLUE_LIST,
     COLOR_NAMES,
     CR_CRISIS_PROG,
+    CR_DANGER,
+    CR_DANGER_PH,
     CR_NCOLS,
     CR_PRESENT,
     CR_SETUP_PROG,
+    CR_SOLVED_PROG,
+    CR_TOKEN,
     HC_ABILITY,
     HC_ABILITY_PROG,
     HC_ACTION,
@@ -323,6 +327,7 @@ class Scenario:
     nemesis_side_names: tuple[tuple[str, str], ...]  # per pool row: (Scheme side, enemy side)
     special_minion_names: tuple[str, ...]  # per Tables.smin row (Special Minions rule)
     crisis_card_names: tuple[str, ...]  # per Tables.crisis row (Crisis Cards rule)
+    crisis_card_texts: tuple[str, ...]  # per Tables.crisis row: its effects as phrases
     panel_names: tuple[str, ...]  # index k: panel k; index 0 is ""
     space_labels: tuple[str, ...]  # per space, e.g. "C2"
     space_rowcol: tuple[tuple[int, int], ...]  # per space, (row, col) in the map text
@@ -575,7 +580,7 @@ def compile_scenario(scenario_id: str, heroes: list[Hero], villain: Villain, iss
         dice=np.asarray(rules["dice_faces"], dtype=np.int32),
         nemesis=_nemesis_table(nemeses, add),
         smin=_special_minion_table(specials, add),
-        crisis=_crisis_table(crises, add),
+        crisis=_crisis_table(crises, add, board),
     )
     return Scenario(
         id=scenario_id,
@@ -597,6 +602,7 @@ def compile_scenario(scenario_id: str, heroes: list[Hero], villain: Villain, iss
         nemesis_side_names=tuple((n.scheme.name, n.enemy.name) for n in nemeses),
         special_minion_names=tuple(m.name for m in specials),
         crisis_card_names=tuple(c.name for c in crises),
+        crisis_card_texts=tuple(c.text for c in crises),
         panel_names=("",) + tuple(p.name for p in board.panels),
         space_labels=board.labels,
         space_rowcol=board.rowcol,
@@ -824,13 +830,26 @@ def _special_minion_table(specials: Sequence[SpecialMinion], add: AddEffect) -> 
     return table
 
 
-def _crisis_table(crises: Sequence[CrisisCard], add: AddEffect) -> np.ndarray:
-    """crisis [MAX_CRISES, CR_NCOLS]: one row per crisis card, in the order added."""
+def _crisis_table(crises: Sequence[CrisisCard], add: AddEffect, board: Board) -> np.ndarray:
+    """crisis [MAX_CRISES, CR_NCOLS]: one row per crisis card, in the order added.
+
+    A crisis card with a danger value gets the space of its crisis token on this board
+    (crisis cards are issue-agnostic, so a location the board lacks is an error here).
+    """
     table = np.zeros((MAX_CRISES, CR_NCOLS), dtype=np.int32)
     table[:, CR_SETUP_PROG] = -1
     table[:, CR_CRISIS_PROG] = -1
+    table[:, CR_TOKEN] = -1
+    table[:, CR_SOLVED_PROG] = -1
     for row, card in enumerate(crises):
         table[row, CR_PRESENT] = 1
         table[row, CR_SETUP_PROG] = add(card.setup)
         table[row, CR_CRISIS_PROG] = add(card.crisis)
+        if card.danger > 0:
+            where = card.token_where or Where(card.file, card.name, "token.at")
+            table[row, CR_DANGER] = card.danger
+            table[row, CR_DANGER_PH] = card.danger_per_hero
+            table[row, CR_TOKEN] = resolve_location(board, card.token, where)
+            if card.solved is not None:
+                table[row, CR_SOLVED_PROG] = add(card.solved)
     return table
