@@ -281,6 +281,10 @@ def crisis_section(ident: str) -> list[str]:
     out = [f"### {d['name']} (`{ident}`)", "", " ".join(str(d.get("style", "")).split()), ""]
     out.append(f"- Setup: {effect_text(d.get('setup'))}")
     out.append(f"- Crisis: {effect_text(d.get('crisis'))}")
+    if "danger" in d:  # a problem card, solved at its crisis token
+        out.append(f"- Danger {_per_hero(d['danger'], d.get('danger_per_hero', False))}, "
+                   f"crisis token at {d['token']['at']}")
+        out.append(f"- Solved (for the solver, after its clue): {effect_text(d.get('solved'))}")
     return out + [""]
 
 

@@ -81,6 +81,23 @@ def test_crisis_card_needs_a_crisis_effect(tmp_path: Path):
         parse_crisis(path)
 
 
+CARD_TESTS = {  # one scenario test per crisis card (docs/card_coverage.md)
+    ABDUCTOR: "test_crisis_card_setup_effect_follows_the_issue_setup",
+    MEANER: "test_crisis_card_effect_can_ask_the_active_hero",
+    "lowtiders_storm_surge": "test_storm_surge_advances_the_villain_at_a_crisis",
+    FIRE: "test_cinderwicks_chemical_fire",
+}
+
+
+def test_every_crisis_card_is_tested_here():
+    """Card coverage: every crisis card of the content folder has a scenario test here, and
+    docs/card_coverage.md lists it."""
+    assert set(CARD_TESTS) == set(list_content()["crises"])
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "card_coverage.md").read_text()
+    for name in CARD_TESTS.values():
+        assert callable(globals()[name]) and f"`{name}`" in doc, name
+
+
 # --- setup and crises -------------------------------------------------------------------------
 
 def test_crisis_card_setup_effect_follows_the_issue_setup():
