@@ -4,11 +4,12 @@ The strategy, decision by decision (every hero runs the same rules):
 
 - **Targets and weights.** Each enemy and problem on the board gets a weight: the villain
   when it can be solved or attacked (10), Scheme cards on their Scheme side (6; the
-  heroes' way to the villain), staying issue problems (4), lackeys and issue enemies
-  (3 + their inflict), nemeses on either side (6), perils and flipped Scheme problems (3),
-  captured bystanders (2 each), minions (1 each), bystander tokens on the map (2: moving
-  through a bystander's space rescues it). Cards in the deciding hero's own threat area
-  weigh 2 more: they activate against that hero.
+  heroes' way to the villain), staying issue problems (4), crisis cards with a danger
+  value at their crisis token (4: their Crisis effect hits at every crisis until solved),
+  lackeys and issue enemies (3 + their inflict), nemeses on either side (6), perils and
+  flipped Scheme problems (3), captured bystanders (2 each), minions (1 each), bystander
+  tokens on the map (2: moving through a bystander's space rescues it). Cards in the
+  deciding hero's own threat area weigh 2 more: they activate against that hero.
 - **Goal.** A hero's goal is the target with the best weight per action needed to reach
   it (a Move covers ``move`` spaces); Scheme cards, the Scheming villain, captives and
   problems printed in a panel need the hero inside the panel, the rest need them near.
@@ -66,6 +67,7 @@ from hon_env.content.tables import (
     IDECK,
     IT_ISSUE,
     IT_SCHEME,
+    MAX_CRISES,
     MAX_HEROES,
     NEMESES,
     PROG_LEN,
@@ -93,6 +95,8 @@ from hon_env.core.layout import (
     A_USE,
     ALLY_DMG,
     ALLY_LOC,
+    CRISIS_JUST,
+    CRISIS_POS,
     D_ASSIGN,
     D_ATTACK_SPACE,
     D_CLUE_DICE,
@@ -138,6 +142,7 @@ from hon_env.core.layout import (
     STACK_W,
     T_ALLY0,
     T_CAPTURED,
+    T_CRISIS0,
     T_I0,
     T_MINION,
     T_NEM0,
@@ -175,6 +180,7 @@ OP_HEAL = 4
 KIND_ATTACK, KIND_SOLVE = 1, 2
 FINISH_BONUS = 3  # a success that finishes a target is worth this much more
 FEAT_ROLL_MIN = 6  # weight that justifies discarding a card for an extra roll
+CRISIS_WEIGHT = 4  # a crisis card with a danger value: its Crisis effect hits at every crisis
 BIG = 1 << 20
 
 
@@ -238,6 +244,8 @@ def solve_weight(s, b, T, t, h):
         return 10
     if t == T_CAPTURED:
         return 2
+    if t >= T_CRISIS0:
+        return CRISIS_WEIGHT
     w = 3
     if t > T_VILLAIN:
         w = 6  # a nemesis Scheme side holds a hidden token, like a Scheme card
@@ -272,7 +280,9 @@ def left_to_finish(s, b, T, t, kind):
     if t == T_VILLAIN:
         return BIG
     danger = problem_danger(s, b, T, t, n)
-    if t < T_I0:
+    if t >= T_CRISIS0:
+        just = s[b, CRISIS_JUST + t - T_CRISIS0]
+    elif t < T_I0:
         just = s[b, VJUST + t]
     elif t < T_VILLAIN:
         just = s[b, IJUST + t - T_I0]
@@ -285,7 +295,7 @@ def left_to_finish(s, b, T, t, kind):
 def space_value(s, b, T, h, sp, kind):
     """Total weight of what hero ``h`` could attack (1) or solve (2) in space ``sp`` now."""
     v = 0
-    for t in range(T_CAPTURED + 1):
+    for t in range(N_TARGETS):
         if kind == KIND_ATTACK:
             if enemy_in_space(s, b, T, t, sp):
                 v += attack_weight(s, b, T, t, h)
@@ -371,6 +381,11 @@ def goal_of(s, b, T, h):
             best = consider(best, T, here, step, vloc, 0, attack_weight(s, b, T, T_VILLAIN, h))
         elif s[b, VIL_HIDDEN] == 0 and s[b, VIL_IN_PANEL] == 1:
             best = consider(best, T, here, step, vloc, 1, solve_weight(s, b, T, T_VILLAIN, h))
+    for k in range(MAX_CRISES):
+        pos = s[b, CRISIS_POS + k]
+        if pos >= 0:  # a crisis card with a danger value, solved at its crisis token
+            best = consider(best, T, here, step, pos, panel_of_space(T, pos) > 0,
+                            solve_weight(s, b, T, T_CRISIS0 + k, h))
     for p in range(1, T.cfg[CFG_N_PANELS] + 1):
         c = captives(s, b, T, p)
         if c > 0:

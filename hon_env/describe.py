@@ -18,7 +18,8 @@ FEAT_KIND_NAMES = ("mobility", "strength", "deduction")
 
 def target_name(sc: Scenario, t: int, row: np.ndarray | None = None) -> str:
     """Name of a target in the ``T_*`` numbering; with a state ``row`` ([STATE_LEN]) a
-    nemesis slot is named by the card dealt to it, on its current side."""
+    nemesis slot is named by the card dealt to it, on its current side. A crisis slot is
+    named by the crisis card added there (Crisis Cards rule)."""
     if t < L.T_I0:
         return sc.villain_card_names[t] or f"villain card {t}"
     if t < L.T_VILLAIN:
@@ -35,6 +36,11 @@ def target_name(sc: Scenario, t: int, row: np.ndarray | None = None) -> str:
         return "minions"
     if t == L.T_CAPTURED:
         return "captured bystanders"
+    if t >= L.T_CRISIS0:
+        k = t - L.T_CRISIS0
+        if k < len(sc.crisis_card_names):
+            return sc.crisis_card_names[k]
+        return f"crisis card {k + 1}"
     seat = t - L.T_ALLY0
     name = sc.ally_names[seat] if seat < len(sc.ally_names) else ""
     return f"{name} (ally)" if name else f"ally of seat {seat}"

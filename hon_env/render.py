@@ -12,6 +12,7 @@ half a hex to the right. Markers, in text and image alike::
     V     villain figure           L  lackey figure
     p     peril token              b  bystander token       e  issue card (enemy/problem)
     N     nemesis figure (in its panel while scheming)
+    c     crisis token (a crisis card with a danger value, solved there)
     S     hero start space         !r !g !u !y  peril space (red/green/blue/yellow)
     P1..P6  scheme space of panel k (figures there are in the panel)
 
@@ -67,6 +68,7 @@ class _Space:
     lackeys: list[str] = field(default_factory=list)
     perils: list[str] = field(default_factory=list)
     issue_cards: list[str] = field(default_factory=list)  # non-Scheme issue cards placed here
+    crises: list[str] = field(default_factory=list)  # crisis cards whose token is here
     bystander: bool = False
 
     def markers(self) -> str:
@@ -75,13 +77,14 @@ class _Space:
         out += "V" if self.villain else ""
         out += "N" * len(self.nemeses)
         out += "L" * len(self.lackeys) + "p" * len(self.perils)
-        out += "e" * len(self.issue_cards) + ("b" if self.bystander else "")
+        out += "e" * len(self.issue_cards) + "c" * len(self.crises)
+        out += "b" if self.bystander else ""
         return out
 
     def in_panel(self) -> list[str]:
         """Figures on a scheme space (they stand in its panel), for the panel summaries."""
         return ([f"hero {h + 1}" for h in self.heroes] + (["villain"] if self.villain else [])
-                + self.nemeses + self.lackeys + self.issue_cards)
+                + self.nemeses + self.lackeys + self.issue_cards + self.crises)
 
 
 @dataclass
@@ -96,6 +99,7 @@ class _Panel:
     captives: int
     schemes: list[tuple[str, int]]  # (name, justice) of the Scheme cards at this panel
     specials: str = ""  # which minions are special Minion cards' figures, e.g. " (2 X)"
+    special_counts: list[tuple[str, int, int]] = field(default_factory=list)  # (card, n, dmg)
 
 
 def _board(game: Game) -> tuple[list[_Space], list[_Panel]]:
@@ -121,6 +125,10 @@ def _board(game: Game) -> tuple[list[_Space], list[_Panel]]:
     for nem in _nemesis_figures(game):
         if nem["pos"] >= 0:
             spaces[nem["pos"]].nemeses.append(nem["card"])
+    for k, name in enumerate(sc.crisis_card_names):
+        pos = int(f("crisis_pos")[k])
+        if 0 <= pos < n:
+            spaces[pos].crises.append(name)
     scheme_at: dict[int, list[tuple[str, int]]] = {}
     for i in range(VDECK):
         pos = int(f("vpos")[i])
@@ -149,7 +157,10 @@ def _board(game: Game) -> tuple[list[_Space], list[_Panel]]:
         color = int(colors[0]) if len(colors) else -1
         panels.append(_Panel(k, sc.panel_names[k], COLOR_NAMES[color] if color >= 0 else "",
                              sp, int(f("minions")[k]), int(f("captured")[k]),
-                             scheme_at.get(sp, []), _special_minions(game, k)))
+                             scheme_at.get(sp, []), _special_minions(game, k),
+                             [(name, int(f("smin")[k, j]), int(f("smin_dmg")[k, j]))
+                              for j, name in enumerate(sc.special_minion_names)
+                              if f("smin")[k, j]]))
     return spaces, panels
 
 
@@ -248,7 +259,7 @@ def render_ansi(game: Game) -> str:
     out.append("")
     out += _text_map(game, spaces)
     out.append("  markers: 1-6 hero seat, a ally, V villain, N nemesis, L lackey, p peril "
-               "token, b bystander, e issue card;")
+               "token, b bystander, e issue card, c crisis token;")
     out.append("  spaces: S start, P1-P6 scheme panel, !r/!g/!u/!y peril space, b bystander "
                "space")
     out.append("")
@@ -268,6 +279,7 @@ def render_ansi(game: Game) -> str:
         placed += [f"{n} (lackey) at {label}" for n in s.lackeys]
         placed += [f"{n} (peril) at {label}" for n in s.perils]
         placed += [f"{n} (issue card) at {label}" for n in s.issue_cards]
+        placed += [f"{n} (crisis token) at {label}" for n in s.crises]
     if placed:
         out.append("On the map: " + "; ".join(placed))
     v = snap["villain"]
@@ -289,8 +301,14 @@ def render_ansi(game: Game) -> str:
         counters += f" (lose at {int(T.cfg[CFG_LOSS_AT_LEAST])} {sc.counter_names[loss]})"
     out.append(f"Issue: {snap['issue']['name']}, issue deck {snap['issue']['deck_size']}; "
                f"{counters}")
+    for c in snap["crisis_cards"]:
+        out.append(f"Crisis card: {c['name']} ({_crisis_status(c)}). {c['text']}")
     s = snap["supplies"]
-    out.append(f"Supplies: minions {s['minions']}, bystanders {s['bystanders']} "
+    minions = f"minions {s['minions']}"
+    if snap["special_minions"]:
+        minions += " (of them " + ", ".join(f"{m['supply']} {m['name']}"
+                                            for m in snap["special_minions"]) + ")"
+    out.append(f"Supplies: {minions}, bystanders {s['bystanders']} "
                f"(defeated {s['bystanders_defeated']}), clue deck {s['clue_deck']}")
     out.append("")
     for seat, h in enumerate(snap["heroes"]):
@@ -322,6 +340,15 @@ def _ally(ally: dict) -> str:
     ready = "exhausted" if ally["exhausted"] else "ready"
     return (f"{ally['name']} at {ally['location']}: damage {ally['damage']}/{ally['health']}, "
             f"attack {ally['attack']}, solve {ally['solve']}, card {ready}")
+
+
+def _crisis_status(card: dict) -> str:
+    """A crisis card's state: in play without a danger value, justice at its token, solved."""
+    if card["danger"] is None:
+        return "stays in play"
+    if card["solved"]:
+        return "solved"
+    return f"justice {card['justice']}/{card['danger']}, token at {card['token']}"
 
 
 def _side(hero: dict) -> str:
@@ -445,6 +472,9 @@ def render_rgb(game: Game, dpi: int = 100) -> np.ndarray:
             lines += wrapped
         if not p.schemes:
             lines.append("no Scheme card")
+        for name, count, dmg in p.special_counts:  # the special minions among them
+            kept = f", {dmg} dmg" if dmg else ""
+            lines += textwrap.wrap(f"\u25b2{count} {name}{kept}", chars)
         if who:
             lines += textwrap.wrap("here: " + ", ".join(who), chars)
         fig.text(x0 + 0.01, 0.185, "\n".join(lines), fontsize=8.5, va="top", ha="left",
@@ -453,9 +483,10 @@ def render_rgb(game: Game, dpi: int = 100) -> np.ndarray:
     # --- side panel: villain and issue, then one block per hero (with its colour), decision
     _side_panel(fig, game, snap)
     legend = ("markers: coloured disc = hero (seat number; ring = pilot token, square = mech),\n"
-              "black diamond V = villain, purple diamond N = nemesis, "
-              "red triangle L = lackey, orange star p = peril token,\n"
-              "small white disc b = bystander, grey square e = issue card (enemy/problem)")
+              "black diamond V = villain, purple diamond N = nemesis, red triangle L = lackey,\n"
+              "orange star p = peril token, small white disc b = bystander, red hexagon c =\n"
+              "crisis token, grey square e = issue card (enemy/problem); \u25b2N = special "
+              "minions")
     fig.text(0.63, 0.02, legend, fontsize=8, va="bottom", ha="left", color="#444444",
              linespacing=1.3)
 
@@ -475,6 +506,7 @@ def _draw_space(ax: Axes, x: float, y: float, s: _Space) -> None:
     items += [("nemesis", "N") for _ in s.nemeses]
     items += [("lackey", "L") for _ in s.lackeys] + [("peril", "p") for _ in s.perils]
     items += [("issue", "e") for _ in s.issue_cards]
+    items += [("crisis", "c") for _ in s.crises]
     items += [("bystander", "b")] if s.bystander else []
     if not items:
         return
@@ -522,6 +554,11 @@ def _draw_space(ax: Axes, x: float, y: float, s: _Space) -> None:
                     markeredgecolor="black", zorder=3)
             ax.text(px, py, "e", ha="center", va="center", fontsize=7, color="white",
                     zorder=4)
+        elif kind == "crisis":
+            ax.plot(px, py, marker="h", markersize=14, color="#b71c1c",
+                    markeredgecolor="black", zorder=3)
+            ax.text(px, py, "c", ha="center", va="center", fontsize=7, color="white",
+                    fontweight="bold", zorder=4)
         else:
             ax.add_patch(Circle((px, py), 0.15, facecolor="white", edgecolor="black",
                                     linewidth=0.8, zorder=3))
@@ -564,11 +601,17 @@ def _side_panel(fig: Figure, game: Game, snap: dict) -> None:
               else f"damage {v['damage']}/{v['health']}")
     counters = ", ".join(f"{k} {n}" for k, n in snap["issue"]["counters"].items())
     s = snap["supplies"]
-    block([f"Villain  {v['name']} ({v['side']}), {status}",
-           f"         hidden tokens {v['hidden_tokens']}, villain deck {v['deck_size']}",
-           f"Issue    issue deck {snap['issue']['deck_size']}, {counters}",
-           f"Supply   minions {s['minions']}, bystanders {s['bystanders']}, "
-           f"defeated {s['bystanders_defeated']}"])
+    head = [f"Villain  {v['name']} ({v['side']}), {status}",
+            f"         hidden tokens {v['hidden_tokens']}, villain deck {v['deck_size']}",
+            f"Issue    issue deck {snap['issue']['deck_size']}, {counters}",
+            f"Supply   minions {s['minions']}, bystanders {s['bystanders']}, "
+            f"defeated {s['bystanders_defeated']}"]
+    for m in snap["special_minions"]:
+        head.append(_short(f"         {m['supply']} of them {m['name']} (health {m['health']}, "
+                           f"inflict {m['inflict']})", 62))
+    for c in snap["crisis_cards"]:  # the issue play area's crisis cards, in order
+        head.append(_short(f"Crisis   {c['name']}: {_crisis_status(c)}", 62))
+    block(head)
     for seat, h in enumerate(snap["heroes"]):
         deciding = snap["deciding"] == h["id"]
         # figure coordinates are not square: scale the width to draw a round disc

@@ -238,7 +238,7 @@ def test_ally_solve_rescues_captives_but_not_panel_problems(jiyoo):
 
 
 def test_ally_moving_onto_a_bystander_rescues_it(jiyoo):
-    """Interpretation #36 — an ally figure that moves onto a bystander's space rescues it
+    """Interpretation #38 — an ally figure that moves onto a bystander's space rescues it
     for its hero (the hero gains the clue)."""
     g = setup(jiyoo, "C3")
     P.place_ally(g, 0, space_at(g, "C3", 3))

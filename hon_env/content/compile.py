@@ -20,7 +20,7 @@ from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
-from hon_env.content.board import Board
+from hon_env.content.board import Board, resolve_location
 from hon_env.content.effects import Effect, ProgramStore
 from hon_env.content.errors import Where, as_list, as_mapping, check_int, check_str, type_name
 from hon_env.content.loader import (
@@ -100,9 +100,13 @@ from hon_env.content.tables import (
     CLUE_LIST,
     COLOR_NAMES,
     CR_CRISIS_PROG,
+    CR_DANGER,
+    CR_DANGER_PH,
     CR_NCOLS,
     CR_PRESENT,
     CR_SETUP_PROG,
+    CR_SOLVED_PROG,
+    CR_TOKEN,
     HC_ABILITY,
     HC_ABILITY_PROG,
     HC_ACTION,
@@ -337,6 +341,7 @@ class Scenario:
     special_minion_names: tuple[str, ...]  # per Tables.smin row (Special Minions rule)
     crisis_card_names: tuple[str, ...]  # per Tables.crisis row (Crisis Cards rule)
     ally_names: tuple[str, ...]  # per seat, "" for a hero without an ally (Allies rule)
+    crisis_card_texts: tuple[str, ...]  # per Tables.crisis row: its effects as phrases
     panel_names: tuple[str, ...]  # index k: panel k; index 0 is ""
     space_labels: tuple[str, ...]  # per space, e.g. "C2"
     space_rowcol: tuple[tuple[int, int], ...]  # per space, (row, col) in the map text
@@ -600,7 +605,7 @@ def compile_scenario(scenario_id: str, heroes: list[Hero], villain: Villain, iss
         dice=np.asarray(rules["dice_faces"], dtype=np.int32),
         nemesis=_nemesis_table(nemeses, add),
         smin=_special_minion_table(specials, add),
-        crisis=_crisis_table(crises, add),
+        crisis=_crisis_table(crises, add, board),
         ally=_ally_table(allies, add),
     )
     return Scenario(
@@ -624,6 +629,7 @@ def compile_scenario(scenario_id: str, heroes: list[Hero], villain: Villain, iss
         special_minion_names=tuple(m.name for m in specials),
         crisis_card_names=tuple(c.name for c in crises),
         ally_names=tuple(allies[k].name if k < len(allies) else "" for k in range(len(heroes))),
+        crisis_card_texts=tuple(c.text for c in crises),
         panel_names=("",) + tuple(p.name for p in board.panels),
         space_labels=board.labels,
         space_rowcol=board.rowcol,
@@ -851,15 +857,28 @@ def _special_minion_table(specials: Sequence[SpecialMinion], add: AddEffect) -> 
     return table
 
 
-def _crisis_table(crises: Sequence[CrisisCard], add: AddEffect) -> np.ndarray:
-    """crisis [MAX_CRISES, CR_NCOLS]: one row per crisis card, in the order added."""
+def _crisis_table(crises: Sequence[CrisisCard], add: AddEffect, board: Board) -> np.ndarray:
+    """crisis [MAX_CRISES, CR_NCOLS]: one row per crisis card, in the order added.
+
+    A crisis card with a danger value gets the space of its crisis token on this board
+    (crisis cards are issue-agnostic, so a location the board lacks is an error here).
+    """
     table = np.zeros((MAX_CRISES, CR_NCOLS), dtype=np.int32)
     table[:, CR_SETUP_PROG] = -1
     table[:, CR_CRISIS_PROG] = -1
+    table[:, CR_TOKEN] = -1
+    table[:, CR_SOLVED_PROG] = -1
     for row, card in enumerate(crises):
         table[row, CR_PRESENT] = 1
         table[row, CR_SETUP_PROG] = add(card.setup)
         table[row, CR_CRISIS_PROG] = add(card.crisis)
+        if card.danger > 0:
+            where = card.token_where or Where(card.file, card.name, "token.at")
+            table[row, CR_DANGER] = card.danger
+            table[row, CR_DANGER_PH] = card.danger_per_hero
+            table[row, CR_TOKEN] = resolve_location(board, card.token, where)
+            if card.solved is not None:
+                table[row, CR_SOLVED_PROG] = add(card.solved)
     return table
 
 

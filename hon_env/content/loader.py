@@ -75,6 +75,7 @@ from hon_env.content.tables import (
     VT_PERIL,
     VT_PLOY,
 )
+from hon_env.content.text import effect_text
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 CONFIGS_DIR = REPO_ROOT / "configs"
@@ -85,6 +86,9 @@ KIND_DIRS = {"hero": "heroes", "villain": "villains", "issue": "issues", "clues"
              "ally": "allies"}
 ID_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 MIN_SCHEMES = 4
+# a location tag (resolved against a board by ``board.resolve_location``)
+LOCATION_RE = re.compile(
+    rf"^(start|panel_[1-{MAX_PANELS}]|peril_({'|'.join(COLOR_NAMES)}))$")
 T = TypeVar("T")
 
 # bounds of the numbers the rulebook leaves to us
@@ -340,7 +344,8 @@ class SpecialMinion:
 @dataclass(frozen=True)
 class CrisisCard:
     """An optional crisis card (optional rule: Crisis Cards): it stays in the issue play
-    area for the whole game."""
+    area for the whole game, unless it has a danger value and the heroes solve it at its
+    crisis token."""
 
     id: str
     name: str
@@ -348,6 +353,12 @@ class CrisisCard:
     setup: Effect  # resolved once during setup (villain context)
     crisis: Effect  # resolved at every crisis, after the Issue Overview's Crisis effect
     file: str
+    danger: int = 0  # 0: no danger value (not a problem card)
+    danger_per_hero: bool = False
+    token: str = ""  # location tag of its crisis token (with a danger value), e.g. "peril_red"
+    token_where: Where | None = None  # where ``token`` was written, for board errors
+    solved: Effect | None = None  # resolved for the solving hero once solved (villain context)
+    text: str = ""  # its effects as phrases ("Setup: ... Crisis: ... Solved: ...")
 
 
 @dataclass(frozen=True)
@@ -1171,19 +1182,53 @@ def load_crisis(crisis_id: str, content_dir: str | Path | None = None,
 
 
 def parse_crisis(path: Path) -> CrisisCard:
-    """Validate a crisis card file; returns the ``CrisisCard``. Both effects are
-    villain-context effects (the active hero is the one the crisis happened to)."""
+    """Validate a crisis card file; returns the ``CrisisCard``.
+
+    Its effects are villain-context effects: in ``setup`` and ``crisis`` the active hero is
+    the one the crisis happened to, in ``solved`` the hero who solved the card. ``danger``
+    makes it a problem card: it then needs ``token: {at: LOCATION}``, the space of its
+    crisis token (``start``, ``panel_K`` or ``peril_COLOUR``, checked against the board when
+    a scenario compiles), and may have a ``solved`` effect.
+    """
     data, where = read_yaml(path)
     check_keys(data, where, ("format_version", "id", "kind", "name", "crisis"),
-               ("style", "setup"))
+               ("style", "setup", "danger", "danger_per_hero", "token", "solved"))
     ident = _header(data, where, path, "crisis")
     name = read_str(data, "name", where)
     card = where.for_card(name, "crisis card")
     crisis = _effect(data, "crisis", "villain", card)
     if not crisis:
         raise card.key("crisis").error("a crisis card needs a Crisis effect")
+    danger, token, token_where = 0, "", None
+    if "danger" in data:
+        danger = read_int(data, "danger", card, 1, MAX_HEALTH)
+        if "token" not in data:
+            raise card.key("token").error(
+                "a crisis card with a danger value needs a crisis token: token: {at: LOCATION}")
+        block = as_mapping(data["token"], card.key("token"))
+        check_keys(block, card.key("token"), ("at",))
+        token_where = card.key("token").key("at")
+        token = check_str(block["at"], token_where)
+        if not LOCATION_RE.match(token):
+            raise token_where.error(f"{token!r} is not a location (start, panel_1..panel_"
+                                    f"{MAX_PANELS}, peril_{'/'.join(COLOR_NAMES)})")
+    else:
+        for key in ("danger_per_hero", "token", "solved"):
+            if key in data:
+                raise card.key(key).error("only a crisis card with a danger value has this key")
     return CrisisCard(ident, name, read_str(data, "style", where, default=""),
-                      _effect(data, "setup", "villain", card), crisis, where.file)
+                      _effect(data, "setup", "villain", card), crisis, where.file,
+                      danger=danger,
+                      danger_per_hero=read_bool(data, "danger_per_hero", card, default=False),
+                      token=token, token_where=token_where,
+                      solved=_effect(data, "solved", "villain", card), text=crisis_text(data))
+
+
+def crisis_text(data: dict[str, Any]) -> str:
+    """A crisis card's text from its (validated) YAML: its effects as phrases."""
+    parts = [f"{label}: {effect_text(data[key])}." for key, label in
+             (("setup", "Setup"), ("crisis", "Crisis"), ("solved", "Solved")) if data.get(key)]
+    return " ".join(parts)
 
 
 # --------------------------------------------------------------------------- allies

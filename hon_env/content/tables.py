@@ -200,7 +200,11 @@ SM_NCOLS = 5
 CR_PRESENT = 0
 CR_SETUP_PROG = 1  # Setup effect, or -1
 CR_CRISIS_PROG = 2  # Crisis effect, resolved after the Issue Overview's at every crisis
-CR_NCOLS = 3
+CR_DANGER = 3  # danger value; 0: no danger value (not a problem, it never leaves play)
+CR_DANGER_PH = 4  # 1: per hero
+CR_TOKEN = 5  # space of its crisis token (where heroes solve it), -1 without a danger value
+CR_SOLVED_PROG = 6  # resolved for the solving hero when it is solved, or -1
+CR_NCOLS = 7
 
 # --- Ally cards: ally[seat, col] (optional rule: Allies), the ally of the hero in that seat
 AL_PRESENT = 0

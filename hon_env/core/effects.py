@@ -23,6 +23,7 @@ from hon_env.content.tables import (
     CFG_N_HEROES,
     CFG_N_PANELS,
     CFG_N_SPACES,
+    CR_SOLVED_PROG,
     DASH,
     FORM_MECH,
     HS_FORM,
@@ -52,6 +53,9 @@ from hon_env.core.layout import (
     BYSTANDERS_DEFEATED,
     CAPTURED,
     COUNTERS,
+    CRISIS_JUST,
+    CRISIS_OUT,
+    CRISIS_POS,
     EV_ALLY_DEFEATS,
     EV_BYSTANDERS_DEFEATED,
     EV_CAPTURES,
@@ -97,6 +101,7 @@ from hon_env.core.layout import (
     SMIN_DMG,
     SMIN_SUPPLY,
     T_CAPTURED,
+    T_CRISIS0,
     T_I0,
     T_NEM0,
     T_VILLAIN,
@@ -237,7 +242,7 @@ def move_hero_to(s, b, T, h, sp):
 @njit(cache=True)
 def move_ally_to(s, b, T, h, sp):
     """Put the ally of seat ``h`` in map space ``sp``; a bystander there is rescued for
-    its hero (interpretation #36 in docs/engine.md)."""
+    its hero (interpretation #38 in docs/engine.md)."""
     s[b, ALLY_LOC + h] = sp
     rescue_on_map(s, b, T, h, sp)
 
@@ -581,21 +586,25 @@ def flip_nemesis(s, b, T, k, h):
 def place_justice(s, b, T, t, n, h):
     """Place ``n`` justice on problem target ``t``; resolve it when solved (Solve Actions).
 
-    Captured-bystander targets rescue one bystander per justice instead.
+    Captured-bystander targets rescue one bystander per justice instead (the caller does
+    that). Returns the program the interpreter must resolve next for hero ``h``: a solved
+    crisis card's Solved effect, else -1.
     """
     if n <= 0:
-        return
+        return -1
     nh = T.cfg[CFG_N_HEROES]
     if t == T_CAPTURED:
-        return
+        return -1
     s[b, EVENTS + EV_JUSTICE] += n
+    if t >= T_CRISIS0:
+        return crisis_justice(s, b, T, t - T_CRISIS0, n, h)
     if t == T_VILLAIN:
         s[b, VIL_JUSTICE] += n
         if s[b, VIL_DANGER] != DASH and s[b, VIL_JUSTICE] >= s[b, VIL_DANGER]:
             s[b, EVENTS + EV_PROBLEMS_SOLVED] += 1
             gain_clue(s, b, T, h)
             reveal_villain(s, b, T, h)
-        return
+        return -1
     danger = problem_danger(s, b, T, t, nh)
     if t >= T_NEM0:
         k = t - T_NEM0
@@ -603,25 +612,47 @@ def place_justice(s, b, T, t, n, h):
         if danger != DASH and s[b, NEM_JUST + k] >= danger:
             s[b, EVENTS + EV_PROBLEMS_SOLVED] += 1
             flip_nemesis(s, b, T, k, h)
-        return
+        return -1
     if t < T_I0:
         s[b, VJUST + t] += n
         if danger != DASH and s[b, VJUST + t] >= danger:
             leave_play(s, b, t, L_DISCARD)
             s[b, EVENTS + EV_PROBLEMS_SOLVED] += 1
             gain_clue(s, b, T, h)
-        return
+        return -1
     i = t - T_I0
     s[b, IJUST + i] += n
     if danger == DASH or s[b, IJUST + i] < danger:
-        return
+        return -1
     s[b, EVENTS + EV_PROBLEMS_SOLVED] += 1
     if T.icard[i, IC_TYPE] == IT_SCHEME and s[b, ISIDE + i] == 0:
         flip_scheme(s, b, T, i, h)
-        return
+        return -1
     # an overcome flipped Scheme card leaves the game; a solved issue card is discarded
     leave_play(s, b, t, L_REMOVED if T.icard[i, IC_TYPE] == IT_SCHEME else L_DISCARD)
     gain_clue(s, b, T, h)
+    return -1
+
+
+@njit(cache=True)
+def crisis_justice(s, b, T, k, n, h):
+    """Place ``n`` justice on crisis card ``k`` (rulebook: Crisis Cards, Problem Cards).
+
+    Justice reaching its danger value solves it: the solver gains 1 clue, the card leaves
+    play with its crisis token (its Crisis effect no longer resolves) and its justice is
+    cleared. Returns its Solved effect's program for the caller to resolve, or -1.
+    """
+    if s[b, CRISIS_POS + k] < 0:
+        return -1
+    s[b, CRISIS_JUST + k] += n
+    if s[b, CRISIS_JUST + k] < problem_danger(s, b, T, T_CRISIS0 + k, T.cfg[CFG_N_HEROES]):
+        return -1
+    s[b, CRISIS_JUST + k] = 0
+    s[b, CRISIS_POS + k] = -1
+    s[b, CRISIS_OUT + k] = 1
+    s[b, EVENTS + EV_PROBLEMS_SOLVED] += 1
+    gain_clue(s, b, T, h)
+    return T.crisis[k, CR_SOLVED_PROG]
 
 
 @njit(cache=True)

@@ -165,6 +165,7 @@ from hon_env.core.layout import (
     COUNTERS,
     CRISIS_DEPTH,
     CRISIS_LATCH,
+    CRISIS_OUT,
     D_ASSIGN,
     D_ATTACK_SPACE,
     D_CLUE_DICE,
@@ -1046,7 +1047,7 @@ def assign_candidates(s, b, T):
     last = -1
     sp = s[b, ROLL_SPACE]
     solver = roll_solver(s, b)
-    for t in range(T_CAPTURED + 1):
+    for t in range(N_TARGETS):
         if s[b, ROLL_KIND] == 1:
             ok = enemy_in_space(s, b, T, t, sp)
         else:
@@ -1082,12 +1083,19 @@ def op_assign(s, b, T, h):
 
 @njit(cache=True)
 def op_roll_end(s, b, T, h):
-    """Steps 7-8 applied: damage (less defense) or justice, then leftover focus."""
+    """Steps 7-8 applied: damage (less defense) or justice, then leftover focus.
+
+    After a Solve the nearby enemies inflict (F_POST_SOLVE), pushed first so that the
+    effects of a card solved by this roll resolve before it ("immediately solved before
+    the players complete any other effect").
+    """
     pop(s, b)
     kind = s[b, ROLL_KIND]
     sp = s[b, ROLL_SPACE]
     ally = s[b, ROLL_ALLY] == 1
     attacker = -1 if ally else h  # an ally has no pierce of its hero's
+    if kind == 2 and not ally:  # an ally's Solve ignores nearby enemies
+        push(s, b, F_POST_SOLVE, 0, 0, 0, h, -1)
     for t in range(N_TARGETS):
         n = s[b, ASSIGN + t]
         if n == 0:
@@ -1108,7 +1116,7 @@ def op_roll_end(s, b, T, h):
         elif t == T_CAPTURED:
             rescue_captured(s, b, T, h, panel_of_space(T, sp), n)
         else:
-            place_justice(s, b, T, t, n, h)
+            push_prog(s, b, T, place_justice(s, b, T, t, n, h), h, -1)
     gain_focus(s, b, T, h, s[b, ROLL_FOCUS])
     c = s[b, ROLL_SHOWDOWN]
     if c >= 0 and s[b, VLOC + c] == L_PENDING:
@@ -1116,8 +1124,6 @@ def op_roll_end(s, b, T, h):
     s[b, ROLL_SHOWDOWN] = -1
     s[b, ROLL_KIND] = 0
     s[b, ROLL_ALLY] = 0
-    if kind == 2 and not ally:  # an ally's Solve ignores nearby enemies
-        push(s, b, F_POST_SOLVE, 0, 0, 0, h, -1)
 
 
 @njit(cache=True)
@@ -1238,7 +1244,8 @@ def op_crisis(s, b, T):
     issue play area: the Issue Overview first, then the crisis cards in the order they
     were added (each one joins to the right). Crises raised while crisis effects resolve
     are ignored, which keeps one effect from triggering more than one crisis and
-    guarantees the chain ends.
+    guarantees the chain ends. A crisis card the heroes solved has left play and is
+    skipped.
     """
     pop(s, b)
     if s[b, CRISIS_DEPTH] > 0:
@@ -1247,7 +1254,7 @@ def op_crisis(s, b, T):
     s[b, CRISIS_DEPTH] = 1
     push(s, b, F_CRISIS_END, 0, 0, 0, -1, -1)
     for k in range(MAX_CRISES - 1, -1, -1):  # pushed last to first: they run first to last
-        if T.crisis[k, CR_PRESENT] == 1:
+        if T.crisis[k, CR_PRESENT] == 1 and s[b, CRISIS_OUT + k] == 0:  # not solved
             push_prog(s, b, T, T.crisis[k, CR_CRISIS_PROG], s[b, ACTIVE], -1)
     push_prog(s, b, T, T.cfg[CFG_CRISIS_PROG], s[b, ACTIVE], -1)
 
@@ -1328,7 +1335,7 @@ def heroes_for(s, b, T, who, h):
 
 @njit(cache=True)
 def any_pick_target(s, b, T, h, kind, rng):
-    for t in range(T_CAPTURED + 1):
+    for t in range(N_TARGETS):
         if pick_target_ok(s, b, T, h, t, kind, rng):
             return True
     return False
@@ -1441,7 +1448,7 @@ def op_choice_effect(s, b, T, op, a, bb, h):
     elif op == OP_DAMAGE_ENEMY:
         damage_enemy_card(s, b, T, ch - A_TARGET, a, h)
     elif op == OP_JUSTICE:
-        place_justice(s, b, T, ch - A_TARGET, a, h)
+        push_prog(s, b, T, place_justice(s, b, T, ch - A_TARGET, a, h), h, -1)
     elif op == OP_EXHAUST_THREAT:
         t = ch - A_TARGET
         if t == T_VILLAIN:

@@ -24,12 +24,17 @@ from hon_env.content.tables import (
     CFG_N_NEMESES,
     CFG_NEMESIS_POOL,
     CL_PRESENT,
+    CR_DANGER,
+    CR_DANGER_PH,
+    CR_PRESENT,
+    CR_TOKEN,
     DASH,
     FORM_MECH,
     HS_FORM,
     HS_HEALTH,
     IC_TYPE,
     IT_SCHEME,
+    MAX_CRISES,
     NEMESES,
     NM_DANGER,
     NM_DANGER_PH,
@@ -111,6 +116,7 @@ def violations(state: np.ndarray, T: Tables, masks: np.ndarray | None = None) ->
     out += _nemesis_violations(state, T, running)
     out += _special_minion_violations(state, T)
     out += _ally_violations(state, T)
+    out += _crisis_violations(state, T)
     if masks is not None:
         bad(running & (masks.sum(axis=1) == 0), "running game with an empty mask")
         bad(~running & (masks.sum(axis=1) != 0), "finished game with a non-empty mask")
@@ -217,4 +223,31 @@ def _ally_violations(state: np.ndarray, T: Tables) -> list[str]:
         bad(on & (heroes == loc[:, h:h + 1]).any(axis=1), f"ally {h} shares a hero's space")
         for o in range(h + 1, nh):
             bad(on & (loc[:, o] == loc[:, h]), f"allies {h} and {o} share a space")
+    return out
+
+
+def _crisis_violations(state: np.ndarray, T: Tables) -> list[str]:
+    """Crisis cards (rulebook: Crisis Cards, Problem Cards): a crisis card with a danger
+    value has its crisis token on its printed space until it is solved, then neither token
+    nor justice; one without a danger value never has either and never leaves play."""
+    f = lambda name: L.field_view(state, name)  # noqa: E731
+    out: list[str] = []
+    bad = _reporter(out)
+    nh = int(T.cfg[CFG_N_HEROES])
+
+    pos, just, gone = f("crisis_pos"), f("crisis_just"), f("crisis_out")
+    for k in range(MAX_CRISES):
+        problem = T.crisis[k, CR_PRESENT] == 1 and T.crisis[k, CR_DANGER] > 0
+        danger = T.crisis[k, CR_DANGER] * (nh if T.crisis[k, CR_DANGER_PH] else 1)
+        bad((gone[:, k] != 0) & (gone[:, k] != 1), f"crisis {k} solved flag not 0/1")
+        if not problem:
+            bad((pos[:, k] != -1) | (just[:, k] != 0) | (gone[:, k] != 0),
+                f"crisis {k} without a danger value has a token, justice or left play")
+            continue
+        in_play = gone[:, k] == 0
+        bad(in_play & (pos[:, k] != T.crisis[k, CR_TOKEN]),
+            f"crisis {k} token not on its printed space while in play")
+        bad(~in_play & ((pos[:, k] != -1) | (just[:, k] != 0)),
+            f"solved crisis {k} still has its token or justice")
+        bad((just[:, k] < 0) | (just[:, k] >= danger), f"crisis {k} justice outside [0, danger)")
     return out

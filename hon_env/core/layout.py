@@ -22,6 +22,7 @@ from hon_env.content.tables import (
     CLUE_LIST,
     HERO_DECK,
     IDECK,
+    MAX_CRISES,
     MAX_HEROES,
     MAX_PANELS,
     MAX_SPACES,
@@ -33,6 +34,26 @@ from hon_env.content.tables import (
 STACK_DEPTH = 96  # interpreter stack entries per game
 STACK_W = 6  # entry = (op, a, b, c, hero, src)
 N_EVENTS = 16
+
+# --- target numbering (cards and tokens an Attack/Solve/effect can pick)
+#   [0, 29)   T_V0 + i       villain deck card i
+#   [29, 43)  T_I0 + i       issue deck card i (Scheme cards first)
+#   43        T_VILLAIN      the Villain card
+#   [44, 46)  T_NEM0 + k     nemesis slot k
+#   46        T_MINION       the minions of the target space's panel
+#   47        T_CAPTURED     the captured bystanders of the target space's panel
+#   [48, 54)  T_ALLY0 + h    the ally of seat h (Allies rule; who suffers an inflict)
+#   [54, 58)  T_CRISIS0 + k  crisis card k (Crisis Cards rule) with a danger value, at its token
+T_V0 = 0
+T_I0 = VDECK
+T_VILLAIN = VDECK + IDECK
+T_NEM0 = T_VILLAIN + 1
+T_MINION = T_NEM0 + NEMESES
+T_CAPTURED = T_MINION + 1
+T_ALLY0 = T_CAPTURED + 1
+T_CRISIS0 = T_ALLY0 + MAX_HEROES  # crisis targets come last (checks use t >= T_CRISIS0)
+N_TARGETS = T_CRISIS0 + MAX_CRISES
+ALLY_BIT = 8  # in a D_PICK_HERO seat mask, bit ALLY_BIT + h stands for seat h's ally
 
 FIELDS: dict[str, tuple[int, tuple[int, ...]]] = {}
 _cursor = 0
@@ -48,16 +69,6 @@ def _field(name: str, *shape: int) -> int:
     return start
 
 
-# --- target numbering (cards and tokens an Attack/Solve/effect can pick)
-T_V0 = 0  # villain deck card i -> T_V0 + i
-T_I0 = VDECK  # issue deck card i -> T_I0 + i
-T_VILLAIN = VDECK + IDECK
-T_NEM0 = T_VILLAIN + 1  # nemesis slot k -> T_NEM0 + k
-T_MINION = T_NEM0 + NEMESES
-T_CAPTURED = T_MINION + 1
-T_ALLY0 = T_CAPTURED + 1  # the ally of seat h -> T_ALLY0 + h (who suffers an inflict)
-N_TARGETS = T_ALLY0 + MAX_HEROES
-ALLY_BIT = 8  # in a D_PICK_HERO seat mask, bit ALLY_BIT + h stands for seat h's ally
 
 # --- bookkeeping
 RNG = _field("rng", 4)  # xoshiro128** words (uint32 stored as int32)
@@ -98,6 +109,10 @@ NEM_POS = _field("nem_pos", NEMESES)  # figure's space (scheming: its panel's sc
 NEM_DMG = _field("nem_dmg", NEMESES)
 NEM_JUST = _field("nem_just", NEMESES)
 NEM_EXH = _field("nem_exh", NEMESES)  # exhausted (readies instead of activating)
+# --- crisis cards (Crisis Cards rule): slot k is Tables.crisis row k and target T_CRISIS0 + k
+CRISIS_POS = _field("crisis_pos", MAX_CRISES)  # crisis token space; -1 none or solved
+CRISIS_JUST = _field("crisis_just", MAX_CRISES)  # justice on it (0 once solved)
+CRISIS_OUT = _field("crisis_out", MAX_CRISES)  # 1: solved and left play (no more Crisis effect)
 # --- supplies and board tokens
 MINION_SUPPLY = _field("minion_supply")
 BYSTANDER_SUPPLY = _field("bystander_supply")
@@ -119,7 +134,7 @@ ROLL_DICE = _field("roll_dice")  # dice gathered
 ROLL_SUCC = _field("roll_succ")  # successes not yet spent
 ROLL_FOCUS = _field("roll_focus")  # focus results not yet spent
 ROLL_SHOWDOWN = _field("roll_showdown")  # villain card drawn for the Showdown reaction, -1
-ASSIGN = _field("assign", N_TARGETS)  # successes assigned per target (TARGET numbering)
+ASSIGN = _field("assign", N_TARGETS)  # successes assigned per target (T_* numbering)
 # --- clue deck
 CLUE_N = _field("clue_n")  # cards left in the clue deck
 CLUE_ORDER = _field("clue_order", CLUE_DECK)  # deck order, top = index clue_n-1
@@ -206,7 +221,6 @@ EVENT_NAMES = (
     "bystanders_defeated", "villain_advances", "clues_gained", "mech_wrecks", "ally_defeats",
 )
 
-
 # --- the flat action space
 #   [0]                 PASS     yield the initiative / end / stop / decline / done
 #   [1]                 DRAW     draw 1 card (an action)
@@ -220,9 +234,9 @@ EVENT_NAMES = (
 #   [296, 316)          CLUE     use a clue card of list entry i (card i or its copy i + 20)
 #   [316]               FOCUS    discard 5 focus to flip to the Focused side
 #   [317, 325)          OPTION   choose option k
-#   [325, 379)          TARGET   choose target t (T_* numbering)
-#   [379, 385)          HERO     choose the hero k seats after you (0 = yourself)
-#   [385, 405)          CARD     choose card i of your hand
+#   [325, 383)          TARGET   choose target t (T_* numbering)
+#   [383, 389)          HERO     choose the hero k seats after you (0 = yourself)
+#   [389, 409)          CARD     choose card i of your hand
 A_PASS = 0
 A_DRAW = 1
 A_SPACE = 2

@@ -91,6 +91,7 @@ from hon_env.core.layout import (
     L_PLAY,
     L_THREAT,
     N_OPTIONS,
+    N_TARGETS,
     N_USE,
     NEM_EXH,
     NEM_OWNER,
@@ -269,7 +270,7 @@ def pick_target_ok(s, b, T, h, t, kind, rng):
             k = t - T_NEM0
             return nem_in_play(s, b, k) and s[b, NEM_OWNER + k] == h and s[b, NEM_EXH + k] == 0
         return False
-    if t >= T_MINION:
+    if t == T_MINION or t == T_CAPTURED:
         return False
     if kind == 0:
         ok = is_enemy_card(s, b, T, t)
@@ -384,7 +385,7 @@ def legal_mask(s, b, T, out):
     elif kind == D_ASSIGN:
         sp = s[b, ROLL_SPACE]
         rh = roll_solver(s, b)
-        for t in range(T_CAPTURED + 1):
+        for t in range(N_TARGETS):
             if s[b, ROLL_KIND] == 1:
                 ok = enemy_in_space(s, b, T, t, sp)
             else:
@@ -414,7 +415,7 @@ def legal_mask(s, b, T, out):
             if (seats >> (ALLY_BIT + o)) & 1:
                 n, last = _set(out, A_TARGET + T_ALLY0 + o, n, last)
     elif kind == D_PICK_TARGET:
-        for t in range(T_CAPTURED + 1):
+        for t in range(N_TARGETS):
             if pick_target_ok(s, b, T, h, t, s[b, DEC_A], s[b, DEC_B]):
                 n, last = _set(out, A_TARGET + t, n, last)
     elif (kind == D_ATTACK_SPACE or kind == D_SOLVE_SPACE) and s[b, DEC_B] == 1:

@@ -7,9 +7,9 @@ sizes, and no deck order is visible. Sections, in order (sizes in floats)::
     GLOBAL     64  round, turn, villain (side, hidden tokens, justice, damage, panel),
                    supplies, counters, deck sizes, own actions, nemeses left, the roll in
                    progress, the pending decision (kind one-hot, context), own seat one-hot
-    SPACES   1088  64 spaces x 17 features: kind, self/other heroes, bystander, peril
+    SPACES   1152  64 spaces x 18 features: kind, self/other heroes, bystander, peril
                    token, lackeys, villain, issue cards, minions, captives, distance,
-                   nemesis figures
+                   nemesis figures, crisis tokens
     SELF      116  own hero: status numbers (form: pilot token / mech one-hot, the pilot's
                    set-aside damage), then 20-card multi-hots for hand, play area,
                    exhausted, discard, and the clue cards held (per clue list entry: 2
@@ -29,6 +29,10 @@ sizes, and no deck order is visible. Sections, in order (sizes in floats)::
     ALLIES    112  6 seats x 8, self first then in seat order: Ally card in the game,
                    figure on the map, damage fraction, health, attack, solve, card
                    exhausted, distance from self; then a 64-space plane marking ally figures
+    CRISES     32  4 crisis card slots x 8 (Crisis Cards rule, in the order added): present,
+                   has a danger value, solved, danger, justice fraction, justice still
+                   needed, distance to its crisis token, solvable from where self stands;
+                   the token's space is SPACES feature 17
 
 The global state for centralized critics (``encode_state``) is seat 0's observation
 followed by every seat's hand multi-hot (6 x 20).
@@ -50,10 +54,13 @@ from hon_env.content.tables import (
     CFG_N_SPACES,
     CLUE_DECK,
     CLUE_LIST,
+    CR_DANGER,
+    CR_PRESENT,
     FORM_MECH,
     FORM_PILOT,
     HERO_DECK,
     HS_HEALTH,
+    MAX_CRISES,
     MAX_HEROES,
     MAX_PANELS,
     MAX_SPACES,
@@ -79,6 +86,7 @@ from hon_env.core.queries import (
     enemy_health,
     enemy_inflict,
     hero_form,
+    is_problem_card,
     move_bonus,
     nem_in_play,
     nemeses_in_play,
@@ -89,7 +97,7 @@ from hon_env.core.queries import (
 from hon_env.core.zones import hand_size, threat_count
 
 N_GLOBAL = 64
-SPACE_FEATS = 17
+SPACE_FEATS = 18
 N_SPACES_OBS = MAX_SPACES * SPACE_FEATS
 N_SELF = 16 + 4 * HERO_DECK + CLUE_LIST
 OTHER_FEATS = 15
@@ -103,6 +111,8 @@ SMIN_FEATS = 4 + 2 * MAX_PANELS
 N_SMIN = SPECIAL_MINIONS * SMIN_FEATS
 ALLY_FEATS = 8
 N_ALLIES = MAX_HEROES * ALLY_FEATS + MAX_SPACES
+CRISIS_FEATS = 8
+N_CRISES = MAX_CRISES * CRISIS_FEATS
 
 OFF_GLOBAL = 0
 OFF_SPACES = OFF_GLOBAL + N_GLOBAL
@@ -113,7 +123,8 @@ OFF_ICARDS = OFF_VCARDS + N_VCARDS
 OFF_NEMESES = OFF_ICARDS + N_ICARDS
 OFF_SMIN = OFF_NEMESES + N_NEMESES
 OFF_ALLIES = OFF_SMIN + N_SMIN
-OBS_DIM = OFF_ALLIES + N_ALLIES
+OFF_CRISES = OFF_ALLIES + N_ALLIES
+OBS_DIM = OFF_CRISES + N_CRISES
 STATE_DIM = OBS_DIM + MAX_HEROES * HERO_DECK
 
 OBS_SECTIONS = (
@@ -122,6 +133,7 @@ OBS_SECTIONS = (
     ("villain_cards", OFF_VCARDS, N_VCARDS), ("issue_cards", OFF_ICARDS, N_ICARDS),
     ("nemeses", OFF_NEMESES, N_NEMESES), ("special_minions", OFF_SMIN, N_SMIN),
     ("allies", OFF_ALLIES, N_ALLIES),
+    ("crises", OFF_CRISES, N_CRISES),
 )
 
 
@@ -371,6 +383,30 @@ def encode_obs(s, b, T, seat, out):
         out[o + 7] = _dist(T, here, loc)
         if loc >= 0:
             out[OFF_ALLIES + MAX_HEROES * ALLY_FEATS + loc] = 1.0
+    # crisis cards (public, in the issue play area); a token on the board planes (17)
+    for k in range(MAX_CRISES):
+        if T.crisis[k, CR_PRESENT] == 0:
+            continue
+        o = OFF_CRISES + k * CRISIS_FEATS
+        t = L.T_CRISIS0 + k
+        out[o] = 1.0
+        if T.crisis[k, CR_DANGER] == 0:
+            continue
+        out[o + 1] = 1.0
+        danger = problem_danger(s, b, T, t, nh)
+        out[o + 3] = danger / 10.0
+        if s[b, L.CRISIS_OUT + k] == 1:
+            out[o + 2] = 1.0
+            continue
+        pos = s[b, L.CRISIS_POS + k]
+        just = s[b, L.CRISIS_JUST + k]
+        out[o + 4] = _frac(just, danger)
+        out[o + 5] = max(0, danger - just) / 10.0
+        out[o + 6] = _dist(T, here, pos)
+        if pos >= 0:
+            out[OFF_SPACES + pos * SPACE_FEATS + 17] += 1.0
+            if here >= 0 and T.dist[here, pos] <= 1 and is_problem_card(s, b, T, t, seat):
+                out[o + 7] = 1.0
 
 
 @njit(cache=True)

@@ -22,8 +22,10 @@ from hon_env.content.tables import (
     CFG_START_SPACE,
     CL_PRESENT,
     CLUE_DECK,
+    CR_DANGER,
     CR_PRESENT,
     CR_SETUP_PROG,
+    CR_TOKEN,
     HERO_DECK,
     IC_PANEL,
     IC_PRESENT,
@@ -52,6 +54,7 @@ from hon_env.core.layout import (
     CLUE_LOC,
     CLUE_N,
     CLUE_ORDER,
+    CRISIS_POS,
     D_NONE,
     DEC_KIND,
     HCLOC,
@@ -225,6 +228,12 @@ def init_game(s, b, T, seed, mask):
     s[b, VIL_HIDDEN] = min(nh, n_schemes) + T.cfg[CFG_N_NEMESES]
     s[b, VIL_HEALTH] = scaled(T.vil_stat[VS_HEALTH], T.vil_stat[VS_HEALTH_PH], nh)
     s[b, VIL_DANGER] = scaled(T.vil_stat[VS_DANGER], T.vil_stat[VS_DANGER_PH], nh)
+
+    # Crisis Cards rule: a crisis card with a danger value puts its crisis token on the map
+    # (tokens are not figures: the space may hold anything); the others have no token
+    for k in range(MAX_CRISES):
+        present = T.crisis[k, CR_PRESENT] == 1 and T.crisis[k, CR_DANGER] > 0
+        s[b, CRISIS_POS + k] = T.crisis[k, CR_TOKEN] if present else -1
 
     # 4. supplies and the clue deck
     s[b, MINION_SUPPLY] = T.cfg[CFG_MINIONS]

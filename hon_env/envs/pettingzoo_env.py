@@ -10,10 +10,10 @@
 | Agents             | one per hero seat, e.g. `['majesty']`, `['majesty', 'majesty_2']` |
 | Number of agents   | 1 to 6                                                         |
 | Action Shape       | `()`                                                           |
-| Action Values      | `Discrete(398)`                                                |
-| Observation Shape  | `{"observation": (1739,), "action_mask": (398,)}`              |
+| Action Values      | `Discrete(402)`                                                |
+| Observation Shape  | `{"observation": (1835,), "action_mask": (402,)}`              |
 | Observation Values | observation float32 in `[0, inf)`; action_mask int8 in {0, 1}  |
-| State Shape        | `(1859,)` float32 in `[0, inf)`                                |
+| State Shape        | `(1955,)` float32 in `[0, inf)`                                |
 
 *Hour of Need* is a cooperative superhero board game: 1 to 6 heroes fight a villain's
 schemes on a hex map while an issue deck runs down. Every hero is an agent; the heroes win
@@ -30,13 +30,13 @@ AEC env `agent_selection` is that hero, so one agent often acts several times in
 
 ### Observation Space
 
-`observe(agent)` returns `{"observation": float32 [1739], "action_mask": int8 [398]}`.
+`observe(agent)` returns `{"observation": float32 [1835], "action_mask": int8 [402]}`.
 The observation is egocentric (the agent's own hero first) and free of hidden information
 (other heroes' hands are sizes, deck orders are not visible). Its named sections (global,
-spaces, self, others, villain cards, issue cards, nemeses) are documented in
-`hon_env/core/observe.py`; the agent's seat is one-hot at offsets 58-63 of the global
-section. `state()` is the global state for centralized critics: seat 0's observation
-followed by every seat's hand (`float32 [1859]`).
+spaces, self, others, villain cards, issue cards, nemeses, special minions, crisis cards)
+are documented in `hon_env/core/observe.py`; the agent's seat is one-hot at offsets 58-63
+of the global section. `state()` is the global state for centralized critics: seat 0's observation
+followed by every seat's hand (`float32 [1955]`).
 
 #### Legal Actions Mask
 
@@ -50,11 +50,11 @@ mask is never empty while the game runs.
 
 ### Action Space
 
-One flat `Discrete(398)` for every hero: pass/yield (0), draw (1), move to a space
+One flat `Discrete(402)` for every hero: pass/yield (0), draw (1), move to a space
 (2-65), attack a space (66-129), solve at a space (130-193), play hand card (194-213), use
 a card ability (214-234), heroic feats (235-294), clues (295-314), become focused (315),
-choose option (316-323), choose target (324-371), choose hero (372-377), choose hand card
-(378-397). `hon_env.action_meanings(scenario)` names every index and
+choose option (316-323), choose target (324-375), choose hero (376-381), choose hand card
+(382-401). `hon_env.action_meanings(scenario)` names every index and
 `env.game.action_to_string(a)` describes an action in the current position.
 
 ### Rewards
@@ -120,7 +120,7 @@ the previous episode's (`s + 1`, `s + 2`...), and on a fresh env starts at seed 
 `reset(options=...)` is accepted and ignored.
 
 `env()` wraps `raw_env()` in PettingZoo's `AssertOutOfBoundsWrapper` (an action outside
-`[0, 398)` fails its assertion before reaching the env) and `OrderEnforcingWrapper`. It
+`[0, 402)` fails its assertion before reaching the env) and `OrderEnforcingWrapper`. It
 does not add `TerminateIllegalWrapper`: the env handles illegal actions itself
 (`illegal_action`), and that wrapper would swallow them with a warning, set both
 terminated and truncated, and reward only the offending agent.
