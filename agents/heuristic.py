@@ -4,11 +4,12 @@ The strategy, decision by decision (every hero runs the same rules):
 
 - **Targets and weights.** Each enemy and problem on the board gets a weight: the villain
   when it can be solved or attacked (10), Scheme cards on their Scheme side (6; the
-  heroes' way to the villain), staying issue problems (4), lackeys and issue enemies
-  (3 + their inflict), nemeses on either side (6), perils and flipped Scheme problems (3),
-  captured bystanders (2 each), minions (1 each), bystander tokens on the map (2: moving
-  through a bystander's space rescues it). Cards in the deciding hero's own threat area
-  weigh 2 more: they activate against that hero.
+  heroes' way to the villain), staying issue problems (4), crisis cards with a danger
+  value at their crisis token (4: their Crisis effect hits at every crisis until solved),
+  lackeys and issue enemies (3 + their inflict), nemeses on either side (6), perils and
+  flipped Scheme problems (3), captured bystanders (2 each), minions (1 each), bystander
+  tokens on the map (2: moving through a bystander's space rescues it). Cards in the
+  deciding hero's own threat area weigh 2 more: they activate against that hero.
 - **Goal.** A hero's goal is the target with the best weight per action needed to reach
   it (a Move covers ``move`` spaces); Scheme cards, the Scheming villain, captives and
   problems printed in a panel need the hero inside the panel, the rest need them near.
@@ -39,6 +40,8 @@ from numba import njit, prange
 
 from hon_env.content.tables import (
     ABIL_EXHAUST,
+    AL_ABILITY,
+    AL_HEALTH,
     BACK_PROBLEM,
     CFG_MOVE,
     CFG_N_HEROES,
@@ -64,6 +67,7 @@ from hon_env.content.tables import (
     IDECK,
     IT_ISSUE,
     IT_SCHEME,
+    MAX_CRISES,
     MAX_HEROES,
     NEMESES,
     PROG_LEN,
@@ -89,6 +93,10 @@ from hon_env.core.layout import (
     A_SPACE,
     A_TARGET,
     A_USE,
+    ALLY_DMG,
+    ALLY_LOC,
+    CRISIS_JUST,
+    CRISIS_POS,
     D_ASSIGN,
     D_ATTACK_SPACE,
     D_CLUE_DICE,
@@ -103,6 +111,7 @@ from hon_env.core.layout import (
     D_PLACE,
     D_SOLVE_SPACE,
     DEC_A,
+    DEC_B,
     DEC_HERO,
     DEC_KIND,
     HACTIONS,
@@ -119,6 +128,7 @@ from hon_env.core.layout import (
     MINIONS,
     N_OPTIONS,
     N_TARGETS,
+    N_USE,
     NEM_DMG,
     NEM_JUST,
     NEM_OWNER,
@@ -130,11 +140,15 @@ from hon_env.core.layout import (
     SP,
     STACK,
     STACK_W,
+    T_ALLY0,
     T_CAPTURED,
+    T_CRISIS0,
     T_I0,
     T_MINION,
     T_NEM0,
     T_VILLAIN,
+    USE_ALLY_CARD,
+    USE_HERO_CARD,
     VDMG,
     VIL_HIDDEN,
     VIL_IN_PANEL,
@@ -166,6 +180,7 @@ OP_HEAL = 4
 KIND_ATTACK, KIND_SOLVE = 1, 2
 FINISH_BONUS = 3  # a success that finishes a target is worth this much more
 FEAT_ROLL_MIN = 6  # weight that justifies discarding a card for an extra roll
+CRISIS_WEIGHT = 4  # a crisis card with a danger value: its Crisis effect hits at every crisis
 BIG = 1 << 20
 
 
@@ -229,6 +244,8 @@ def solve_weight(s, b, T, t, h):
         return 10
     if t == T_CAPTURED:
         return 2
+    if t >= T_CRISIS0:
+        return CRISIS_WEIGHT
     w = 3
     if t > T_VILLAIN:
         w = 6  # a nemesis Scheme side holds a hidden token, like a Scheme card
@@ -263,7 +280,9 @@ def left_to_finish(s, b, T, t, kind):
     if t == T_VILLAIN:
         return BIG
     danger = problem_danger(s, b, T, t, n)
-    if t < T_I0:
+    if t >= T_CRISIS0:
+        just = s[b, CRISIS_JUST + t - T_CRISIS0]
+    elif t < T_I0:
         just = s[b, VJUST + t]
     elif t < T_VILLAIN:
         just = s[b, IJUST + t - T_I0]
@@ -276,7 +295,7 @@ def left_to_finish(s, b, T, t, kind):
 def space_value(s, b, T, h, sp, kind):
     """Total weight of what hero ``h`` could attack (1) or solve (2) in space ``sp`` now."""
     v = 0
-    for t in range(T_CAPTURED + 1):
+    for t in range(N_TARGETS):
         if kind == KIND_ATTACK:
             if enemy_in_space(s, b, T, t, sp):
                 v += attack_weight(s, b, T, t, h)
@@ -362,6 +381,11 @@ def goal_of(s, b, T, h):
             best = consider(best, T, here, step, vloc, 0, attack_weight(s, b, T, T_VILLAIN, h))
         elif s[b, VIL_HIDDEN] == 0 and s[b, VIL_IN_PANEL] == 1:
             best = consider(best, T, here, step, vloc, 1, solve_weight(s, b, T, T_VILLAIN, h))
+    for k in range(MAX_CRISES):
+        pos = s[b, CRISIS_POS + k]
+        if pos >= 0:  # a crisis card with a danger value, solved at its crisis token
+            best = consider(best, T, here, step, pos, panel_of_space(T, pos) > 0,
+                            solve_weight(s, b, T, T_CRISIS0 + k, h))
     for p in range(1, T.cfg[CFG_N_PANELS] + 1):
         c = captives(s, b, T, p)
         if c > 0:
@@ -432,10 +456,14 @@ def decide_main(s, b, T, h, mask):
     for c in range(HERO_DECK):
         if mask[A_PLAY + c] and T.hcard[h, c, HC_ACTION] == 0:
             return A_PLAY + c
-    for i in range(HERO_DECK + 1):
+    for i in range(N_USE):
         if mask[A_USE + i]:
-            kind = (T.hero_stat[h, s[b, HSIDE + h], HS_ABILITY] if i == HERO_DECK
-                    else T.hcard[h, i, HC_ABILITY])
+            if i == USE_HERO_CARD:
+                kind = T.hero_stat[h, s[b, HSIDE + h], HS_ABILITY]
+            elif i == USE_ALLY_CARD:
+                kind = T.ally[h, AL_ABILITY]
+            else:
+                kind = T.hcard[h, i, HC_ABILITY]
             if kind == ABIL_EXHAUST:
                 return A_USE + i
     for i in range(CLUE_LIST):
@@ -536,8 +564,24 @@ def decide_pick_target(s, b, T, h, mask):
 
 
 @njit(cache=True)
+def decide_ally_place(s, b, T, h, mask):
+    """The ally figure moves to the legal space nearest its hero's goal (staying put on
+    ties, lowest space next)."""
+    goal, _ = goal_of(s, b, T, h)
+    here = s[b, ALLY_LOC + h]
+    if goal < 0 or here < 0:
+        return first_legal(mask)
+    best_a, best_d = A_SPACE + here, T.dist[here, goal]
+    for sp in range(T.cfg[CFG_N_SPACES]):
+        if mask[A_SPACE + sp] and T.dist[sp, goal] < best_d:
+            best_a, best_d = A_SPACE + sp, T.dist[sp, goal]
+    return best_a if mask[best_a] else first_legal(mask)
+
+
+@njit(cache=True)
 def decide_pick_hero(s, b, T, h, mask):
-    """Heals go to the most wounded hero, inflicts to the one with most health left."""
+    """Heals go to the most wounded hero, inflicts to the hero or ally figure with most
+    health left (an ally on ties: losing one costs less than a hero's defeat)."""
     top = s[b, SP] - 1
     healing = top >= 0 and s[b, STACK + top * STACK_W] == OP_HEAL
     n = T.cfg[CFG_N_HEROES]
@@ -549,6 +593,11 @@ def decide_pick_hero(s, b, T, h, mask):
         v = s[b, HDMG + o] if healing else health_left(s, b, T, o)
         if v > best_v:
             best_a, best_v = A_HERO + k, v
+    for o in range(n):
+        if mask[A_TARGET + T_ALLY0 + o]:
+            v = T.ally[o, AL_HEALTH] - s[b, ALLY_DMG + o]
+            if v >= best_v:
+                best_a, best_v = A_TARGET + T_ALLY0 + o, v
     return best_a
 
 
@@ -577,6 +626,8 @@ def decide(s, b, T, mask):
     h = s[b, DEC_HERO]
     if kind == D_MAIN:
         return decide_main(s, b, T, h, mask)
+    if kind == D_PLACE and s[b, DEC_B] == 1:
+        return decide_ally_place(s, b, T, h, mask)
     if kind == D_MOVE or kind == D_PLACE:
         goal, inside = goal_of(s, b, T, h)
         if goal >= 0:
@@ -608,7 +659,7 @@ def decide(s, b, T, mask):
         inflict = enemy_inflict(s, b, T, T_VILLAIN)
         return A_OPTION + (1 if health_left(s, b, T, h) > inflict else 0)
     if kind == D_DAMAGE:
-        for i in range(HERO_DECK + 1):
+        for i in range(N_USE):
             if mask[A_USE + i]:
                 return A_USE + i
         dmg = s[b, DEC_A]

@@ -9,7 +9,6 @@ from hon_env.content.tables import (
     CFG_N_SPACES,
     CFG_TOUGHNESS,
     FORM_MECH,
-    HERO_DECK,
     HS_FORM,
 )
 from hon_env.core import layout as L
@@ -19,7 +18,8 @@ FEAT_KIND_NAMES = ("mobility", "strength", "deduction")
 
 def target_name(sc: Scenario, t: int, row: np.ndarray | None = None) -> str:
     """Name of a target in the ``T_*`` numbering; with a state ``row`` ([STATE_LEN]) a
-    nemesis slot is named by the card dealt to it, on its current side."""
+    nemesis slot is named by the card dealt to it, on its current side. A crisis slot is
+    named by the crisis card added there (Crisis Cards rule)."""
     if t < L.T_I0:
         return sc.villain_card_names[t] or f"villain card {t}"
     if t < L.T_VILLAIN:
@@ -34,7 +34,16 @@ def target_name(sc: Scenario, t: int, row: np.ndarray | None = None) -> str:
         return sc.nemesis_side_names[card][int(row[L.NEM_SIDE + k] > 0)]
     if t == L.T_MINION:
         return "minions"
-    return "captured bystanders"
+    if t == L.T_CAPTURED:
+        return "captured bystanders"
+    if t >= L.T_CRISIS0:
+        k = t - L.T_CRISIS0
+        if k < len(sc.crisis_card_names):
+            return sc.crisis_card_names[k]
+        return f"crisis card {k + 1}"
+    seat = t - L.T_ALLY0
+    name = sc.ally_names[seat] if seat < len(sc.ally_names) else ""
+    return f"{name} (ally)" if name else f"ally of seat {seat}"
 
 
 def space_name(sc: Scenario, sp: int) -> str:
@@ -64,7 +73,9 @@ def action_meanings(sc: Scenario) -> list[str]:
             elif seg in ("play", "card"):
                 names.append(f"{seg} card {k}")
             elif seg == "use":
-                names.append("use hero card ability" if k == HERO_DECK else f"use card {k}")
+                names.append("use hero card ability" if k == L.USE_HERO_CARD
+                             else "use ally card ability" if k == L.USE_ALLY_CARD
+                             else f"use card {k}")
             elif seg == "feat":
                 names.append(f"feat {FEAT_KIND_NAMES[k % 3]} discarding card {k // 3}")
             elif seg == "clue":
@@ -109,18 +120,25 @@ def action_to_string(sc: Scenario, row, action: int) -> str:
         }.get(kind, f"{hero}: pass")
     if seg == "draw":
         return f"{hero}: draw 1 card (action)"
+    ally = ""
+    if int(row[L.DEC_B]) == 1 and kind in (L.D_PLACE, L.D_ATTACK_SPACE, L.D_SOLVE_SPACE):
+        ally = sc.ally_names[h] if 0 <= h < len(sc.ally_names) else ""
+        ally = f"{ally or 'ally'} ({hero}'s ally)"
     if seg == "space":
+        if ally:
+            return f"{ally}: move to {space_name(sc, k)}"
         verb = {L.D_MAIN: "move to", L.D_MOVE: "step to", L.D_PLACE: "place figure in",
                 L.D_RESCUE: "rescue at"}.get(kind, "choose")
         return f"{hero}: {verb} {space_name(sc, k)}"
     if seg == "attack":
-        return f"{hero}: attack {space_name(sc, k)}"
+        return f"{ally or hero}: attack {space_name(sc, k)}"
     if seg == "solve":
-        return f"{hero}: solve at {space_name(sc, k)}"
+        return f"{ally or hero}: solve at {space_name(sc, k)}"
     if seg == "play":
         return f"{hero}: play {card}"
     if seg == "use":
-        what = "Hero card" if k == HERO_DECK else cards[k]
+        what = ("Hero card" if k == L.USE_HERO_CARD
+                else f"Ally card {sc.ally_names[h]}" if k == L.USE_ALLY_CARD else cards[k])
         return f"{hero}: use ability of {what}"
     if seg == "feat":
         return f"{hero}: discard {cards[k // 3]} for a {FEAT_KIND_NAMES[k % 3]} feat"
@@ -139,6 +157,8 @@ def action_to_string(sc: Scenario, row, action: int) -> str:
         return f"{hero}: option {k}"
     if seg == "target":
         verb = {L.D_ASSIGN: "put the next success on"}.get(kind, "target")
+        if kind == L.D_PICK_HERO:
+            verb = "the inflict goes to"
         return f"{hero}: {verb} {target_name(sc, k, row)}"
     if seg == "hero":
         n = len(sc.hero_names)

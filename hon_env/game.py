@@ -20,13 +20,21 @@ import numpy as np
 
 from hon_env.content import Scenario, load_scenario
 from hon_env.content.tables import (
+    AL_ATTACK,
+    AL_HEALTH,
+    AL_PRESENT,
+    AL_SOLVE,
     CFG_N_PANELS,
     CFG_N_SPACES,
+    CR_DANGER,
+    CR_DANGER_PH,
     FORM_NAMES,
     HERO_DECK,
     HS_FORM,
     IDECK,
     NEMESES,
+    SM_HEALTH,
+    SM_INFLICT,
     VDECK,
 )
 from hon_env.core import layout as L
@@ -249,6 +257,7 @@ class Game:
                 "clues": [sc.clue_names[i] for i in range(len(sc.clue_names))
                           if f("clue_loc")[i] == h],
                 "threat_area": self._threat_area(h),
+                "ally": self._ally(h),
             })
         vil_loc = int(f("vil_loc"))
         n_panels = int(T.cfg[CFG_N_PANELS])
@@ -277,6 +286,8 @@ class Game:
                 "deck_size": int(f("vdeck_n")),
             },
             "nemeses": self._nemeses(),
+            "special_minions": self._special_minions(),
+            "crisis_cards": self._crisis_cards(),
             "special_bystanders": self._special_bystanders(),
             "supplies": {"minions": int(f("minion_supply")),
                          "bystanders": int(f("bystander_supply")),
@@ -288,6 +299,19 @@ class Game:
                                    for k, name in enumerate(sc.counter_names)}},
             "events": {name: int(f("events")[k]) for k, name in enumerate(L.EVENT_NAMES)},
         }
+
+    def _ally(self, h: int) -> dict[str, Any] | None:
+        """Seat ``h``'s Ally card and figure (Allies rule), or None without one."""
+        sc = self.scenario
+        row = sc.tables.ally[h]
+        if not row[AL_PRESENT]:
+            return None
+        loc = int(self.field("ally_loc")[h])
+        return {"name": sc.ally_names[h],
+                "location": space_name(sc, loc) if loc >= 0 else None,  # None: defeated
+                "damage": int(self.field("ally_dmg")[h]), "health": int(row[AL_HEALTH]),
+                "attack": int(row[AL_ATTACK]), "solve": int(row[AL_SOLVE]),
+                "exhausted": bool(self.field("ally_exh")[h])}
 
     def _threat_area(self, h: int) -> list[dict[str, Any]]:
         sc = self.scenario
@@ -356,6 +380,49 @@ class Game:
             })
         return out
 
+    def _special_minions(self) -> list[dict[str, Any]]:
+        """The special Minion cards in the game (Special Minions rule), in rule order: each
+        card's minion numbers, its figures in the supply and, per panel name, its figures
+        there and the damage kept on the wounded one."""
+        sc = self.scenario
+        T = sc.tables
+        f = self.field
+        n_panels = int(T.cfg[CFG_N_PANELS])
+        out = []
+        for j, name in enumerate(sc.special_minion_names):
+            out.append({
+                "name": name,
+                "health": int(T.smin[j, SM_HEALTH]), "inflict": int(T.smin[j, SM_INFLICT]),
+                "supply": int(f("smin_supply")[j]),
+                "panels": {sc.panel_names[k]: {"count": int(f("smin")[k, j]),
+                                               "damage": int(f("smin_dmg")[k, j])}
+                           for k in range(1, n_panels + 1)},
+            })
+        return out
+
+    def _crisis_cards(self) -> list[dict[str, Any]]:
+        """The crisis cards in the issue play area (Crisis Cards rule), in the order added.
+
+        ``danger`` is None for a card without a danger value (it never leaves play); a card
+        with one shows its justice and crisis token space until it is solved.
+        """
+        sc = self.scenario
+        T = sc.tables
+        f = self.field
+        out = []
+        for k, name in enumerate(sc.crisis_card_names):
+            danger = int(T.crisis[k, CR_DANGER])
+            if danger and T.crisis[k, CR_DANGER_PH]:
+                danger *= sc.n_heroes
+            pos = int(f("crisis_pos")[k])
+            out.append({
+                "name": name, "text": sc.crisis_card_texts[k],
+                "danger": danger or None, "justice": int(f("crisis_just")[k]),
+                "token": space_name(sc, pos) if pos >= 0 else None,
+                "solved": bool(f("crisis_out")[k]),
+            })
+        return out
+
     def _attached(self) -> dict[int, list[str]]:
         """Names of attached villain cards by host target."""
         f = self.field
@@ -365,7 +432,8 @@ class Game:
         return out
 
     def _card_locations(self) -> list[dict[str, Any]]:
-        """Threat-area cards with a map position: lackey figures, peril tokens, Scheme panels."""
+        """Cards with a map position: lackey figures, peril tokens, Scheme panels (threat
+        areas), nemesis figures and crisis tokens."""
         sc = self.scenario
         f = self.field
         out = []
@@ -381,6 +449,10 @@ class Game:
             if f("nem_owner")[k] >= 0 and f("nem_pos")[k] >= 0:
                 out.append({"name": target_name(sc, L.T_NEM0 + k, self.state[0]),
                             "space": space_name(sc, int(f("nem_pos")[k]))})
+        for k in range(len(sc.crisis_card_names)):
+            if f("crisis_pos")[k] >= 0:  # a crisis token (Crisis Cards rule)
+                out.append({"name": target_name(sc, L.T_CRISIS0 + k),
+                            "space": space_name(sc, int(f("crisis_pos")[k]))})
         return out
 
     def __repr__(self) -> str:

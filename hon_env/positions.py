@@ -159,6 +159,14 @@ def place_hero(g: Game, seat: int, where: str | int) -> None:
     g.field("hloc")[seat] = space(g, where)
 
 
+def place_ally(g: Game, seat: int, where: str | int, damage: int = 0) -> None:
+    """Put seat ``seat``'s ally figure (Allies rule) in a map space with ``damage`` on it."""
+    if not g.scenario.tables.ally[seat, 0]:
+        raise ValueError(f"seat {seat} has no Ally card (rules={{'allies': [...]}})")
+    g.field("ally_loc")[seat] = space(g, where)
+    g.field("ally_dmg")[seat] = damage
+
+
 def set_hero(g: Game, seat: int, *, damage: int | None = None, focus: int | None = None,
              focused: bool | None = None, actions: int | None = None,
              pilot_damage: int | None = None) -> None:

@@ -8,10 +8,12 @@ The hex map follows the issue's ``board.map`` text: rows top to bottom, odd rows
 half a hex to the right. Markers, in text and image alike::
 
     1..6  hero in that seat (a pilot token is drawn as a small ring, a mech as a square)
+    a     ally figure (Allies rule; the image writes its hero's seat on a pale hexagon)
     V     villain figure           L  lackey figure
     p     peril token              b  bystander token       e  issue card (enemy/problem)
-    B C   special bystander figure of the 1st / 2nd special Bystander card
+    B D   special bystander figure of the 1st / 2nd special Bystander card
     N     nemesis figure (in its panel while scheming)
+    c     crisis token (a crisis card with a danger value, solved there)
     S     hero start space         !r !g !u !y  peril space (red/green/blue/yellow)
     P1..P6  scheme space of panel k (figures there are in the panel)
 
@@ -53,7 +55,7 @@ if TYPE_CHECKING:
     from hon_env.game import Game
 
 PERIL_LETTERS = "rguy"  # peril colour letters in COLOR_NAMES order, as in the map files
-SPECIAL_MARKS = "BC"  # marker of each special Bystander card's figures (Tables.sby row order)
+SPECIAL_MARKS = "BD"  # marker of each special Bystander card's figures (Tables.sby row order)
 
 
 @dataclass
@@ -62,21 +64,23 @@ class _Space:
 
     heroes: list[int] = field(default_factory=list)  # seats
     hero_forms: list[str] = field(default_factory=list)  # per seat above: figure/pilot/mech
+    allies: list[int] = field(default_factory=list)  # seats whose ally figure stands here
     villain: bool = False
     nemeses: list[str] = field(default_factory=list)
     lackeys: list[str] = field(default_factory=list)
     perils: list[str] = field(default_factory=list)
     issue_cards: list[str] = field(default_factory=list)  # non-Scheme issue cards placed here
+    crises: list[str] = field(default_factory=list)  # crisis cards whose token is here
     bystander: bool = False
     special: int = -1  # the bystander is a figure of special Bystander card ``special``
 
     def markers(self) -> str:
         """The space's figures and tokens as marker letters (see the module doc)."""
-        out = "".join(str(h + 1) for h in self.heroes)
+        out = "".join(str(h + 1) for h in self.heroes) + "a" * len(self.allies)
         out += "V" if self.villain else ""
         out += "N" * len(self.nemeses)
         out += "L" * len(self.lackeys) + "p" * len(self.perils)
-        out += "e" * len(self.issue_cards)
+        out += "e" * len(self.issue_cards) + "c" * len(self.crises)
         if self.bystander:
             out += SPECIAL_MARKS[self.special] if self.special >= 0 else "b"
         return out
@@ -84,7 +88,7 @@ class _Space:
     def in_panel(self) -> list[str]:
         """Figures on a scheme space (they stand in its panel), for the panel summaries."""
         return ([f"hero {h + 1}" for h in self.heroes] + (["villain"] if self.villain else [])
-                + self.nemeses + self.lackeys + self.issue_cards)
+                + self.nemeses + self.lackeys + self.issue_cards + self.crises)
 
 
 @dataclass
@@ -99,6 +103,7 @@ class _Panel:
     captives: int
     schemes: list[tuple[str, int]]  # (name, justice) of the Scheme cards at this panel
     specials: str = ""  # which minions are special Minion cards' figures, e.g. " (2 X)"
+    special_counts: list[tuple[str, int, int]] = field(default_factory=list)  # (card, n, dmg)
     special_captives: str = ""  # which captives are special Bystander figures, e.g. " (1 Y)"
 
 
@@ -114,6 +119,9 @@ def _board(game: Game) -> tuple[list[_Space], list[_Panel]]:
         if 0 <= loc < n:
             spaces[int(loc)].heroes.append(h)
             spaces[int(loc)].hero_forms.append(forms[h])
+    for h, loc in enumerate(f("ally_loc")[:sc.n_heroes]):
+        if 0 <= loc < n:
+            spaces[int(loc)].allies.append(h)
     vil = int(f("vil_loc"))
     if 0 <= vil < n:
         spaces[vil].villain = True
@@ -123,6 +131,10 @@ def _board(game: Game) -> tuple[list[_Space], list[_Panel]]:
     for nem in _nemesis_figures(game):
         if nem["pos"] >= 0:
             spaces[nem["pos"]].nemeses.append(nem["card"])
+    for k, name in enumerate(sc.crisis_card_names):
+        pos = int(f("crisis_pos")[k])
+        if 0 <= pos < n:
+            spaces[pos].crises.append(name)
     scheme_at: dict[int, list[tuple[str, int]]] = {}
     for i in range(VDECK):
         pos = int(f("vpos")[i])
@@ -152,6 +164,9 @@ def _board(game: Game) -> tuple[list[_Space], list[_Panel]]:
         panels.append(_Panel(k, sc.panel_names[k], COLOR_NAMES[color] if color >= 0 else "",
                              sp, int(f("minions")[k]), int(f("captured")[k]),
                              scheme_at.get(sp, []), _special_minions(game, k),
+                             [(name, int(f("smin")[k, j]), int(f("smin_dmg")[k, j]))
+                              for j, name in enumerate(sc.special_minion_names)
+                              if f("smin")[k, j]],
                              _special_captives(game, k)))
     return spaces, panels
 
@@ -260,8 +275,8 @@ def render_ansi(game: Game) -> str:
         out.append(f"GAME OVER: {game.outcome}{reason}")
     out.append("")
     out += _text_map(game, spaces)
-    out.append("  markers: 1-6 hero seat, V villain, N nemesis, L lackey, p peril token, "
-               "b bystander, B/C special bystander, e issue card;")
+    out.append("  markers: 1-6 hero seat, a ally, V villain, N nemesis, L lackey, p peril "
+               "token, b bystander, B/D special bystander, e issue card, c crisis token;")
     out.append("  spaces: S start, P1-P6 scheme panel, !r/!g/!u/!y peril space, b bystander "
                "space")
     out.append("")
@@ -282,6 +297,7 @@ def render_ansi(game: Game) -> str:
         placed += [f"{n} (lackey) at {label}" for n in s.lackeys]
         placed += [f"{n} (peril) at {label}" for n in s.perils]
         placed += [f"{n} (issue card) at {label}" for n in s.issue_cards]
+        placed += [f"{n} (crisis token) at {label}" for n in s.crises]
     if placed:
         out.append("On the map: " + "; ".join(placed))
     v = snap["villain"]
@@ -303,8 +319,14 @@ def render_ansi(game: Game) -> str:
         counters += f" (lose at {int(T.cfg[CFG_LOSS_AT_LEAST])} {sc.counter_names[loss]})"
     out.append(f"Issue: {snap['issue']['name']}, issue deck {snap['issue']['deck_size']}; "
                f"{counters}")
+    for c in snap["crisis_cards"]:
+        out.append(f"Crisis card: {c['name']} ({_crisis_status(c)}). {c['text']}")
     s = snap["supplies"]
-    out.append(f"Supplies: minions {s['minions']}, bystanders {s['bystanders']} "
+    minions = f"minions {s['minions']}"
+    if snap["special_minions"]:
+        minions += " (of them " + ", ".join(f"{m['supply']} {m['name']}"
+                                            for m in snap["special_minions"]) + ")"
+    out.append(f"Supplies: {minions}, bystanders {s['bystanders']} "
                f"(defeated {s['bystanders_defeated']}), clue deck {s['clue_deck']}")
     for mark, sb in zip(SPECIAL_MARKS, snap["special_bystanders"], strict=False):
         held = ", ".join(f"{n} in {panel}" for panel, n in sb["captured"].items())
@@ -324,12 +346,32 @@ def render_ansi(game: Game) -> str:
             out.append(f"     clues: {', '.join(h['clues'])}")
         if h["threat_area"]:
             out.append("     threats: " + ", ".join(_threat(t) for t in h["threat_area"]))
+        if h["ally"]:
+            out.append("     ally: " + _ally(h["ally"]))
     if not game.is_over:
         out.append("")
         out.append(f"Decision: {game.decision}, {game.current_agent} decides")
         for a in game.legal_actions():
             out.append(f"  {int(a):>4}  {game.action_to_string(int(a))}")
     return "\n".join(_wrap(line) for line in out) + "\n"
+
+
+def _ally(ally: dict) -> str:
+    """An ally's line under its hero: where it stands, damage, and its card's state."""
+    if ally["location"] is None:
+        return f"{ally['name']} (defeated, out of the game)"
+    ready = "exhausted" if ally["exhausted"] else "ready"
+    return (f"{ally['name']} at {ally['location']}: damage {ally['damage']}/{ally['health']}, "
+            f"attack {ally['attack']}, solve {ally['solve']}, card {ready}")
+
+
+def _crisis_status(card: dict) -> str:
+    """A crisis card's state: in play without a danger value, justice at its token, solved."""
+    if card["danger"] is None:
+        return "stays in play"
+    if card["solved"]:
+        return "solved"
+    return f"justice {card['justice']}/{card['danger']}, token at {card['token']}"
 
 
 def _side(hero: dict) -> str:
@@ -453,6 +495,11 @@ def render_rgb(game: Game, dpi: int = 100) -> np.ndarray:
             lines += wrapped
         if not p.schemes:
             lines.append("no Scheme card")
+        for name, count, dmg in p.special_counts:  # the special minions among them
+            kept = f", {dmg} dmg" if dmg else ""
+            lines += textwrap.wrap(f"\u25b2{count} {name}{kept}", chars)
+        if p.special_captives:  # the special bystanders among the captives
+            lines += textwrap.wrap(f"captives{p.special_captives}", chars)
         if who:
             lines += textwrap.wrap("here: " + ", ".join(who), chars)
         fig.text(x0 + 0.01, 0.185, "\n".join(lines), fontsize=8.5, va="top", ha="left",
@@ -461,10 +508,10 @@ def render_rgb(game: Game, dpi: int = 100) -> np.ndarray:
     # --- side panel: villain and issue, then one block per hero (with its colour), decision
     _side_panel(fig, game, snap)
     legend = ("markers: coloured disc = hero (seat number; ring = pilot token, square = mech),\n"
-              "black diamond V = villain, purple diamond N = nemesis, "
-              "red triangle L = lackey, orange star p = peril token,\n"
-              "small white disc b = bystander (gold B/C: special bystander), "
-              "grey square e = issue card (enemy/problem)")
+              "black diamond V = villain, purple diamond N = nemesis, red triangle L = lackey,\n"
+              "orange star p = peril token, small white disc b = bystander (gold B/D: special\n"
+              "bystander), red hexagon c = crisis token, grey square e = issue card\n"
+              "(enemy/problem); \u25b2N = special minions")
     fig.text(0.63, 0.02, legend, fontsize=8, va="bottom", ha="left", color="#444444",
              linespacing=1.3)
 
@@ -479,10 +526,12 @@ def _draw_space(ax: Axes, x: float, y: float, s: _Space) -> None:
 
     items: list[tuple[str, str]] = [(f"h{h}:{form}", str(h + 1))
                                     for h, form in zip(s.heroes, s.hero_forms, strict=True)]
+    items += [("ally", str(h + 1)) for h in s.allies]
     items += [("villain", "V")] if s.villain else []
     items += [("nemesis", "N") for _ in s.nemeses]
     items += [("lackey", "L") for _ in s.lackeys] + [("peril", "p") for _ in s.perils]
     items += [("issue", "e") for _ in s.issue_cards]
+    items += [("crisis", "c") for _ in s.crises]
     if s.bystander:
         items += [("bystander", SPECIAL_MARKS[s.special] if s.special >= 0 else "b")]
     if not items:
@@ -507,6 +556,12 @@ def _draw_space(ax: Axes, x: float, y: float, s: _Space) -> None:
                                     linewidth=0.8, zorder=3))
             ax.text(px, py, letter, ha="center", va="center", fontsize=8, color="white",
                     fontweight="bold", zorder=4)
+        elif kind == "ally":  # a pale hexagon in its hero's colour, with the hero's seat
+            ax.plot(px, py, marker="h", markersize=13, color="white",
+                    markeredgecolor=_HERO_COLORS[(int(letter) - 1) % 6], markeredgewidth=2.2,
+                    zorder=3)
+            ax.text(px, py, letter, ha="center", va="center", fontsize=7, zorder=4,
+                    color=_HERO_COLORS[(int(letter) - 1) % 6], fontweight="bold")
         elif kind in ("villain", "nemesis"):
             ax.plot(px, py, marker="D", markersize=13,
                     color="black" if kind == "villain" else "#6a1b9a", zorder=3)
@@ -525,6 +580,11 @@ def _draw_space(ax: Axes, x: float, y: float, s: _Space) -> None:
                     markeredgecolor="black", zorder=3)
             ax.text(px, py, "e", ha="center", va="center", fontsize=7, color="white",
                     zorder=4)
+        elif kind == "crisis":
+            ax.plot(px, py, marker="h", markersize=14, color="#b71c1c",
+                    markeredgecolor="black", zorder=3)
+            ax.text(px, py, "c", ha="center", va="center", fontsize=7, color="white",
+                    fontweight="bold", zorder=4)
         else:  # a bystander: white disc, a special figure gold with its card's letter
             ax.add_patch(Circle((px, py), 0.15, facecolor="white" if letter == "b" else
                                 "#ffd54f", edgecolor="black", linewidth=0.8, zorder=3))
@@ -567,11 +627,17 @@ def _side_panel(fig: Figure, game: Game, snap: dict) -> None:
               else f"damage {v['damage']}/{v['health']}")
     counters = ", ".join(f"{k} {n}" for k, n in snap["issue"]["counters"].items())
     s = snap["supplies"]
-    block([f"Villain  {v['name']} ({v['side']}), {status}",
-           f"         hidden tokens {v['hidden_tokens']}, villain deck {v['deck_size']}",
-           f"Issue    issue deck {snap['issue']['deck_size']}, {counters}",
-           f"Supply   minions {s['minions']}, bystanders {s['bystanders']}, "
-           f"defeated {s['bystanders_defeated']}"])
+    head = [f"Villain  {v['name']} ({v['side']}), {status}",
+            f"         hidden tokens {v['hidden_tokens']}, villain deck {v['deck_size']}",
+            f"Issue    issue deck {snap['issue']['deck_size']}, {counters}",
+            f"Supply   minions {s['minions']}, bystanders {s['bystanders']}, "
+            f"defeated {s['bystanders_defeated']}"]
+    for m in snap["special_minions"]:
+        head.append(_short(f"         {m['supply']} of them {m['name']} (health {m['health']}, "
+                           f"inflict {m['inflict']})", 62))
+    for c in snap["crisis_cards"]:  # the issue play area's crisis cards, in order
+        head.append(_short(f"Crisis   {c['name']}: {_crisis_status(c)}", 62))
+    block(head)
     for seat, h in enumerate(snap["heroes"]):
         deciding = snap["deciding"] == h["id"]
         # figure coordinates are not square: scale the width to draw a round disc

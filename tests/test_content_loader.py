@@ -28,6 +28,7 @@ from hon_env.content.ops import (
     OP_BY_NAME,
 )
 from hon_env.content.tables import (
+    AL_NCOLS,
     CFG_LOSS_AT_LEAST,
     CFG_LOSS_COUNTER,
     CFG_MAX_ROUNDS,
@@ -251,7 +252,7 @@ def test_valid_content_compiles_with_fixed_shapes(tmp_path: Path) -> None:
         "peril_space": (4,), "lackey_space": (4,), "dice": (6, 3),
         "nemesis": (NEMESIS_POOL, NM_NCOLS), "smin": (SPECIAL_MINIONS, SM_NCOLS),
         "sby": (SPECIAL_BYSTANDERS, SB_NCOLS),
-        "crisis": (MAX_CRISES, CR_NCOLS),
+        "crisis": (MAX_CRISES, CR_NCOLS), "ally": (MAX_HEROES, AL_NCOLS),
     }
     assert set(shapes) == set(t.dtype.names)
     for name, shape in shapes.items():
@@ -347,7 +348,7 @@ def test_overrides_and_listing(tmp_path: Path) -> None:
     assert list_content(tmp_path / "content") == {
         "heroes": ["tester"], "villains": ["baddie"], "issues": ["heist"],
         "clues": ["test_clues"], "nemeses": ["nemo"], "minions": [], "bystanders": [],
-        "crises": [],
+        "crises": [], "allies": [],
         "scenarios": ["test_story"],
     }
 

@@ -180,3 +180,73 @@ def test_nemesis_target_named_by_its_card():
     assert target_name(g.scenario, L.T_NEM0) == "nemesis 1"
     P.set_nemesis(g, 0, side="enemy")
     assert target_name(g.scenario, L.T_NEM0, g.state[0]) == "Whisperloom Exposed"
+
+
+# --- optional rules in the snapshot and the renderings -------------------------------------
+
+OPTIONAL_RULES = {"special_minions": ["phase_ii_brinkbots", "hired_muscle"],
+                  "crisis_cards": ["abductor_at_large", "cinderwicks_chemical_fire"]}
+
+
+def _optional_game(rules: dict | None = OPTIONAL_RULES) -> Game:
+    """Majesty in Century Heist on a cleared board; with the rules, 2 Brinkbots (1 damage
+    kept) in panel 2 and 3 justice on Cinderwick's Chemical Fire."""
+    g = Game("origin_story", seed=0, heroes=["majesty"], rules=rules)
+    P.clear_board(g)
+    P.place_hero(g, 0, "C3")
+    if rules:
+        P.put_special_minions(g, 0, 2, 2, damage=1)
+        g.field("crisis_just")[1] = 3
+    P.jump(g, "hero_turn")
+    return g
+
+
+def test_snapshot_lists_special_minions_and_crisis_cards():
+    """Rulebook: Minion Cards / Crisis Cards — the snapshot names each special Minion card
+    (health, inflict, figures in the supply, per panel its figures and kept damage) and each
+    crisis card in the issue play area (text, danger, justice, token space, solved)."""
+    g = _optional_game()
+    snap = json.loads(json.dumps(g.snapshot()))
+    bots, muscle = snap["special_minions"]
+    assert (bots["name"], bots["health"], bots["inflict"], bots["supply"]) == (
+        "Phase II Brinkbots", 2, 2, 3)
+    assert bots["panels"]["Teller Cages"] == {"count": 2, "damage": 1}
+    assert bots["panels"]["Marble Lobby"] == {"count": 0, "damage": 0}
+    assert (muscle["name"], muscle["health"], muscle["inflict"], muscle["supply"]) == (
+        "Hired Muscle", 2, 1, 5)
+    abductor, fire = snap["crisis_cards"]
+    assert abductor == {"name": "The Abductor at Large", "danger": None, "justice": 0,
+                        "token": None, "solved": False,
+                        "text": "Setup: capture 1 bystander nearest the villain. Crisis: "
+                                "capture 1 bystander nearest the villain."}
+    assert fire["name"] == "Cinderwick's Chemical Fire"
+    assert (fire["danger"], fire["justice"], fire["token"], fire["solved"]) == (4, 3, "D6",
+                                                                                 False)
+    assert fire["text"] == ("Crisis: deal 1 damage to each hero. Solved: gain 1 clue.")
+    assert {"name": "Cinderwick's Chemical Fire", "space": "D6"} in snap["board"][
+        "card_locations"]
+    plain = Game("origin_story", seed=0, heroes=["majesty"]).snapshot()
+    assert plain["special_minions"] == [] and plain["crisis_cards"] == []
+
+
+def test_renderings_show_special_minions_and_crisis_cards():
+    """The text and image renderings show the special minions of a panel and the crisis
+    cards (a crisis token on the map, the cards in the side panel): the image with both
+    optional rules differs from the same position without them."""
+    from hon_env.render import render_ansi, render_rgb
+
+    g = _optional_game()
+    text = render_ansi(g)
+    assert "minions 2 (2 Phase II Brinkbots, 1 damage kept)" in text
+    assert "Cinderwick's Chemical Fire (crisis token) at D6" in text
+    assert "Crisis card: Cinderwick's Chemical Fire (justice 3/4, token at D6)" in text
+    assert "Crisis card: The Abductor at Large (stays in play)" in text
+    with_rules = render_rgb(g, dpi=40)
+    plain = _optional_game(None)
+    without = render_rgb(plain, dpi=40)
+    assert with_rules.shape == without.shape and with_rules.dtype == np.uint8
+    assert with_rules.ndim == 3 and with_rules.shape[2] == 3
+    assert (with_rules != without).any()
+    # taking the special minions away changes the picture (panel box and side panel)
+    P.clear_board(g)
+    assert (render_rgb(g, dpi=40) != with_rules).any()

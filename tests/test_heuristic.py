@@ -30,6 +30,32 @@ def test_heuristic_wins_with_a_team_against_both_villains():
         assert r.wins >= 6, (villain, r)
 
 
+def test_heuristic_puts_out_a_crisis_card_with_a_danger_value():
+    """With Cinderwick's Chemical Fire in play (a crisis card with a danger value, solved at
+    its crisis token) the scripted team stays legal, solves the fire in many games and
+    still wins often."""
+    from agents.evaluation import evaluate
+    from hon_env import load_scenario
+    from hon_env.envs.vector import VectorEnv
+
+    sc = load_scenario("origin_story", heroes=["majesty"],
+                       rules={"crisis_cards": ["cinderwicks_chemical_fire"]})
+    n = 64
+    env = VectorEnv(n, 0, sc)
+    obs, _ = env.reset()
+    policy = HeuristicPolicy()
+    solved = np.zeros(n, bool)
+    done = np.zeros(n, bool)
+    while not done.all():
+        a = policy.act(obs["observation"], obs["action_mask"], obs["agent"], engine=env.engine)
+        assert obs["action_mask"][np.arange(n), a].all()
+        obs, _, _, _, info = env.step(a)
+        solved |= (L.field_view(env.engine[0], "crisis_out")[:, 0] == 1) & ~done
+        done |= info["_final"]
+    assert solved.sum() >= n // 5
+    assert evaluate(HeuristicPolicy(), scenario=sc, games=60, seed=0).win_rate >= 0.4
+
+
 def test_heuristic_actions_are_legal_and_deterministic():
     """Every action is legal (the vector env raises otherwise) and two runs agree."""
     runs = []

@@ -228,7 +228,7 @@ def test_setup_effect_is_followed(tmp_path: Path):
 
 def test_own_figure_replaces_the_normal_bystander_nearest_the_villain(both):
     """Rulebook: Replacing Bystanders — the crew figure of the Setup effect replaces a
-    normal bystander (the one nearest the villain, engine.md #38), which returns to the
+    normal bystander (the one nearest the villain, engine.md #42), which returns to the
     supply; with none to replace it is placed like any bystander."""
     one = special_scenario(["foremans_crew"])
     g = setup(one, "C3")
@@ -277,7 +277,7 @@ def test_placement_mixes_normal_and_special_figures():
 def test_no_random_draw_without_special_figures():
     """Rulebook: Special Bystanders — without special figures in the supply placing a
     bystander draws no random number, so games without the rule keep their trajectories
-    (engine.md #36)."""
+    (engine.md #40)."""
     plain = load_scenario("origin_story", heroes=["majesty"])
     g = setup(plain, "C3")
     rng = g.field("rng").copy()
@@ -340,7 +340,7 @@ def test_rescue_effect_resolves_for_the_rescuing_hero(duo):
 
 def test_solve_rescues_special_captives_first(mixed):
     """Rulebook: Captured Bystanders / Rescuing Bystanders — successes spent on captives
-    rescue special figures before normal ones (engine.md #38); each returns to the supply
+    rescue special figures before normal ones (engine.md #42); each returns to the supply
     and the crew figure's rescued effect resolves for the solver."""
     g = setup(mixed, "panel 2")
     capture(g, 2, 1)  # a normal captive ...
@@ -393,7 +393,7 @@ def test_enemy_moving_onto_a_figure_captures_it(both):
 
 def test_defeat_takes_normal_captives_first(duo):
     """Rulebook: Defeating Bystanders — defeated bystanders leave the game. Normal captives
-    of a panel go before special figures (engine.md #38); a defeated special figure is out
+    of a panel go before special figures (engine.md #42); a defeated special figure is out
     of the game for good and its card's defeated effect resolves for the hero of the
     defeating effect: Panicked Tourists make hero 2 discard a card or suffer 1 damage."""
     g = duo_setup(duo)

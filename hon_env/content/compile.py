@@ -20,12 +20,13 @@ from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
-from hon_env.content.board import Board
+from hon_env.content.board import Board, resolve_location
 from hon_env.content.effects import Effect, ProgramStore
 from hon_env.content.errors import Where, as_list, as_mapping, check_int, check_str, type_name
 from hon_env.content.loader import (
     KIND_DIRS,
     Ability,
+    AllyCard,
     Clues,
     CrisisCard,
     Hero,
@@ -44,6 +45,7 @@ from hon_env.content.loader import (
     content_root,
     display_path,
     list_content,
+    load_ally,
     load_bystander,
     load_clues,
     load_crisis,
@@ -57,6 +59,13 @@ from hon_env.content.loader import (
 )
 from hon_env.content.tables import (
     ABIL_NONE,
+    AL_ABILITY,
+    AL_ABILITY_PROG,
+    AL_ATTACK,
+    AL_HEALTH,
+    AL_NCOLS,
+    AL_PRESENT,
+    AL_SOLVE,
     BACK_NONE,
     CFG_BYSTANDERS,
     CFG_CRISIS_PROG,
@@ -93,9 +102,13 @@ from hon_env.content.tables import (
     CLUE_LIST,
     COLOR_NAMES,
     CR_CRISIS_PROG,
+    CR_DANGER,
+    CR_DANGER_PH,
     CR_NCOLS,
     CR_PRESENT,
     CR_SETUP_PROG,
+    CR_SOLVED_PROG,
+    CR_TOKEN,
     HC_ABILITY,
     HC_ABILITY_PROG,
     HC_ACTION,
@@ -257,6 +270,9 @@ DEFAULT_RULES: dict[str, Any] = {
     # The Crisis Cards optional rule: ids of crisis cards (``configs/content/crises/``) added
     # to the issue play area, in order; their Crisis effects follow the issue's.
     "crisis_cards": [],
+    # The Allies optional rule: ids of Ally cards (``configs/content/allies/``), one per
+    # hero in seat order (the first ally helps seat 0); at most one ally per hero.
+    "allies": [],
 }
 
 # Inclusive ranges of the integer rules.
@@ -276,7 +292,7 @@ RULE_RANGES: dict[str, tuple[int, int]] = {
 }
 BOOL_RULES = ("extra_clues",)
 # lists of content ids, checked by ``_check_ids``
-LIST_RULES = ("special_minions", "special_bystanders", "crisis_cards")
+LIST_RULES = ("special_minions", "special_bystanders", "crisis_cards", "allies")
 DIE_FACES = 6
 MAX_FACE_COUNT = 3  # successes (or focus, bursts) on one face
 
@@ -338,6 +354,8 @@ class Scenario:
     special_minion_names: tuple[str, ...]  # per Tables.smin row (Special Minions rule)
     crisis_card_names: tuple[str, ...]  # per Tables.crisis row (Crisis Cards rule)
     special_bystander_names: tuple[str, ...]  # per Tables.sby row (Special Bystanders rule)
+    ally_names: tuple[str, ...]  # per seat, "" for a hero without an ally (Allies rule)
+    crisis_card_texts: tuple[str, ...]  # per Tables.crisis row: its effects as phrases
     panel_names: tuple[str, ...]  # index k: panel k; index 0 is ""
     space_labels: tuple[str, ...]  # per space, e.g. "C2"
     space_rowcol: tuple[tuple[int, int], ...]  # per space, (row, col) in the map text
@@ -446,6 +464,12 @@ def load_scenario(
         "crisis_cards")
     crises = [load_crisis(c, content_dir, crisis_ref.index(i))
               for i, c in enumerate(resolved["crisis_cards"])]
+    ally_ref = (args if rules and "allies" in rules else ref).key("rules").key("allies")
+    if len(resolved["allies"]) > len(hero_ids):
+        raise ally_ref.error(f"{len(resolved['allies'])} allies for {len(hero_ids)} heroes: "
+                             "each hero has at most one ally")
+    allies = [load_ally(a, content_dir, ally_ref.index(i))
+              for i, a in enumerate(resolved["allies"])]
     return compile_scenario(
         spec.id,
         [loaded[h] for h in hero_ids],
@@ -457,6 +481,7 @@ def load_scenario(
         pool,
         specials,
         crises,
+        allies,
         bystanders,
     )
 
@@ -504,6 +529,8 @@ def resolve_rules(from_file: dict[str, Any], from_args: dict[str, Any] | None,
                                       SPECIAL_BYSTANDERS)
             elif key == "crisis_cards":
                 out[key] = _check_ids(value, where.key(key), "crisis", MAX_CRISES)
+            elif key == "allies":
+                out[key] = _check_ids(value, where.key(key), "ally", MAX_HEROES)
             elif key in BOOL_RULES:
                 if not isinstance(value, bool):
                     raise where.key(key).error(f"expected true or false, got {type_name(value)}")
@@ -560,12 +587,14 @@ def compile_scenario(scenario_id: str, heroes: list[Hero], villain: Villain, iss
                      nemeses: Sequence[Nemesis] = (),
                      specials: Sequence[SpecialMinion] = (),
                      crises: Sequence[CrisisCard] = (),
+                     allies: Sequence[AllyCard] = (),
                      bystanders: Sequence[SpecialBystander] = ()) -> Scenario:
     """Fill the ``Tables`` of validated content; returns the ``Scenario``.
 
     ``nemeses`` is the pool; ``load_scenario`` has checked that it can supply the game.
     ``specials`` are the special Minion cards of the Special Minions rule (at most 2),
     ``crises`` the crisis cards of the Crisis Cards rule (at most MAX_CRISES), in order,
+    ``allies`` the Ally cards of the Allies rule, one per seat from seat 0,
     ``bystanders`` the special Bystander cards of the Special Bystanders rule (at most 2).
     """
     board = issue.board
@@ -605,7 +634,8 @@ def compile_scenario(scenario_id: str, heroes: list[Hero], villain: Villain, iss
         dice=np.asarray(rules["dice_faces"], dtype=np.int32),
         nemesis=_nemesis_table(nemeses, add),
         smin=_special_minion_table(specials, add),
-        crisis=_crisis_table(crises, add),
+        crisis=_crisis_table(crises, add, board),
+        ally=_ally_table(allies, add),
         sby=_special_bystander_table(
             bystanders, lambda effect, row: store.add(effect, issue.counters, n_panels, row)),
     )
@@ -629,6 +659,8 @@ def compile_scenario(scenario_id: str, heroes: list[Hero], villain: Villain, iss
         nemesis_side_names=tuple((n.scheme.name, n.enemy.name) for n in nemeses),
         special_minion_names=tuple(m.name for m in specials),
         crisis_card_names=tuple(c.name for c in crises),
+        ally_names=tuple(allies[k].name if k < len(allies) else "" for k in range(len(heroes))),
+        crisis_card_texts=tuple(c.text for c in crises),
         special_bystander_names=tuple(c.name for c in bystanders),
         panel_names=("",) + tuple(p.name for p in board.panels),
         space_labels=board.labels,
@@ -857,15 +889,41 @@ def _special_minion_table(specials: Sequence[SpecialMinion], add: AddEffect) -> 
     return table
 
 
-def _crisis_table(crises: Sequence[CrisisCard], add: AddEffect) -> np.ndarray:
-    """crisis [MAX_CRISES, CR_NCOLS]: one row per crisis card, in the order added."""
+def _crisis_table(crises: Sequence[CrisisCard], add: AddEffect, board: Board) -> np.ndarray:
+    """crisis [MAX_CRISES, CR_NCOLS]: one row per crisis card, in the order added.
+
+    A crisis card with a danger value gets the space of its crisis token on this board
+    (crisis cards are issue-agnostic, so a location the board lacks is an error here).
+    """
     table = np.zeros((MAX_CRISES, CR_NCOLS), dtype=np.int32)
     table[:, CR_SETUP_PROG] = -1
     table[:, CR_CRISIS_PROG] = -1
+    table[:, CR_TOKEN] = -1
+    table[:, CR_SOLVED_PROG] = -1
     for row, card in enumerate(crises):
         table[row, CR_PRESENT] = 1
         table[row, CR_SETUP_PROG] = add(card.setup)
         table[row, CR_CRISIS_PROG] = add(card.crisis)
+        if card.danger > 0:
+            where = card.token_where or Where(card.file, card.name, "token.at")
+            table[row, CR_DANGER] = card.danger
+            table[row, CR_DANGER_PH] = card.danger_per_hero
+            table[row, CR_TOKEN] = resolve_location(board, card.token, where)
+            if card.solved is not None:
+                table[row, CR_SOLVED_PROG] = add(card.solved)
+    return table
+
+
+def _ally_table(allies: Sequence[AllyCard], add: AddEffect) -> np.ndarray:
+    """ally [MAX_HEROES, AL_NCOLS]: row k is the Ally card of seat k (zeros: no ally)."""
+    table = np.zeros((MAX_HEROES, AL_NCOLS), dtype=np.int32)
+    table[:, AL_ABILITY_PROG] = -1
+    for seat, card in enumerate(allies):
+        table[seat, AL_PRESENT] = 1
+        table[seat, AL_HEALTH], table[seat, AL_ATTACK] = card.health, card.attack
+        table[seat, AL_SOLVE] = card.solve
+        table[seat, AL_ABILITY] = card.ability.kind
+        table[seat, AL_ABILITY_PROG] = add(card.ability.effect)
     return table
 
 

@@ -1,5 +1,5 @@
 """Read and validate content YAML (heroes, villains, issues, clues, nemeses, special
-minions, special bystanders, crisis cards, scenarios).
+minions, special bystanders, crisis cards, allies, scenarios).
 
 Files live under a content directory laid out as the repository's ``configs/``::
 
@@ -11,6 +11,7 @@ Files live under a content directory laid out as the repository's ``configs/``::
     configs/content/minions/ID.yaml     kind: minion (a special Minion reference card)
     configs/content/bystanders/ID.yaml  kind: bystander (a special Bystander reference card)
     configs/content/crises/ID.yaml      kind: crisis (an optional crisis card)
+    configs/content/allies/ID.yaml      kind: ally (an Ally card and its figure)
     configs/scenarios/ID.yaml           a scenario (next to the content directory)
 
 The format is ``docs/content_format.md``. Every field is checked (unknown keys, types,
@@ -75,6 +76,7 @@ from hon_env.content.tables import (
     VT_PERIL,
     VT_PLOY,
 )
+from hon_env.content.text import effect_text
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 CONFIGS_DIR = REPO_ROOT / "configs"
@@ -82,9 +84,12 @@ DEFAULT_CONTENT_DIR = CONFIGS_DIR / "content"
 FORMAT_VERSIONS = (1,)
 KIND_DIRS = {"hero": "heroes", "villain": "villains", "issue": "issues", "clues": "clues",
              "nemesis": "nemeses", "minion": "minions", "bystander": "bystanders",
-             "crisis": "crises"}
+             "crisis": "crises", "ally": "allies"}
 ID_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 MIN_SCHEMES = 4
+# a location tag (resolved against a board by ``board.resolve_location``)
+LOCATION_RE = re.compile(
+    rf"^(start|panel_[1-{MAX_PANELS}]|peril_({'|'.join(COLOR_NAMES)}))$")
 T = TypeVar("T")
 
 # bounds of the numbers the rulebook leaves to us
@@ -355,13 +360,35 @@ class SpecialBystander:
 @dataclass(frozen=True)
 class CrisisCard:
     """An optional crisis card (optional rule: Crisis Cards): it stays in the issue play
-    area for the whole game."""
+    area for the whole game, unless it has a danger value and the heroes solve it at its
+    crisis token."""
 
     id: str
     name: str
     style: str
     setup: Effect  # resolved once during setup (villain context)
     crisis: Effect  # resolved at every crisis, after the Issue Overview's Crisis effect
+    file: str
+    danger: int = 0  # 0: no danger value (not a problem card)
+    danger_per_hero: bool = False
+    token: str = ""  # location tag of its crisis token (with a danger value), e.g. "peril_red"
+    token_where: Where | None = None  # where ``token`` was written, for board errors
+    solved: Effect | None = None  # resolved for the solving hero once solved (villain context)
+    text: str = ""  # its effects as phrases ("Setup: ... Crisis: ... Solved: ...")
+
+
+@dataclass(frozen=True)
+class AllyCard:
+    """An Ally card (optional rule: Allies): a character that helps the hero controlling
+    it, with a figure on the map that enemies treat as a hero."""
+
+    id: str
+    name: str
+    style: str
+    health: int
+    attack: int
+    solve: int
+    ability: Ability  # an action or exhaust ability in the ``ally`` effect context
     file: str
 
 
@@ -408,7 +435,7 @@ def list_content(content_dir: str | Path | None = None) -> dict[str, list[str]]:
     Returns:
         ``{"heroes": [...], "villains": [...], "issues": [...], "clues": [...],
         "nemeses": [...], "minions": [...], "bystanders": [...], "crises": [...],
-        "scenarios": [...]}``, each sorted (file stems of ``*.yaml``).
+        "allies": [...], "scenarios": [...]}``, each sorted (file stems of ``*.yaml``).
     """
     root = content_root(content_dir)
     out = {sub: _ids_in(root / sub) for sub in KIND_DIRS.values()}
@@ -642,8 +669,10 @@ def _check_no_form_rules(hero: Hero, wheres: list[Where]) -> None:
                 "card has none (give its sides form: pilot / form: mech)")
 
 
-def _ability(raw: object, where: Where) -> Ability:
-    """``{name?, kind, effect?}``; passive abilities carry passive numbers instead."""
+def _ability(raw: object, where: Where, context: str = "hero") -> Ability:
+    """``{name?, kind, effect?}``; passive abilities carry passive numbers instead.
+
+    ``context`` is the effect context of the ability (``ally`` on an Ally card)."""
     data = as_mapping(raw, where)
     kind_name = read_str(data, "kind", where, choices=ABILITY_KINDS)
     if kind_name == "passive":
@@ -652,7 +681,7 @@ def _ability(raw: object, where: Where) -> Ability:
         return Ability(read_str(data, "name", where, default=""), ABIL_PASSIVE,
                        empty_effect(where.key("effect")), **numbers)
     check_keys(data, where, ("kind", "effect"), ("name",))
-    effect = parse_effect(data["effect"], "hero", where.key("effect"),
+    effect = parse_effect(data["effect"], context, where.key("effect"),
                           exhaust=kind_name == "exhaust")
     if not effect:
         raise where.key("effect").error(f"an {kind_name} ability needs at least one op")
@@ -1229,19 +1258,94 @@ def load_crisis(crisis_id: str, content_dir: str | Path | None = None,
 
 
 def parse_crisis(path: Path) -> CrisisCard:
-    """Validate a crisis card file; returns the ``CrisisCard``. Both effects are
-    villain-context effects (the active hero is the one the crisis happened to)."""
+    """Validate a crisis card file; returns the ``CrisisCard``.
+
+    Its effects are villain-context effects: in ``setup`` and ``crisis`` the active hero is
+    the one the crisis happened to, in ``solved`` the hero who solved the card. ``danger``
+    makes it a problem card: it then needs ``token: {at: LOCATION}``, the space of its
+    crisis token (``start``, ``panel_K`` or ``peril_COLOUR``, checked against the board when
+    a scenario compiles), and may have a ``solved`` effect.
+    """
     data, where = read_yaml(path)
     check_keys(data, where, ("format_version", "id", "kind", "name", "crisis"),
-               ("style", "setup"))
+               ("style", "setup", "danger", "danger_per_hero", "token", "solved"))
     ident = _header(data, where, path, "crisis")
     name = read_str(data, "name", where)
     card = where.for_card(name, "crisis card")
     crisis = _effect(data, "crisis", "villain", card)
     if not crisis:
         raise card.key("crisis").error("a crisis card needs a Crisis effect")
+    danger, token, token_where = 0, "", None
+    if "danger" in data:
+        danger = read_int(data, "danger", card, 1, MAX_HEALTH)
+        if "token" not in data:
+            raise card.key("token").error(
+                "a crisis card with a danger value needs a crisis token: token: {at: LOCATION}")
+        block = as_mapping(data["token"], card.key("token"))
+        check_keys(block, card.key("token"), ("at",))
+        token_where = card.key("token").key("at")
+        token = check_str(block["at"], token_where)
+        if not LOCATION_RE.match(token):
+            raise token_where.error(f"{token!r} is not a location (start, panel_1..panel_"
+                                    f"{MAX_PANELS}, peril_{'/'.join(COLOR_NAMES)})")
+    else:
+        for key in ("danger_per_hero", "token", "solved"):
+            if key in data:
+                raise card.key(key).error("only a crisis card with a danger value has this key")
     return CrisisCard(ident, name, read_str(data, "style", where, default=""),
-                      _effect(data, "setup", "villain", card), crisis, where.file)
+                      _effect(data, "setup", "villain", card), crisis, where.file,
+                      danger=danger,
+                      danger_per_hero=read_bool(data, "danger_per_hero", card, default=False),
+                      token=token, token_where=token_where,
+                      solved=_effect(data, "solved", "villain", card), text=crisis_text(data))
+
+
+def crisis_text(data: dict[str, Any]) -> str:
+    """A crisis card's text from its (validated) YAML: its effects as phrases."""
+    parts = [f"{label}: {effect_text(data[key])}." for key, label in
+             (("setup", "Setup"), ("crisis", "Crisis"), ("solved", "Solved")) if data.get(key)]
+    return " ".join(parts)
+
+
+# --------------------------------------------------------------------------- allies
+
+
+def load_ally(ally_id: str, content_dir: str | Path | None = None,
+              ref: Where | None = None) -> AllyCard:
+    """Load and validate ``allies/<ally_id>.yaml``; ``ref`` is where the id was named."""
+    path = find_file("ally", ally_id, content_dir, ref or Where("load_ally()", "-", "ally_id"))
+    return parse_ally(path)
+
+
+def parse_ally(path: Path) -> AllyCard:
+    """Validate an Ally card file; returns the ``AllyCard``.
+
+    The ability is an action or exhaust ability; its effect may use every hero op and the
+    ``ally_*`` ops. A passive ability has no meaning on an ally and is rejected.
+    """
+    data, where = read_yaml(path)
+    check_keys(data, where, ("format_version", "id", "kind", "name", "health", "attack",
+                             "solve", "ability"), ("style",))
+    ident = _header(data, where, path, "ally")
+    name = read_str(data, "name", where)
+    card = where.for_card(name, "ally card")
+    raw = as_mapping(data["ability"], card.key("ability"))
+    if raw.get("kind") == "passive":
+        raise card.key("ability").key("kind").error(
+            "an ally's ability is an action or exhaust ability, not passive")
+    ability = _ability(raw, card.key("ability"), "ally")
+    for op in _form_uses(ability.effect.ops):
+        raise _form_key(op).error("pilot and mech forms belong to heroes, not allies")
+    return AllyCard(
+        id=ident,
+        name=name,
+        style=read_str(data, "style", where, default=""),
+        health=read_int(data, "health", card, 1, MAX_STAT),
+        attack=read_int(data, "attack", card, 0, MAX_STAT),
+        solve=read_int(data, "solve", card, 0, MAX_STAT),
+        ability=ability,
+        file=where.file,
+    )
 
 
 # --------------------------------------------------------------------------- scenarios
@@ -1305,6 +1409,7 @@ def check_nemesis_ids(raw: object, where: Where) -> tuple[str, ...]:
 __all__ = [
     "ContentError",
     "list_content",
+    "load_ally",
     "load_bystander",
     "load_clues",
     "load_crisis",

@@ -12,6 +12,9 @@ Contexts (``where``):
 - ``villain``: villain card special/showdown effects, scheme panel effects, issue cards,
   the issue overview's setup and crisis effects, nemesis setup; "the active hero" is the
   hero resolving the card (for issue cards: the hero chosen to hold it, see engine docs).
+- ``ally``: the ability of an Ally card (optional rule: Allies); every hero op works as on
+  a hero card ("you" is the hero controlling the ally), plus the ``ally_*`` ops that move
+  the ally figure and let it Attack or Solve.
 - ``activate``: the Activate effect of a card in a threat area; the op acts for the enemy
   or problem that card stands for, and "the owner" is the hero whose threat area holds it.
 
@@ -113,10 +116,11 @@ class OpSpec:
     doc: str
 
 
-H = frozenset({"hero"})
+H = frozenset({"hero", "ally"})
 V = frozenset({"villain", "activate"})
 A = frozenset({"activate"})
-ANY = frozenset({"hero", "villain", "activate"})
+AL = frozenset({"ally"})
+ANY = frozenset({"hero", "ally", "villain", "activate"})
 
 _N1 = Param("n", 1, 1, 20)
 
@@ -201,6 +205,17 @@ OPS: tuple[OpSpec, ...] = (
            "In your mech: leave it. The mech and its damage go back beside your play area, "
            "your Hero card flips to its pilot side and the pilot's set-aside damage returns; "
            "the pilot token stays in your space. Does nothing on the pilot side."),
+    # allies (an Ally card's ability; see docs/content_format.md)
+    OpSpec("ally_move", 35, (Param("n", 2, 1, 12),), AL,
+           "Your ally figure moves to an empty map space within n spaces of it (not into "
+           "a scheme panel); it may stay where it is."),
+    OpSpec("ally_attack", 36, (Param("range", 1, 1, 12),), AL,
+           "Your ally Attacks a space within range of its figure: no dice, its attack value "
+           "is dealt as damage among the enemies there (defense applies to each)."),
+    OpSpec("ally_solve", 37, (Param("range", 1, 1, 12),), AL,
+           "Your ally Solves a space within range of its figure: no dice, its solve value "
+           "is placed as justice among the problems there (captured bystanders included); "
+           "nearby enemies do not inflict."),
     OpSpec("move_away", 31, (_N1, Param("who", "active", enum="who"),
                              Param("from", "villain", enum="away")), V,
            "Forced movement: the chosen heroes move up to n spaces, each step farther from "

@@ -18,6 +18,7 @@ Capacities (fixed for every scenario)::
     SPECIAL_MINIONS 2 special Minion cards in one game (optional rule: Special Minions)
     SPECIAL_BYSTANDERS 2 special Bystander cards in one game (Special Bystanders)
     MAX_CRISES   4    crisis cards added to one game (optional rule: Crisis Cards)
+    allies       one Ally card per hero seat at most (optional rule: Allies)
     MAX_SPACES   64   map spaces
     MAX_PANELS   6    scheme panels
     MAX_PROGS    512  effect programs
@@ -215,7 +216,20 @@ N_SBE = 3
 CR_PRESENT = 0
 CR_SETUP_PROG = 1  # Setup effect, or -1
 CR_CRISIS_PROG = 2  # Crisis effect, resolved after the Issue Overview's at every crisis
-CR_NCOLS = 3
+CR_DANGER = 3  # danger value; 0: no danger value (not a problem, it never leaves play)
+CR_DANGER_PH = 4  # 1: per hero
+CR_TOKEN = 5  # space of its crisis token (where heroes solve it), -1 without a danger value
+CR_SOLVED_PROG = 6  # resolved for the solving hero when it is solved, or -1
+CR_NCOLS = 7
+
+# --- Ally cards: ally[seat, col] (optional rule: Allies), the ally of the hero in that seat
+AL_PRESENT = 0
+AL_HEALTH = 1
+AL_ATTACK = 2  # damage an ally Attack deals to the enemies in its target space
+AL_SOLVE = 3  # justice an ally Solve places on the problems in its target space
+AL_ABILITY = 4  # ABIL_* kind of the Ally card's ability (action or exhaust)
+AL_ABILITY_PROG = 5  # program id, or -1
+AL_NCOLS = 6
 
 # --- clue cards: clue[card, col]
 CL_PRESENT = 0
@@ -294,6 +308,7 @@ class Tables(NamedTuple):
     smin: np.ndarray  # [SPECIAL_MINIONS, SM_NCOLS] the special Minion cards in the game
     sby: np.ndarray  # [SPECIAL_BYSTANDERS, SB_NCOLS] the special Bystander cards in the game
     crisis: np.ndarray  # [MAX_CRISES, CR_NCOLS] the crisis cards added to the game
+    ally: np.ndarray  # [MAX_HEROES, AL_NCOLS] the Ally card of each hero seat
 
 
 TABLE_SHAPES: dict[str, tuple[int, ...]] = {
@@ -318,6 +333,7 @@ TABLE_SHAPES: dict[str, tuple[int, ...]] = {
     "smin": (SPECIAL_MINIONS, SM_NCOLS),
     "sby": (SPECIAL_BYSTANDERS, SB_NCOLS),
     "crisis": (MAX_CRISES, CR_NCOLS),
+    "ally": (MAX_HEROES, AL_NCOLS),
 }
 TABLES_DTYPE = np.dtype([(name, np.int32, shape) for name, shape in TABLE_SHAPES.items()])
 

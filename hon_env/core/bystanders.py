@@ -9,7 +9,7 @@ which keep both in step.
 When a special figure is rescued, captured or defeated, its card's effect for that event
 is queued with the hero it resolves for (``SBY_QUEUE``). These helpers run inside other
 ops, some of which are still on the interpreter stack, so they never push; ``interp.run``
-pushes the queue before it executes the next op (engine.md #37).
+pushes the queue before it executes the next op (engine.md #41).
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ def take_from_supply(s, b):
 
     Returns the special card ``j`` of the figure taken, or -1 for a normal token. The supply
     is one mixed pile, so with special figures in it the bystander is drawn at random,
-    weighted by how many of each kind are left (engine.md #36); without them no random
+    weighted by how many of each kind are left (engine.md #40); without them no random
     number is drawn, so games without the rule keep their trajectories.
     """
     supply = s[b, BYSTANDER_SUPPLY]

@@ -9,6 +9,7 @@ from __future__ import annotations
 from numba import njit
 
 from hon_env.content.tables import (
+    AL_HEALTH,
     BACK_ENEMY,
     BACK_NONE,
     BACK_PROBLEM,
@@ -22,6 +23,7 @@ from hon_env.content.tables import (
     CFG_N_HEROES,
     CFG_N_PANELS,
     CFG_N_SPACES,
+    CR_SOLVED_PROG,
     DASH,
     FORM_MECH,
     HS_FORM,
@@ -58,11 +60,17 @@ from hon_env.core.geometry import (
     nearest_panel,
 )
 from hon_env.core.layout import (
+    ALLY_DMG,
+    ALLY_LOC,
     BYSTANDER_ON,
     BYSTANDER_SUPPLY,
     BYSTANDERS_DEFEATED,
     CAPTURED,
     COUNTERS,
+    CRISIS_JUST,
+    CRISIS_OUT,
+    CRISIS_POS,
+    EV_ALLY_DEFEATS,
     EV_BYSTANDERS_DEFEATED,
     EV_DAMAGE_DEALT,
     EV_ENEMIES_DEFEATED,
@@ -110,6 +118,7 @@ from hon_env.core.layout import (
     SMIN_DMG,
     SMIN_SUPPLY,
     T_CAPTURED,
+    T_CRISIS0,
     T_I0,
     T_NEM0,
     T_VILLAIN,
@@ -228,7 +237,7 @@ def rescue_captured(s, b, T, h, panel, n):
     """Hero ``h`` rescues up to ``n`` captured bystanders from ``panel``; returns how many.
 
     Special figures go first (card order), then normal tokens, then bystander characters
-    held there (engine.md #22, #38).
+    held there (engine.md #22, #42).
     """
     k = min(n, s[b, CAPTURED + panel])
     for _ in range(k):
@@ -254,6 +263,27 @@ def move_hero_to(s, b, T, h, sp):
     """Put hero ``h`` in ``sp`` (a scheme space means its panel) and rescue there."""
     s[b, HLOC + h] = sp
     rescue_on_map(s, b, T, h, sp)
+
+
+@njit(cache=True)
+def move_ally_to(s, b, T, h, sp):
+    """Put the ally of seat ``h`` in map space ``sp``; a bystander there is rescued for
+    its hero (interpretation #38 in docs/engine.md)."""
+    s[b, ALLY_LOC + h] = sp
+    rescue_on_map(s, b, T, h, sp)
+
+
+@njit(cache=True)
+def damage_ally(s, b, T, h, n):
+    """The ally of seat ``h`` suffers ``n`` damage; at its health it is defeated and leaves
+    the game (rulebook: Ally Cards and Figures). Writes ALLY_DMG, ALLY_LOC, the event."""
+    if s[b, ALLY_LOC + h] < 0 or n <= 0:
+        return
+    s[b, ALLY_DMG + h] += n
+    if s[b, ALLY_DMG + h] >= T.ally[h, AL_HEALTH]:
+        s[b, ALLY_DMG + h] = T.ally[h, AL_HEALTH]
+        s[b, ALLY_LOC + h] = -1
+        s[b, EVENTS + EV_ALLY_DEFEATS] += 1
 
 
 @njit(cache=True)
@@ -304,7 +334,7 @@ def bystanders_on_map(s, b, T):
 def place_bystander(s, b, T, h):
     """Place one bystander from the supply (rulebook: Ploy Icons, Captured Bystanders).
 
-    Which one is drawn at random while the supply holds special figures (engine.md #36).
+    Which one is drawn at random while the supply holds special figures (engine.md #40).
     It goes to the first empty bystander space without a token (the rulebook lets the
     active hero pick; we take the lowest index). With no free space, or the map already
     holding its maximum, it is captured in the panel nearest the villain (a special figure's
@@ -339,7 +369,7 @@ def place_own_figure(s, b, T, j, h):
     Replacing Bystanders; the replaced token returns to the supply): the map one nearest
     the villain (lowest space on ties), else a normal captive, the villain's panel first.
     With none to replace it is placed like any bystander. Nothing happens when none of the
-    card's figures is left in the supply (engine.md #38).
+    card's figures is left in the supply (engine.md #42).
     """
     if s[b, SBY_SUPPLY + j] == 0:
         return
@@ -383,7 +413,7 @@ def defeat_bystanders(s, b, T, n, h):
     """Defeat ``n`` captured bystanders, the villain's panel first. True if none could be.
 
     Normal tokens of a panel go before its special figures; a defeated special figure's
-    card effect resolves for ``h``, the hero resolving the defeating effect (engine.md #37, #38).
+    card effect resolves for ``h``, the hero resolving the defeating effect (engine.md #41, #42).
     """
     done = 0
     first = villain_panel(s, b, T)
@@ -630,21 +660,25 @@ def flip_nemesis(s, b, T, k, h):
 def place_justice(s, b, T, t, n, h):
     """Place ``n`` justice on problem target ``t``; resolve it when solved (Solve Actions).
 
-    Captured-bystander targets rescue one bystander per justice instead.
+    Captured-bystander targets rescue one bystander per justice instead (the caller does
+    that). Returns the program the interpreter must resolve next for hero ``h``: a solved
+    crisis card's Solved effect, else -1.
     """
     if n <= 0:
-        return
+        return -1
     nh = T.cfg[CFG_N_HEROES]
     if t == T_CAPTURED:
-        return
+        return -1
     s[b, EVENTS + EV_JUSTICE] += n
+    if t >= T_CRISIS0:
+        return crisis_justice(s, b, T, t - T_CRISIS0, n, h)
     if t == T_VILLAIN:
         s[b, VIL_JUSTICE] += n
         if s[b, VIL_DANGER] != DASH and s[b, VIL_JUSTICE] >= s[b, VIL_DANGER]:
             s[b, EVENTS + EV_PROBLEMS_SOLVED] += 1
             gain_clue(s, b, T, h)
             reveal_villain(s, b, T, h)
-        return
+        return -1
     danger = problem_danger(s, b, T, t, nh)
     if t >= T_NEM0:
         k = t - T_NEM0
@@ -652,25 +686,47 @@ def place_justice(s, b, T, t, n, h):
         if danger != DASH and s[b, NEM_JUST + k] >= danger:
             s[b, EVENTS + EV_PROBLEMS_SOLVED] += 1
             flip_nemesis(s, b, T, k, h)
-        return
+        return -1
     if t < T_I0:
         s[b, VJUST + t] += n
         if danger != DASH and s[b, VJUST + t] >= danger:
             leave_play(s, b, t, L_DISCARD)
             s[b, EVENTS + EV_PROBLEMS_SOLVED] += 1
             gain_clue(s, b, T, h)
-        return
+        return -1
     i = t - T_I0
     s[b, IJUST + i] += n
     if danger == DASH or s[b, IJUST + i] < danger:
-        return
+        return -1
     s[b, EVENTS + EV_PROBLEMS_SOLVED] += 1
     if T.icard[i, IC_TYPE] == IT_SCHEME and s[b, ISIDE + i] == 0:
         flip_scheme(s, b, T, i, h)
-        return
+        return -1
     # an overcome flipped Scheme card leaves the game; a solved issue card is discarded
     leave_play(s, b, t, L_REMOVED if T.icard[i, IC_TYPE] == IT_SCHEME else L_DISCARD)
     gain_clue(s, b, T, h)
+    return -1
+
+
+@njit(cache=True)
+def crisis_justice(s, b, T, k, n, h):
+    """Place ``n`` justice on crisis card ``k`` (rulebook: Crisis Cards, Problem Cards).
+
+    Justice reaching its danger value solves it: the solver gains 1 clue, the card leaves
+    play with its crisis token (its Crisis effect no longer resolves) and its justice is
+    cleared. Returns its Solved effect's program for the caller to resolve, or -1.
+    """
+    if s[b, CRISIS_POS + k] < 0:
+        return -1
+    s[b, CRISIS_JUST + k] += n
+    if s[b, CRISIS_JUST + k] < problem_danger(s, b, T, T_CRISIS0 + k, T.cfg[CFG_N_HEROES]):
+        return -1
+    s[b, CRISIS_JUST + k] = 0
+    s[b, CRISIS_POS + k] = -1
+    s[b, CRISIS_OUT + k] = 1
+    s[b, EVENTS + EV_PROBLEMS_SOLVED] += 1
+    gain_clue(s, b, T, h)
+    return T.crisis[k, CR_SOLVED_PROG]
 
 
 @njit(cache=True)
@@ -715,7 +771,7 @@ def initial_bystanders(s, b, T):
     """Setup: one bystander on each bystander space, the rest in the supply.
 
     Each special Bystander card first swaps 4 of the tokens for its figures; the bystanders
-    on the map are then drawn from that mixed supply (engine.md #36).
+    on the map are then drawn from that mixed supply (engine.md #40).
     """
     s[b, BYSTANDER_SUPPLY] = T.cfg[CFG_BYSTANDERS]
     for j in range(SPECIAL_BYSTANDERS):

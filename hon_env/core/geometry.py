@@ -28,6 +28,7 @@ from hon_env.content.tables import (
 )
 from hon_env.core.bystanders import capture_into
 from hon_env.core.layout import (
+    ALLY_LOC,
     BYSTANDER_ON,
     CAPTURED,
     EV_CAPTURES,
@@ -65,6 +66,16 @@ def hero_occupies(s, b, T, sp):
 
 
 @njit(cache=True)
+def ally_at(s, b, T, sp):
+    """Seat whose ally figure stands in map space ``sp``, or -1 (rulebook: Ally Cards and
+    Figures). Ally figures never enter scheme panels."""
+    for h in range(T.cfg[CFG_N_HEROES]):
+        if s[b, ALLY_LOC + h] == sp:
+            return h
+    return -1
+
+
+@njit(cache=True)
 def enemy_occupies(s, b, T, sp):
     """1 if an enemy figure (lackey, villain or nemesis on the map, issue enemy) stands in
     ``sp``. A scheming nemesis, like a scheming villain, is in its panel, not on the map."""
@@ -86,7 +97,8 @@ def enemy_occupies(s, b, T, sp):
 @njit(cache=True)
 def is_empty(s, b, T, sp):
     """An empty space holds no figure; tokens (bystanders, perils) do not count."""
-    return not hero_occupies(s, b, T, sp) and not enemy_occupies(s, b, T, sp)
+    return (not hero_occupies(s, b, T, sp) and ally_at(s, b, T, sp) < 0
+            and not enemy_occupies(s, b, T, sp))
 
 
 @njit(cache=True)
@@ -117,6 +129,21 @@ def nearest_empty(s, b, T, origin, skip_perils, prefer_toward):
         t = T.dist[prefer_toward, sp] if prefer_toward >= 0 else 0
         if d < best_d or (d == best_d and t < best_t):
             best, best_d, best_t = sp, d, t
+    return best
+
+
+@njit(cache=True)
+def nearest_empty_map(s, b, T, origin):
+    """The empty map space (not a scheme space) nearest ``origin``, lowest index on ties;
+    -1 when there is none."""
+    best = -1
+    best_d = FAR
+    for sp in range(T.cfg[CFG_N_SPACES]):
+        kind = T.space_kind[sp]
+        if kind == SP_NONE or kind == SP_SCHEME or not is_empty(s, b, T, sp):
+            continue
+        if T.dist[origin, sp] < best_d:
+            best, best_d = sp, T.dist[origin, sp]
     return best
 
 
@@ -220,11 +247,12 @@ def _bfs_to_goals(s, b, T, goal, mover_at):
 
 @njit(cache=True)
 def enemy_move_target(s, b, T, pos, toward):
-    """Nearest hero (returns seat, kind 0) or map bystander (returns space, kind 1).
+    """Space of the nearest hero or ally figure (kind 0) or map bystander (kind 1).
 
-    ``toward`` limits the targets (ops.TOWARD_*: 0 any, 1 heroes, 2 bystanders).
-    Rulebook ties are the players' choice; we break them toward heroes, then the lowest
-    seat or space index. Returns (-1, -1) when there is no target.
+    ``toward`` limits the targets (ops.TOWARD_*: 0 any, 1 heroes, 2 bystanders); enemies
+    treat ally figures as heroes (rulebook: Ally Cards and Figures). Rulebook ties are the
+    players' choice; we break them toward heroes, then allies, then the lowest seat or
+    space index. Returns (-1, -1) when there is no target.
     """
     best = -1
     kind = -1
@@ -233,7 +261,11 @@ def enemy_move_target(s, b, T, pos, toward):
         for h in range(T.cfg[CFG_N_HEROES]):
             loc = s[b, HLOC + h]
             if loc >= 0 and T.dist[pos, loc] < best_d:
-                best, kind, best_d = h, 0, T.dist[pos, loc]
+                best, kind, best_d = loc, 0, T.dist[pos, loc]
+        for h in range(T.cfg[CFG_N_HEROES]):
+            loc = s[b, ALLY_LOC + h]
+            if loc >= 0 and T.dist[pos, loc] < best_d:
+                best, kind, best_d = loc, 0, T.dist[pos, loc]
     if toward != 1:
         for sp in range(T.cfg[CFG_N_SPACES]):
             if bystander_at(s, b, T, sp) and T.dist[pos, sp] < best_d:
@@ -256,7 +288,7 @@ def move_enemy(s, b, T, pos, steps, through_figures, toward, h):
     n = T.cfg[CFG_N_SPACES]
     goal = np.zeros(MAX_SPACES, np.int32)
     if kind == 0:
-        hloc = s[b, HLOC + target]
+        hloc = target
         if T.dist[pos, hloc] <= 1:
             return pos
         for sp in range(n):
@@ -291,8 +323,7 @@ def move_enemy(s, b, T, pos, steps, through_figures, toward, h):
                 capture_at(s, b, T, cur, h)
         if cur != pos and not is_empty_except(s, b, T, cur, pos):
             # blocked at the end: the empty space near it that is nearest the destination
-            dest = s[b, HLOC + target] if kind == 0 else target
-            cur = nearest_empty(s, b, T, cur, False, dest)
+            cur = nearest_empty(s, b, T, cur, False, target)
         return cur
     d = _bfs_to_goals(s, b, T, goal, pos)
     cur = pos

@@ -6,7 +6,7 @@ returns without popping) and runs again once ``apply_action`` stores the answer 
 CHOICE. A decision with a single legal answer is answered automatically, so every
 decision a hero sees has a real choice.
 
-Op codes 1..34 are the content ops of ``content/ops.py``; codes from 64 are flow ops::
+Op codes 1..37 are the content ops of ``content/ops.py``; codes from 64 are flow ops::
 
     F_ROUND -> F_VDRAW(h).. -> F_RETURN -> F_HERO_TURN -> F_MAIN <-> actions
             -> F_THREAT(h) -> F_AFTER_THREAT -> ... -> F_HERO_TURN_END -> F_RETURN
@@ -40,6 +40,10 @@ from hon_env.content.ops import (
 )
 from hon_env.content.tables import (
     ABIL_ACTION,
+    AL_ABILITY,
+    AL_ABILITY_PROG,
+    AL_ATTACK,
+    AL_SOLVE,
     CFG_CRISIS_PROG,
     CFG_MAX_DECISIONS,
     CFG_MAX_ROUNDS,
@@ -107,6 +111,7 @@ from hon_env.core.effects import (
     advance_villain,
     bystanders_on_map,
     capture_nearest_villain,
+    damage_ally,
     damage_enemy_card,
     defeat_bystanders,
     end_game,
@@ -114,6 +119,7 @@ from hon_env.core.effects import (
     hurt_special_minions,
     kill_minions,
     leave_mech,
+    move_ally_to,
     move_hero_to,
     normal_minions,
     place_bystander,
@@ -150,6 +156,9 @@ from hon_env.core.layout import (
     A_USE,
     ACTIVE,
     ACTOR,
+    ALLY_BIT,
+    ALLY_EXH,
+    ALLY_LOC,
     ASSIGN,
     BYSTANDER_SUPPLY,
     CHOICE,
@@ -157,6 +166,7 @@ from hon_env.core.layout import (
     COUNTERS,
     CRISIS_DEPTH,
     CRISIS_LATCH,
+    CRISIS_OUT,
     D_ASSIGN,
     D_ATTACK_SPACE,
     D_CLUE_DICE,
@@ -230,6 +240,7 @@ from hon_env.core.layout import (
     OUT_ONGOING,
     OUT_TRUNCATED,
     OUTCOME,
+    ROLL_ALLY,
     ROLL_DICE,
     ROLL_FOCUS,
     ROLL_HERO,
@@ -245,6 +256,7 @@ from hon_env.core.layout import (
     STACK,
     STACK_DEPTH,
     STACK_W,
+    T_ALLY0,
     T_CAPTURED,
     T_I0,
     T_MINION,
@@ -255,6 +267,8 @@ from hon_env.core.layout import (
     TURN_HERO,
     TURN_ISSUE,
     TURN_VILLAIN,
+    USE_ALLY_CARD,
+    USE_HERO_CARD,
     VATTACH,
     VDECK,
     VDMG,
@@ -272,6 +286,8 @@ from hon_env.core.layout import (
     VPOS,
 )
 from hon_env.core.masks import (
+    ally_can_attack_at,
+    ally_can_solve_at,
     can_attack_at,
     can_solve_at,
     can_step,
@@ -295,6 +311,7 @@ from hon_env.core.queries import (
     move_bonus,
     nem_in_play,
     problem_in_space,
+    roll_solver,
     solve_dice,
     target_space,
     villain_panel,
@@ -319,6 +336,7 @@ OP_DAMAGE_HERO, OP_DISCARD_OR_DAMAGE, OP_CRISIS, OP_COUNTER_ADD = 21, 22, 23, 24
 OP_HEAL_VILLAIN, OP_VILLAIN_MOVE, OP_ENEMY_MOVE, OP_INFLICT = 25, 26, 27, 28
 OP_INFLICT_OWNER, OP_IF, OP_MOVE_AWAY, OP_FORTIFY = 29, 30, 31, 32
 OP_BOARD_MECH, OP_EJECT = 33, 34
+OP_ALLY_MOVE, OP_ALLY_ATTACK, OP_ALLY_SOLVE = 35, 36, 37
 
 # flow op codes
 F_ROUND = 64
@@ -352,6 +370,7 @@ F_PLAY_END = 91  # a: card, hero: player
 F_SCHEME_ONCE = 92
 F_INFLICT = 93  # a: damage, b: bitmask of seats that may suffer it, hero: decider
 F_NEMESIS_SETUP = 94  # place the nemesis figures, then resolve their Setup effects
+F_ALLY_STRIKE = 95  # a: 1 attack / 2 solve, b: target space, hero: the ally's hero
 
 
 # --- stack primitives -----------------------------------------------------------------
@@ -622,6 +641,7 @@ def op_hero_turn(s, b, T):
     s[b, TURN] = TURN_HERO
     for h in range(T.cfg[CFG_N_HEROES]):
         s[b, HEXH + h] = 0
+        s[b, ALLY_EXH + h] = 0
         for c in range(HERO_DECK):
             if s[b, HCLOC + h * HERO_DECK + c] == L_PLAY:
                 s[b, HCEXH + h * HERO_DECK + c] = 0
@@ -814,13 +834,20 @@ def play_card(s, b, T, h, c):
 
 @njit(cache=True)
 def use_ability(s, b, T, h, i):
-    """Use the ability of card ``i`` in play (HERO_DECK: the Hero card); returns its kind."""
-    if i == HERO_DECK:
+    """Use the ability of card ``i`` in play (USE_HERO_CARD: the Hero card, USE_ALLY_CARD:
+    the Ally card); exhausts the card unless it is an Action ability. Returns (kind, prog).
+    """
+    if i == USE_HERO_CARD:
         side = s[b, HSIDE + h]
         kind = T.hero_stat[h, side, HS_ABILITY]
         pid = T.hero_stat[h, side, HS_ABILITY_PROG]
         if kind != ABIL_ACTION:
             s[b, HEXH + h] = 1
+    elif i == USE_ALLY_CARD:
+        kind = T.ally[h, AL_ABILITY]
+        pid = T.ally[h, AL_ABILITY_PROG]
+        if kind != ABIL_ACTION:
+            s[b, ALLY_EXH + h] = 1
     else:
         kind = T.hcard[h, i, HC_ABILITY]
         pid = T.hcard[h, i, HC_ABILITY_PROG]
@@ -1022,11 +1049,12 @@ def assign_candidates(s, b, T):
     n = 0
     last = -1
     sp = s[b, ROLL_SPACE]
-    for t in range(T_CAPTURED + 1):
+    solver = roll_solver(s, b)
+    for t in range(N_TARGETS):
         if s[b, ROLL_KIND] == 1:
             ok = enemy_in_space(s, b, T, t, sp)
         else:
-            ok = problem_in_space(s, b, T, t, sp, s[b, ROLL_HERO])
+            ok = problem_in_space(s, b, T, t, sp, solver)
         if ok:
             n += 1
             last = t
@@ -1058,10 +1086,19 @@ def op_assign(s, b, T, h):
 
 @njit(cache=True)
 def op_roll_end(s, b, T, h):
-    """Steps 7-8 applied: damage (less defense) or justice, then leftover focus."""
+    """Steps 7-8 applied: damage (less defense) or justice, then leftover focus.
+
+    After a Solve the nearby enemies inflict (F_POST_SOLVE), pushed first so that the
+    effects of a card solved by this roll resolve before it ("immediately solved before
+    the players complete any other effect").
+    """
     pop(s, b)
     kind = s[b, ROLL_KIND]
     sp = s[b, ROLL_SPACE]
+    ally = s[b, ROLL_ALLY] == 1
+    attacker = -1 if ally else h  # an ally has no pierce of its hero's
+    if kind == 2 and not ally:  # an ally's Solve ignores nearby enemies
+        push(s, b, F_POST_SOLVE, 0, 0, 0, h, -1)
     for t in range(N_TARGETS):
         n = s[b, ASSIGN + t]
         if n == 0:
@@ -1078,19 +1115,39 @@ def op_roll_end(s, b, T, h):
                     for _ in range(killed):
                         push_prog(s, b, T, T.smin[j, SM_DEFEAT_PROG], h, T_MINION)
             else:
-                damage_enemy_card(s, b, T, t, n - enemy_defense(s, b, T, t, h), h)
+                damage_enemy_card(s, b, T, t, n - enemy_defense(s, b, T, t, attacker), h)
         elif t == T_CAPTURED:
             rescue_captured(s, b, T, h, panel_of_space(T, sp), n)
         else:
-            place_justice(s, b, T, t, n, h)
+            push_prog(s, b, T, place_justice(s, b, T, t, n, h), h, -1)
     gain_focus(s, b, T, h, s[b, ROLL_FOCUS])
     c = s[b, ROLL_SHOWDOWN]
     if c >= 0 and s[b, VLOC + c] == L_PENDING:
         s[b, VLOC + c] = L_DISCARD
     s[b, ROLL_SHOWDOWN] = -1
     s[b, ROLL_KIND] = 0
-    if kind == 2:
-        push(s, b, F_POST_SOLVE, 0, 0, 0, h, -1)
+    s[b, ROLL_ALLY] = 0
+
+
+@njit(cache=True)
+def op_ally_strike(s, b, T, kind, sp, h):
+    """An ally Attacks (kind 1) or Solves (kind 2) space ``sp`` (rulebook: Ally Cards and
+    Figures): no dice; its attack or solve value is distributed like successes among the
+    targets there (steps 7-8 of a roll), credited to its hero ``h``. Writes the ROLL_*
+    fields and pushes the assign and roll-end steps."""
+    pop(s, b)
+    s[b, ROLL_KIND] = kind
+    s[b, ROLL_HERO] = h
+    s[b, ROLL_SPACE] = sp
+    s[b, ROLL_ALLY] = 1
+    s[b, ROLL_DICE] = 0
+    s[b, ROLL_SUCC] = T.ally[h, AL_ATTACK if kind == 1 else AL_SOLVE]
+    s[b, ROLL_FOCUS] = 0
+    s[b, ROLL_SHOWDOWN] = -1
+    for t in range(N_TARGETS):
+        s[b, ASSIGN + t] = 0
+    push(s, b, F_ROLL_END, 0, 0, 0, h, -1)
+    push(s, b, F_ASSIGN, 0, 0, 0, h, -1)
 
 
 @njit(cache=True)
@@ -1190,7 +1247,8 @@ def op_crisis(s, b, T):
     issue play area: the Issue Overview first, then the crisis cards in the order they
     were added (each one joins to the right). Crises raised while crisis effects resolve
     are ignored, which keeps one effect from triggering more than one crisis and
-    guarantees the chain ends.
+    guarantees the chain ends. A crisis card the heroes solved has left play and is
+    skipped.
     """
     pop(s, b)
     if s[b, CRISIS_DEPTH] > 0:
@@ -1199,19 +1257,23 @@ def op_crisis(s, b, T):
     s[b, CRISIS_DEPTH] = 1
     push(s, b, F_CRISIS_END, 0, 0, 0, -1, -1)
     for k in range(MAX_CRISES - 1, -1, -1):  # pushed last to first: they run first to last
-        if T.crisis[k, CR_PRESENT] == 1:
+        if T.crisis[k, CR_PRESENT] == 1 and s[b, CRISIS_OUT + k] == 0:  # not solved
             push_prog(s, b, T, T.crisis[k, CR_CRISIS_PROG], s[b, ACTIVE], -1)
     push_prog(s, b, T, T.cfg[CFG_CRISIS_PROG], s[b, ACTIVE], -1)
 
 
 @njit(cache=True)
 def op_inflict_choice(s, b, T, n, seats, h):
-    """Several heroes are near an inflicting enemy: the deciding hero picks who suffers it."""
+    """Several heroes (or ally figures) are near an inflicting enemy: the deciding hero picks
+    who suffers it. ``seats`` has bit h for hero h and bit ALLY_BIT + h for h's ally."""
     ch = take_choice(s, b)
     if ch < 0:
         park(s, b, D_PICK_HERO, h, seats, 0)
         return
     pop(s, b)
+    if ch < A_HERO:  # an ally figure takes it (rulebook: Ally Cards and Figures)
+        damage_ally(s, b, T, ch - A_TARGET - T_ALLY0, n)
+        return
     target = (h + ch - A_HERO) % T.cfg[CFG_N_HEROES]
     push(s, b, F_HERO_DAMAGE, target, n, 0, target, -1)
 
@@ -1276,7 +1338,7 @@ def heroes_for(s, b, T, who, h):
 
 @njit(cache=True)
 def any_pick_target(s, b, T, h, kind, rng):
-    for t in range(T_CAPTURED + 1):
+    for t in range(N_TARGETS):
         if pick_target_ok(s, b, T, h, t, kind, rng):
             return True
     return False
@@ -1297,6 +1359,18 @@ def any_space(s, b, T, h, kind, rng):
         if kind == 2 and can_solve_at(s, b, T, h, sp, rng):
             return True
         if kind == 3 and T.dist[here, sp] <= rng and rescuable_at(s, b, T, sp):
+            return True
+    return False
+
+
+@njit(cache=True)
+def any_ally_space(s, b, T, h, kind, rng):
+    """Is there a space within ``rng`` of seat ``h``'s ally figure for its Attack (kind 1)
+    or Solve (2)?"""
+    for sp in range(T.cfg[CFG_N_SPACES]):
+        if kind == 1 and ally_can_attack_at(s, b, T, h, sp, rng):
+            return True
+        if kind == 2 and ally_can_solve_at(s, b, T, h, sp, rng):
             return True
     return False
 
@@ -1357,6 +1431,18 @@ def op_choice_effect(s, b, T, op, a, bb, h):
                 park(s, b, D_RESCUE, h, a, 0)
             else:
                 pop(s, b)
+        elif op == OP_ALLY_MOVE:
+            if s[b, ALLY_LOC + h] >= 0:
+                park(s, b, D_PLACE, h, a, 1)
+            else:
+                pop(s, b)
+        elif op == OP_ALLY_ATTACK or op == OP_ALLY_SOLVE:
+            kind = 1 if op == OP_ALLY_ATTACK else 2
+            value = T.ally[h, AL_ATTACK if kind == 1 else AL_SOLVE]
+            if value > 0 and any_ally_space(s, b, T, h, kind, a):
+                park(s, b, D_ATTACK_SPACE if kind == 1 else D_SOLVE_SPACE, h, a, 1)
+            else:
+                pop(s, b)
         return
     pop(s, b)
     if op == OP_HEAL:
@@ -1365,7 +1451,7 @@ def op_choice_effect(s, b, T, op, a, bb, h):
     elif op == OP_DAMAGE_ENEMY:
         damage_enemy_card(s, b, T, ch - A_TARGET, a, h)
     elif op == OP_JUSTICE:
-        place_justice(s, b, T, ch - A_TARGET, a, h)
+        push_prog(s, b, T, place_justice(s, b, T, ch - A_TARGET, a, h), h, -1)
     elif op == OP_EXHAUST_THREAT:
         t = ch - A_TARGET
         if t == T_VILLAIN:
@@ -1388,6 +1474,12 @@ def op_choice_effect(s, b, T, op, a, bb, h):
             rescue_on_map(s, b, T, h, sp)
         else:
             rescue_captured(s, b, T, h, panel_of_space(T, sp), 1)
+    elif op == OP_ALLY_MOVE:
+        move_ally_to(s, b, T, h, ch - A_SPACE)
+    elif op == OP_ALLY_ATTACK:
+        push(s, b, F_ALLY_STRIKE, 1, ch - A_ATTACK, 0, h, -1)
+    elif op == OP_ALLY_SOLVE:
+        push(s, b, F_ALLY_STRIKE, 2, ch - A_SOLVE, 0, h, -1)
 
 
 @njit(cache=True)
@@ -1421,7 +1513,7 @@ def op_content(s, b, T, op, a, bb, c, h, src):
     """Run one content op (content/ops.py) for hero ``h`` with source card ``src``."""
     nh = T.cfg[CFG_N_HEROES]
     if op in (OP_HEAL, OP_DAMAGE_ENEMY, OP_JUSTICE, OP_EXHAUST_THREAT, OP_ATTACK, OP_SOLVE,
-              OP_PLACE, OP_RESCUE):
+              OP_PLACE, OP_RESCUE, OP_ALLY_MOVE, OP_ALLY_ATTACK, OP_ALLY_SOLVE):
         op_choice_effect(s, b, T, op, a, bb, h)
         return
     pop(s, b)
@@ -1501,6 +1593,9 @@ def op_content(s, b, T, op, a, bb, c, h, src):
                 loc = s[b, HLOC + o]
                 if loc >= 0 and T.dist[pos, loc] <= 1:
                     seats |= 1 << o
+                loc = s[b, ALLY_LOC + o]  # enemies treat ally figures as heroes
+                if loc >= 0 and T.dist[pos, loc] <= 1:
+                    seats |= 1 << (ALLY_BIT + o)
             n = enemy_inflict(s, b, T, src) + a
             if seats != 0 and n > 0:
                 push(s, b, F_INFLICT, n, seats, 0, h if h >= 0 else 0, src)
@@ -1603,6 +1698,8 @@ def step_op(s, b, T):
         op_inflict_choice(s, b, T, a, bb, h)
     elif op == F_NEMESIS_SETUP:
         op_nemesis_setup(s, b, T)
+    elif op == F_ALLY_STRIKE:
+        op_ally_strike(s, b, T, a, bb, h)
     else:
         raise RuntimeError("hon_env: unknown op on the interpreter stack")
 
@@ -1611,7 +1708,7 @@ def step_op(s, b, T):
 def push_special_bystander_effects(s, b, T):
     """Push the special Bystander card effects queued by rescues, captures and defeats
     (core/bystanders.py), first queued on top, so they resolve in order before the op that
-    was next (engine.md #37). Called only between ops, never while a decision is
+    was next (engine.md #41). Called only between ops, never while a decision is
     pending."""
     n = s[b, SBY_QN]
     s[b, SBY_QN] = 0

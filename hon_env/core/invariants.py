@@ -16,6 +16,8 @@ from collections.abc import Callable
 import numpy as np
 
 from hon_env.content.tables import (
+    AL_HEALTH,
+    AL_PRESENT,
     CFG_BYSTANDERS,
     CFG_FOCUS_CAP,
     CFG_MINIONS,
@@ -23,12 +25,17 @@ from hon_env.content.tables import (
     CFG_N_NEMESES,
     CFG_NEMESIS_POOL,
     CL_PRESENT,
+    CR_DANGER,
+    CR_DANGER_PH,
+    CR_PRESENT,
+    CR_TOKEN,
     DASH,
     FORM_MECH,
     HS_FORM,
     HS_HEALTH,
     IC_TYPE,
     IT_SCHEME,
+    MAX_CRISES,
     NEMESES,
     NM_DANGER,
     NM_DANGER_PH,
@@ -112,6 +119,8 @@ def violations(state: np.ndarray, T: Tables, masks: np.ndarray | None = None) ->
     running = f("outcome") == L.OUT_ONGOING
     out += _nemesis_violations(state, T, running)
     out += _special_minion_violations(state, T)
+    out += _ally_violations(state, T)
+    out += _crisis_violations(state, T)
     out += _special_bystander_violations(state, T, running)
     if masks is not None:
         bad(running & (masks.sum(axis=1) == 0), "running game with an empty mask")
@@ -222,4 +231,59 @@ def _special_bystander_violations(state: np.ndarray, T: Tables,
     bad(dead.sum(axis=1) > f("bystanders_defeated"),
         "more special bystanders defeated than bystanders")
     bad(running & (f("sby_qn") != 0), "special bystander effects left queued")
+    return out
+
+
+def _ally_violations(state: np.ndarray, T: Tables) -> list[str]:
+    """Allies (rulebook: Ally Cards and Figures): a figure only for a hero with an Ally
+    card, on a map space outside the scheme panels, alone there, with damage below its
+    health; a defeated ally (figure gone) stays gone."""
+    f = lambda name: L.field_view(state, name)  # noqa: E731
+    out: list[str] = []
+    bad = _reporter(out)
+    nh = int(T.cfg[CFG_N_HEROES])
+    loc, dmg = f("ally_loc"), f("ally_dmg")
+    placed = f("turn") != L.TURN_SETUP
+    heroes = f("hloc")[:, :nh]
+    for h in range(L.MAX_HEROES):
+        present = h < nh and T.ally[h, AL_PRESENT] == 1
+        on = loc[:, h] >= 0
+        if not present:
+            bad(on, f"ally figure {h} without an Ally card")
+            continue
+        kind = T.space_kind[np.maximum(loc[:, h], 0)]
+        bad(on & ((kind == SP_NONE) | (kind == SP_SCHEME)), f"ally {h} not on a map space")
+        bad(on & (dmg[:, h] >= T.ally[h, AL_HEALTH]), f"ally {h} damage >= health")
+        bad(~on & placed & (dmg[:, h] != T.ally[h, AL_HEALTH]),
+            f"ally {h} off the map without being defeated")
+        bad(on & (heroes == loc[:, h:h + 1]).any(axis=1), f"ally {h} shares a hero's space")
+        for o in range(h + 1, nh):
+            bad(on & (loc[:, o] == loc[:, h]), f"allies {h} and {o} share a space")
+    return out
+
+
+def _crisis_violations(state: np.ndarray, T: Tables) -> list[str]:
+    """Crisis cards (rulebook: Crisis Cards, Problem Cards): a crisis card with a danger
+    value has its crisis token on its printed space until it is solved, then neither token
+    nor justice; one without a danger value never has either and never leaves play."""
+    f = lambda name: L.field_view(state, name)  # noqa: E731
+    out: list[str] = []
+    bad = _reporter(out)
+    nh = int(T.cfg[CFG_N_HEROES])
+
+    pos, just, gone = f("crisis_pos"), f("crisis_just"), f("crisis_out")
+    for k in range(MAX_CRISES):
+        problem = T.crisis[k, CR_PRESENT] == 1 and T.crisis[k, CR_DANGER] > 0
+        danger = T.crisis[k, CR_DANGER] * (nh if T.crisis[k, CR_DANGER_PH] else 1)
+        bad((gone[:, k] != 0) & (gone[:, k] != 1), f"crisis {k} solved flag not 0/1")
+        if not problem:
+            bad((pos[:, k] != -1) | (just[:, k] != 0) | (gone[:, k] != 0),
+                f"crisis {k} without a danger value has a token, justice or left play")
+            continue
+        in_play = gone[:, k] == 0
+        bad(in_play & (pos[:, k] != T.crisis[k, CR_TOKEN]),
+            f"crisis {k} token not on its printed space while in play")
+        bad(~in_play & ((pos[:, k] != -1) | (just[:, k] != 0)),
+            f"solved crisis {k} still has its token or justice")
+        bad((just[:, k] < 0) | (just[:, k] >= danger), f"crisis {k} justice outside [0, danger)")
     return out

@@ -22,6 +22,7 @@ from hon_env.content.tables import (
     CLUE_LIST,
     HERO_DECK,
     IDECK,
+    MAX_CRISES,
     MAX_HEROES,
     MAX_PANELS,
     MAX_SPACES,
@@ -37,6 +38,26 @@ STACK_W = 6  # entry = (op, a, b, c, hero, src)
 N_EVENTS = 16
 SBY_QUEUE_CAP = 16  # special bystander programs waiting for the interpreter (see SBY_QUEUE)
 
+# --- target numbering (cards and tokens an Attack/Solve/effect can pick)
+#   [0, 29)   T_V0 + i       villain deck card i
+#   [29, 43)  T_I0 + i       issue deck card i (Scheme cards first)
+#   43        T_VILLAIN      the Villain card
+#   [44, 46)  T_NEM0 + k     nemesis slot k
+#   46        T_MINION       the minions of the target space's panel
+#   47        T_CAPTURED     the captured bystanders of the target space's panel
+#   [48, 54)  T_ALLY0 + h    the ally of seat h (Allies rule; who suffers an inflict)
+#   [54, 58)  T_CRISIS0 + k  crisis card k (Crisis Cards rule) with a danger value, at its token
+T_V0 = 0
+T_I0 = VDECK
+T_VILLAIN = VDECK + IDECK
+T_NEM0 = T_VILLAIN + 1
+T_MINION = T_NEM0 + NEMESES
+T_CAPTURED = T_MINION + 1
+T_ALLY0 = T_CAPTURED + 1
+T_CRISIS0 = T_ALLY0 + MAX_HEROES  # crisis targets come last (checks use t >= T_CRISIS0)
+N_TARGETS = T_CRISIS0 + MAX_CRISES
+ALLY_BIT = 8  # in a D_PICK_HERO seat mask, bit ALLY_BIT + h stands for seat h's ally
+
 FIELDS: dict[str, tuple[int, tuple[int, ...]]] = {}
 _cursor = 0
 
@@ -49,6 +70,7 @@ def _field(name: str, *shape: int) -> int:
     start = _cursor
     _cursor += size
     return start
+
 
 
 # --- bookkeeping
@@ -90,6 +112,10 @@ NEM_POS = _field("nem_pos", NEMESES)  # figure's space (scheming: its panel's sc
 NEM_DMG = _field("nem_dmg", NEMESES)
 NEM_JUST = _field("nem_just", NEMESES)
 NEM_EXH = _field("nem_exh", NEMESES)  # exhausted (readies instead of activating)
+# --- crisis cards (Crisis Cards rule): slot k is Tables.crisis row k and target T_CRISIS0 + k
+CRISIS_POS = _field("crisis_pos", MAX_CRISES)  # crisis token space; -1 none or solved
+CRISIS_JUST = _field("crisis_just", MAX_CRISES)  # justice on it (0 once solved)
+CRISIS_OUT = _field("crisis_out", MAX_CRISES)  # 1: solved and left play (no more Crisis effect)
 # --- supplies and board tokens
 MINION_SUPPLY = _field("minion_supply")
 BYSTANDER_SUPPLY = _field("bystander_supply")
@@ -123,7 +149,7 @@ ROLL_DICE = _field("roll_dice")  # dice gathered
 ROLL_SUCC = _field("roll_succ")  # successes not yet spent
 ROLL_FOCUS = _field("roll_focus")  # focus results not yet spent
 ROLL_SHOWDOWN = _field("roll_showdown")  # villain card drawn for the Showdown reaction, -1
-ASSIGN = _field("assign", 48)  # successes assigned per target (TARGET numbering)
+ASSIGN = _field("assign", N_TARGETS)  # successes assigned per target (T_* numbering)
 # --- clue deck
 CLUE_N = _field("clue_n")  # cards left in the clue deck
 CLUE_ORDER = _field("clue_order", CLUE_DECK)  # deck order, top = index clue_n-1
@@ -163,6 +189,10 @@ HDECK_N = _field("hdeck_n", MAX_HEROES)
 HDECK_ORDER = _field("hdeck_order", MAX_HEROES, HERO_DECK)
 HCLOC = _field("hcloc", MAX_HEROES, HERO_DECK)  # L_* of each hero card
 HCEXH = _field("hcexh", MAX_HEROES, HERO_DECK)
+ALLY_LOC = _field("ally_loc", MAX_HEROES)  # map space of seat h's ally figure; -1 none/defeated
+ALLY_DMG = _field("ally_dmg", MAX_HEROES)
+ALLY_EXH = _field("ally_exh", MAX_HEROES)  # the Ally card is exhausted
+ROLL_ALLY = _field("roll_ally")  # 1 while the Attack/Solve being resolved is an ally's
 DICE_N = _field("dice_n")  # forced die faces still queued (tests and tutorials)
 DICE_QUEUE = _field("dice_queue", 32)  # faces used before the generator, first first
 DEF_BONUS = _field("def_bonus", 2)  # defense added this round: [0] villain, [1] lackeys
@@ -199,20 +229,12 @@ EV_BYSTANDERS_DEFEATED = 10
 EV_VILLAIN_ADVANCES = 11
 EV_CLUES = 12
 EV_MECH_WRECKS = 13  # a mech side reached its health: the mech was wrecked, the pilot stays
+EV_ALLY_DEFEATS = 14  # an ally was defeated and left the game
 EVENT_NAMES = (
     "damage_dealt", "justice_placed", "rescues", "enemies_defeated", "problems_solved",
     "schemes_solved", "hero_damage", "hero_defeats", "crises", "captures",
-    "bystanders_defeated", "villain_advances", "clues_gained", "mech_wrecks",
+    "bystanders_defeated", "villain_advances", "clues_gained", "mech_wrecks", "ally_defeats",
 )
-
-# --- target numbering (cards and tokens an Attack/Solve/effect can pick)
-T_V0 = 0  # villain deck card i -> T_V0 + i
-T_I0 = VDECK  # issue deck card i -> T_I0 + i
-T_VILLAIN = VDECK + IDECK
-T_NEM0 = T_VILLAIN + 1  # nemesis slot k -> T_NEM0 + k
-T_MINION = T_NEM0 + NEMESES
-T_CAPTURED = T_MINION + 1
-N_TARGETS = T_CAPTURED + 1
 
 # --- the flat action space
 #   [0]                 PASS     yield the initiative / end / stop / decline / done
@@ -221,14 +243,15 @@ N_TARGETS = T_CAPTURED + 1
 #   [66, 130)           ATTACK   attack a target space (an action)
 #   [130, 194)          SOLVE    solve at a target space (an action)
 #   [194, 214)          PLAY     play hero card i from hand
-#   [214, 235)          USE      use the ability of card i in play (20 = the Hero card)
-#   [235, 295)          FEAT     discard card i for feat k (k: 0 mobility 1 strength 2 deduction)
-#   [295, 315)          CLUE     use a clue card of list entry i (card i or its copy i + 20)
-#   [315]               FOCUS    discard 5 focus to flip to the Focused side
-#   [316, 324)          OPTION   choose option k
-#   [324, 372)          TARGET   choose target t (T_* numbering)
-#   [372, 378)          HERO     choose the hero k seats after you (0 = yourself)
-#   [378, 398)          CARD     choose card i of your hand
+#   [214, 236)          USE      use the ability of card i in play (20 = the Hero card,
+#                                21 = the Ally card)
+#   [236, 296)          FEAT     discard card i for feat k (k: 0 mobility 1 strength 2 deduction)
+#   [296, 316)          CLUE     use a clue card of list entry i (card i or its copy i + 20)
+#   [316]               FOCUS    discard 5 focus to flip to the Focused side
+#   [317, 325)          OPTION   choose option k
+#   [325, 383)          TARGET   choose target t (T_* numbering)
+#   [383, 389)          HERO     choose the hero k seats after you (0 = yourself)
+#   [389, 409)          CARD     choose card i of your hand
 A_PASS = 0
 A_DRAW = 1
 A_SPACE = 2
@@ -236,7 +259,10 @@ A_ATTACK = A_SPACE + MAX_SPACES
 A_SOLVE = A_ATTACK + MAX_SPACES
 A_PLAY = A_SOLVE + MAX_SPACES
 A_USE = A_PLAY + HERO_DECK
-A_FEAT = A_USE + HERO_DECK + 1
+USE_HERO_CARD = HERO_DECK  # USE slot of the Hero card's ability
+USE_ALLY_CARD = HERO_DECK + 1  # USE slot of the Ally card's ability
+N_USE = HERO_DECK + 2
+A_FEAT = A_USE + N_USE
 N_FEAT_KINDS = 3
 A_CLUE = A_FEAT + HERO_DECK * N_FEAT_KINDS
 A_FOCUS = A_CLUE + CLUE_LIST  # copies of one clue card are one action (see masks.py)
@@ -250,7 +276,7 @@ N_ACTIONS = A_CARD + HERO_DECK
 SEGMENTS = (
     ("pass", A_PASS, 1), ("draw", A_DRAW, 1), ("space", A_SPACE, MAX_SPACES),
     ("attack", A_ATTACK, MAX_SPACES), ("solve", A_SOLVE, MAX_SPACES),
-    ("play", A_PLAY, HERO_DECK), ("use", A_USE, HERO_DECK + 1),
+    ("play", A_PLAY, HERO_DECK), ("use", A_USE, N_USE),
     ("feat", A_FEAT, HERO_DECK * N_FEAT_KINDS), ("clue", A_CLUE, CLUE_LIST),
     ("focus", A_FOCUS, 1), ("option", A_OPTION, N_OPTIONS), ("target", A_TARGET, N_TARGETS),
     ("hero", A_HERO, MAX_HEROES), ("card", A_CARD, HERO_DECK),
@@ -261,17 +287,17 @@ D_NONE = 0
 D_MULLIGAN = 1  # CARD: mark a card to send back; PASS: done
 D_MAIN = 2  # the actor's hero-turn menu
 D_MOVE = 3  # SPACE: next step of a Move (DEC_A steps left); PASS: stop
-D_PLACE = 4  # SPACE: where to place your figure (DEC_A range, 0 any)
+D_PLACE = 4  # SPACE: where to place your figure (DEC_A range, 0 any; DEC_B 1: your ally's)
 D_CUNNING = 5  # OPTION 0: the villain schemes, 1: the villain inflicts
 D_CLUE_DICE = 6  # CLUE: discard for bonus dice; PASS: roll
 D_FOCUS_SPEND = 7  # OPTION k: spend k focus tokens to convert k focus results
 D_ASSIGN = 8  # TARGET: where the next success goes
 D_DAMAGE = 9  # CARD: toughness feat; USE: prevent ability; PASS: suffer DEC_A damage
 D_DISCARD_OR_DAMAGE = 10  # CARD: discard it; PASS: suffer DEC_A damage
-D_PICK_HERO = 11  # HERO: target of heal (DEC_A kind) / who suffers an inflict
+D_PICK_HERO = 11  # HERO: target of heal / who suffers an inflict (TARGET T_ALLY0 + h: an ally)
 D_PICK_TARGET = 12  # TARGET: target of damage_enemy / justice / exhaust_threat
-D_ATTACK_SPACE = 13  # ATTACK: target space of a free Attack
-D_SOLVE_SPACE = 14  # SOLVE: target space of a free Solve
+D_ATTACK_SPACE = 13  # ATTACK: target space of a free Attack (DEC_B 1: your ally's Attack)
+D_SOLVE_SPACE = 14  # SOLVE: target space of a free Solve (DEC_B 1: your ally's Solve)
 D_RESCUE = 15  # SPACE: where to rescue a bystander
 DECISION_NAMES = (
     "none", "mulligan", "main", "move", "place", "cunning", "clue_dice", "focus_spend",

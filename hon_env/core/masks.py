@@ -13,6 +13,8 @@ from numba import njit
 from hon_env.content.tables import (
     ABIL_ACTION,
     ABIL_EXHAUST,
+    AL_ABILITY,
+    AL_ABILITY_PROG,
     CFG_MAX_YIELDS,
     CFG_N_HEROES,
     CFG_N_SPACES,
@@ -51,6 +53,9 @@ from hon_env.core.layout import (
     A_SPACE,
     A_TARGET,
     A_USE,
+    ALLY_BIT,
+    ALLY_EXH,
+    ALLY_LOC,
     D_ASSIGN,
     D_ATTACK_SPACE,
     D_CLUE_DICE,
@@ -86,17 +91,21 @@ from hon_env.core.layout import (
     L_PLAY,
     L_THREAT,
     N_OPTIONS,
+    N_TARGETS,
+    N_USE,
     NEM_EXH,
     NEM_OWNER,
     ROLL_FOCUS,
-    ROLL_HERO,
     ROLL_KIND,
     ROLL_SPACE,
+    T_ALLY0,
     T_CAPTURED,
     T_I0,
     T_MINION,
     T_NEM0,
     T_VILLAIN,
+    USE_ALLY_CARD,
+    USE_HERO_CARD,
     VEXH,
     VIL_EXH,
     VIL_OWNER,
@@ -111,6 +120,7 @@ from hon_env.core.queries import (
     is_problem_card,
     nem_in_play,
     problem_in_space,
+    roll_solver,
     target_space,
 )
 from hon_env.core.zones import held_clue
@@ -167,22 +177,56 @@ def can_solve_at(s, b, T, h, sp, rng):
 
 
 @njit(cache=True)
+def ally_can_place(s, b, T, h, sp, rng):
+    """May seat ``h``'s ally figure move to ``sp``: an empty map space (or its own) within
+    ``rng`` of it? Ally figures stay out of scheme panels."""
+    here = s[b, ALLY_LOC + h]
+    if here < 0 or T.space_kind[sp] == SP_NONE or T.space_kind[sp] == SP_SCHEME:
+        return False
+    if sp == here:
+        return True
+    return T.dist[here, sp] <= rng and is_empty(s, b, T, sp)
+
+
+@njit(cache=True)
+def ally_can_attack_at(s, b, T, h, sp, rng):
+    """May seat ``h``'s ally Attack space ``sp`` (within ``rng`` of its figure)?"""
+    here = s[b, ALLY_LOC + h]
+    return here >= 0 and T.dist[here, sp] <= rng and any_enemy_in_space(s, b, T, sp)
+
+
+@njit(cache=True)
+def ally_can_solve_at(s, b, T, h, sp, rng):
+    """May seat ``h``'s ally Solve at space ``sp``? Problems that need a hero in their
+    panel are out of its reach; captives are not."""
+    here = s[b, ALLY_LOC + h]
+    return here >= 0 and T.dist[here, sp] <= rng and any_problem_in_space(s, b, T, sp, -1)
+
+
+@njit(cache=True)
 def is_prevent_prog(T, pid):
     return pid >= 0 and T.prog[pid, 0, 0] == OP_PREVENT
 
 
 @njit(cache=True)
 def ability_usable(s, b, T, h, i, need_prevent, actions_left):
-    """Can hero ``h`` use the ability of card ``i`` (HERO_DECK = the Hero card) now?
+    """Can hero ``h`` use the ability of USE slot ``i`` (a card in play, USE_HERO_CARD, or
+    USE_ALLY_CARD while the ally's figure is on the map) now?
 
     ``need_prevent`` selects damage-window use (only Exhaust ``prevent`` abilities);
     otherwise prevent abilities are excluded and Action abilities need an action token.
     """
-    if i == HERO_DECK:
+    if i == USE_HERO_CARD:
         side = s[b, HSIDE + h]
         kind = T.hero_stat[h, side, HS_ABILITY]
         pid = T.hero_stat[h, side, HS_ABILITY_PROG]
         exhausted = s[b, HEXH + h]
+    elif i == USE_ALLY_CARD:
+        if s[b, ALLY_LOC + h] < 0:
+            return False
+        kind = T.ally[h, AL_ABILITY]
+        pid = T.ally[h, AL_ABILITY_PROG]
+        exhausted = s[b, ALLY_EXH + h]
     else:
         if s[b, HCLOC + h * HERO_DECK + i] != L_PLAY:
             return False
@@ -226,7 +270,7 @@ def pick_target_ok(s, b, T, h, t, kind, rng):
             k = t - T_NEM0
             return nem_in_play(s, b, k) and s[b, NEM_OWNER + k] == h and s[b, NEM_EXH + k] == 0
         return False
-    if t >= T_MINION:
+    if t == T_MINION or t == T_CAPTURED:
         return False
     if kind == 0:
         ok = is_enemy_card(s, b, T, t)
@@ -300,7 +344,7 @@ def legal_mask(s, b, T, out):
                     n, last = _set(out, A_FEAT + 3 * c + 1, n, last)
                 if feats & FEAT_DEDUCTION and can_slv:
                     n, last = _set(out, A_FEAT + 3 * c + 2, n, last)
-        for i in range(HERO_DECK + 1):
+        for i in range(N_USE):
             if ability_usable(s, b, T, h, i, False, acts):
                 n, last = _set(out, A_USE + i, n, last)
         for k in range(CLUE_LIST):
@@ -316,8 +360,13 @@ def legal_mask(s, b, T, out):
             if sp >= 0 and can_step(s, b, T, h, sp):
                 n, last = _set(out, A_SPACE + sp, n, last)
     elif kind == D_PLACE:
+        ally = s[b, DEC_B] == 1
         for sp in range(n_spaces):
-            if can_place(s, b, T, h, sp, s[b, DEC_A]):
+            if ally:
+                ok = ally_can_place(s, b, T, h, sp, s[b, DEC_A])
+            else:
+                ok = can_place(s, b, T, h, sp, s[b, DEC_A])
+            if ok:
                 n, last = _set(out, A_SPACE + sp, n, last)
     elif kind == D_CUNNING:
         n, last = _set(out, A_OPTION, n, last)
@@ -335,8 +384,8 @@ def legal_mask(s, b, T, out):
             n, last = _set(out, A_OPTION + k, n, last)
     elif kind == D_ASSIGN:
         sp = s[b, ROLL_SPACE]
-        rh = s[b, ROLL_HERO]
-        for t in range(T_CAPTURED + 1):
+        rh = roll_solver(s, b)
+        for t in range(N_TARGETS):
             if s[b, ROLL_KIND] == 1:
                 ok = enemy_in_space(s, b, T, t, sp)
             else:
@@ -348,7 +397,7 @@ def legal_mask(s, b, T, out):
         for c in range(HERO_DECK):
             if s[b, HCLOC + hbase + c] == L_HAND and T.hcard[h, c, HC_FEATS] & FEAT_TOUGHNESS:
                 n, last = _set(out, A_CARD + c, n, last)
-        for i in range(HERO_DECK + 1):
+        for i in range(N_USE):
             if ability_usable(s, b, T, h, i, True, 0):
                 n, last = _set(out, A_USE + i, n, last)
     elif kind == D_DISCARD_OR_DAMAGE:
@@ -362,10 +411,20 @@ def legal_mask(s, b, T, out):
         for k in range(MAX_HEROES):
             if k < nh and (seats >> ((h + k) % nh)) & 1:
                 n, last = _set(out, A_HERO + k, n, last)
+        for o in range(nh):
+            if (seats >> (ALLY_BIT + o)) & 1:
+                n, last = _set(out, A_TARGET + T_ALLY0 + o, n, last)
     elif kind == D_PICK_TARGET:
-        for t in range(T_CAPTURED + 1):
+        for t in range(N_TARGETS):
             if pick_target_ok(s, b, T, h, t, s[b, DEC_A], s[b, DEC_B]):
                 n, last = _set(out, A_TARGET + t, n, last)
+    elif (kind == D_ATTACK_SPACE or kind == D_SOLVE_SPACE) and s[b, DEC_B] == 1:
+        rng = s[b, DEC_A]  # the ally's Attack or Solve, from its figure
+        for sp in range(n_spaces):
+            if kind == D_ATTACK_SPACE and ally_can_attack_at(s, b, T, h, sp, rng):
+                n, last = _set(out, A_ATTACK + sp, n, last)
+            if kind == D_SOLVE_SPACE and ally_can_solve_at(s, b, T, h, sp, rng):
+                n, last = _set(out, A_SOLVE + sp, n, last)
     elif kind == D_ATTACK_SPACE or kind == D_SOLVE_SPACE:
         rng = s[b, DEC_A]
         for k in range(n_spaces if rng > 1 else 7):

@@ -7,9 +7,9 @@ sizes, and no deck order is visible. Sections, in order (sizes in floats)::
     GLOBAL     64  round, turn, villain (side, hidden tokens, justice, damage, panel),
                    supplies, counters, deck sizes, own actions, nemeses left, the roll in
                    progress, the pending decision (kind one-hot, context), own seat one-hot
-    SPACES   1088  64 spaces x 17 features: kind, self/other heroes, bystander, peril
+    SPACES   1152  64 spaces x 18 features: kind, self/other heroes, bystander, peril
                    token, lackeys, villain, issue cards, minions, captives, distance,
-                   nemesis figures
+                   nemesis figures, crisis tokens
     SELF      116  own hero: status numbers (form: pilot token / mech one-hot, the pilot's
                    set-aside damage), then 20-card multi-hots for hand, play area,
                    exhausted, discard, and the clue cards held (per clue list entry: 2
@@ -26,6 +26,13 @@ sizes, and no deck order is visible. Sections, in order (sizes in floats)::
                    the supply, then per panel 1..6 its figures there and the damage kept on
                    the wounded one (fraction of health); the SPACES minion feature counts
                    normal and special minions alike
+    ALLIES    112  6 seats x 8, self first then in seat order: Ally card in the game,
+                   figure on the map, damage fraction, health, attack, solve, card
+                   exhausted, distance from self; then a 64-space plane marking ally figures
+    CRISES     32  4 crisis card slots x 8 (Crisis Cards rule, in the order added): present,
+                   has a danger value, solved, danger, justice fraction, justice still
+                   needed, distance to its crisis token, solvable from where self stands;
+                   the token's space is SPACES feature 17
     SPECIAL_BYSTANDERS 156  2 special Bystander cards x 78: present; whether the card has a
                    rescued, a captured and a defeated effect; its 4 figures in the supply,
                    on the map, captured and defeated (each / 4); per panel 1..6 its
@@ -42,6 +49,10 @@ from __future__ import annotations
 from numba import njit
 
 from hon_env.content.tables import (
+    AL_ATTACK,
+    AL_HEALTH,
+    AL_PRESENT,
+    AL_SOLVE,
     CFG_LOSS_AT_LEAST,
     CFG_MAX_ROUNDS,
     CFG_MAX_YIELDS,
@@ -49,10 +60,13 @@ from hon_env.content.tables import (
     CFG_N_SPACES,
     CLUE_DECK,
     CLUE_LIST,
+    CR_DANGER,
+    CR_PRESENT,
     FORM_MECH,
     FORM_PILOT,
     HERO_DECK,
     HS_HEALTH,
+    MAX_CRISES,
     MAX_HEROES,
     MAX_PANELS,
     MAX_SPACES,
@@ -84,6 +98,7 @@ from hon_env.core.queries import (
     enemy_health,
     enemy_inflict,
     hero_form,
+    is_problem_card,
     move_bonus,
     nem_in_play,
     nemeses_in_play,
@@ -94,7 +109,7 @@ from hon_env.core.queries import (
 from hon_env.core.zones import hand_size, threat_count
 
 N_GLOBAL = 64
-SPACE_FEATS = 17
+SPACE_FEATS = 18
 N_SPACES_OBS = MAX_SPACES * SPACE_FEATS
 N_SELF = 16 + 4 * HERO_DECK + CLUE_LIST
 OTHER_FEATS = 15
@@ -106,6 +121,10 @@ NEM_FEATS = 10
 N_NEMESES = NEMESES * NEM_FEATS
 SMIN_FEATS = 4 + 2 * MAX_PANELS
 N_SMIN = SPECIAL_MINIONS * SMIN_FEATS
+ALLY_FEATS = 8
+N_ALLIES = MAX_HEROES * ALLY_FEATS + MAX_SPACES
+CRISIS_FEATS = 8
+N_CRISES = MAX_CRISES * CRISIS_FEATS
 SBY_FEATS = 8 + MAX_PANELS + MAX_SPACES
 N_SBY = SPECIAL_BYSTANDERS * SBY_FEATS
 
@@ -117,7 +136,9 @@ OFF_VCARDS = OFF_OTHERS + N_OTHERS
 OFF_ICARDS = OFF_VCARDS + N_VCARDS
 OFF_NEMESES = OFF_ICARDS + N_ICARDS
 OFF_SMIN = OFF_NEMESES + N_NEMESES
-OFF_SBY = OFF_SMIN + N_SMIN
+OFF_ALLIES = OFF_SMIN + N_SMIN
+OFF_CRISES = OFF_ALLIES + N_ALLIES
+OFF_SBY = OFF_CRISES + N_CRISES
 OBS_DIM = OFF_SBY + N_SBY
 STATE_DIM = OBS_DIM + MAX_HEROES * HERO_DECK
 
@@ -126,6 +147,8 @@ OBS_SECTIONS = (
     ("self", OFF_SELF, N_SELF), ("others", OFF_OTHERS, N_OTHERS),
     ("villain_cards", OFF_VCARDS, N_VCARDS), ("issue_cards", OFF_ICARDS, N_ICARDS),
     ("nemeses", OFF_NEMESES, N_NEMESES), ("special_minions", OFF_SMIN, N_SMIN),
+    ("allies", OFF_ALLIES, N_ALLIES),
+    ("crises", OFF_CRISES, N_CRISES),
     ("special_bystanders", OFF_SBY, N_SBY),
 )
 
@@ -359,8 +382,50 @@ def encode_obs(s, b, T, seat, out):
             out[o + 3 + p] = s[b, L.SMIN + col] / 5.0
             out[o + 3 + MAX_PANELS + p] = _frac(s[b, L.SMIN_DMG + col], health)
 
+    # Ally cards and figures (optional rule: Allies), self first
+    for k in range(nh):
+        h = (seat + k) % nh
+        if T.ally[h, AL_PRESENT] == 0:
+            continue
+        o = OFF_ALLIES + k * ALLY_FEATS
+        loc = s[b, L.ALLY_LOC + h]
+        out[o] = 1.0
+        out[o + 1] = 1.0 if loc >= 0 else 0.0
+        out[o + 2] = _frac(s[b, L.ALLY_DMG + h], T.ally[h, AL_HEALTH])
+        out[o + 3] = T.ally[h, AL_HEALTH] / 10.0
+        out[o + 4] = T.ally[h, AL_ATTACK] / 5.0
+        out[o + 5] = T.ally[h, AL_SOLVE] / 5.0
+        out[o + 6] = s[b, L.ALLY_EXH + h]
+        out[o + 7] = _dist(T, here, loc)
+        if loc >= 0:
+            out[OFF_ALLIES + MAX_HEROES * ALLY_FEATS + loc] = 1.0
+    # crisis cards (public, in the issue play area); a token on the board planes (17)
+    for k in range(MAX_CRISES):
+        if T.crisis[k, CR_PRESENT] == 0:
+            continue
+        o = OFF_CRISES + k * CRISIS_FEATS
+        t = L.T_CRISIS0 + k
+        out[o] = 1.0
+        if T.crisis[k, CR_DANGER] == 0:
+            continue
+        out[o + 1] = 1.0
+        danger = problem_danger(s, b, T, t, nh)
+        out[o + 3] = danger / 10.0
+        if s[b, L.CRISIS_OUT + k] == 1:
+            out[o + 2] = 1.0
+            continue
+        pos = s[b, L.CRISIS_POS + k]
+        just = s[b, L.CRISIS_JUST + k]
+        out[o + 4] = _frac(just, danger)
+        out[o + 5] = max(0, danger - just) / 10.0
+        out[o + 6] = _dist(T, here, pos)
+        if pos >= 0:
+            out[OFF_SPACES + pos * SPACE_FEATS + 17] += 1.0
+            if here >= 0 and T.dist[here, pos] <= 1 and is_problem_card(s, b, T, t, seat):
+                out[o + 7] = 1.0
+
     # special Bystander cards (public reference cards and figures)
-    n = float(SPECIAL_BYSTANDER_TOKENS)
+    figs = float(SPECIAL_BYSTANDER_TOKENS)
     for j in range(SPECIAL_BYSTANDERS):
         if T.sby[j, SB_PRESENT] == 0:
             continue
@@ -369,15 +434,15 @@ def encode_obs(s, b, T, seat, out):
         out[o + 1] = 1.0 if T.sby[j, SB_RESCUED_PROG] >= 0 else 0.0
         out[o + 2] = 1.0 if T.sby[j, SB_CAPTURED_PROG] >= 0 else 0.0
         out[o + 3] = 1.0 if T.sby[j, SB_DEFEATED_PROG] >= 0 else 0.0
-        out[o + 4] = s[b, L.SBY_SUPPLY + j] / n
-        out[o + 7] = s[b, L.SBY_DEFEATED + j] / n
+        out[o + 4] = s[b, L.SBY_SUPPLY + j] / figs
+        out[o + 7] = s[b, L.SBY_DEFEATED + j] / figs
         for p in range(1, MAX_PANELS + 1):
             k = s[b, L.SBY_CAPT + p * SPECIAL_BYSTANDERS + j]
-            out[o + 6] += k / n
-            out[o + 7 + p] = k / n
+            out[o + 6] += k / figs
+            out[o + 7 + p] = k / figs
         for sp in range(T.cfg[CFG_N_SPACES]):
             if s[b, L.SBY_ON + sp] == j:
-                out[o + 5] += 1.0 / n
+                out[o + 5] += 1.0 / figs
                 out[o + 8 + MAX_PANELS + sp] = 1.0
 
 

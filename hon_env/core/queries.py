@@ -1,8 +1,8 @@
 """Read-only rule queries: hero values, enemies and problems, where things are.
 
 Targets use the ``T_*`` numbering of layout.py: villain deck cards, issue deck cards, the
-Villain card, nemeses (slot k is ``T_NEM0 + k``), "the minions here" and "the captured
-bystanders here".
+Villain card, nemeses (slot k is ``T_NEM0 + k``), "the minions here", "the captured
+bystanders here" and crisis cards with a danger value (slot k is ``T_CRISIS0 + k``).
 """
 
 from __future__ import annotations
@@ -16,6 +16,8 @@ from hon_env.content.tables import (
     BACK_PROBLEM,
     CFG_N_HEROES,
     CFG_N_PANELS,
+    CR_DANGER,
+    CR_DANGER_PH,
     DASH,
     HC_ARMOR,
     HC_ATTACK_DICE,
@@ -47,6 +49,7 @@ from hon_env.content.tables import (
     IC_TYPE,
     IT_ISSUE,
     IT_SCHEME,
+    MAX_CRISES,
     NEMESES,
     NM_DANGER,
     NM_DANGER_PH,
@@ -70,6 +73,7 @@ from hon_env.content.tables import (
 )
 from hon_env.core.geometry import captives, nearest_panel, panel_of_space
 from hon_env.core.layout import (
+    CRISIS_POS,
     DEF_BONUS,
     HCLOC,
     HLOC,
@@ -86,7 +90,10 @@ from hon_env.core.layout import (
     NEM_OWNER,
     NEM_POS,
     NEM_SIDE,
+    ROLL_ALLY,
+    ROLL_HERO,
     T_CAPTURED,
+    T_CRISIS0,
     T_I0,
     T_MINION,
     T_NEM0,
@@ -177,8 +184,16 @@ def villain_panel(s, b, T):
 
 @njit(cache=True)
 def in_panel_of(s, b, T, h, sp):
-    """True when hero ``h`` stands in the scheme panel whose scheme space is ``sp``."""
-    return s[b, HLOC + h] == sp and panel_of_space(T, sp) > 0
+    """True when hero ``h`` stands in the scheme panel whose scheme space is ``sp``
+    (``h`` = -1, an ally, is never in a panel)."""
+    return h >= 0 and s[b, HLOC + h] == sp and panel_of_space(T, sp) > 0
+
+
+@njit(cache=True)
+def roll_solver(s, b):
+    """Who the Solve being resolved counts as standing where: its hero, or -1 for an ally
+    (which solves no problem that needs a hero in its panel)."""
+    return -1 if s[b, ROLL_ALLY] == 1 else s[b, ROLL_HERO]
 
 
 @njit(cache=True)
@@ -208,7 +223,16 @@ def target_space(s, b, T, t):
         return s[b, VIL_LOC]
     if t < T_MINION:
         return s[b, NEM_POS + t - T_NEM0]
+    if t >= T_CRISIS0:
+        return s[b, CRISIS_POS + t - T_CRISIS0]
     return -1
+
+
+@njit(cache=True)
+def crisis_in_play(s, b, k):
+    """Crisis card ``k`` is a problem on the map: it has a danger value and a crisis token,
+    and has not been solved (Crisis Cards rule)."""
+    return s[b, CRISIS_POS + k] >= 0
 
 
 @njit(cache=True)
@@ -254,6 +278,10 @@ def is_problem_card(s, b, T, t, h):
         k = t - T_NEM0
         return (nem_in_play(s, b, k) and s[b, NEM_SIDE + k] == 0
                 and in_panel_of(s, b, T, h, s[b, NEM_POS + k]))
+    if t >= T_CRISIS0:
+        # solved where its crisis token stands; a token in a scheme panel, from inside it
+        pos = s[b, CRISIS_POS + t - T_CRISIS0]
+        return pos >= 0 and (panel_of_space(T, pos) == 0 or in_panel_of(s, b, T, h, pos))
     return False
 
 
@@ -274,7 +302,7 @@ def problem_in_space(s, b, T, t, sp, h):
     if t == T_CAPTURED:
         p = panel_of_space(T, sp)
         return p > 0 and captives(s, b, T, p) > 0
-    if t >= T_MINION:
+    if t == T_MINION:
         return False
     return is_problem_card(s, b, T, t, h) and target_space(s, b, T, t) == sp
 
@@ -318,6 +346,9 @@ def any_problem_in_space(s, b, T, sp, h):
             return True
     for k in range(NEMESES):
         if s[b, NEM_POS + k] == sp and is_problem_card(s, b, T, T_NEM0 + k, h):
+            return True
+    for k in range(MAX_CRISES):
+        if s[b, CRISIS_POS + k] == sp and is_problem_card(s, b, T, T_CRISIS0 + k, h):
             return True
     return False
 
@@ -417,6 +448,9 @@ def enemy_inflict(s, b, T, t):
 @njit(cache=True)
 def problem_danger(s, b, T, t, n_heroes):
     """Danger value of a problem card target (DASH: can never be solved)."""
+    if t >= T_CRISIS0:
+        k = t - T_CRISIS0
+        return scaled(T.crisis[k, CR_DANGER], T.crisis[k, CR_DANGER_PH], n_heroes)
     if T_NEM0 <= t < T_MINION:
         c = s[b, NEM_CARD + t - T_NEM0]
         return scaled(T.nemesis[c, NM_DANGER], T.nemesis[c, NM_DANGER_PH], n_heroes)

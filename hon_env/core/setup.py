@@ -11,6 +11,7 @@ from __future__ import annotations
 from numba import njit
 
 from hon_env.content.tables import (
+    AL_PRESENT,
     CFG_HAND_SIZE,
     CFG_MINIONS,
     CFG_N_HEROES,
@@ -21,8 +22,10 @@ from hon_env.content.tables import (
     CFG_START_SPACE,
     CL_PRESENT,
     CLUE_DECK,
+    CR_DANGER,
     CR_PRESENT,
     CR_SETUP_PROG,
+    CR_TOKEN,
     HERO_DECK,
     IC_PANEL,
     IC_PRESENT,
@@ -45,14 +48,16 @@ from hon_env.content.tables import (
     VS_HEALTH_PH,
 )
 from hon_env.core.effects import initial_bystanders
-from hon_env.core.geometry import nearest_empty
+from hon_env.core.geometry import nearest_empty, nearest_empty_map
 from hon_env.core.interp import F_MULLIGAN, F_NEMESIS_SETUP, F_ROUND, push, push_prog, run
 from hon_env.core.layout import (
     ACTIVE,
+    ALLY_LOC,
     CHOICE,
     CLUE_LOC,
     CLUE_N,
     CLUE_ORDER,
+    CRISIS_POS,
     D_NONE,
     DEC_KIND,
     HCLOC,
@@ -145,6 +150,7 @@ def init_game(s, b, T, seed, mask):
     s[b, VIL_OWNER] = -1
     for h in range(MAX_HEROES):
         s[b, HLOC + h] = -1
+        s[b, ALLY_LOC + h] = -1
     for i in range(VDECK):
         s[b, VOWNER + i] = -1
         s[b, VPOS + i] = -1
@@ -162,6 +168,11 @@ def init_game(s, b, T, seed, mask):
     initial_bystanders(s, b, T)
     for h in range(nh):
         s[b, HLOC + h] = nearest_empty(s, b, T, T.cfg[CFG_START_SPACE], False, -1)
+    # the Allies rule: each ally figure next to its hero (the nearest empty map space,
+    # lowest index on ties: the rulebook leaves the players to choose among adjacent spaces)
+    for h in range(nh):
+        if T.ally[h, AL_PRESENT] == 1:
+            s[b, ALLY_LOC + h] = nearest_empty_map(s, b, T, s[b, HLOC + h])
 
     # 1b/1d. hero decks shuffled, opening hands drawn (the mulligan is a decision below)
     for h in range(nh):
@@ -221,6 +232,12 @@ def init_game(s, b, T, seed, mask):
     s[b, VIL_HIDDEN] = min(nh, n_schemes) + T.cfg[CFG_N_NEMESES]
     s[b, VIL_HEALTH] = scaled(T.vil_stat[VS_HEALTH], T.vil_stat[VS_HEALTH_PH], nh)
     s[b, VIL_DANGER] = scaled(T.vil_stat[VS_DANGER], T.vil_stat[VS_DANGER_PH], nh)
+
+    # Crisis Cards rule: a crisis card with a danger value puts its crisis token on the map
+    # (tokens are not figures: the space may hold anything); the others have no token
+    for k in range(MAX_CRISES):
+        present = T.crisis[k, CR_PRESENT] == 1 and T.crisis[k, CR_DANGER] > 0
+        s[b, CRISIS_POS + k] = T.crisis[k, CR_TOKEN] if present else -1
 
     # 4. supplies and the clue deck
     s[b, MINION_SUPPLY] = T.cfg[CFG_MINIONS]

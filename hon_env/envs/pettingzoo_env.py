@@ -10,10 +10,10 @@
 | Agents             | one per hero seat, e.g. `['majesty']`, `['majesty', 'majesty_2']` |
 | Number of agents   | 1 to 6                                                         |
 | Action Shape       | `()`                                                           |
-| Action Values      | `Discrete(398)`                                                |
-| Observation Shape  | `{"observation": (1895,), "action_mask": (398,)}`              |
+| Action Values      | `Discrete(409)`                                                |
+| Observation Shape  | `{"observation": (2103,), "action_mask": (409,)}`              |
 | Observation Values | observation float32 in `[0, inf)`; action_mask int8 in {0, 1}  |
-| State Shape        | `(2015,)` float32 in `[0, inf)`                                |
+| State Shape        | `(2223,)` float32 in `[0, inf)`                                |
 
 *Hour of Need* is a cooperative superhero board game: 1 to 6 heroes fight a villain's
 schemes on a hex map while an issue deck runs down. Every hero is an agent; the heroes win
@@ -30,14 +30,14 @@ AEC env `agent_selection` is that hero, so one agent often acts several times in
 
 ### Observation Space
 
-`observe(agent)` returns `{"observation": float32 [1895], "action_mask": int8 [398]}`.
+`observe(agent)` returns `{"observation": float32 [2103], "action_mask": int8 [409]}`.
 The observation is egocentric (the agent's own hero first) and free of hidden information
 (other heroes' hands are sizes, deck orders are not visible). Its named sections (global,
-spaces, self, others, villain cards, issue cards, nemeses, special minions, special
-bystanders) are documented in
-`hon_env/core/observe.py`; the agent's seat is one-hot at offsets 58-63 of the global
-section. `state()` is the global state for centralized critics: seat 0's observation
-followed by every seat's hand (`float32 [2015]`).
+spaces, self, others, villain cards, issue cards, nemeses, special minions, allies, crisis
+cards, special bystanders) are documented in `hon_env/core/observe.py`; the agent's seat
+is one-hot at offsets 58-63 of the global section. `state()` is the global state for
+centralized critics: seat 0's observation followed by every seat's hand
+(`float32 [2223]`).
 
 #### Legal Actions Mask
 
@@ -51,11 +51,11 @@ mask is never empty while the game runs.
 
 ### Action Space
 
-One flat `Discrete(398)` for every hero: pass/yield (0), draw (1), move to a space
+One flat `Discrete(409)` for every hero: pass/yield (0), draw (1), move to a space
 (2-65), attack a space (66-129), solve at a space (130-193), play hand card (194-213), use
-a card ability (214-234), heroic feats (235-294), clues (295-314), become focused (315),
-choose option (316-323), choose target (324-371), choose hero (372-377), choose hand card
-(378-397). `hon_env.action_meanings(scenario)` names every index and
+a card ability (214-235), heroic feats (236-295), clues (296-315), become focused (316),
+choose option (317-324), choose target (325-382), choose hero (383-388), choose hand card
+(389-408). `hon_env.action_meanings(scenario)` names every index and
 `env.game.action_to_string(a)` describes an action in the current position.
 
 ### Rewards
@@ -122,7 +122,7 @@ the previous episode's (`s + 1`, `s + 2`...), and on a fresh env starts at seed 
 `reset(options=...)` is accepted and ignored.
 
 `env()` wraps `raw_env()` in PettingZoo's `AssertOutOfBoundsWrapper` (an action outside
-`[0, 398)` fails its assertion before reaching the env) and `OrderEnforcingWrapper`. It
+`[0, 409)` fails its assertion before reaching the env) and `OrderEnforcingWrapper`. It
 does not add `TerminateIllegalWrapper`: the env handles illegal actions itself
 (`illegal_action`), and that wrapper would swallow them with a warning, set both
 terminated and truncated, and reward only the offending agent.
