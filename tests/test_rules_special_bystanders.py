@@ -27,6 +27,7 @@ from rules_helpers import (
     run_program,
     setup,
     sp,
+    space_at,
     suffer,
     threat_phase_changes,
 )
@@ -338,6 +339,24 @@ def test_rescue_effect_resolves_for_the_rescuing_hero(duo):
     assert not bystander_problems(g)
 
 
+def test_ally_rescue_resolves_for_its_hero():
+    """Rulebook: Special Bystanders / Ally Cards and Figures — an ally figure that lands on
+    a special figure rescues it for its hero (engine.md #38, #41): the hero gains the clue
+    and the Foreman's crew card gives the hero a card."""
+    sc = special_scenario(["foremans_crew"], allies=["ji_yoo_rhee"])
+    g = setup(sc, "C3")
+    P.place_ally(g, 0, space_at(g, "C3", 3))
+    dest = space_at(g, int(g.field("ally_loc")[0]), 2, exclude=("C3",))
+    P.put_special_bystander(g, CREW, dest)
+    P.jump(g, "hero_turn")
+    cards = len(hand(g))
+    g.apply(L.A_USE + L.USE_ALLY_CARD)
+    g.apply(L.A_SPACE + dest)
+    assert int(g.field("sby_on")[dest]) == -1 and figures(g, CREW)["supply"] == 4
+    assert clues_held(g) == 1 and len(hand(g)) == cards + 1
+    assert not bystander_problems(g)
+
+
 def test_solve_rescues_special_captives_first(mixed):
     """Rulebook: Captured Bystanders / Rescuing Bystanders — successes spent on captives
     rescue special figures before normal ones (engine.md #42); each returns to the supply
@@ -553,8 +572,8 @@ def test_special_bystanders_through_every_front_end():
 def test_random_play_with_special_bystanders_on_every_pair(card):
     """Rulebook: Special Bystanders — every villain x issue pair with each special Bystander
     card (and with two), teams of 1 to 6; on every other pair together with both special
-    Minion cards, every crisis card and (small teams) the Nemesis rule: about 800 random
-    games keep the invariants and end."""
+    Minion cards, every crisis card and (small teams) the Nemesis rule, on the others with
+    allies: about 800 random games keep the invariants and end."""
     rng = np.random.default_rng(13)
     content = list_content()
     for k, (villain, issue) in enumerate((v, i) for v in content["villains"]
@@ -567,6 +586,10 @@ def test_random_play_with_special_bystanders_on_every_pair(card):
                 rules.update(special_minions=sorted(content["minions"])[:2],
                              crisis_cards=sorted(content["crises"])[:MAX_CRISES],
                              nemeses=1 if size < 5 else 0)
+            else:
+                n_allies = min(size, len(content["allies"]))  # each Ally card once
+                rules["allies"] = [content["allies"][(k + i) % len(content["allies"])]
+                                   for i in range(n_allies)]
             sc = load_scenario("origin_story", heroes=team, villain=villain, issue=issue,
                                rules=rules)
             _random_play(sc, np.arange(24, dtype=np.int64) + 100 * k, rng)
