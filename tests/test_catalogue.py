@@ -25,7 +25,7 @@ def test_every_content_id_appears():
     text = OUT.read_text()
     ids = hon_env.list_content()
     for kind in ("heroes", "villains", "issues", "clues", "nemeses", "minions", "bystanders",
-                 "crises"):
+                 "crises", "allies"):
         assert ids[kind], kind
         for ident in ids[kind]:
             assert f"(`{ident}`)" in text or f"`{ident}`" in text, (kind, ident)
