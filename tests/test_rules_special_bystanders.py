@@ -227,7 +227,7 @@ def test_setup_effect_is_followed(tmp_path: Path):
         assert not bystander_problems(g)
 
 
-def test_own_figure_replaces_the_normal_bystander_nearest_the_villain(both):
+def test_own_figure_replaces_the_normal_bystander_nearest_the_villain():
     """Rulebook: Replacing Bystanders — the crew figure of the Setup effect replaces a
     normal bystander (the one nearest the villain, engine.md #42), which returns to the
     supply; with none to replace it is placed like any bystander."""
