@@ -9,6 +9,11 @@ import torch
 
 from agents.networks import Actor, sample
 from agents.policy import Engine
+from hon_env.core.layout import N_ACTIONS
+from hon_env.core.observe import OBS_DIM
+from hon_env.envs.pettingzoo_env import METADATA
+
+ENV_NAME = METADATA["name"]
 
 
 class MappoPolicy:
@@ -29,6 +34,7 @@ class MappoPolicy:
         ckpt = torch.load(path, map_location=device, weights_only=False)
         if ckpt.get("algo") != "mappo":
             raise ValueError(f"{path} is not a MAPPO checkpoint")
+        check_spaces(path, ckpt["obs_dim"], ckpt["n_actions"])
         actor = Actor(ckpt["obs_dim"], ckpt["n_actions"], list(ckpt["config"]["hidden"]))
         actor.load_state_dict(ckpt["actor"])
         return cls(actor, device, greedy, seed)
@@ -41,6 +47,15 @@ class MappoPolicy:
         logp = self.actor.log_probs(obs, mask)
         a = logp.argmax(-1) if self.greedy else sample(logp, self.gen)
         return a.cpu().numpy().astype(np.int64)
+
+
+def check_spaces(path: str | Path, obs_dim: int, n_actions: int) -> None:
+    """Refuse a checkpoint trained on other observation or action sizes (an older env
+    version) with a message that says so, instead of a shape error deep in torch."""
+    if (obs_dim, n_actions) != (OBS_DIM, N_ACTIONS):
+        raise ValueError(
+            f"{path} was trained on observations of {obs_dim} floats and {n_actions} actions; "
+            f"this hon_env ({ENV_NAME}) has {OBS_DIM} and {N_ACTIONS}: retrain it")
 
 
 class PpoPolicy:
@@ -58,6 +73,7 @@ class PpoPolicy:
         from sb3_contrib import MaskablePPO
 
         model = MaskablePPO.load(str(path), device=device)
+        check_spaces(path, model.observation_space.shape[0], model.action_space.n)
         model.set_random_seed(seed)
         return cls(model, greedy)
 

@@ -6,8 +6,8 @@ Entry points:
 - ``load_scenario`` / ``list_content``: the YAML content, compiled and validated.
 - ``action_meanings``: a name for every index of the flat action space.
 - ``vector_env``: thousands of games per step as batched arrays.
-- ``hour_of_need_v0``: the PettingZoo module (``.env()``, ``.parallel_env()``, ``.raw_env()``).
-- ``HourOfNeedEnv``: single-agent Gymnasium env, registered as ``hon_env/HourOfNeed-v0``.
+- ``hour_of_need_v1``: the PettingZoo module (``.env()``, ``.parallel_env()``, ``.raw_env()``).
+- ``HourOfNeedEnv``: single-agent Gymnasium env, registered as ``hon_env/HourOfNeed-v1``.
 - ``hon_env.positions``: build positions by hand.
 """
 
@@ -16,7 +16,7 @@ import gymnasium
 from hon_env.content import ContentError, Scenario, list_content, load_scenario
 from hon_env.core.layout import N_ACTIONS
 from hon_env.describe import action_meanings
-from hon_env.envs import pettingzoo_env as hour_of_need_v0
+from hon_env.envs import pettingzoo_env as hour_of_need_v1
 from hon_env.envs.gym_env import ENV_ID, HourOfNeedEnv
 from hon_env.envs.vector import VectorEnv, vector_env
 from hon_env.game import Game, IllegalActionError
@@ -25,7 +25,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "N_ACTIONS", "ContentError", "Game", "HourOfNeedEnv", "IllegalActionError", "Scenario",
-    "action_meanings", "VectorEnv", "hour_of_need_v0", "list_content", "load_scenario",
+    "action_meanings", "VectorEnv", "hour_of_need_v1", "list_content", "load_scenario",
     "vector_env",
 ]
 

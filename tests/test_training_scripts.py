@@ -108,3 +108,18 @@ def test_registry_rejects_unknown_policies(tmp_path):
     bad.write_bytes(b"")
     with pytest.raises(ValueError, match="checkpoint type"):
         load_policy(str(bad))
+
+
+def test_checkpoint_of_another_env_version_is_refused(tmp_path):
+    """A MAPPO checkpoint trained on other observation/action sizes (an older env version)
+    fails to load with a message naming both sizes, not a shape error inside torch."""
+    import torch
+
+    from agents.networks import Actor
+
+    actor = Actor(1739, 398, [8])
+    path = tmp_path / "old.pt"
+    torch.save({"algo": "mappo", "obs_dim": 1739, "n_actions": 398,
+                "config": {"hidden": [8]}, "actor": actor.state_dict()}, path)
+    with pytest.raises(ValueError, match="1739 floats and 398 actions.*retrain"):
+        load_policy(str(path))

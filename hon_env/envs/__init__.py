@@ -1,8 +1,8 @@
 """Front ends over the engine.
 
 - ``vector``: the batched vector API (``hon_env.vector_env``).
-- ``pettingzoo_env``: PettingZoo AEC and Parallel envs of one game (``hour_of_need_v0``).
-- ``gym_env``: a single-agent Gymnasium env (``hon_env/HourOfNeed-v0``).
+- ``pettingzoo_env``: PettingZoo AEC and Parallel envs of one game (``hour_of_need_v1``).
+- ``gym_env``: a single-agent Gymnasium env (``hon_env/HourOfNeed-v1``).
 - ``sb3``: a stable-baselines3 ``VecEnv`` over the batched engine.
 - ``session``: the episode logic the single-game front ends share.
 """

@@ -2,7 +2,7 @@
 
     >>> import gymnasium as gym
     >>> import hon_env  # registers the env
-    >>> env = gym.make("hon_env/HourOfNeed-v0", n_heroes=2)
+    >>> env = gym.make("hon_env/HourOfNeed-v1", n_heroes=2)
     >>> obs, info = env.reset(seed=0)
     >>> mask = env.unwrapped.action_masks()
     >>> obs, reward, terminated, truncated, info = env.step(int(mask.nonzero()[0][0]))
@@ -42,7 +42,7 @@ from hon_env.core.observe import OBS_DIM
 from hon_env.envs.session import RENDER_MODES, EnvOptions, Session
 from hon_env.game import Game
 
-ENV_ID = "hon_env/HourOfNeed-v0"
+ENV_ID = "hon_env/HourOfNeed-v1"
 
 
 class HourOfNeedEnv(gymnasium.Env):

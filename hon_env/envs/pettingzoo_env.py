@@ -1,9 +1,9 @@
 """
 # Hour of Need
 
-| Import             | `from hon_env import hour_of_need_v0` (this module)            |
+| Import             | `from hon_env import hour_of_need_v1` (this module)            |
 |--------------------|----------------------------------------------------------------|
-| Creation           | `hour_of_need_v0.env()` / `.parallel_env()` / `.raw_env()`     |
+| Creation           | `hour_of_need_v1.env()` / `.parallel_env()` / `.raw_env()`     |
 | Actions            | Discrete, masked                                               |
 | Parallel API       | Yes (`parallel_env`, implemented directly on the engine)       |
 | Manual Control     | No                                                             |
@@ -85,7 +85,7 @@ decides now, None at the end), `"decision"` (the pending decision kind,
 ### Arguments
 
 ``` python
-hour_of_need_v0.env(scenario="origin_story", heroes=None, villain=None, issue=None,
+hour_of_need_v1.env(scenario="origin_story", heroes=None, villain=None, issue=None,
                     n_heroes=None, nemeses=None, rules=None, caps=None, max_cycles=None,
                     reward_shaping=None, illegal_action="raise", render_mode=None)
 ```
@@ -134,6 +134,10 @@ hero.
 
 ### Version History
 
+* v1: The observation grows from 1608 to 2103 floats and the action space from 398 to
+  409 actions for nemeses, hero forms, special minions, allies (an Ally card USE slot
+  and ally targets for inflicts), crisis cards with a danger value (crisis targets) and
+  special bystanders; the state from 1728 to 2223. Checkpoints trained on v0 do not load.
 * v0: Initial version (hon_env 0.1.0).
 """
 
@@ -158,7 +162,7 @@ from hon_env.game import Game
 __all__ = ["env", "parallel_env", "raw_env"]
 
 METADATA: dict[str, Any] = {
-    "name": "hour_of_need_v0",
+    "name": "hour_of_need_v1",
     "render_modes": list(RENDER_MODES),
     "is_parallelizable": True,
     "render_fps": 2,
