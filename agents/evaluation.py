@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -56,16 +57,17 @@ class EvalResult:
 
 def evaluate(policy: Policy, *, games: int, seed: int = 0, batch: int = 256,
              scenario: str | Path | Scenario = "origin_story", villain: str | None = None,
-             issue: str | None = None, heroes: list[str] | None = None) -> EvalResult:
+             issue: str | None = None, heroes: list[str] | None = None,
+             rules: dict[str, Any] | None = None) -> EvalResult:
     """Play ``games`` games (one episode each) with ``policy`` and count the outcomes.
 
-    ``scenario`` is an id, a path or a compiled ``Scenario``; ``villain``, ``issue`` and
-    ``heroes`` override its content (only with an id or path). Game i starts from seed
-    ``seed + i`` whatever the batch size.
+    ``scenario`` is an id, a path or a compiled ``Scenario``; ``villain``, ``issue``,
+    ``heroes`` and ``rules`` (e.g. ``{"allies": ["lox_lee"]}``) override its content (only
+    with an id or path). Game i starts from seed ``seed + i`` whatever the batch size.
     """
     if games < 1:
         raise ValueError("games must be positive")
-    sc = resolve_scenario(scenario, heroes=heroes, villain=villain, issue=issue)
+    sc = resolve_scenario(scenario, heroes=heroes, villain=villain, issue=issue, rules=rules)
     outcomes: list[int] = []
     reasons: list[int] = []
     rounds: list[int] = []

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -267,10 +268,17 @@ def nemesis_section(ident: str) -> list[str]:
     return out + [""]
 
 
+def _optional_card(kind_dir: str, ident: str,
+                   load: Callable[[str, Path], object]) -> tuple[dict[str, Any], list[str]]:
+    """Validate one optional card file, read its YAML, and start its section (title and
+    style line)."""
+    load(ident, CONTENT_DIR)
+    d = _read(kind_dir, ident)
+    return d, [f"### {d['name']} (`{ident}`)", "", " ".join(str(d.get("style", "")).split()), ""]
+
+
 def minion_section(ident: str) -> list[str]:
-    load_minion(ident, CONTENT_DIR)
-    d = _read("minions", ident)
-    out = [f"### {d['name']} (`{ident}`)", "", " ".join(str(d.get("style", "")).split()), ""]
+    d, out = _optional_card("minions", ident, load_minion)
     out.append(f"- Each of its 5 minions: health {d['health']}, inflict {d['inflict']}")
     out.append(f"- Setup: {effect_text(d.get('setup'))}")
     out.append(f"- When one is defeated (for the hero who defeated it): "
@@ -279,9 +287,7 @@ def minion_section(ident: str) -> list[str]:
 
 
 def bystander_section(ident: str) -> list[str]:
-    load_bystander(ident, CONTENT_DIR)
-    d = _read("bystanders", ident)
-    out = [f"### {d['name']} (`{ident}`)", "", " ".join(str(d.get("style", "")).split()), ""]
+    d, out = _optional_card("bystanders", ident, load_bystander)
     out.append("- 4 bystander figures, replacing 4 normal bystander tokens")
     out.append(f"- Setup: {effect_text(d.get('setup'))}")
     out.append(f"- When one is rescued (for the rescuing hero): {effect_text(d.get('rescued'))}")
@@ -291,9 +297,7 @@ def bystander_section(ident: str) -> list[str]:
 
 
 def crisis_section(ident: str) -> list[str]:
-    load_crisis(ident, CONTENT_DIR)
-    d = _read("crises", ident)
-    out = [f"### {d['name']} (`{ident}`)", "", " ".join(str(d.get("style", "")).split()), ""]
+    d, out = _optional_card("crises", ident, load_crisis)
     out.append(f"- Setup: {effect_text(d.get('setup'))}")
     out.append(f"- Crisis: {effect_text(d.get('crisis'))}")
     if "danger" in d:  # a problem card, solved at its crisis token
@@ -304,9 +308,7 @@ def crisis_section(ident: str) -> list[str]:
 
 
 def ally_section(ident: str) -> list[str]:
-    load_ally(ident, CONTENT_DIR)
-    d = _read("allies", ident)
-    out = [f"### {d['name']} (`{ident}`)", "", " ".join(str(d.get("style", "")).split()), ""]
+    d, out = _optional_card("allies", ident, load_ally)
     out.append(f"- Health {d['health']}, attack {d['attack']}, solve {d['solve']}")
     out.append(f"- Ability: {ability_text(d['ability'])}")
     return out + [""]

@@ -3,6 +3,8 @@
     python scripts/evaluate.py --policy random --heroes majesty majesty --games 200
     python scripts/evaluate.py --policy heuristic
     python scripts/evaluate.py --policy runs/mappo/final.pt --villains dowager
+    python scripts/evaluate.py --policy heuristic --heroes majesty stride \
+        --rules '{allies: [lox_lee, ji_yoo_rhee]}'
 
 ``--policy`` is ``random``, ``heuristic`` or a checkpoint (``.zip`` from train_ppo.py, ``.pt``
 from train_mappo.py; see ``agents/registry.py``).
@@ -17,6 +19,8 @@ import argparse
 import itertools
 import json
 
+import yaml
+
 from agents.evaluation import evaluate
 from agents.registry import load_policy
 from hon_env import list_content
@@ -30,8 +34,13 @@ def main() -> None:
     p.add_argument("--issues", nargs="*", default=None, help="default: all")
     p.add_argument("--games", type=int, default=200)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--rules", default=None,
+                   help="optional rules as a YAML mapping, e.g. '{allies: [lox_lee]}'")
     p.add_argument("--json", default=None, help="write the rows to this file")
     args = p.parse_args()
+    rules = yaml.safe_load(args.rules) if args.rules else None
+    if rules is not None and not isinstance(rules, dict):
+        p.error(f"--rules must be a YAML mapping, got {args.rules!r}")
     content = list_content()
     villains = args.villains or content["villains"]
     issues = args.issues or content["issues"]
@@ -41,7 +50,7 @@ def main() -> None:
     for villain, issue in itertools.product(villains, issues):
         policy = load_policy(args.policy, seed=args.seed)
         r = evaluate(policy, villain=villain, issue=issue, heroes=args.heroes,
-                     games=args.games, seed=args.seed)
+                     games=args.games, seed=args.seed, rules=rules)
         rows.append(r.as_dict())
         print(f"{villain:10} {issue:20} {r.wins:5d} {r.losses:6d} {r.truncated:5d} "
               f"{r.win_rate:8.3f} [{r.ci_low:.3f}, {r.ci_high:.3f}] {r.mean_rounds:6.2f}  "

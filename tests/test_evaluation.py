@@ -39,3 +39,16 @@ def test_evaluation_counts_every_game_once_and_is_reproducible():
     assert a.wins + a.losses + a.truncated == 40
     assert 0.0 <= a.ci_low <= a.win_rate <= a.ci_high <= 1.0
     assert a.mean_rounds > 1
+
+
+def test_evaluate_with_optional_rules():
+    """``rules`` reaches the evaluated scenario (here the Allies rule), and a bad rule is a
+    content error naming it, before any game is played."""
+    from hon_env import ContentError
+
+    r = evaluate(RandomPolicy(seed=0), games=4, heroes=["majesty"],
+                 rules={"allies": ["lox_lee"]})
+    assert r.games == 4
+    with pytest.raises(ContentError, match="allies"):
+        evaluate(RandomPolicy(seed=0), games=4, heroes=["majesty"],
+                 rules={"allies": ["nobody"]})

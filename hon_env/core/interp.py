@@ -942,23 +942,33 @@ def op_move(s, b, T, left, h):
 # --- dice rolls -------------------------------------------------------------------------
 
 @njit(cache=True)
-def op_roll_begin(s, b, T, kind, sp, extra, h):
-    """Steps 1-2 of Rolling and Resolving Hero Dice: target chosen, gather dice."""
-    pop(s, b)
-    if not on_board(s, b, h):
-        return
+def start_roll(s, b, kind, sp, h, dice, succ, ally):
+    """Reset the ROLL_* fields for an Attack (kind 1) or Solve (2) by hero ``h`` at ``sp``
+    with ``dice`` to roll and ``succ`` successes already in hand (``ally`` 1: its ally's
+    diceless strike), and push the last two steps: assign the successes, then apply them.
+    """
     s[b, ROLL_KIND] = kind
     s[b, ROLL_HERO] = h
     s[b, ROLL_SPACE] = sp
-    base = attack_dice(s, b, T, h) if kind == 1 else solve_dice(s, b, T, h)
-    s[b, ROLL_DICE] = max(0, base + extra)
-    s[b, ROLL_SUCC] = 0
+    s[b, ROLL_ALLY] = ally
+    s[b, ROLL_DICE] = dice
+    s[b, ROLL_SUCC] = succ
     s[b, ROLL_FOCUS] = 0
     s[b, ROLL_SHOWDOWN] = -1
     for t in range(N_TARGETS):
         s[b, ASSIGN + t] = 0
     push(s, b, F_ROLL_END, 0, 0, 0, h, -1)
     push(s, b, F_ASSIGN, 0, 0, 0, h, -1)
+
+
+@njit(cache=True)
+def op_roll_begin(s, b, T, kind, sp, extra, h):
+    """Steps 1-2 of Rolling and Resolving Hero Dice: target chosen, gather dice."""
+    pop(s, b)
+    if not on_board(s, b, h):
+        return
+    base = attack_dice(s, b, T, h) if kind == 1 else solve_dice(s, b, T, h)
+    start_roll(s, b, kind, sp, h, max(0, base + extra), 0, 0)
     push(s, b, F_FOCUS, 0, 0, 0, h, -1)
     if kind == 1:
         push(s, b, F_SHOWDOWN, 0, 0, 0, h, -1)
@@ -1136,18 +1146,7 @@ def op_ally_strike(s, b, T, kind, sp, h):
     targets there (steps 7-8 of a roll), credited to its hero ``h``. Writes the ROLL_*
     fields and pushes the assign and roll-end steps."""
     pop(s, b)
-    s[b, ROLL_KIND] = kind
-    s[b, ROLL_HERO] = h
-    s[b, ROLL_SPACE] = sp
-    s[b, ROLL_ALLY] = 1
-    s[b, ROLL_DICE] = 0
-    s[b, ROLL_SUCC] = T.ally[h, AL_ATTACK if kind == 1 else AL_SOLVE]
-    s[b, ROLL_FOCUS] = 0
-    s[b, ROLL_SHOWDOWN] = -1
-    for t in range(N_TARGETS):
-        s[b, ASSIGN + t] = 0
-    push(s, b, F_ROLL_END, 0, 0, 0, h, -1)
-    push(s, b, F_ASSIGN, 0, 0, 0, h, -1)
+    start_roll(s, b, kind, sp, h, 0, T.ally[h, AL_ATTACK if kind == 1 else AL_SOLVE], 1)
 
 
 @njit(cache=True)

@@ -163,17 +163,28 @@ def can_place(s, b, T, h, sp, rng):
 
 
 @njit(cache=True)
+def attack_from(s, b, T, here, sp, rng):
+    """Is there an enemy to Attack in ``sp``, within ``rng`` of a figure at ``here``?"""
+    return here >= 0 and T.dist[here, sp] <= rng and any_enemy_in_space(s, b, T, sp)
+
+
+@njit(cache=True)
+def solve_from(s, b, T, here, sp, rng, h):
+    """Is there a problem in ``sp`` that solver ``h`` (-1: an ally) can Solve from a figure
+    at ``here``, within ``rng``?"""
+    return here >= 0 and T.dist[here, sp] <= rng and any_problem_in_space(s, b, T, sp, h)
+
+
+@njit(cache=True)
 def can_attack_at(s, b, T, h, sp, rng):
     """May hero ``h`` attack space ``sp`` (within ``rng`` spaces, 1 = nearby)?"""
-    here = s[b, HLOC + h]
-    return here >= 0 and T.dist[here, sp] <= rng and any_enemy_in_space(s, b, T, sp)
+    return attack_from(s, b, T, s[b, HLOC + h], sp, rng)
 
 
 @njit(cache=True)
 def can_solve_at(s, b, T, h, sp, rng):
     """May hero ``h`` solve at space ``sp`` (within ``rng`` spaces, 1 = nearby)?"""
-    here = s[b, HLOC + h]
-    return here >= 0 and T.dist[here, sp] <= rng and any_problem_in_space(s, b, T, sp, h)
+    return solve_from(s, b, T, s[b, HLOC + h], sp, rng, h)
 
 
 @njit(cache=True)
@@ -191,16 +202,14 @@ def ally_can_place(s, b, T, h, sp, rng):
 @njit(cache=True)
 def ally_can_attack_at(s, b, T, h, sp, rng):
     """May seat ``h``'s ally Attack space ``sp`` (within ``rng`` of its figure)?"""
-    here = s[b, ALLY_LOC + h]
-    return here >= 0 and T.dist[here, sp] <= rng and any_enemy_in_space(s, b, T, sp)
+    return attack_from(s, b, T, s[b, ALLY_LOC + h], sp, rng)
 
 
 @njit(cache=True)
 def ally_can_solve_at(s, b, T, h, sp, rng):
     """May seat ``h``'s ally Solve at space ``sp``? Problems that need a hero in their
     panel are out of its reach; captives are not."""
-    here = s[b, ALLY_LOC + h]
-    return here >= 0 and T.dist[here, sp] <= rng and any_problem_in_space(s, b, T, sp, -1)
+    return solve_from(s, b, T, s[b, ALLY_LOC + h], sp, rng, -1)
 
 
 @njit(cache=True)
