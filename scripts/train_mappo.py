@@ -281,6 +281,10 @@ def train(cfg: Config) -> dict[str, float]:
             log.log("eval", global_step, last_eval)
             next_eval += cfg.eval_every
             eval_s += time.perf_counter() - t_eval
+        if update == 0 and not final:
+            # the first update also compiles the engine and the scripted team (numba: minutes
+            # on a new machine), so steps/s is timed from the end of it
+            start, start_step, eval_s = time.perf_counter(), global_step, 0.0
     save_checkpoint(Path(cfg.run_dir) / "final.pt", cfg, actor, critic, vnorm, opt,
                     global_step, env)
     log.close()
