@@ -217,6 +217,10 @@ def issue_section(ident: str) -> list[str]:
         parts = []
         if c.get("bystander"):
             parts.append("bystander character: its token replaces a bystander")
+            if c.get("rescued"):
+                parts.append(f"when rescued (for the rescuer): {effect_text(c['rescued'])}")
+            if c.get("captured"):
+                parts.append(f"when captured: {effect_text(c['captured'])}")
         if c.get("effect"):
             parts.append(effect_text(c["effect"]))
         if c.get("stays"):

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 from rules_helpers import dist, run_op, sp
 
 from hon_env import Game
@@ -341,3 +342,73 @@ def test_bystander_character_is_captured_and_rescued_from_a_panel(origin):
     while g.decision == "assign":
         g.apply(L.A_TARGET + L.T_CAPTURED)
     assert g.field("iloc")[gabby] == L.L_DISCARD
+
+
+def _gabby_with_effects(tmp_path: Path):
+    """Origin Story whose Gabby Woods card prints a rescued and a captured effect (the
+    shipped card has none): a copy of the content folder with two keys added."""
+    import shutil
+
+    from hon_env import load_scenario
+
+    root = Path(__file__).resolve().parents[1] / "configs"
+    shutil.copytree(root / "content", tmp_path / "content")
+    shutil.copytree(root / "scenarios", tmp_path / "scenarios")
+    path = tmp_path / "content" / "issues" / "century_heist.yaml"
+    text = path.read_text()
+    old = "    bystander: true   # a bystander character: her token replaces a bystander\n"
+    assert old in text
+    path.write_text(text.replace(old, old + "    rescued: [{op: draw, n: 2}]\n"
+                                 "    captured: [{op: counter_add, counter: gold, n: 1}]\n"))
+    return load_scenario("origin_story", content_dir=tmp_path / "content")
+
+
+def test_bystander_character_card_effects_on_rescue_and_capture(tmp_path):
+    """Rulebook: Bystander Characters — a character's card lists its own exceptions: her
+    captured effect resolves when an enemy captures her (for the hero of the capturing
+    effect), her rescued effect for the hero who rescues her, after the op that did it."""
+    sc = _gabby_with_effects(tmp_path)
+    g = hero_turn_game(sc, "B5")
+    gabby = sc.issue_card_names.index("Gabby Woods, Night Teller")
+    g.field("iloc")[gabby] = L.L_BOARD
+    g.field("ipos")[gabby] = sp(g, "H3")
+    i = P.add_villain_card(g, "Hatchet Hollis", 0, "F3")
+    g.refresh()
+    gold = int(g.field("counters")[0])
+    run_op(g, interp.OP_ENEMY_MOVE, 3, TOWARD_BYSTANDER, 0, 0, L.T_V0 + i)
+    assert int(g.field("counters")[0]) == gold + 1  # captured: the villain's gold
+    panel_space = int(g.field("ipos")[gabby])
+    P.place_hero(g, 0, panel_space)
+    g.refresh()
+    hand = int(np.sum(g.field("hcloc")[0] == L.L_HAND))
+    P.force_dice(g, [1] * 6)
+    run_op(g, interp.OP_SOLVE, 0, 1)
+    if g.decision == "solve_space":
+        g.apply(L.A_SOLVE + panel_space)
+    while g.decision == "assign":
+        g.apply(L.A_TARGET + L.T_CAPTURED)
+    assert g.field("iloc")[gabby] == L.L_DISCARD
+    assert int(np.sum(g.field("hcloc")[0] == L.L_HAND)) == hand + 2  # rescued: draw 2
+
+
+def test_only_bystander_characters_have_rescued_effects(tmp_path):
+    """The loader refuses ``rescued`` on an issue card that is no bystander character, and
+    an Attack in a rescued effect (it can resolve in the middle of a roll)."""
+    import shutil
+
+    from hon_env import ContentError, load_scenario
+
+    root = Path(__file__).resolve().parents[1] / "configs"
+    shutil.copytree(root / "content", tmp_path / "content")
+    shutil.copytree(root / "scenarios", tmp_path / "scenarios")
+    path = tmp_path / "content" / "issues" / "century_heist.yaml"
+    text = path.read_text()
+    old = "  - name: Thermal Drill\n"
+    path.write_text(text.replace(old, old + "    rescued: [{op: draw}]\n"))
+    with pytest.raises(ContentError, match="Thermal Drill.*rescued.*only a bystander"):
+        load_scenario("origin_story", content_dir=tmp_path / "content")
+    path.write_text(text.replace(
+        "    bystander: true   # a bystander character: her token replaces a bystander\n",
+        "    bystander: true\n    rescued: [{op: attack}]\n"))
+    with pytest.raises(ContentError, match="Gabby Woods.*cannot be used in a rescued"):
+        load_scenario("origin_story", content_dir=tmp_path / "content")

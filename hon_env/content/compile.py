@@ -147,6 +147,7 @@ from hon_env.content.tables import (
     IC_BACK_HEALTH_PH,
     IC_BACK_INFLICT,
     IC_BYSTANDER,
+    IC_CAPTURED_PROG,
     IC_DANGER,
     IC_DANGER_PH,
     IC_EFFECT_PROG,
@@ -154,6 +155,7 @@ from hon_env.content.tables import (
     IC_NCOLS,
     IC_PANEL,
     IC_PRESENT,
+    IC_RESCUED_PROG,
     IC_STAYS,
     IC_TYPE,
     IDECK,
@@ -812,7 +814,9 @@ def _issue_table(issue: Issue, add: AddEffect) -> np.ndarray:
     rows = [_scheme_row(s, add) for s in issue.schemes]
     rows += [_issue_card_row(c, add) for _, c in _expand(issue.cards)]
     icard = np.zeros((IDECK, IC_NCOLS), dtype=np.int32)
-    icard[: len(rows)] = rows
+    icard[:, IC_RESCUED_PROG] = icard[:, IC_CAPTURED_PROG] = -1
+    if rows:
+        icard[: len(rows)] = rows
     return icard
 
 
@@ -828,6 +832,7 @@ def _scheme_row(scheme: SchemeCard, add: AddEffect) -> np.ndarray:
     row[IC_BACK_DEFENSE], row[IC_BACK_INFLICT] = back.defense, back.inflict
     row[IC_BACK_ACTIVATE_PROG] = add(back.activate)
     row[IC_EFFECT_PROG], row[IC_STAYS], row[IC_ACTIVATE_PROG] = -1, 0, -1
+    row[IC_RESCUED_PROG] = row[IC_CAPTURED_PROG] = -1
     row[IC_LOCATION] = back.location
     return row
 
@@ -843,6 +848,8 @@ def _issue_card_row(card: IssueCard, add: AddEffect) -> np.ndarray:
     row[IC_ACTIVATE_PROG] = add(card.activate)
     row[IC_LOCATION] = card.location
     row[IC_BYSTANDER] = card.bystander
+    for col, effect in ((IC_RESCUED_PROG, card.rescued), (IC_CAPTURED_PROG, card.captured)):
+        row[col] = add(effect) if effect is not None else -1
     return row
 
 

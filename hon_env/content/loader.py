@@ -258,6 +258,8 @@ class IssueCard:
     location: int  # space index, -1 unless it stays
     activate: Effect
     bystander: bool = False  # a bystander character: its token replaces a bystander
+    rescued: Effect | None = None  # bystander character: for the hero who rescues it
+    captured: Effect | None = None  # bystander character: when it is captured
 
 
 @dataclass(frozen=True)
@@ -1021,8 +1023,12 @@ def _issue_card(raw: object, where: Where, board: Board, counters: tuple[str, ..
                 ) -> IssueCard:
     """An issue card: an effect when drawn, optionally ``stays`` as a problem."""
     data = as_mapping(raw, where)
-    check_keys(data, where, ("name",), ("count", "effect", "stays", "bystander"))
+    check_keys(data, where, ("name",),
+               ("count", "effect", "stays", "bystander", "rescued", "captured"))
     bystander = read_bool(data, "bystander", where, default=False)
+    for key in ("rescued", "captured"):
+        if key in data and not bystander:
+            raise where.key(key).error("only a bystander character (bystander: true) has this")
     if "effect" not in data and "stays" not in data and not bystander:
         raise where.key("effect").error("an issue card needs an effect, stays or bystander")
     if bystander and "stays" in data:
@@ -1049,7 +1055,22 @@ def _issue_card(raw: object, where: Where, board: Board, counters: tuple[str, ..
         location=location,
         activate=activate,
         bystander=bystander,
+        rescued=_check_rescued(_effect(data, "rescued", "hero", where)),
+        captured=_effect(data, "captured", "villain", where, counters),
     )
+
+
+def _check_rescued(rescued: Effect) -> Effect:
+    """A bystander's ``rescued`` effect (hero context, "you" is the rescuer) resolves right
+    after the op that rescued it, which may be a roll in progress: no Attack, Solve or form
+    ops. Returns it unchanged."""
+    for op in _ops_in(rescued.ops):
+        if op.spec.name in NO_ROLL_OPS | FORM_OPS:
+            raise op.where.key("op").error(
+                f"op {op.spec.name!r} cannot be used in a rescued effect")
+    for op in _form_uses(rescued.ops):
+        raise _form_key(op).error("a bystander has no pilot and mech forms")
+    return rescued
 
 
 # --------------------------------------------------------------------------- clues
@@ -1223,13 +1244,7 @@ def parse_bystander(path: Path) -> SpecialBystander:
             return empty_effect(card.key(key))
         return parse_effect(data[key], context, card.key(key), own_figures=True)
 
-    rescued = effect("rescued", "hero")
-    for op in _ops_in(rescued.ops):
-        if op.spec.name in NO_ROLL_OPS | FORM_OPS:
-            raise op.where.key("op").error(
-                f"op {op.spec.name!r} cannot be used in a rescued effect")
-    for op in _form_uses(rescued.ops):
-        raise _form_key(op).error("a bystander has no pilot and mech forms")
+    rescued = _check_rescued(effect("rescued", "hero"))
     captured, defeated = effect("captured", "villain"), effect("defeated", "villain")
     if not (rescued or captured or defeated):
         raise card.error("a special Bystander card needs a rescued, captured or defeated "

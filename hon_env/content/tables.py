@@ -169,7 +169,9 @@ IC_STAYS = 14  # issue card: 1 stays in a threat area as a problem after resolvi
 IC_ACTIVATE_PROG = 15  # staying issue card: its Activate effect
 IC_LOCATION = 16  # staying card / problem back: the space index it is solved from, or -1
 IC_BYSTANDER = 17  # issue card: 1 for a bystander character (its token replaces a bystander)
-IC_NCOLS = 18
+IC_RESCUED_PROG = 18  # bystander character: resolved for the hero who rescues it, or -1
+IC_CAPTURED_PROG = 19  # bystander character: resolved when it is captured, or -1
+IC_NCOLS = 20
 
 IT_SCHEME = 1
 IT_ISSUE = 2

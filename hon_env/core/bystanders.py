@@ -6,17 +6,25 @@ change. The ``SBY_*`` fields say which of them belong to special Bystander card 
 (``Tables.sby`` row ``j``); every rule that moves a bystander goes through these helpers,
 which keep both in step.
 
-When a special figure is rescued, captured or defeated, its card's effect for that event
-is queued with the hero it resolves for (``SBY_QUEUE``). These helpers run inside other
-ops, some of which are still on the interpreter stack, so they never push; ``interp.run``
-pushes the queue before it executes the next op (engine.md #41).
+When a special figure is rescued, captured or defeated (or a bystander character is
+rescued or captured), its card's effect for that event is queued with the hero it
+resolves for (``SBY_QUEUE``). These helpers run inside other ops, some of which are still
+on the interpreter stack, so they never push; ``interp.run`` pushes the queue before it
+executes the next op (engine.md #41).
 """
 
 from __future__ import annotations
 
 from numba import njit
 
-from hon_env.content.tables import N_SBE, SB_RESCUED_PROG, SBE_CAPTURED, SPECIAL_BYSTANDERS
+from hon_env.content.tables import (
+    IC_CAPTURED_PROG,
+    IC_RESCUED_PROG,
+    N_SBE,
+    SB_RESCUED_PROG,
+    SBE_CAPTURED,
+    SPECIAL_BYSTANDERS,
+)
 from hon_env.core.layout import (
     ACTIVE,
     BYSTANDER_SUPPLY,
@@ -104,7 +112,21 @@ def special_event(s, b, T, j, ev, h):
     ``h`` (the active hero when ``h`` < 0). Overflowing the queue is an engine bug.
     """
     s[b, SBY_EVENTS + j * N_SBE + ev] += 1
-    pid = T.sby[j, SB_RESCUED_PROG + ev]
+    queue_effect(s, b, T.sby[j, SB_RESCUED_PROG + ev], h)
+
+
+@njit(cache=True)
+def character_event(s, b, T, i, captured, h):
+    """Bystander character ``i`` (an issue card) was rescued by hero ``h`` (``captured``
+    False) or captured (True, for the hero of the capturing effect): queue its card's
+    effect for that event, if it has one (rulebook: Bystander Characters)."""
+    queue_effect(s, b, T.icard[i, IC_CAPTURED_PROG if captured else IC_RESCUED_PROG], h)
+
+
+@njit(cache=True)
+def queue_effect(s, b, pid, h):
+    """Queue program ``pid`` (nothing for -1) to resolve for hero ``h`` (the active hero
+    when ``h`` < 0) once the current op is done. Overflowing the queue is an engine bug."""
     if pid < 0:
         return
     n = s[b, SBY_QN]

@@ -45,6 +45,7 @@ from hon_env.content.tables import (
 )
 from hon_env.core.bystanders import (
     capture_into,
+    character_event,
     release_captive,
     return_to_supply,
     special_captives,
@@ -72,6 +73,7 @@ from hon_env.core.layout import (
     CRISIS_POS,
     EV_ALLY_DEFEATS,
     EV_BYSTANDERS_DEFEATED,
+    EV_CAPTURES,
     EV_DAMAGE_DEALT,
     EV_ENEMIES_DEFEATED,
     EV_JUSTICE,
@@ -230,6 +232,7 @@ def rescue_on_map(s, b, T, h, sp):
         s[b, IPOS + i] = -1
         s[b, EVENTS + EV_RESCUES] += 1
         gain_clue(s, b, T, h)
+        character_event(s, b, T, i, False, h)
 
 
 @njit(cache=True)
@@ -254,6 +257,7 @@ def rescue_captured(s, b, T, h, panel, n):
             s[b, IPOS + i] = -1
             s[b, EVENTS + EV_RESCUES] += 1
             gain_clue(s, b, T, h)
+            character_event(s, b, T, i, False, h)
             k += 1
     return k
 
@@ -764,6 +768,8 @@ def place_character(s, b, T, i):
             s[b, IPOS + i] = sp
             return
     s[b, IPOS + i] = T.scheme_space[nearest_panel(T, s[b, VIL_LOC])]
+    s[b, EVENTS + EV_CAPTURES] += 1
+    character_event(s, b, T, i, True, -1)
 
 
 @njit(cache=True)

@@ -26,7 +26,7 @@ from hon_env.content.tables import (
     VT_LACKEY,
     VT_PERIL,
 )
-from hon_env.core.bystanders import capture_into
+from hon_env.core.bystanders import capture_into, character_event
 from hon_env.core.layout import (
     ALLY_LOC,
     BYSTANDER_ON,
@@ -212,6 +212,7 @@ def capture_at(s, b, T, sp, h):
     if i >= 0:
         s[b, IPOS + i] = T.scheme_space[p]
         s[b, EVENTS + EV_CAPTURES] += 1
+        character_event(s, b, T, i, True, h)
 
 
 @njit(cache=True)
