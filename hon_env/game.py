@@ -295,6 +295,9 @@ class Game:
                          "clue_deck": int(f("clue_n"))},
             "board": board,
             "issue": {"name": sc.issue_name, "deck_size": int(f("ideck_n")),
+                      # deck cards with the Crisis trait in the issue play area, in order
+                      "crisis_area": [target_name(sc, int(f("crisis_area")[k]))
+                                      for k in range(int(f("crisis_area_n")))],
                       "counters": {name: int(f("counters")[k])
                                    for k, name in enumerate(sc.counter_names)}},
             "events": {name: int(f("events")[k]) for k, name in enumerate(L.EVENT_NAMES)},

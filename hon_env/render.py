@@ -321,6 +321,8 @@ def render_ansi(game: Game) -> str:
                f"{counters}")
     for c in snap["crisis_cards"]:
         out.append(f"Crisis card: {c['name']} ({_crisis_status(c)}). {c['text']}")
+    for name in snap["issue"]["crisis_area"]:
+        out.append(f"Crisis card: {name} (from the decks, stays in play)")
     s = snap["supplies"]
     minions = f"minions {s['minions']}"
     if snap["special_minions"]:

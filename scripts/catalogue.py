@@ -167,6 +167,8 @@ def villain_section(ident: str) -> list[str]:
         if c.get("attach"):
             a = c["attach"]
             parts.append(f"attach to the {a['to']}: +{a.get('defense', 0)} defense")
+        if c.get("crisis"):
+            parts.append(f"Crisis trait, stays in the issue play area: {effect_text(c['crisis'])}")
         rows.append([c["name"], c["type"], str(c.get("count", 1)), c.get("color", ""),
                      _villain_numbers(c), ", ".join(c.get("ploys", [])),
                      "; ".join(parts) or "—", c.get("scaling", "none")])
@@ -221,6 +223,8 @@ def issue_section(ident: str) -> list[str]:
                 parts.append(f"when rescued (for the rescuer): {effect_text(c['rescued'])}")
             if c.get("captured"):
                 parts.append(f"when captured: {effect_text(c['captured'])}")
+        if c.get("crisis"):
+            parts.append(f"Crisis trait, stays in the issue play area: {effect_text(c['crisis'])}")
         if c.get("effect"):
             parts.append(effect_text(c["effect"]))
         if c.get("stays"):

@@ -33,6 +33,7 @@ from hon_env import ContentError, Game, list_content, load_scenario
 from hon_env import positions as P
 from hon_env.content.loader import parse_crisis
 from hon_env.content.tables import MAX_CRISES
+from hon_env.core import interp
 from hon_env.core import layout as L
 from hon_env.core.interp import OP_CRISIS, OP_JUSTICE
 from hon_env.core.invariants import violations
@@ -471,3 +472,74 @@ def test_random_play_with_a_crisis_card_with_danger_value_many_games():
             res = play_batch(sc, np.arange(25, dtype=np.int64) + 1000 * i + size,
                              random_policy(rng), on_step=check)
             assert np.isin(res.outcome, [L.OUT_WIN, L.OUT_LOSS]).all()
+
+
+# --- cards with the Crisis trait inside the villain and issue decks --------------------------
+
+def _decks_with_crisis_trait(tmp_path: Path, villain_extra: str, issue_extra: str):
+    """A copy of the content folder where Dowager's Hired Help and Century Heist's Thermal
+    Drill carry extra keys (the shipped decks have no Crisis-trait card)."""
+    root = Path(__file__).resolve().parents[1] / "configs"
+    shutil.copytree(root / "content", tmp_path / "content")
+    shutil.copytree(root / "scenarios", tmp_path / "scenarios")
+    for rel, anchor, extra in (
+            ("villains/dowager.yaml", "    ploys: [minion_2, minion_3]\n", villain_extra),
+            ("issues/century_heist.yaml", "  - name: Thermal Drill\n", issue_extra)):
+        path = tmp_path / "content" / rel
+        text = path.read_text()
+        assert anchor in text
+        path.write_text(text.replace(anchor, anchor + extra))
+    return load_scenario("origin_story", content_dir=tmp_path / "content")
+
+
+def test_deck_cards_with_the_crisis_trait_join_the_issue_play_area(tmp_path: Path):
+    """Rulebook: Crisis Cards — a card with the Crisis trait goes to the issue play area
+    when it enters play (right of the cards already there) and adds its Crisis effect,
+    resolved after the Issue Overview's at every crisis; it never returns to its deck."""
+    sc = _decks_with_crisis_trait(
+        tmp_path, "    crisis: [{op: place_minions, n: 2, panel: 3}]\n",
+        "    crisis: [{op: gain_clue, n: 1}]\n")
+    g = setup(sc, "B1")
+    hired = P.stack_villain_deck(g, ["Hired Help"])[0]
+    drill = P.stack_issue_deck(g, ["Thermal Drill"])[0]
+    f = g.field
+    for zone, n, i, op in ((f("vloc"), f("vdeck_n"), hired, interp.F_VCARD_END),
+                           (f("iloc"), f("ideck_n"), drill, interp.F_ICARD_END)):
+        n[...] -= 1  # drawn from the top of its deck, resolved: now the end of the card
+        zone[i] = L.L_PENDING
+        run_op(g, op, a=i)
+    assert int(f("vloc")[hired]) == int(f("iloc")[drill]) == L.L_ISSUE_AREA
+    assert g.snapshot()["issue"]["crisis_area"] == ["Hired Help", "Thermal Drill"]
+    minions, clues = int(f("minions")[3]), clues_held(g)
+    run_op(g, OP_CRISIS)
+    assert event(g, "crises") == 1
+    assert int(f("minions")[3]) == minions + 2 and clues_held(g) == clues + 1
+    run_op(g, OP_CRISIS)  # they stay: every crisis resolves them again
+    assert int(f("minions")[3]) == minions + 4
+    assert not [v for v in violations(g.state, sc.tables) if "deck" in v]
+
+
+@pytest.mark.parametrize("villain_extra,issue_extra,message", [
+    ("    crisis: []\n", "", "needs at least one op"),
+    ("    crisis: [{op: gain_focus}]\n", "", "cannot be used in a villain effect"),
+    ("", "    stays: {danger: 2, location: start}\n    crisis: [{op: scheme}]\n",
+     "cannot also have this"),
+])
+def test_crisis_trait_is_validated(tmp_path: Path, villain_extra, issue_extra, message):
+    """A Crisis-trait card needs a villain-context Crisis effect, and it cannot also stay
+    as a problem (or attach, or be a bystander): it lives in the issue play area."""
+    with pytest.raises(ContentError, match=message):
+        _decks_with_crisis_trait(tmp_path, villain_extra, issue_extra)
+
+
+def test_crisis_trait_only_on_ploy_and_issue_cards(tmp_path: Path):
+    """Lackeys and perils keep their figure or token in a threat area: no Crisis trait."""
+    root = Path(__file__).resolve().parents[1] / "configs"
+    shutil.copytree(root / "content", tmp_path / "content")
+    shutil.copytree(root / "scenarios", tmp_path / "scenarios")
+    path = tmp_path / "content" / "villains" / "dowager.yaml"
+    text = path.read_text()
+    anchor = "    activate: [{op: enemy_move, n: 3}, {op: inflict}]\n"
+    path.write_text(text.replace(anchor, anchor + "    crisis: [{op: scheme}]\n", 1))
+    with pytest.raises(ContentError, match="Chauffeur Vance.*crisis.*unknown key"):
+        load_scenario("origin_story", content_dir=tmp_path / "content")

@@ -109,6 +109,7 @@ from hon_env.content.tables import (
     CR_SETUP_PROG,
     CR_SOLVED_PROG,
     CR_TOKEN,
+    DECK_CRISES,
     HC_ABILITY,
     HC_ABILITY_PROG,
     HC_ACTION,
@@ -148,6 +149,7 @@ from hon_env.content.tables import (
     IC_BACK_INFLICT,
     IC_BYSTANDER,
     IC_CAPTURED_PROG,
+    IC_CRISIS_PROG,
     IC_DANGER,
     IC_DANGER_PH,
     IC_EFFECT_PROG,
@@ -199,6 +201,7 @@ from hon_env.content.tables import (
     VC_ATTACH,
     VC_ATTACH_DEFENSE,
     VC_COLOR,
+    VC_CRISIS_PROG,
     VC_DANGER,
     VC_DANGER_PH,
     VC_DEFENSE,
@@ -609,6 +612,12 @@ def compile_scenario(scenario_id: str, heroes: list[Hero], villain: Villain, iss
     _check_villain_fits(villain, issue)
     hero_stat, hcard = _hero_tables(heroes, add)
     icard = _issue_table(issue, add)
+    vcard = _villain_table(villain, add)
+    n_crisis = int((vcard[:, VC_CRISIS_PROG] >= 0).sum() + (icard[:, IC_CRISIS_PROG] >= 0).sum())
+    if n_crisis > DECK_CRISES:
+        raise Where(f"{villain.file} + {issue.file}").error(
+            f"{n_crisis} cards with the Crisis trait in the villain and issue decks, the "
+            f"issue play area holds at most {DECK_CRISES}")
     panel_prog = np.full(MAX_PANELS + 1, -1, dtype=np.int32)
     for panel in board.panels:
         panel_prog[panel.number] = add(panel.scheme)
@@ -622,7 +631,7 @@ def compile_scenario(scenario_id: str, heroes: list[Hero], villain: Villain, iss
         hero_stat=hero_stat,
         hcard=hcard,
         vil_stat=_villain_row(villain, add),
-        vcard=_villain_table(villain, add),
+        vcard=vcard,
         icard=icard,
         clue=_clue_table(clues, add, copies),
         panel_prog=panel_prog,
@@ -786,6 +795,7 @@ def _villain_row(villain: Villain, add: AddEffect) -> np.ndarray:
 def _villain_table(villain: Villain, add: AddEffect) -> np.ndarray:
     """vcard [VDECK, VC_NCOLS]; unused ploy slots are -1."""
     vcard = np.zeros((VDECK, VC_NCOLS), dtype=np.int32)
+    vcard[:, VC_CRISIS_PROG] = -1
     for slot, (_, card) in enumerate(_expand(villain.cards)):
         vcard[slot] = _villain_card_row(card, add)
     return vcard
@@ -806,6 +816,7 @@ def _villain_card_row(card: VillainCard, add: AddEffect) -> np.ndarray:
     row[VC_PLOY0: VC_PLOY0 + MAX_PLOYS] = -1
     row[VC_PLOY0: VC_PLOY0 + len(card.ploys)] = card.ploys
     row[VC_ATTACH], row[VC_ATTACH_DEFENSE] = card.attach, card.attach_defense
+    row[VC_CRISIS_PROG] = add(card.crisis) if card.crisis is not None else -1
     return row
 
 
@@ -814,7 +825,7 @@ def _issue_table(issue: Issue, add: AddEffect) -> np.ndarray:
     rows = [_scheme_row(s, add) for s in issue.schemes]
     rows += [_issue_card_row(c, add) for _, c in _expand(issue.cards)]
     icard = np.zeros((IDECK, IC_NCOLS), dtype=np.int32)
-    icard[:, IC_RESCUED_PROG] = icard[:, IC_CAPTURED_PROG] = -1
+    icard[:, IC_RESCUED_PROG] = icard[:, IC_CAPTURED_PROG] = icard[:, IC_CRISIS_PROG] = -1
     if rows:
         icard[: len(rows)] = rows
     return icard
@@ -832,7 +843,7 @@ def _scheme_row(scheme: SchemeCard, add: AddEffect) -> np.ndarray:
     row[IC_BACK_DEFENSE], row[IC_BACK_INFLICT] = back.defense, back.inflict
     row[IC_BACK_ACTIVATE_PROG] = add(back.activate)
     row[IC_EFFECT_PROG], row[IC_STAYS], row[IC_ACTIVATE_PROG] = -1, 0, -1
-    row[IC_RESCUED_PROG] = row[IC_CAPTURED_PROG] = -1
+    row[IC_RESCUED_PROG] = row[IC_CAPTURED_PROG] = row[IC_CRISIS_PROG] = -1
     row[IC_LOCATION] = back.location
     return row
 
@@ -848,7 +859,8 @@ def _issue_card_row(card: IssueCard, add: AddEffect) -> np.ndarray:
     row[IC_ACTIVATE_PROG] = add(card.activate)
     row[IC_LOCATION] = card.location
     row[IC_BYSTANDER] = card.bystander
-    for col, effect in ((IC_RESCUED_PROG, card.rescued), (IC_CAPTURED_PROG, card.captured)):
+    for col, effect in ((IC_RESCUED_PROG, card.rescued), (IC_CAPTURED_PROG, card.captured),
+                        (IC_CRISIS_PROG, card.crisis)):
         row[col] = add(effect) if effect is not None else -1
     return row
 

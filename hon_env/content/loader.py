@@ -208,6 +208,7 @@ class VillainCard:
     where: Where
     attach: int = 0  # ATTACH_*: a Ploy card that stays attached to a lackey or the villain
     attach_defense: int = 0  # defense the attached card adds to its host
+    crisis: Effect | None = None  # the Crisis trait: its Crisis effect (then it stays in play)
 
 
 @dataclass(frozen=True)
@@ -260,6 +261,7 @@ class IssueCard:
     bystander: bool = False  # a bystander character: its token replaces a bystander
     rescued: Effect | None = None  # bystander character: for the hero who rescues it
     captured: Effect | None = None  # bystander character: when it is captured
+    crisis: Effect | None = None  # the Crisis trait: its Crisis effect (then it stays in play)
 
 
 @dataclass(frozen=True)
@@ -809,7 +811,8 @@ _VILLAIN_KEYS = {
                ("health_per_hero", "defense", "activate", *_VILLAIN_COMMON)),
     "peril": (("name", "type", "color", "danger"),
               ("danger_per_hero", "activate", *_VILLAIN_COMMON)),
-    "ploy": (("name", "type", "ploys"), ("count", "special", "showdown", "scaling", "attach")),
+    "ploy": (("name", "type", "ploys"),
+             ("count", "special", "showdown", "scaling", "attach", "crisis")),
 }
 
 
@@ -840,8 +843,24 @@ def _villain_card(raw: object, where: Where) -> VillainCard:
         ploys=ploys,
         scaling=SCALINGS[read_str(data, "scaling", where, default="none", choices=SCALINGS)],
         where=where,
+        crisis=_crisis_trait(data, where),
         **_attach(data, where),
     )
+
+
+def _crisis_trait(data: dict[str, Any], where: Where) -> Effect:
+    """``crisis: [ops]`` on a Ploy or issue card: the Crisis trait (rulebook: Crisis Cards).
+    After resolving, the card stays in the issue play area and its Crisis effect (villain
+    context) resolves at every crisis. It cannot also attach, stay or be a bystander."""
+    crisis = _effect(data, "crisis", "villain", where)
+    if "crisis" in data:
+        if not crisis:
+            raise where.key("crisis").error("a Crisis card needs at least one op")
+        for key in ("attach", "stays", "bystander"):
+            if data.get(key):
+                raise where.key(key).error("a card with the Crisis trait stays in the issue "
+                                           "play area; it cannot also have this")
+    return crisis
 
 
 def _attach(data: dict[str, Any], where: Where) -> dict[str, int]:
@@ -1024,7 +1043,7 @@ def _issue_card(raw: object, where: Where, board: Board, counters: tuple[str, ..
     """An issue card: an effect when drawn, optionally ``stays`` as a problem."""
     data = as_mapping(raw, where)
     check_keys(data, where, ("name",),
-               ("count", "effect", "stays", "bystander", "rescued", "captured"))
+               ("count", "effect", "stays", "bystander", "rescued", "captured", "crisis"))
     bystander = read_bool(data, "bystander", where, default=False)
     for key in ("rescued", "captured"):
         if key in data and not bystander:
@@ -1057,6 +1076,7 @@ def _issue_card(raw: object, where: Where, board: Board, counters: tuple[str, ..
         bystander=bystander,
         rescued=_check_rescued(_effect(data, "rescued", "hero", where)),
         captured=_effect(data, "captured", "villain", where, counters),
+        crisis=_crisis_trait(data, where),
     )
 
 

@@ -18,6 +18,7 @@ Capacities (fixed for every scenario)::
     SPECIAL_MINIONS 2 special Minion cards in one game (optional rule: Special Minions)
     SPECIAL_BYSTANDERS 2 special Bystander cards in one game (Special Bystanders)
     MAX_CRISES   4    crisis cards added to one game (optional rule: Crisis Cards)
+    DECK_CRISES  8    cards with the Crisis trait in the villain and issue decks together
     allies       one Ally card per hero seat at most (optional rule: Allies)
     MAX_SPACES   64   map spaces
     MAX_PANELS   6    scheme panels
@@ -45,6 +46,7 @@ SPECIAL_MINION_TOKENS = 5  # each card replaces this many normal minion tokens
 SPECIAL_BYSTANDERS = 2  # at most two kinds of special bystander in one game
 SPECIAL_BYSTANDER_TOKENS = 4  # each card replaces this many normal bystander tokens
 MAX_CRISES = 4  # our capacity; the rulebook sets no limit on crisis cards
+DECK_CRISES = 8  # Crisis-trait cards a villain and an issue deck may hold together
 MAX_SPACES = 64
 MAX_PANELS = 6
 MAX_PROGS = 512
@@ -134,7 +136,8 @@ VC_PLOY0 = 14  # VC_PLOY0 .. VC_PLOY0+MAX_PLOYS-1: PLOY_* codes, left to right
 MAX_PLOYS = 6
 VC_ATTACH = VC_PLOY0 + MAX_PLOYS  # ATTACH_*: what this Ploy card attaches to
 VC_ATTACH_DEFENSE = VC_ATTACH + 1  # defense it adds to its host while attached
-VC_NCOLS = VC_ATTACH_DEFENSE + 1
+VC_CRISIS_PROG = VC_ATTACH_DEFENSE + 1  # a Ploy card with the Crisis trait: its Crisis effect
+VC_NCOLS = VC_CRISIS_PROG + 1
 
 ATTACH_NONE = 0
 ATTACH_LACKEY = 1  # the lackey nearest the villain
@@ -171,7 +174,8 @@ IC_LOCATION = 16  # staying card / problem back: the space index it is solved fr
 IC_BYSTANDER = 17  # issue card: 1 for a bystander character (its token replaces a bystander)
 IC_RESCUED_PROG = 18  # bystander character: resolved for the hero who rescues it, or -1
 IC_CAPTURED_PROG = 19  # bystander character: resolved when it is captured, or -1
-IC_NCOLS = 20
+IC_CRISIS_PROG = 20  # issue card with the Crisis trait: its Crisis effect, or -1
+IC_NCOLS = 21
 
 IT_SCHEME = 1
 IT_ISSUE = 2

@@ -59,6 +59,7 @@ from hon_env.content.tables import (
     CL_SOLVE_DICE,
     CR_CRISIS_PROG,
     CR_PRESENT,
+    DECK_CRISES,
     DF_BURST,
     DF_FOCUS,
     DF_SUCCESS,
@@ -77,6 +78,7 @@ from hon_env.content.tables import (
     IC_ACTIVATE_PROG,
     IC_BACK_ACTIVATE_PROG,
     IC_BYSTANDER,
+    IC_CRISIS_PROG,
     IC_EFFECT_PROG,
     IC_LOCATION,
     IC_STAYS,
@@ -97,6 +99,7 @@ from hon_env.content.tables import (
     VC_ACTIVATE_PROG,
     VC_ATTACH,
     VC_COLOR,
+    VC_CRISIS_PROG,
     VC_NPLOYS,
     VC_PLOY0,
     VC_SHOWDOWN_PROG,
@@ -164,6 +167,8 @@ from hon_env.core.layout import (
     CHOICE,
     CLUE_LOC,
     COUNTERS,
+    CRISIS_AREA,
+    CRISIS_AREA_N,
     CRISIS_DEPTH,
     CRISIS_LATCH,
     CRISIS_OUT,
@@ -220,6 +225,7 @@ from hon_env.core.layout import (
     L_ATTACHED,
     L_DECK,
     L_DISCARD,
+    L_ISSUE_AREA,
     L_MULLIGAN,
     L_PENDING,
     L_PLAY,
@@ -615,9 +621,14 @@ def op_ploy(s, b, T, c, k, h):
 
 @njit(cache=True)
 def op_vcard_end(s, b, T, c):
-    """A resolved Ploy card is discarded, or stays attached to its host (Attaching Cards)."""
+    """A resolved Ploy card is discarded, stays attached to its host (Attaching Cards), or,
+    with the Crisis trait, joins the issue play area (Crisis Cards)."""
     pop(s, b)
     if s[b, VLOC + c] != L_PENDING:
+        return
+    if T.vcard[c, VC_CRISIS_PROG] >= 0:
+        enter_issue_area(s, b, T_V0 + c)
+        s[b, VLOC + c] = L_ISSUE_AREA
         return
     host = attach_host(s, b, T, T.vcard[c, VC_ATTACH])
     if host >= 0:
@@ -625,6 +636,17 @@ def op_vcard_end(s, b, T, c):
         s[b, VATTACH + c] = host
     else:
         s[b, VLOC + c] = L_DISCARD
+
+
+@njit(cache=True)
+def enter_issue_area(s, b, t):
+    """Card target ``t`` (a villain or issue card with the Crisis trait) joins the issue
+    play area at its right end; it stays there for the rest of the game."""
+    n = s[b, CRISIS_AREA_N]
+    if n >= DECK_CRISES:  # the loader caps the Crisis cards of the decks at DECK_CRISES
+        raise RuntimeError("hon_env: more Crisis cards than the issue play area holds")
+    s[b, CRISIS_AREA + n] = t
+    s[b, CRISIS_AREA_N] = n + 1
 
 
 @njit(cache=True)
@@ -761,7 +783,10 @@ def op_icard_end(s, b, T, c, h):
     pop(s, b)
     if s[b, ILOC + c] != L_PENDING:
         return
-    if T.icard[c, IC_BYSTANDER] == 1:
+    if T.icard[c, IC_CRISIS_PROG] >= 0:
+        enter_issue_area(s, b, T_I0 + c)
+        s[b, ILOC + c] = L_ISSUE_AREA
+    elif T.icard[c, IC_BYSTANDER] == 1:
         place_character(s, b, T, c)
     elif T.icard[c, IC_STAYS] == 1:
         s[b, ILOC + c] = L_THREAT
@@ -1255,7 +1280,13 @@ def op_crisis(s, b, T):
     s[b, EVENTS + EV_CRISES] += 1
     s[b, CRISIS_DEPTH] = 1
     push(s, b, F_CRISIS_END, 0, 0, 0, -1, -1)
-    for k in range(MAX_CRISES - 1, -1, -1):  # pushed last to first: they run first to last
+    # pushed last to first, so they run first to last: the Issue Overview, the optional
+    # crisis cards (there since setup), then deck cards with the Crisis trait as they came
+    for k in range(s[b, CRISIS_AREA_N] - 1, -1, -1):
+        t = s[b, CRISIS_AREA + k]
+        pid = T.vcard[t, VC_CRISIS_PROG] if t < T_I0 else T.icard[t - T_I0, IC_CRISIS_PROG]
+        push_prog(s, b, T, pid, s[b, ACTIVE], t)
+    for k in range(MAX_CRISES - 1, -1, -1):
         if T.crisis[k, CR_PRESENT] == 1 and s[b, CRISIS_OUT + k] == 0:  # not solved
             push_prog(s, b, T, T.crisis[k, CR_CRISIS_PROG], s[b, ACTIVE], -1)
     push_prog(s, b, T, T.cfg[CFG_CRISIS_PROG], s[b, ACTIVE], -1)

@@ -20,6 +20,7 @@ import numpy as np
 from hon_env.content.tables import (
     CLUE_DECK,
     CLUE_LIST,
+    DECK_CRISES,
     HERO_DECK,
     IDECK,
     MAX_CRISES,
@@ -93,6 +94,10 @@ ACTOR = _field("actor")  # seat holding the initiative in the hero turn
 ACTIVE = _field("active")  # the active hero for villain/issue effects
 CRISIS_LATCH = _field("crisis_latch")  # 1: the card resolving now already caused a crisis
 CRISIS_DEPTH = _field("crisis_depth")  # >0 while crisis effects resolve (no nested crises)
+# villain and issue cards with the Crisis trait in the issue play area (L_ISSUE_AREA), as
+# targets (T_V0 + i / T_I0 + i) in the order they arrived, left to right
+CRISIS_AREA = _field("crisis_area", DECK_CRISES)
+CRISIS_AREA_N = _field("crisis_area_n")
 # --- villain
 VIL_SIDE = _field("vil_side")  # 0 Scheming, 1 Showdown
 VIL_HIDDEN = _field("vil_hidden")  # hidden tokens on the Villain card
@@ -210,9 +215,9 @@ LOSS_REASON_NAMES = ("", "issue_deck_empty", "villain_objective", "round_cap", "
                      "illegal_action")
 
 (L_DECK, L_HAND, L_PLAY, L_DISCARD, L_REMOVED, L_THREAT, L_PENDING, L_MULLIGAN, L_ATTACHED,
- L_BOARD) = range(10)
+ L_BOARD, L_ISSUE_AREA) = range(11)
 ZONE_NAMES = ("deck", "hand", "play", "discard", "removed", "threat", "pending", "mulligan",
-              "attached", "board")
+              "attached", "board", "issue_area")
 
 # event counters
 EV_DAMAGE_DEALT = 0  # damage dealt by heroes to enemies

@@ -5,7 +5,8 @@ Hidden information is filtered here and nowhere else: other heroes' hands are on
 sizes, and no deck order is visible. Sections, in order (sizes in floats)::
 
     GLOBAL     64  round, turn, villain (side, hidden tokens, justice, damage, panel),
-                   supplies, counters, deck sizes, own actions, nemeses left, the roll in
+                   supplies, counters, deck sizes, own actions, nemeses left, deck cards
+                   with the Crisis trait in the issue play area, the roll in
                    progress, the pending decision (kind one-hot, context), own seat one-hot
     SPACES   1152  64 spaces x 18 features: kind, self/other heroes, bystander, peril
                    token, lackeys, villain, issue cards, minions, captives, distance,
@@ -16,7 +17,8 @@ sizes, and no deck order is visible. Sections, in order (sizes in floats)::
                    when both copies of an extra-clue deck are held)
     OTHERS     75  5 other seats x 15: status, hand size, clues, threats, distance, form
     VCARDS    232  29 villain cards x 8: where (own / other threat area, discard,
-                   pending or attached), damage and justice fractions, exhausted, distance
+                   pending, attached or in the issue play area), damage and justice
+                   fractions, exhausted, distance
     ICARDS    112  14 issue cards x 8: where, flipped, damage and justice fractions,
                    exhausted, distance
     NEMESES    20  2 nemesis slots x 10: where (own / other threat area), enemy side,
@@ -196,6 +198,7 @@ def encode_obs(s, b, T, seat, out):
     out[g + 30] = _frac(s[b, L.HYIELDS + seat], T.cfg[CFG_MAX_YIELDS])
     out[g + 31] = 1.0 if s[b, L.DEC_HERO] == seat and s[b, L.OUTCOME] == 0 else 0.0
     out[g + 32] = nemeses_in_play(s, b) / NEMESES  # the villain cannot fall while > 0
+    out[g + 33] = s[b, L.CRISIS_AREA_N] / 4.0  # deck cards with the Crisis trait in play
     kind = s[b, L.ROLL_KIND]
     if kind > 0:
         out[g + 34 + kind] = 1.0  # 35 attack, 36 solve
@@ -324,7 +327,7 @@ def encode_obs(s, b, T, seat, out):
             out[o + 7] = _dist(T, here, s[b, L.VPOS + i])
         elif z == L.L_DISCARD:
             out[o + 2] = 1.0
-        elif z == L.L_PENDING or z == L.L_ATTACHED:
+        elif z == L.L_PENDING or z == L.L_ATTACHED or z == L.L_ISSUE_AREA:
             out[o + 6] = 1.0
     for i in range(L.IDECK):
         o = OFF_ICARDS + i * CARD_FEATS
