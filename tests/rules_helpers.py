@@ -390,3 +390,21 @@ def answer_until(g: Game, stop=lambda g: False) -> list[tuple[str, int, int]]:
         else:
             raise AssertionError(f"unexpected decision {kind}")
     return seen
+
+
+def edited_content(tmp_path, edits: dict[str, tuple[str, str]]):
+    """Copy ``configs/content`` and ``configs/scenarios`` under ``tmp_path`` and insert text
+    into content files: ``{"issues/x.yaml": (anchor, text)}`` puts ``text`` right after the
+    first ``anchor`` line (which must exist). Returns the copied content directory."""
+    import shutil
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1] / "configs"
+    shutil.copytree(root / "content", tmp_path / "content")
+    shutil.copytree(root / "scenarios", tmp_path / "scenarios")
+    for rel, (anchor, text) in edits.items():
+        path = tmp_path / "content" / rel
+        body = path.read_text()
+        assert anchor in body, (rel, anchor)
+        path.write_text(body.replace(anchor, anchor + text, 1))
+    return tmp_path / "content"

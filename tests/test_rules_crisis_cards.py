@@ -20,6 +20,7 @@ from rules_helpers import (
     BURST,
     SUCCESS,
     clues_held,
+    edited_content,
     event,
     legal,
     put_bystander,
@@ -479,17 +480,10 @@ def test_random_play_with_a_crisis_card_with_danger_value_many_games():
 def _decks_with_crisis_trait(tmp_path: Path, villain_extra: str, issue_extra: str):
     """A copy of the content folder where Dowager's Hired Help and Century Heist's Thermal
     Drill carry extra keys (the shipped decks have no Crisis-trait card)."""
-    root = Path(__file__).resolve().parents[1] / "configs"
-    shutil.copytree(root / "content", tmp_path / "content")
-    shutil.copytree(root / "scenarios", tmp_path / "scenarios")
-    for rel, anchor, extra in (
-            ("villains/dowager.yaml", "    ploys: [minion_2, minion_3]\n", villain_extra),
-            ("issues/century_heist.yaml", "  - name: Thermal Drill\n", issue_extra)):
-        path = tmp_path / "content" / rel
-        text = path.read_text()
-        assert anchor in text
-        path.write_text(text.replace(anchor, anchor + extra))
-    return load_scenario("origin_story", content_dir=tmp_path / "content")
+    content = edited_content(tmp_path, {
+        "villains/dowager.yaml": ("    ploys: [minion_2, minion_3]\n", villain_extra),
+        "issues/century_heist.yaml": ("  - name: Thermal Drill\n", issue_extra)})
+    return load_scenario("origin_story", content_dir=content)
 
 
 def test_deck_cards_with_the_crisis_trait_join_the_issue_play_area(tmp_path: Path):
@@ -534,12 +528,7 @@ def test_crisis_trait_is_validated(tmp_path: Path, villain_extra, issue_extra, m
 
 def test_crisis_trait_only_on_ploy_and_issue_cards(tmp_path: Path):
     """Lackeys and perils keep their figure or token in a threat area: no Crisis trait."""
-    root = Path(__file__).resolve().parents[1] / "configs"
-    shutil.copytree(root / "content", tmp_path / "content")
-    shutil.copytree(root / "scenarios", tmp_path / "scenarios")
-    path = tmp_path / "content" / "villains" / "dowager.yaml"
-    text = path.read_text()
-    anchor = "    activate: [{op: enemy_move, n: 3}, {op: inflict}]\n"
-    path.write_text(text.replace(anchor, anchor + "    crisis: [{op: scheme}]\n", 1))
+    content = edited_content(tmp_path, {"villains/dowager.yaml": (
+        "    activate: [{op: enemy_move, n: 3}, {op: inflict}]\n", "    crisis: [{op: scheme}]\n")})
     with pytest.raises(ContentError, match="Chauffeur Vance.*crisis.*unknown key"):
-        load_scenario("origin_story", content_dir=tmp_path / "content")
+        load_scenario("origin_story", content_dir=content)

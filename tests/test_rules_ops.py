@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from rules_helpers import dist, run_op, sp
+from rules_helpers import dist, edited_content, run_op, sp
 
 from hon_env import Game
 from hon_env import positions as P
@@ -344,23 +344,18 @@ def test_bystander_character_is_captured_and_rescued_from_a_panel(origin):
     assert g.field("iloc")[gabby] == L.L_DISCARD
 
 
+GABBY = "    bystander: true   # a bystander character: her token replaces a bystander\n"
+
+
 def _gabby_with_effects(tmp_path: Path):
     """Origin Story whose Gabby Woods card prints a rescued and a captured effect (the
     shipped card has none): a copy of the content folder with two keys added."""
-    import shutil
-
     from hon_env import load_scenario
 
-    root = Path(__file__).resolve().parents[1] / "configs"
-    shutil.copytree(root / "content", tmp_path / "content")
-    shutil.copytree(root / "scenarios", tmp_path / "scenarios")
-    path = tmp_path / "content" / "issues" / "century_heist.yaml"
-    text = path.read_text()
-    old = "    bystander: true   # a bystander character: her token replaces a bystander\n"
-    assert old in text
-    path.write_text(text.replace(old, old + "    rescued: [{op: draw, n: 2}]\n"
-                                 "    captured: [{op: counter_add, counter: gold, n: 1}]\n"))
-    return load_scenario("origin_story", content_dir=tmp_path / "content")
+    content = edited_content(tmp_path, {"issues/century_heist.yaml": (
+        GABBY, "    rescued: [{op: draw, n: 2}]\n"
+               "    captured: [{op: counter_add, counter: gold, n: 1}]\n")})
+    return load_scenario("origin_story", content_dir=content)
 
 
 def test_bystander_character_card_effects_on_rescue_and_capture(tmp_path):
@@ -394,21 +389,13 @@ def test_bystander_character_card_effects_on_rescue_and_capture(tmp_path):
 def test_only_bystander_characters_have_rescued_effects(tmp_path):
     """The loader refuses ``rescued`` on an issue card that is no bystander character, and
     an Attack in a rescued effect (it can resolve in the middle of a roll)."""
-    import shutil
-
     from hon_env import ContentError, load_scenario
 
-    root = Path(__file__).resolve().parents[1] / "configs"
-    shutil.copytree(root / "content", tmp_path / "content")
-    shutil.copytree(root / "scenarios", tmp_path / "scenarios")
-    path = tmp_path / "content" / "issues" / "century_heist.yaml"
-    text = path.read_text()
-    old = "  - name: Thermal Drill\n"
-    path.write_text(text.replace(old, old + "    rescued: [{op: draw}]\n"))
+    content = edited_content(tmp_path / "a", {"issues/century_heist.yaml": (
+        "  - name: Thermal Drill\n", "    rescued: [{op: draw}]\n")})
     with pytest.raises(ContentError, match="Thermal Drill.*rescued.*only a bystander"):
-        load_scenario("origin_story", content_dir=tmp_path / "content")
-    path.write_text(text.replace(
-        "    bystander: true   # a bystander character: her token replaces a bystander\n",
-        "    bystander: true\n    rescued: [{op: attack}]\n"))
+        load_scenario("origin_story", content_dir=content)
+    content = edited_content(tmp_path / "b", {"issues/century_heist.yaml": (
+        GABBY, "    rescued: [{op: attack}]\n")})
     with pytest.raises(ContentError, match="Gabby Woods.*cannot be used in a rescued"):
-        load_scenario("origin_story", content_dir=tmp_path / "content")
+        load_scenario("origin_story", content_dir=content)
