@@ -9,7 +9,15 @@ Entry points:
 - ``hour_of_need_v1``: the PettingZoo module (``.env()``, ``.parallel_env()``, ``.raw_env()``).
 - ``HourOfNeedEnv``: single-agent Gymnasium env, registered as ``hon_env/HourOfNeed-v1``.
 - ``hon_env.positions``: build positions by hand.
+
+Importing the package first points numba's kernel cache at a folder keyed by the engine
+source (``hon_env/numba_cache.py``), so a changed engine never runs stale compiled code.
 """
+
+# ruff: noqa: E402  (the cache folder must be set before any kernel module is imported)
+from hon_env.numba_cache import configure_cache
+
+NUMBA_CACHE_DIR = configure_cache()
 
 import gymnasium
 

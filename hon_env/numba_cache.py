@@ -1,0 +1,58 @@
+"""Where numba keeps the compiled kernels: one folder per version of the engine source.
+
+numba's on-disk cache (``cache=True``) is invalidated when a function's own source file
+changes, but not when a constant it reads from another module (a ``layout`` field offset,
+a table column) or a function it calls from another file changes; cache invalidation over
+other files is an open numba feature (numba PR #8396). The engine's kernels read layout
+constants and call each other across modules, so a cache compiled before such a change
+would run stale code. Keying the cache folder on a hash of the engine sources makes every
+change to them start from a fresh cache.
+
+The folder is ``$HON_ENV_CACHE_DIR`` (default ``$XDG_CACHE_HOME/hon_env``, else
+``~/.cache/hon_env``) ``/numba-<hash>``; old folders may be deleted at any time. A
+``NUMBA_CACHE_DIR`` set by the user is left alone (then keeping it fresh is theirs).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent
+# every file numba-compiled code reads constants or calls functions from
+ENGINE_SOURCES = ("core/*.py", "content/tables.py", "content/ops.py")
+
+
+def engine_fingerprint(package: Path = PACKAGE) -> str:
+    """A short hash of the engine source files of ``package`` (their paths and bytes)."""
+    digest = hashlib.sha256()
+    for pattern in ENGINE_SOURCES:
+        for path in sorted(package.glob(pattern)):
+            digest.update(path.relative_to(package).as_posix().encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def cache_root() -> Path:
+    """The folder that holds one ``numba-<hash>`` cache per engine version."""
+    if os.environ.get("HON_ENV_CACHE_DIR"):
+        return Path(os.environ["HON_ENV_CACHE_DIR"])
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "hon_env"
+
+
+def configure_cache() -> str:
+    """Point numba's cache at this engine version's folder unless the user chose one.
+
+    Must run before any kernel module is imported (``hon_env/__init__.py`` does it first).
+    Returns the cache folder numba will use.
+    """
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return os.environ["NUMBA_CACHE_DIR"]
+    path = str(cache_root() / f"numba-{engine_fingerprint()}")
+    os.environ["NUMBA_CACHE_DIR"] = path  # kept by numba's config reloads, and by workers
+    from numba.core import config
+
+    config.CACHE_DIR = path
+    return path

@@ -1,0 +1,34 @@
+"""The kernel cache folder follows the engine source (hon_env/numba_cache.py)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+from numba.core import config
+
+import hon_env
+from hon_env.numba_cache import PACKAGE, engine_fingerprint
+
+
+def test_fingerprint_changes_with_any_engine_source(tmp_path: Path):
+    """A changed layout constant (or any engine file) gives another cache folder, so no
+    stale compiled kernel can be loaded; a changed non-engine file does not."""
+    copy = tmp_path / "hon_env"
+    shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    before = engine_fingerprint(copy)
+    assert before == engine_fingerprint(PACKAGE)
+    (copy / "render.py").write_text((copy / "render.py").read_text() + "\n# note\n")
+    assert engine_fingerprint(copy) == before
+    layout = copy / "core" / "layout.py"
+    layout.write_text(layout.read_text().replace("STACK_DEPTH = 96", "STACK_DEPTH = 97"))
+    assert engine_fingerprint(copy) != before
+
+
+def test_numba_uses_the_engine_cache_folder():
+    """Importing hon_env points numba at the folder of this engine version (unless the
+    user set NUMBA_CACHE_DIR before, which wins)."""
+    assert config.CACHE_DIR == os.environ["NUMBA_CACHE_DIR"] == hon_env.NUMBA_CACHE_DIR
+    if Path(hon_env.NUMBA_CACHE_DIR).name.startswith("numba-"):
+        assert Path(hon_env.NUMBA_CACHE_DIR).name == f"numba-{engine_fingerprint()}"
