@@ -520,14 +520,16 @@ def test_deck_cards_with_the_crisis_trait_join_the_issue_play_area(tmp_path: Pat
      "cannot also have this"),
 ])
 def test_crisis_trait_is_validated(tmp_path: Path, villain_extra, issue_extra, message):
-    """A Crisis-trait card needs a villain-context Crisis effect, and it cannot also stay
-    as a problem (or attach, or be a bystander): it lives in the issue play area."""
+    """Rulebook: Crisis Cards — a Crisis-trait card needs a villain-context Crisis effect,
+    and it cannot also stay as a problem (or attach, or be a bystander): it lives in the
+    issue play area."""
     with pytest.raises(ContentError, match=message):
         _decks_with_crisis_trait(tmp_path, villain_extra, issue_extra)
 
 
 def test_crisis_trait_only_on_ploy_and_issue_cards(tmp_path: Path):
-    """Lackeys and perils keep their figure or token in a threat area: no Crisis trait."""
+    """Rulebook: Crisis Cards — lackeys and perils keep their figure or token in a threat
+    area, so only Ploy and issue cards take the Crisis trait."""
     content = edited_content(tmp_path, {"villains/dowager.yaml": (
         "    activate: [{op: enemy_move, n: 3}, {op: inflict}]\n", "    crisis: [{op: scheme}]\n")})
     with pytest.raises(ContentError, match="Chauffeur Vance.*crisis.*unknown key"):

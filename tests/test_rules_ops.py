@@ -328,11 +328,22 @@ def test_bystander_character_is_captured_and_rescued_from_a_panel(origin):
     T = g.scenario.tables
     g.field("iloc")[gabby] = L.L_BOARD
     g.field("ipos")[gabby] = sp(g, "H3")
+    _capture_by_lackey(g)
+    panel_space = int(g.field("ipos")[gabby])
+    assert T.space_kind[panel_space] == 5  # now held in a scheme panel
+    _rescue_by_solve(g, panel_space)
+    assert g.field("iloc")[gabby] == L.L_DISCARD
+
+
+def _capture_by_lackey(g: Game) -> None:
+    """Hatchet Hollis, put at F3, moves 3 toward the nearest bystander (capturing it)."""
     i = P.add_villain_card(g, "Hatchet Hollis", 0, "F3")
     g.refresh()
     run_op(g, interp.OP_ENEMY_MOVE, 3, TOWARD_BYSTANDER, 0, 0, L.T_V0 + i)
-    panel_space = int(g.field("ipos")[gabby])
-    assert T.space_kind[panel_space] == 5  # now held in a scheme panel
+
+
+def _rescue_by_solve(g: Game, panel_space: int) -> None:
+    """Hero 0 steps into the panel and Solves there, every success on the captives."""
     P.place_hero(g, 0, panel_space)
     g.refresh()
     P.force_dice(g, [1] * 6)
@@ -341,7 +352,6 @@ def test_bystander_character_is_captured_and_rescued_from_a_panel(origin):
         g.apply(L.A_SOLVE + panel_space)
     while g.decision == "assign":
         g.apply(L.A_TARGET + L.T_CAPTURED)
-    assert g.field("iloc")[gabby] == L.L_DISCARD
 
 
 GABBY = "    bystander: true   # a bystander character: her token replaces a bystander\n"
@@ -367,28 +377,19 @@ def test_bystander_character_card_effects_on_rescue_and_capture(tmp_path):
     gabby = sc.issue_card_names.index("Gabby Woods, Night Teller")
     g.field("iloc")[gabby] = L.L_BOARD
     g.field("ipos")[gabby] = sp(g, "H3")
-    i = P.add_villain_card(g, "Hatchet Hollis", 0, "F3")
-    g.refresh()
     gold = int(g.field("counters")[0])
-    run_op(g, interp.OP_ENEMY_MOVE, 3, TOWARD_BYSTANDER, 0, 0, L.T_V0 + i)
+    _capture_by_lackey(g)
     assert int(g.field("counters")[0]) == gold + 1  # captured: the villain's gold
-    panel_space = int(g.field("ipos")[gabby])
-    P.place_hero(g, 0, panel_space)
-    g.refresh()
     hand = int(np.sum(g.field("hcloc")[0] == L.L_HAND))
-    P.force_dice(g, [1] * 6)
-    run_op(g, interp.OP_SOLVE, 0, 1)
-    if g.decision == "solve_space":
-        g.apply(L.A_SOLVE + panel_space)
-    while g.decision == "assign":
-        g.apply(L.A_TARGET + L.T_CAPTURED)
+    _rescue_by_solve(g, int(g.field("ipos")[gabby]))
     assert g.field("iloc")[gabby] == L.L_DISCARD
     assert int(np.sum(g.field("hcloc")[0] == L.L_HAND)) == hand + 2  # rescued: draw 2
 
 
 def test_only_bystander_characters_have_rescued_effects(tmp_path):
-    """The loader refuses ``rescued`` on an issue card that is no bystander character, and
-    an Attack in a rescued effect (it can resolve in the middle of a roll)."""
+    """Rulebook: Bystander Characters — only a bystander character's card lists its own
+    exceptions: the loader refuses ``rescued`` on another issue card, and an Attack in a
+    rescued effect (it can resolve in the middle of a roll)."""
     from hon_env import ContentError, load_scenario
 
     content = edited_content(tmp_path / "a", {"issues/century_heist.yaml": (

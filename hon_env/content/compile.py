@@ -334,6 +334,7 @@ class _Counted(Protocol):
 
 
 C = TypeVar("C", bound=_Counted)
+Card = TypeVar("Card")  # a loaded optional card (special minion, crisis card, ally...)
 
 
 @dataclass(frozen=True)
@@ -448,33 +449,31 @@ def load_scenario(
     _check_nemesis_count(len(hero_ids), issue_data, len(pool), resolved["nemeses"], count_ref,
                          pool_ref if nemeses is not None or spec.nemeses is not None
                          else count_ref)
-    smin_ref = (args if rules and "special_minions" in rules else ref).key("rules").key(
-        "special_minions")
-    specials = [load_minion(m, content_dir, smin_ref.index(i))
-                for i, m in enumerate(resolved["special_minions"])]
+    def rule_ref(key: str) -> Where:
+        """Where list rule ``key`` was set: the ``rules`` argument, else the scenario."""
+        return (args if rules and key in rules else ref).key("rules").key(key)
+
+    def rule_cards(key: str, load: Callable[[str, Any, Where], Card]) -> list[Card]:
+        """The content cards list rule ``key`` names, loaded and validated."""
+        return [load(c, content_dir, rule_ref(key).index(i)) for i, c in enumerate(resolved[key])]
+
+    specials = rule_cards("special_minions", load_minion)
     if SPECIAL_MINION_TOKENS * len(specials) > resolved["minions"]:
-        raise smin_ref.error(
+        raise rule_ref("special_minions").error(
             f"{len(specials)} special Minion cards replace {SPECIAL_MINION_TOKENS} minion "
             f"tokens each, but the supply has {resolved['minions']} (rule 'minions')")
-    sby_ref = (args if rules and "special_bystanders" in rules else ref).key("rules").key(
-        "special_bystanders")
-    bystanders = [load_bystander(c, content_dir, sby_ref.index(i))
-                  for i, c in enumerate(resolved["special_bystanders"])]
+    bystanders = rule_cards("special_bystanders", load_bystander)
     if SPECIAL_BYSTANDER_TOKENS * len(bystanders) > resolved["bystanders"]:
-        raise sby_ref.error(
+        raise rule_ref("special_bystanders").error(
             f"{len(bystanders)} special Bystander cards replace {SPECIAL_BYSTANDER_TOKENS} "
             f"bystander tokens each, but the game has {resolved['bystanders']} "
             "(rule 'bystanders')")
-    crisis_ref = (args if rules and "crisis_cards" in rules else ref).key("rules").key(
-        "crisis_cards")
-    crises = [load_crisis(c, content_dir, crisis_ref.index(i))
-              for i, c in enumerate(resolved["crisis_cards"])]
-    ally_ref = (args if rules and "allies" in rules else ref).key("rules").key("allies")
+    crises = rule_cards("crisis_cards", load_crisis)
     if len(resolved["allies"]) > len(hero_ids):
-        raise ally_ref.error(f"{len(resolved['allies'])} allies for {len(hero_ids)} heroes: "
-                             "each hero has at most one ally")
-    allies = [load_ally(a, content_dir, ally_ref.index(i))
-              for i, a in enumerate(resolved["allies"])]
+        raise rule_ref("allies").error(
+            f"{len(resolved['allies'])} allies for {len(hero_ids)} heroes: each hero has at "
+            "most one ally")
+    allies = rule_cards("allies", load_ally)
     return compile_scenario(
         spec.id,
         [loaded[h] for h in hero_ids],
