@@ -9,6 +9,8 @@ Entry points:
 - ``hour_of_need_v1``: the PettingZoo module (``.env()``, ``.parallel_env()``, ``.raw_env()``).
 - ``HourOfNeedEnv``: single-agent Gymnasium env, registered as ``hon_env/HourOfNeed-v1``.
 - ``hon_env.positions``: build positions by hand.
+- ``observation_spec`` / ``state_spec`` / ``feature_index``: the observation as named
+  features (``docs/observation.md``).
 
 Importing the package first points numba's kernel cache at a folder keyed by the engine
 source (``hon_env/numba_cache.py``), so a changed engine never runs stale compiled code.
@@ -23,6 +25,7 @@ import gymnasium
 
 from hon_env.content import ContentError, Scenario, list_content, load_scenario
 from hon_env.core.layout import N_ACTIONS
+from hon_env.core.obs_features import feature_index, observation_spec, state_spec
 from hon_env.describe import action_meanings
 from hon_env.envs import pettingzoo_env as hour_of_need_v1
 from hon_env.envs.gym_env import ENV_ID, HourOfNeedEnv
@@ -33,8 +36,8 @@ __version__ = "0.1.0"
 
 __all__ = [
     "N_ACTIONS", "ContentError", "Game", "HourOfNeedEnv", "IllegalActionError", "Scenario",
-    "action_meanings", "VectorEnv", "hour_of_need_v1", "list_content", "load_scenario",
-    "vector_env",
+    "action_meanings", "VectorEnv", "feature_index", "hour_of_need_v1", "list_content",
+    "load_scenario", "observation_spec", "state_spec", "vector_env",
 ]
 
 # Registered once per process: the registry outlives reloads of this module.

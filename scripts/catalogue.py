@@ -1,12 +1,12 @@
-"""Write docs/content.md: every hero, villain, issue, clue, nemesis, Minion, Bystander and
-crisis card.
+"""Write the generated docs: docs/content.md (every hero, villain, issue, clue, nemesis,
+Minion, Bystander and crisis card) and docs/observation.md (every observation feature).
 
 Each content file is first validated with the project's loader; the catalogue itself is
 rendered from the YAML as written (names, not compiled numbers). Effects are rendered op by
 op as short phrases (see ``op_text``).
 
-    python scripts/catalogue.py           # (re)write docs/content.md
-    python scripts/catalogue.py --check   # exit 1 if docs/content.md is out of date
+    python scripts/catalogue.py           # (re)write both pages
+    python scripts/catalogue.py --check   # exit 1 if either page is out of date
 """
 
 from __future__ import annotations
@@ -342,24 +342,30 @@ def build() -> str:
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
+def pages() -> dict[Path, str]:
+    """Each generated page and its text."""
+    from hon_env.core.obs_features import spec_markdown
+
+    return {OUT: build(), OUT.parent / "observation.md": spec_markdown()}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true",
-                        help="exit 1 if docs/content.md differs from the generated text")
+                        help="exit 1 if a generated page differs from the generated text")
     args = parser.parse_args(argv)
-    text = build()
-    if args.check:
-        current = OUT.read_text() if OUT.exists() else ""
-        if current != text:
-            print(f"{OUT.relative_to(ROOT)} is out of date: "
-                  "re-run `python scripts/catalogue.py`.")
-            return 1
-        print(f"{OUT.relative_to(ROOT)} is up to date.")
-        return 0
-    OUT.write_text(text)
-    print(f"wrote {OUT.relative_to(ROOT)}")
-    return 0
-
+    stale = 0
+    for path, text in pages().items():
+        name = path.relative_to(ROOT)
+        if not args.check:
+            path.write_text(text)
+            print(f"wrote {name}")
+        elif (path.read_text() if path.exists() else "") != text:
+            print(f"{name} is out of date: re-run `python scripts/catalogue.py`.")
+            stale += 1
+        else:
+            print(f"{name} is up to date.")
+    return 1 if stale else 0
 
 if __name__ == "__main__":
     sys.exit(main())

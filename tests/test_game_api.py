@@ -147,28 +147,30 @@ def test_nemeses_chosen_through_every_front_end():
 def test_observation_encodes_the_nemeses():
     """The nemesis section: whose threat area, side, damage/justice, distance; the figure
     on the board planes (feature 16 of its space)."""
-    from hon_env.core.observe import NEM_FEATS, OFF_NEMESES, OFF_SPACES, SPACE_FEATS
+    from hon_env.core.obs_features import read, read_row
 
     g = Game(heroes=["majesty"] * 5, nemeses=["rampart"], seed=0)
     while g.decision == "mulligan":
         g.apply(L.A_PASS)
     panel = int(g.field("nem_pos")[0])
     own, other = g.observation(4), g.observation(0)
-    assert own[OFF_NEMESES] == 1.0 and own[OFF_NEMESES + 1] == 0.0  # seat 4 holds it
-    assert other[OFF_NEMESES] == 0.0 and other[OFF_NEMESES + 1] == 1.0
-    assert own[OFF_NEMESES + 2] == 0.0  # Scheme side
-    assert own[OFF_NEMESES + 8] == pytest.approx(0.5)  # danger 5 left
-    assert own[OFF_SPACES + panel * SPACE_FEATS + 16] == 1.0
-    assert not own[OFF_NEMESES + NEM_FEATS:OFF_NEMESES + 2 * NEM_FEATS].any()  # no slot 1
+    mine, theirs = read_row(own, "nemeses", 0), read_row(other, "nemeses", 0)
+    assert mine["own_threat_area"] == 1.0 and mine["other_threat_area"] == 0.0  # seat 4's
+    assert theirs["own_threat_area"] == 0.0 and theirs["other_threat_area"] == 1.0
+    assert mine["enemy_side"] == 0.0  # Scheme side
+    assert mine["left_to_overcome"] == pytest.approx(0.5)  # danger 5 left
+    assert read(own, "spaces.nemeses", panel) == 1.0
+    assert not any(read_row(own, "nemeses", 1).values())  # no slot 1
     P.set_nemesis(g, 0, side="enemy", where="C3", damage=3)
     g.refresh()
     obs = g.observation(4)
-    assert obs[OFF_NEMESES + 2] == 1.0 and obs[OFF_NEMESES + 3] == pytest.approx(3 / 7)
-    assert obs[OFF_SPACES + P.space(g, "C3") * SPACE_FEATS + 16] == 1.0
-    assert obs[OFF_SPACES + panel * SPACE_FEATS + 16] == 0.0
+    enemy = read_row(obs, "nemeses", 0)
+    assert enemy["enemy_side"] == 1.0 and enemy["damage"] == pytest.approx(3 / 7)
+    assert read(obs, "spaces.nemeses", P.space(g, "C3")) == 1.0
+    assert read(obs, "spaces.nemeses", panel) == 0.0
     P.set_nemesis(g, 0, defeated=True)
     obs = g.observation(4)
-    assert obs[OFF_NEMESES + 6] == 1.0 and obs[OFF_NEMESES] == 0.0
+    assert read(obs, "nemeses.defeated") == 1.0 and read(obs, "nemeses.own_threat_area") == 0.0
 
 
 def test_nemesis_target_named_by_its_card():

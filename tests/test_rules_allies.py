@@ -30,7 +30,7 @@ from hon_env.content.tables import AL_ATTACK, AL_HEALTH, AL_SOLVE, SP_SCHEME
 from hon_env.core import interp
 from hon_env.core import layout as L
 from hon_env.core.invariants import violations
-from hon_env.core.observe import ALLY_FEATS, OFF_ALLIES
+from hon_env.core.obs_features import read, read_row
 from hon_env.rollout import play_batch, random_policy
 
 USE_ALLY = L.A_USE + L.USE_ALLY_CARD
@@ -402,11 +402,11 @@ def test_observation_shows_allies(lox):
     where = space_at(g, "C3", 2)
     P.place_ally(g, 0, where, damage=1)
     obs = g.observation(0)
-    o = OFF_ALLIES
-    assert obs[o] == 1.0 and obs[o + 1] == 1.0
-    assert obs[o + 2] == pytest.approx(1 / 4)
-    assert obs[o + 7] == pytest.approx(0.2)
-    assert obs[OFF_ALLIES + L.MAX_HEROES * ALLY_FEATS + where] == 1.0
+    mine = read_row(obs, "allies", 0)
+    assert mine["present"] == 1.0 and mine["on_map"] == 1.0
+    assert mine["damage"] == pytest.approx(1 / 4)
+    assert mine["distance"] == pytest.approx(0.2)
+    assert np.flatnonzero(read(obs, "ally_figures.plane")).tolist() == [where]
 
 
 def test_allies_through_every_front_end():

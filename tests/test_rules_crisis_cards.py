@@ -38,7 +38,7 @@ from hon_env.core import interp
 from hon_env.core import layout as L
 from hon_env.core.interp import OP_CRISIS, OP_JUSTICE
 from hon_env.core.invariants import violations
-from hon_env.core.observe import CRISIS_FEATS, OFF_CRISES, OFF_SPACES, SPACE_FEATS
+from hon_env.core.obs_features import read, read_row
 from hon_env.describe import action_meanings
 from hon_env.rollout import play_batch, random_policy
 
@@ -405,12 +405,14 @@ def test_observation_and_names_show_the_crisis_card():
     P.jump(g, "hero_turn")
     g.field("crisis_just")[1] = 1
     obs = g.observation(0)
-    abductor = obs[OFF_CRISES:OFF_CRISES + CRISIS_FEATS]
-    assert abductor.tolist() == [1, 0, 0, 0, 0, 0, 0, 0]
-    fire = obs[OFF_CRISES + CRISIS_FEATS:OFF_CRISES + 2 * CRISIS_FEATS]
-    assert fire.tolist() == pytest.approx([1, 1, 0, 0.4, 0.25, 0.3, 0.1, 1])
-    assert obs[OFF_SPACES + sp(g, TOKEN) * SPACE_FEATS + 17] == 1.0
-    assert obs[OFF_SPACES + sp(g, "D5") * SPACE_FEATS + 17] == 0.0
+    assert read_row(obs, "crises", 0) == {
+        "present": 1, "has_danger": 0, "solved": 0, "danger": 0, "justice": 0,
+        "justice_needed": 0, "distance": 0, "solvable_here": 0}
+    assert read_row(obs, "crises", 1) == pytest.approx({
+        "present": 1, "has_danger": 1, "solved": 0, "danger": 0.4, "justice": 0.25,
+        "justice_needed": 0.3, "distance": 0.1, "solvable_here": 1})
+    assert read(obs, "spaces.crisis_tokens", sp(g, TOKEN)) == 1.0
+    assert read(obs, "spaces.crisis_tokens", sp(g, "D5")) == 0.0
     names = action_meanings(g.scenario)
     assert names[L.A_TARGET + L.T_CRISIS0 + 1] == f"target {FIRE_NAME}"
     assert names[L.A_TARGET + L.T_CRISIS0 + 2] == "target crisis card 3"

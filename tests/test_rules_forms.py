@@ -33,7 +33,7 @@ from hon_env import Game, load_scenario
 from hon_env import positions as P
 from hon_env.content.tables import CFG_START_SPACE, HERO_DECK
 from hon_env.core import layout as L
-from hon_env.core.observe import OFF_OTHERS, OFF_SELF
+from hon_env.core.obs_features import read
 
 PILOT_HEALTH, MECH_HEALTH = 6, 8  # configs/content/heroes/microguy.yaml
 PILOT_ATTACK, MECH_ATTACK = 1, 4
@@ -276,15 +276,15 @@ def test_observation_encodes_the_form_of_self_and_others(pair):
     section) and for the other seats."""
     g = Game(pair, seed=0)
     obs = g.observation(1)
-    assert obs[OFF_SELF + 13] == 1.0 and obs[OFF_SELF + 14] == 0.0
-    assert obs[OFF_OTHERS + 12] == 0.0 and obs[OFF_OTHERS + 13] == 0.0  # Majesty: a figure
+    assert read(obs, "self.pilot") == 1.0 and read(obs, "self.mech") == 0.0
+    assert read(obs, "others.pilot") == read(obs, "others.mech") == 0.0  # Majesty: a figure
     in_mech(g, pilot_damage=3, seat=1)
     mine = g.observation(1)
-    assert mine[OFF_SELF + 13] == 0.0 and mine[OFF_SELF + 14] == 1.0
-    assert mine[OFF_SELF + 15] == pytest.approx(3 / PILOT_HEALTH)
+    assert read(mine, "self.pilot") == 0.0 and read(mine, "self.mech") == 1.0
+    assert read(mine, "self.pilot_damage") == pytest.approx(3 / PILOT_HEALTH)
     other = g.observation(0)
-    assert other[OFF_OTHERS + 12] == 0.0 and other[OFF_OTHERS + 13] == 1.0
-    assert other[OFF_OTHERS + 14] == pytest.approx(3 / PILOT_HEALTH)
+    assert read(other, "others.pilot") == 0.0 and read(other, "others.mech") == 1.0
+    assert read(other, "others.pilot_damage") == pytest.approx(3 / PILOT_HEALTH)
 
 
 def test_text_render_names_the_form(pair):

@@ -37,7 +37,6 @@ from hon_env import positions as P
 from hon_env.content.loader import parse_bystander, parse_crisis
 from hon_env.content.tables import (
     MAX_CRISES,
-    MAX_PANELS,
     SB_CAPTURED_PROG,
     SB_DEFEATED_PROG,
     SB_RESCUED_PROG,
@@ -49,7 +48,7 @@ from hon_env.content.tables import (
 from hon_env.core import layout as L
 from hon_env.core.interp import OP_CAPTURE, OP_DEFEAT_BYSTANDERS, OP_PLACE_BYSTANDERS, OP_RESCUE
 from hon_env.core.invariants import violations
-from hon_env.core.observe import OFF_SBY, SBY_FEATS
+from hon_env.core.obs_features import read_row
 from hon_env.rollout import play_batch, random_policy
 
 CONFIGS = Path(__file__).resolve().parents[1] / "configs"
@@ -482,16 +481,17 @@ def test_observation_shows_special_bystanders(both):
     P.put_special_bystander(g, CREW, "D6")
     P.put_special_bystander(g, CREW, "panel 3")
     obs = g.observation(0)
-    o = OFF_SBY + CREW * SBY_FEATS
-    assert obs[o] == 1.0 and obs[o + 1] == 1.0 and obs[o + 2] == obs[o + 3] == 0.0
-    assert obs[o + 4] == pytest.approx(2 / 4)
-    assert obs[o + 5] == pytest.approx(1 / 4) and obs[o + 6] == pytest.approx(1 / 4)
-    assert obs[o + 7] == 0.0
-    assert obs[o + 7 + 3] == pytest.approx(1 / 4)
-    plane = obs[o + 8 + MAX_PANELS:o + SBY_FEATS]
-    assert np.flatnonzero(plane).tolist() == [sp(g, "D6")]
-    t = OFF_SBY + TOURISTS * SBY_FEATS
-    assert obs[t] == 1.0 and obs[t + 2] == obs[t + 3] == 1.0 and obs[t + 4] == 1.0
+    crew = read_row(obs, "special_bystanders", CREW)
+    assert crew["present"] == 1.0 and crew["has_rescued_effect"] == 1.0
+    assert crew["has_captured_effect"] == crew["has_defeated_effect"] == 0.0
+    assert crew["supply"] == pytest.approx(2 / 4)
+    assert crew["on_map"] == pytest.approx(1 / 4) and crew["captured"] == pytest.approx(1 / 4)
+    assert crew["defeated"] == 0.0
+    assert crew["panel_captives"].tolist() == pytest.approx([0, 0, 1 / 4, 0, 0, 0])
+    assert np.flatnonzero(crew["plane"]).tolist() == [sp(g, "D6")]
+    tourists = read_row(obs, "special_bystanders", TOURISTS)
+    assert tourists["present"] == 1.0 and tourists["supply"] == 1.0
+    assert tourists["has_captured_effect"] == tourists["has_defeated_effect"] == 1.0
 
 
 def test_snapshot_and_text_render_show_special_bystanders(both):

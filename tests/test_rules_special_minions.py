@@ -17,7 +17,7 @@ from hon_env.content.tables import SM_HEALTH, SM_INFLICT
 from hon_env.core import interp
 from hon_env.core import layout as L
 from hon_env.core.invariants import violations
-from hon_env.core.observe import OFF_SMIN, SMIN_FEATS
+from hon_env.core.obs_features import read_row
 from hon_env.rollout import play_batch, random_policy
 
 BOTH = ["phase_ii_brinkbots", "hired_muscle"]
@@ -180,10 +180,10 @@ def test_observation_shows_special_minions(both):
     g = setup(both, "G5")
     P.put_special_minions(g, BRINKBOTS, 3, 2, damage=1)
     obs = g.observation(0)
-    o = OFF_SMIN + BRINKBOTS * SMIN_FEATS
-    assert obs[o] == 1.0
-    assert obs[o + 3 + 3] == pytest.approx(2 / 5)
-    assert obs[o + 3 + 6 + 3] == pytest.approx(1 / 2)
+    bots = read_row(obs, "special_minions", BRINKBOTS)
+    assert bots["present"] == 1.0
+    assert bots["panel_figures"][3 - 1] == pytest.approx(2 / 5)  # panel 3
+    assert bots["panel_damage"][3 - 1] == pytest.approx(1 / 2)
 
 
 # --- random play --------------------------------------------------------------------------------

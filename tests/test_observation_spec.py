@@ -1,0 +1,117 @@
+"""The observation as named features: the table covers the vector, the encoder writes every
+feature it declares, and the docs page is generated from the table."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import hon_env
+from hon_env import Game
+from hon_env.core.obs_features import (
+    OBS_DIM,
+    STATE_DIM,
+    feature,
+    feature_index,
+    observation_spec,
+    read,
+    read_row,
+    spec_markdown,
+    state_spec,
+)
+
+DOC = Path(__file__).resolve().parents[1] / "docs" / "observation.md"
+
+
+def _cover(features, start, stop):
+    owner = np.full(stop - start, -1)
+    for k, f in enumerate(features):
+        for row in range(f.rows):
+            i = f.index(row) - start
+            assert (owner[i:i + f.size] == -1).all(), f"{f.key} overlaps another feature"
+            owner[i:i + f.size] = k
+    return owner
+
+
+def test_features_tile_the_vectors_without_gaps_or_overlaps():
+    assert (_cover(observation_spec(), 0, OBS_DIM) >= 0).all()
+    assert (_cover(state_spec(), OBS_DIM, STATE_DIM) >= 0).all()
+    keys = [f.key for f in observation_spec() + state_spec()]
+    assert len(keys) == len(set(keys))
+
+
+def test_sizes_match_the_environments():
+    env = hon_env.hour_of_need_v1.env()
+    assert env.observation_space(env.possible_agents[0])["observation"].shape == (OBS_DIM,)
+    assert env.state_space.shape == (STATE_DIM,)
+
+
+def test_lookup_by_name_and_clear_errors():
+    assert feature_index("global.round") == 0
+    f = feature("spaces.distance")
+    assert feature_index("spaces.distance", row=3) == f.section_offset + 3 * f.row_width + f.offset
+    with pytest.raises(KeyError, match="no observation feature 'spaces.nope'"):
+        feature("spaces.nope")
+    with pytest.raises(IndexError, match="row 64"):
+        feature_index("spaces.distance", row=64)
+    with pytest.raises(IndexError, match="element 6"):
+        feature_index("global.seat", element=6)
+    with pytest.raises(KeyError):
+        read_row(np.zeros(OBS_DIM), "nowhere")
+
+
+def test_the_seat_and_deciding_features_say_who_observes():
+    """Egocentric encoding: each seat sees itself in the seat one-hot, and only the
+    decider sees ``deciding``."""
+    g = Game(heroes=["majesty", "stride"], seed=0)
+    for seat in (0, 1):
+        obs = g.observation(seat)
+        assert np.flatnonzero(read(obs, "global.seat")).tolist() == [seat]
+        assert read(obs, "global.deciding") == float(seat == g.current_seat)
+
+
+def _random_games():
+    rules = {"allies": ["lox_lee", "crabman"], "crisis_cards": ["cinderwicks_chemical_fire"],
+             "special_bystanders": ["foremans_crew", "panicked_tourists"],
+             "special_minions": ["phase_ii_brinkbots"]}
+    configs = [dict(heroes=["majesty", "stride", "guerilla", "cipher", "vigil"],
+                    villain="refuser", issue="dockside_smuggling"),
+               dict(heroes=["microguy", "stride"], villain="dowager", issue="rooftop_relay",
+                    rules=rules)]
+    for kw in configs:
+        for seed in range(3):
+            g = Game(seed=seed, **kw)
+            rng = np.random.default_rng(seed)
+            while not g.is_over:
+                yield g
+                legal = g.legal_actions()
+                g.apply(int(legal[rng.integers(len(legal))]))
+
+
+# Features that short random games may never set (they need rare events).
+RARE = {"nemeses.defeated", "global.villain_damage", "global.roll_kind", "self.side",
+        "others.side", "nemeses.enemy_side", "nemeses.damage", "nemeses.inflict",
+        "crises.solved", "special_minions.panel_damage", "self.pilot_damage",
+        "others.pilot_damage", "special_bystanders.defeated", "issue_cards.damage"}
+
+
+def test_the_encoder_writes_every_declared_feature():
+    """Random play over scenarios that use every section: each feature except a few rare
+    ones is non-zero somewhere, and reserved floats stay zero."""
+    seen = np.zeros(OBS_DIM, bool)
+    for g in _random_games():
+        for seat in range(g.scenario.n_heroes):
+            seen |= g.observation(seat) != 0
+    never = set()
+    for f in observation_spec():
+        hit = any(seen[f.index(r):f.index(r) + f.size].any() for r in range(f.rows))
+        if f.name.startswith("reserved_"):
+            assert not hit, f"{f.key} is reserved but written"
+        elif not hit:
+            never.add(f.key)
+    assert never <= RARE, f"features never written: {sorted(never - RARE)}"
+
+
+def test_docs_page_is_generated_from_the_table():
+    assert DOC.read_text() == spec_markdown(), (
+        "docs/observation.md is stale: re-run `python scripts/catalogue.py`")
