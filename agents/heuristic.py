@@ -38,6 +38,16 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from hon_env.content.ops import (
+    OP_ATTACK,
+    OP_DAMAGE_ENEMY,
+    OP_HEAL,
+    OP_JUSTICE,
+    OP_MOVE,
+    OP_PLACE,
+    OP_RESCUE,
+    OP_SOLVE,
+)
 from hon_env.content.tables import (
     ABIL_EXHAUST,
     AL_ABILITY,
@@ -174,9 +184,6 @@ from hon_env.core.queries import (
 )
 from hon_env.core.zones import hand_size
 
-OP_DAMAGE_ENEMY, OP_JUSTICE, OP_MOVE, OP_ATTACK, OP_SOLVE, OP_PLACE, OP_RESCUE = (
-    5, 6, 7, 8, 9, 10, 11)
-OP_HEAL = 4
 KIND_ATTACK, KIND_SOLVE = 1, 2
 FINISH_BONUS = 3  # a success that finishes a target is worth this much more
 FEAT_ROLL_MIN = 6  # weight that justifies discarding a card for an extra roll

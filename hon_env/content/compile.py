@@ -296,8 +296,6 @@ RULE_RANGES: dict[str, tuple[int, int]] = {
     "nemeses": (0, NEMESES),
 }
 BOOL_RULES = ("extra_clues",)
-# lists of content ids, checked by ``_check_ids``
-LIST_RULES = ("special_minions", "special_bystanders", "crisis_cards", "allies")
 DIE_FACES = 6
 MAX_FACE_COUNT = 3  # successes (or focus, bursts) on one face
 

@@ -41,7 +41,6 @@ from hon_env.content.ops import (
 from hon_env.content.tables import MAX_PANELS, MAX_PROGS, PROG_LEN
 
 CONTEXTS = ("hero", "ally", "villain", "activate")
-IF_CODE = OP_BY_NAME["if"].code
 COUNTER_PREFIX = "counter:"
 
 Row = tuple[int, int, int, int]

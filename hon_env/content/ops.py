@@ -223,5 +223,49 @@ OPS: tuple[OpSpec, ...] = (
 )
 
 OP_BY_NAME = {op.name: op for op in OPS}
-OP_BY_CODE = {op.code: op for op in OPS}
-MAX_OP_CODE = max(op.code for op in OPS)
+
+
+def _code(name: str) -> int:
+    return OP_BY_NAME[name].code
+
+
+# The codes as module constants for the kernels (numba freezes them at compile time).
+# ``OPS`` above is the one place a code is chosen; tests/test_op_codes.py ties these names,
+# the codes and the interpreter's dispatch together.
+OP_GAIN_FOCUS = _code("gain_focus")
+OP_DRAW = _code("draw")
+OP_GAIN_CLUE = _code("gain_clue")
+OP_HEAL = _code("heal")
+OP_DAMAGE_ENEMY = _code("damage_enemy")
+OP_JUSTICE = _code("justice")
+OP_MOVE = _code("move")
+OP_ATTACK = _code("attack")
+OP_SOLVE = _code("solve")
+OP_PLACE = _code("place")
+OP_RESCUE = _code("rescue")
+OP_EXHAUST_THREAT = _code("exhaust_threat")
+OP_PREVENT = _code("prevent")
+OP_PLACE_MINIONS = _code("place_minions")
+OP_PLACE_BYSTANDERS = _code("place_bystanders")
+OP_CAPTURE = _code("capture_bystanders")
+OP_DEFEAT_BYSTANDERS = _code("defeat_bystanders")
+OP_SCHEME = _code("scheme")
+OP_ADVANCE = _code("advance")
+OP_VILLAIN_INFLICT = _code("villain_inflict")
+OP_DAMAGE_HERO = _code("damage_hero")
+OP_DISCARD_OR_DAMAGE = _code("discard_or_damage")
+OP_CRISIS = _code("crisis")
+OP_COUNTER_ADD = _code("counter_add")
+OP_HEAL_VILLAIN = _code("heal_villain")
+OP_VILLAIN_MOVE = _code("villain_move")
+OP_ENEMY_MOVE = _code("enemy_move")
+OP_INFLICT = _code("inflict")
+OP_INFLICT_OWNER = _code("inflict_owner")
+OP_IF = _code("if")
+OP_MOVE_AWAY = _code("move_away")
+OP_FORTIFY = _code("fortify")
+OP_BOARD_MECH = _code("board_mech")
+OP_EJECT = _code("eject")
+OP_ALLY_MOVE = _code("ally_move")
+OP_ALLY_ATTACK = _code("ally_attack")
+OP_ALLY_SOLVE = _code("ally_solve")

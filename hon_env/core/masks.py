@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from numba import njit
 
+from hon_env.content.ops import OP_PREVENT
 from hon_env.content.tables import (
     ABIL_ACTION,
     ABIL_EXHAUST,
@@ -125,7 +126,6 @@ from hon_env.core.queries import (
 )
 from hon_env.core.zones import held_clue
 
-OP_PREVENT = 13  # the prevent op code (content/ops.py)
 FOCUS_FLIP = 5
 
 

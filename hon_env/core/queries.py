@@ -14,7 +14,6 @@ from hon_env.content.tables import (
     ATTACH_VILLAIN,
     BACK_ENEMY,
     BACK_PROBLEM,
-    CFG_N_HEROES,
     CFG_N_PANELS,
     CR_DANGER,
     CR_DANGER_PH,
@@ -44,7 +43,6 @@ from hon_env.content.tables import (
     IC_BACK_INFLICT,
     IC_DANGER,
     IC_DANGER_PH,
-    IC_PANEL,
     IC_STAYS,
     IC_TYPE,
     IT_ISSUE,
@@ -226,13 +224,6 @@ def target_space(s, b, T, t):
     if t >= T_CRISIS0:
         return s[b, CRISIS_POS + t - T_CRISIS0]
     return -1
-
-
-@njit(cache=True)
-def crisis_in_play(s, b, k):
-    """Crisis card ``k`` is a problem on the map: it has a danger value and a crisis token,
-    and has not been solved (Crisis Cards rule)."""
-    return s[b, CRISIS_POS + k] >= 0
 
 
 @njit(cache=True)
@@ -460,20 +451,6 @@ def problem_danger(s, b, T, t, n_heroes):
     if T.icard[i, IC_TYPE] == IT_SCHEME and s[b, ISIDE + i] == 1:
         return scaled(T.icard[i, IC_BACK_DANGER], T.icard[i, IC_BACK_DANGER_PH], n_heroes)
     return scaled(T.icard[i, IC_DANGER], T.icard[i, IC_DANGER_PH], n_heroes)
-
-
-@njit(cache=True)
-def scheme_panel(T, i):
-    return T.icard[i, IC_PANEL]
-
-
-@njit(cache=True)
-def heroes_on_board(s, b, T):
-    n = 0
-    for h in range(T.cfg[CFG_N_HEROES]):
-        if s[b, HLOC + h] >= 0:
-            n += 1
-    return n
 
 
 @njit(cache=True)
