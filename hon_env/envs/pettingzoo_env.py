@@ -34,8 +34,9 @@ AEC env `agent_selection` is that hero, so one agent often acts several times in
 The observation is egocentric (the agent's own hero first) and free of hidden information
 (other heroes' hands are sizes, deck orders are not visible). Its named sections (global,
 spaces, self, others, villain cards, issue cards, nemeses, special minions, allies, crisis
-cards, special bystanders) are documented in `hon_env/core/observe.py`; the agent's seat
-is one-hot at offsets 58-63 of the global section. `state()` is the global state for
+cards, special bystanders) are a table of named features (`hon_env.observation_spec()`,
+`hon_env.feature_index("section.name")`, listed in `docs/observation.md`); the agent's
+seat is the one-hot feature `global.seat`. `state()` is the global state for
 centralized critics: seat 0's observation followed by every seat's hand
 (`float32 [2223]`).
 
