@@ -374,6 +374,16 @@ class Scenario:
         return len(self.hero_ids)
 
     @property
+    def agent_names(self) -> tuple[str, ...]:
+        """Agent names by seat: hero ids, suffixed ``_2``, ``_3``... for repeated heroes."""
+        seen: dict[str, int] = {}
+        names = []
+        for hid in self.hero_ids:
+            seen[hid] = seen.get(hid, 0) + 1
+            names.append(hid if seen[hid] == 1 else f"{hid}_{seen[hid]}")
+        return tuple(names)
+
+    @property
     def n_nemeses(self) -> int:
         """Nemeses dealt in each game (heroes without a Scheme card + the Nemesis rule)."""
         return int(self.tables.cfg[CFG_N_NEMESES])
