@@ -184,6 +184,10 @@ class Game:
         return L.LOSS_REASON_NAMES[r] if r else None
 
     # --- copies -------------------------------------------------------------------------
+    def __getstate__(self) -> dict[str, Any]:
+        # the cached tables view is rebuilt from the scenario after unpickling
+        return {k: v for k, v in self.__dict__.items() if k != "_tabs_array"}
+
     def clone(self) -> Game:
         """An independent copy (same scenario object, copied state)."""
         g = Game.__new__(Game)

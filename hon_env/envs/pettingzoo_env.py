@@ -158,7 +158,6 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 
@@ -199,7 +198,6 @@ class _Front:
     metadata = METADATA
 
     def __init__(self, **options: Any) -> None:
-        EzPickle.__init__(self, **options)  # pickle.loads re-creates the env from these
         opts = EnvOptions.build(**options)
         self._session = Session(opts)
         self.render_mode: str | None = opts.render_mode
@@ -208,6 +206,14 @@ class _Front:
         self.observation_spaces = {a: observation_space() for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(L.N_ACTIONS) for a in self.possible_agents}
         self.state_space = state_space()
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The whole env, running episode included: ``copy.deepcopy`` and ``pickle`` give a
+        true copy that continues identically (not a fresh env built from the options)."""
+        return self.__dict__.copy()
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
 
     def observation_space(self, agent: str) -> spaces.Dict:
         return self.observation_spaces[agent]
@@ -247,7 +253,7 @@ class _Front:
                 "action_mask": mask}
 
 
-class raw_env(_Front, AECEnv, EzPickle):
+class raw_env(_Front, AECEnv):
     """Hour of Need as a PettingZoo AEC env (see the module documentation)."""
 
     def __init__(self, **kwargs: Any) -> None:
@@ -349,7 +355,7 @@ def env(**kwargs: Any) -> AECEnv:
     return OrderEnforcing(raw_env(**kwargs))
 
 
-class parallel_env(_Front, ParallelEnv, EzPickle):
+class parallel_env(_Front, ParallelEnv):
     """Hour of Need as a PettingZoo Parallel env (see the module documentation).
 
     Every step is one decision. Every live agent submits an action: the deciding hero
