@@ -23,6 +23,7 @@ from hon_env.core.layout import N_ACTIONS
 
 SEED_LIMIT = 2**63  # the engine seeds each game from a signed 64-bit integer
 EPISODE_ROOM = 2**32  # episodes per game a vector env's seeds leave room for (seed_span)
+MAX_NUM_ENVS = 2**24  # games per vector env (far beyond memory: a state row is ~10 kB)
 
 
 class IllegalActionError(ValueError):
@@ -119,8 +120,9 @@ def seed_span(num_envs: int) -> int:
 
 
 def check_num_envs(num_envs: Any) -> int:
-    """``num_envs`` as a positive Python int; ``TypeError``/``ValueError`` naming it."""
+    """``num_envs`` as a Python int in ``[1, MAX_NUM_ENVS]``; ``TypeError``/``ValueError``
+    naming it."""
     n = check_int(num_envs, "num_envs")
-    if n < 1:
-        raise ValueError(f"num_envs must be a positive integer, got {n}")
+    if not 1 <= n <= MAX_NUM_ENVS:
+        raise ValueError(f"num_envs must be a positive integer at most 2**24, got {n}")
     return n

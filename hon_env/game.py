@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from hon_env.checks import IllegalActionError, as_action, check_action, check_seed
+from hon_env.checks import IllegalActionError, as_action, check_action, check_int, check_seed
 from hon_env.content import Scenario
 from hon_env.content.tables import (
     AL_ATTACK,
@@ -152,8 +152,7 @@ class Game:
 
         Egocentric and free of hidden information (``hon_env.core.observe``).
         """
-        if seat is None:
-            seat = max(self.current_seat, 0)
+        seat = max(self.current_seat, 0) if seat is None else check_int(seat, "seat")
         if not 0 <= seat < self.scenario.n_heroes:
             raise ValueError(f"seat must be in [0, {self.scenario.n_heroes}), got {seat}")
         out = np.zeros(OBS_DIM, np.float32)

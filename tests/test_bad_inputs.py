@@ -261,9 +261,10 @@ def test_vector_env_seed_leaves_room_for_every_episode(origin, seed):
     assert vector_env(4, seed=largest, scenario=origin).seed == largest
 
 
-@pytest.mark.parametrize("num_envs", [0, -3, np.int64(0)])
+@pytest.mark.parametrize("num_envs", [0, -3, np.int64(0), 2**24 + 1, 2**40])
 def test_vector_env_refuses_bad_num_envs(origin, num_envs):
-    with pytest.raises(ValueError, match=f"num_envs must be a positive integer, got {num_envs}"):
+    with pytest.raises(ValueError, match=rf"num_envs must be a positive integer at most "
+                                         rf"2\*\*24, got {num_envs}$"):
         vector_env(num_envs, scenario=origin)
 
 
@@ -287,3 +288,74 @@ def test_sb3_accepts_column_actions_and_checks_seeds(origin):
     for bad in (-1, 2.0, True, "3"):
         with pytest.raises((TypeError, ValueError), match="seed must be an integer"):
             env.seed(bad)
+
+
+# --------------------------------------------------------------------------- fuzz
+
+def _random_value(rng: np.random.Generator) -> object:
+    """A value of a random kind: integers in and out of range, floats, strings, bools..."""
+    kind = int(rng.integers(12))
+    n = int(rng.integers(-(2**40), 2**40))
+    return [
+        lambda: int(rng.integers(-5, N + 5)), lambda: n, lambda: float(rng.normal() * 100),
+        lambda: np.int64(rng.integers(-3, N + 3)), lambda: np.float32(rng.integers(0, N)),
+        lambda: str(int(rng.integers(0, N))), lambda: bool(rng.integers(2)),
+        lambda: None, lambda: [int(rng.integers(0, N))], lambda: float("nan"),
+        lambda: np.uint8(rng.integers(0, 256)), lambda: complex(n, 0),
+    ][kind]()
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def test_fuzz_every_entry_point(origin):
+    """400 random values into each single-value entry point: each is applied (only when it
+    is a legal integer) or refused with a TypeError/ValueError that names it, leaving the
+    state as it was. No other exception, nothing coerced."""
+    rng = np.random.default_rng(12345)
+    game = Game(origin, seed=0)
+    aec = hour_of_need_v1.env(scenario=origin)
+    aec.reset(seed=0)
+    gym_env = HourOfNeedEnv(scenario=origin)
+    gym_env.reset(seed=0)
+    venv = vector_env(2, seed=0, scenario=origin)
+    venv.reset()
+    targets = {
+        "Game.apply": (lambda v: game.apply(v), lambda: game.state),
+        "Game.observation": (lambda v: game.observation(v), lambda: game.state),
+        "Game(seed=)": (lambda v: Game(origin, seed=v), lambda: game.state),
+        "env.step": (lambda v: aec.step(v), lambda: aec.unwrapped.game.state),
+        "gym.step": (lambda v: gym_env.step(v), lambda: gym_env.game.state),
+        "gym.reset(seed=)": (lambda v: gym_env.reset(seed=v), lambda: gym_env.game.state),
+        "vector_env(num_envs=)": (lambda v: vector_env(v, scenario=origin), lambda: venv.state),
+        "VectorEnv.step": (lambda v: venv.step(np.array([v, v])), lambda: venv.state),
+    }
+    refused = accepted = 0
+    for name, (call, state) in targets.items():
+        for _ in range(50):
+            value = _random_value(rng)
+            if value is None and name in ("gym.reset(seed=)", "Game.observation"):
+                continue  # None means "the default" there, by the API
+            if not aec.agents or aec.terminations[aec.agent_selection]:
+                aec.reset()
+            if gym_env.action_masks().sum() == 0:
+                gym_env.reset()
+            before = state().copy()
+            try:
+                call(value)
+            except (TypeError, ValueError) as err:  # IllegalActionError is a ValueError
+                refused += 1
+                text = str(err)
+                assert (repr(value)[:40] in text or (_is_int(value) and str(int(value)) in text)
+                        or name == "VectorEnv.step"), (name, value, text)
+                state_now = state()
+                if state_now is not None and state_now.shape == before.shape:
+                    np.testing.assert_array_equal(state_now, before, err_msg=f"{name} {value!r}")
+                continue
+            accepted += 1
+            assert _is_int(value) or (name == "VectorEnv.step" and np.asarray(
+                [value]).dtype.kind in "iu"), (name, value)  # accepted only as an integer
+            if game.is_over:
+                game = Game(origin, seed=int(rng.integers(100)))
+    assert refused + accepted >= 400 - 10 and refused >= 250, (refused, accepted)

@@ -34,6 +34,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
+from hon_env.checks import check_seed
 from hon_env.content import Scenario
 from hon_env.core import layout as L
 from hon_env.core.observe import OBS_DIM
@@ -70,8 +71,9 @@ class HourOfNeedEnv(gymnasium.Env):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[np.ndarray, dict[str, Any]]:
         """Start an episode; ``options`` is accepted and ignored."""
-        self._session.reset(seed)  # checks the seed first (hon_env.checks.check_seed)
-        # seeds np_random as Gymnasium expects; the game's own RNG lives in its state
+        seed = None if seed is None else check_seed(seed)  # before anything changes
+        self._session.reset(seed)
+        # seeds np_random as Gymnasium expects (a Python int); the game's RNG is in its state
         super().reset(seed=seed)
         if self.render_mode == "human":
             self.render()
