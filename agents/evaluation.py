@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from agents.policy import Policy
+from hon_env.checks import check_actions, check_int, check_seed
 from hon_env.content import Scenario
 from hon_env.core import layout as L
 from hon_env.envs.vector import VectorEnv
@@ -65,8 +66,11 @@ def evaluate(policy: Policy, *, games: int, seed: int = 0, batch: int = 256,
     ``heroes`` and ``rules`` (e.g. ``{"allies": ["lox_lee"]}``) override its content (only
     with an id or path). Game i starts from seed ``seed + i`` whatever the batch size.
     """
-    if games < 1:
-        raise ValueError("games must be positive")
+    games, batch = check_int(games, "games"), check_int(batch, "batch")
+    if games < 1 or batch < 1:
+        raise ValueError(f"games and batch must be positive integers, got games={games}, "
+                         f"batch={batch}")
+    seed = check_seed(seed, games)
     sc = resolve_scenario(scenario, heroes=heroes, villain=villain, issue=issue, rules=rules)
     outcomes: list[int] = []
     reasons: list[int] = []
@@ -79,7 +83,7 @@ def evaluate(policy: Policy, *, games: int, seed: int = 0, batch: int = 256,
         while not done.all():
             actions = policy.act(obs["observation"], obs["action_mask"], obs["agent"],
                                  engine=env.engine)
-            obs, _, _, _, info = env.step(np.asarray(actions, np.int64))
+            obs, _, _, _, info = env.step(check_actions(actions, n))  # never cast floats
             for i in np.flatnonzero(info["_final"] & ~done):
                 done[i] = True
                 outcomes.append(int(info["final_outcome"][i]))

@@ -1,19 +1,26 @@
-"""Trained policies behind the ``Policy`` interface: MAPPO (.pt) and MaskablePPO (.zip)."""
+"""Trained policies behind the ``Policy`` interface: MAPPO (.pt) and MaskablePPO (.zip).
+
+A .pt checkpoint loads with ``weights_only=True`` (``agents.checkpoints``). A .zip is
+sb3-contrib's format, whose saved parameters SB3 unpickles: load only .zip files you trust.
+"""
 
 from __future__ import annotations
 
+import zipfile
 from pathlib import Path
 
 import numpy as np
 import torch
 
+from agents.checkpoints import (
+    CheckpointError,
+    check_spaces,
+    load_checkpoint,
+    load_weights,
+    require_file,
+)
 from agents.networks import Actor, sample
 from agents.policy import Engine
-from hon_env.core.layout import N_ACTIONS
-from hon_env.core.observe import OBS_DIM
-from hon_env.envs.pettingzoo_env import METADATA
-
-ENV_NAME = METADATA["name"]
 
 
 class MappoPolicy:
@@ -31,12 +38,16 @@ class MappoPolicy:
     @classmethod
     def load(cls, path: str | Path, device: str = "cpu", greedy: bool = True,
              seed: int = 0) -> MappoPolicy:
-        ckpt = torch.load(path, map_location=device, weights_only=False)
-        if ckpt.get("algo") != "mappo":
-            raise ValueError(f"{path} is not a MAPPO checkpoint")
-        check_spaces(path, ckpt["obs_dim"], ckpt["n_actions"])
-        actor = Actor(ckpt["obs_dim"], ckpt["n_actions"], list(ckpt["config"]["hidden"]))
-        actor.load_state_dict(ckpt["actor"])
+        """The actor of the MAPPO checkpoint at ``path`` (tensors and plain data only:
+        ``agents.checkpoints``); a ``CheckpointError`` names the file and what was wrong."""
+        ckpt = load_checkpoint(path, device)
+        hidden = ckpt["config"].get("hidden") if isinstance(ckpt["config"], dict) else None
+        if (not isinstance(hidden, (list, tuple)) or not hidden
+                or not all(isinstance(h, int) and h > 0 for h in hidden)):
+            raise CheckpointError(f"{path}: config['hidden'] must be a list of layer sizes, "
+                                  f"got {hidden!r}")
+        actor = Actor(ckpt["obs_dim"], ckpt["n_actions"], list(hidden))
+        load_weights(path, actor, ckpt["actor"], "actor")
         return cls(actor, device, greedy, seed)
 
     @torch.no_grad()
@@ -47,15 +58,6 @@ class MappoPolicy:
         logp = self.actor.log_probs(obs, mask)
         a = logp.argmax(-1) if self.greedy else sample(logp, self.gen)
         return a.cpu().numpy().astype(np.int64)
-
-
-def check_spaces(path: str | Path, obs_dim: int, n_actions: int) -> None:
-    """Refuse a checkpoint trained on other observation or action sizes (an older env
-    version) with a message that says so, instead of a shape error deep in torch."""
-    if (obs_dim, n_actions) != (OBS_DIM, N_ACTIONS):
-        raise ValueError(
-            f"{path} was trained on observations of {obs_dim} floats and {n_actions} actions; "
-            f"this hon_env ({ENV_NAME}) has {OBS_DIM} and {N_ACTIONS}: retrain it")
 
 
 class PpoPolicy:
@@ -72,7 +74,14 @@ class PpoPolicy:
              seed: int = 0) -> PpoPolicy:
         from sb3_contrib import MaskablePPO
 
-        model = MaskablePPO.load(str(path), device=device)
+        path = require_file(path)
+        if not zipfile.is_zipfile(path):
+            raise CheckpointError(f"{path}: not a MaskablePPO .zip checkpoint (not a zip file)")
+        try:
+            model = MaskablePPO.load(str(path), device=device)
+        except (KeyError, ValueError, RuntimeError, EOFError, zipfile.BadZipFile) as exc:
+            raise CheckpointError(f"{path}: cannot load the MaskablePPO checkpoint: "
+                                  f"{type(exc).__name__}: {str(exc)[:200]}") from exc
         check_spaces(path, model.observation_space.shape[0], model.action_space.n)
         model.set_random_seed(seed)
         return cls(model, greedy)

@@ -18,7 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from hon_env.content import Scenario, load_scenario
+from hon_env.checks import IllegalActionError, as_action, check_action, check_int, check_seed
+from hon_env.content import Scenario
 from hon_env.content.tables import (
     AL_ATTACK,
     AL_HEALTH,
@@ -41,40 +42,35 @@ from hon_env.core import layout as L
 from hon_env.core.kernels import game_apply, game_init, game_observe, game_refresh, game_state
 from hon_env.core.observe import OBS_DIM, STATE_DIM
 from hon_env.describe import action_to_string, space_name, target_name
+from hon_env.options import scenario_from
 
 _FORM_WORDS = {code: name for name, code in FORM_NAMES.items()}
 
-
-class IllegalActionError(ValueError):
-    """An action outside the pending decision's legal mask."""
+__all__ = ["Game", "IllegalActionError", "resolve_scenario"]
 
 
-def resolve_scenario(scenario: str | Path | Scenario = "origin_story", **overrides: Any
+def resolve_scenario(scenario: str | Path | Scenario = "origin_story", **options: Any
                      ) -> Scenario:
-    """A compiled ``Scenario`` from an id, a YAML path or an existing ``Scenario``."""
-    if isinstance(scenario, Scenario):
-        if any(v is not None for v in overrides.values()):
-            raise ValueError("pass overrides with a scenario id or path, not a Scenario")
-        return scenario
-    return load_scenario(scenario, **overrides)
+    """A compiled ``Scenario`` from an id, a YAML path or an existing ``Scenario`` and the
+    game options (``hon_env.options.scenario_from``)."""
+    return scenario_from(scenario, **options)
 
 
 class Game:
-    """One game. ``Game(scenario, seed, heroes=..., villain=..., issue=..., nemeses=...,
-    rules=..., caps=...)`` (the overrides of ``load_scenario``).
+    """One game: ``Game(scenario, seed, **options)``, where ``options`` are the game options
+    every front end takes (``hon_env.options.scenario_from``: ``heroes``, ``villain``,
+    ``issue``, ``n_heroes``, ``nemeses``, ``rules``, ``caps``, ``max_cycles``).
 
     Attributes:
         scenario: the compiled ``Scenario``.
         state: the ``[1, STATE_LEN]`` int32 state (see ``hon_env.core.layout``).
     """
 
-    def __init__(self, scenario: str | Path | Scenario = "origin_story", seed: int = 0, *,
-                 heroes: list[str] | None = None, villain: str | None = None,
-                 issue: str | None = None, nemeses: list[str] | None = None,
-                 rules: dict | None = None, caps: dict | None = None) -> None:
-        self.scenario = resolve_scenario(scenario, heroes=heroes, villain=villain, issue=issue,
-                                         nemeses=nemeses, rules=rules, caps=caps)
-        self.seed = int(seed)
+    def __init__(self, scenario: str | Path | Scenario = "origin_story", seed: int = 0,
+                 **options: Any) -> None:
+        seed = check_seed(seed)
+        self.scenario = scenario_from(scenario, **options)
+        self.seed = seed
         self.state = np.zeros((1, L.STATE_LEN), np.int32)
         self._mask = np.zeros((1, L.N_ACTIONS), np.int8)
         game_init(self.state, self._tabs, np.int64(self.seed), self._mask[0])
@@ -96,12 +92,7 @@ class Game:
     @property
     def agents(self) -> list[str]:
         """Agent names by seat: hero ids, suffixed ``_2``, ``_3``... for repeated heroes."""
-        seen: dict[str, int] = {}
-        names = []
-        for hid in self.scenario.hero_ids:
-            seen[hid] = seen.get(hid, 0) + 1
-            names.append(hid if seen[hid] == 1 else f"{hid}_{seen[hid]}")
-        return names
+        return list(self.scenario.agent_names)
 
     @property
     def current_seat(self) -> int:
@@ -130,16 +121,22 @@ class Game:
     def apply(self, action: int) -> None:
         """Answer the pending decision and run to the next one.
 
+        Args:
+            action: a Python or numpy integer in ``[0, N_ACTIONS)``; nothing is coerced.
+
         Raises:
-            IllegalActionError: the action is not in the legal mask (nothing changes).
+            TypeError: ``action`` is not an integer (``bool``, floats, strings...).
+            IllegalActionError: the action is out of range or not in the legal mask.
             RuntimeError: the game is already over.
+            (Nothing changes when any of them is raised.)
         """
-        a = int(action)
+        a = as_action(action)
         if self.is_over:
             raise RuntimeError(f"the game is over ({self.outcome}); no action can be applied")
         if not (0 <= a < L.N_ACTIONS) or not self._mask[0, a]:
             legal = ", ".join(f"{x} ({self.action_to_string(x)})" for x in self.legal_actions())
-            what = self.action_to_string(a) if 0 <= a < L.N_ACTIONS else "out of range"
+            what = (self.action_to_string(a) if 0 <= a < L.N_ACTIONS
+                    else f"out of range: actions are integers in [0, {L.N_ACTIONS})")
             raise IllegalActionError(
                 f"action {a} ({what}) is not legal in decision '{self.decision}' of "
                 f"{self.current_agent}; legal: {legal}")
@@ -148,15 +145,14 @@ class Game:
 
     def action_to_string(self, action: int) -> str:
         """Describe ``action`` as an answer to the pending decision."""
-        return action_to_string(self.scenario, self.state[0], int(action))
+        return action_to_string(self.scenario, self.state[0], check_action(action))
 
     def observation(self, seat: int | None = None) -> np.ndarray:
         """float32 [OBS_DIM] observation of ``seat`` (default: the deciding hero).
 
         Egocentric and free of hidden information (``hon_env.core.observe``).
         """
-        if seat is None:
-            seat = max(self.current_seat, 0)
+        seat = max(self.current_seat, 0) if seat is None else check_int(seat, "seat")
         if not 0 <= seat < self.scenario.n_heroes:
             raise ValueError(f"seat must be in [0, {self.scenario.n_heroes}), got {seat}")
         out = np.zeros(OBS_DIM, np.float32)
@@ -187,6 +183,10 @@ class Game:
         return L.LOSS_REASON_NAMES[r] if r else None
 
     # --- copies -------------------------------------------------------------------------
+    def __getstate__(self) -> dict[str, Any]:
+        # the cached tables view is rebuilt from the scenario after unpickling
+        return {k: v for k, v in self.__dict__.items() if k != "_tabs_array"}
+
     def clone(self) -> Game:
         """An independent copy (same scenario object, copied state)."""
         g = Game.__new__(Game)

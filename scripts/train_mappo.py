@@ -40,6 +40,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from agents.checkpoints import CheckpointError, load_checkpoint, load_weights
 from agents.heuristic import HeuristicPolicy
 from agents.networks import Actor, Critic, ValueNorm, bf16_is_fast, entropy, sample
 from agents.trained import MappoPolicy
@@ -134,13 +135,14 @@ def train(cfg: Config) -> dict[str, float]:
                            eps=1e-5)
     global_step = 0
     if cfg.resume:
-        ckpt = torch.load(cfg.resume, map_location=device, weights_only=False)
-        if ckpt.get("algo") != "mappo":
-            raise ValueError(f"{cfg.resume} is not a MAPPO checkpoint")
-        actor.load_state_dict(ckpt["actor"])
-        critic.load_state_dict(ckpt["critic"])
-        vnorm.load_state_dict(ckpt["value_norm"])
-        opt.load_state_dict(ckpt["optimizer"])
+        ckpt = load_checkpoint(cfg.resume, device)  # tensors and plain data only
+        for key in ("critic", "value_norm", "optimizer", "global_step"):
+            if key not in ckpt:
+                raise CheckpointError(f"{cfg.resume}: cannot resume: missing key {key!r}")
+        load_weights(cfg.resume, actor, ckpt["actor"], "actor")
+        load_weights(cfg.resume, critic, ckpt["critic"], "critic")
+        load_weights(cfg.resume, vnorm, ckpt["value_norm"], "value_norm")
+        load_weights(cfg.resume, opt, ckpt["optimizer"], "optimizer")
         global_step = int(ckpt["global_step"])
     # resumed runs continue with fresh episodes: seeds move on with the step count
     env = VectorEnv(B, cfg.seed * 1_000_003 + global_step, scenario,

@@ -852,3 +852,109 @@ def test_extra_clues_must_be_a_boolean(tmp_path: Path) -> None:
     with pytest.raises(ContentError, match=error_pattern(
             "load_scenario() arguments", "-", "rules.extra_clues", "expected true or false")):
         load(tmp_path, rules={"extra_clues": 1})
+
+
+# --------------------------------------------------------------------------- unsafe files
+
+def test_non_utf8_file_names_the_file(tmp_path: Path) -> None:
+    content = write_content(tmp_path)
+    hero = content / "heroes" / "tester.yaml"
+    hero.write_bytes(hero.read_bytes().replace(b"Tester", b"Test\xe9r", 1))
+    with pytest.raises(ContentError, match=r"heroes/tester\.yaml.*not UTF-8 text: byte 0xe9"):
+        load_scenario("test_story", content_dir=content)
+
+
+@pytest.mark.parametrize("depth", [25, 300])
+def test_nesting_depth_is_limited_naming_file_and_field(tmp_path: Path, depth: int) -> None:
+    """``if`` nested deep is a ContentError naming the file (and, when the YAML parser
+    gets that far, the field where the limit is passed), never a RecursionError."""
+    import json
+
+    content = write_content(tmp_path)
+    hero = content / "heroes" / "tester.yaml"
+    doc = yaml.safe_load(hero.read_text())
+    effect: list[Any] = [{"op": "draw"}]
+    for _ in range(depth):
+        effect = [{"op": "if", "count": "round", "at_least": 1, "then": effect}]
+    doc["cards"][0]["effect"] = effect
+    hero.write_text(json.dumps(doc))  # JSON is YAML; yaml.safe_dump recurses too deep
+    field = r"field 'cards\[0\]\.effect(\[0\]\.then)+.*" if depth < 100 else ""
+    with pytest.raises(ContentError, match=r"heroes/tester\.yaml.*" + field + "nested deeper"):
+        load_scenario("test_story", content_dir=content)
+
+
+def test_deeply_nested_flow_yaml_is_a_content_error(tmp_path: Path) -> None:
+    content = write_content(tmp_path)
+    hero = content / "heroes" / "tester.yaml"
+    hero.write_text(hero.read_text() + "extra: " + "[" * 5000 + "]" * 5000 + "\n")
+    with pytest.raises(ContentError, match=r"heroes/tester\.yaml.*nested deeper"):
+        load_scenario("test_story", content_dir=content)
+
+
+def test_ragged_map_rows_are_refused_naming_the_row(tmp_path: Path) -> None:
+    def edit(docs: dict[str, Any]) -> None:
+        _issue(docs)["board"]["map"] = ["1 . b 2", " . S .", "3 r . 4"]
+
+    with pytest.raises(ContentError, match=re.escape("issues/heist.yaml") + r".*field "
+                       r"'board\.map\[1\]'.*row 2 has 3 cells, row 1 has 4"):
+        load(tmp_path, edit)
+
+
+# --------------------------------------------------------------------------- caching
+
+def test_scenarios_are_cached_until_a_file_changes(tmp_path: Path) -> None:
+    """The same arguments give the same Scenario object; an edited content file is read
+    again (a changed hero name shows), and restoring it gives back an equal scenario."""
+    import os
+
+    content = write_content(tmp_path)
+    first = load_scenario("test_story", content_dir=content)
+    assert load_scenario("test_story", content_dir=content) is first
+    assert load_scenario("test_story", content_dir=content, rules={"move": 4}) is not first
+    hero = content / "heroes" / "tester.yaml"
+    before = hero.read_text()
+    hero.write_text(before.replace("name: Tester", "name: Retset", 1))
+    os.utime(hero, ns=(first_ns := 10**18, first_ns))  # a stamp unlike the first one
+    changed = load_scenario("test_story", content_dir=content)
+    assert changed is not first and changed.hero_names == ("Retset",)
+    hero.write_text(before)
+    again = load_scenario("test_story", content_dir=content)
+    assert again.hero_names == ("Tester",) and again is first  # same content, same object
+
+
+def test_same_size_edit_within_the_clock_tick_is_seen(tmp_path: Path) -> None:
+    """A file rewritten with the same size and the same mtime (a coarse clock) is still
+    re-read: recent stamps are checked by content hash."""
+    import os
+
+    content = write_content(tmp_path)
+    hero = content / "heroes" / "tester.yaml"
+    st = hero.stat()
+    first = load_scenario("test_story", content_dir=content)
+    hero.write_text(hero.read_text().replace("name: Tester", "name: Tasted", 1))
+    os.utime(hero, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert load_scenario("test_story", content_dir=content).hero_names == ("Tasted",)
+    assert first.hero_names == ("Tester",)
+
+
+def test_a_cached_scenario_cannot_be_changed(tmp_path: Path) -> None:
+    scen = load(tmp_path, rules={"move": 4})
+    with pytest.raises(ValueError, match="read-only"):
+        scen.tables.hero_stat[0, 0, 0] = 99
+    with pytest.raises(TypeError):
+        scen.rules["move"] = 5  # type: ignore[index]
+    with pytest.raises(AttributeError):
+        scen.hero_ids = ("x",)  # type: ignore[misc]
+
+
+def test_each_file_is_parsed_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from hon_env.content import loader
+
+    content = write_content(tmp_path)
+    reads: list[str] = []
+    real = loader.read_yaml
+    monkeypatch.setattr(loader, "read_yaml", lambda p: reads.append(p.name) or real(p))
+    load_scenario("test_story", content_dir=content)
+    load_scenario("test_story", content_dir=content, heroes=["tester", "tester"])
+    load_scenario("test_story", content_dir=content, rules={"move": 4})
+    assert reads and len(reads) == len(set(reads)), reads

@@ -143,9 +143,15 @@ def _parse_map(raw: object, where: Where) -> list[tuple[tuple[int, int], str]]:
     if not rows:
         raise where.error("the map has no rows")
     cells = []
+    width = None
     for r, line in enumerate(rows):
         if not isinstance(line, str):
             raise where.index(r).error(f"expected a row string, got {type(line).__name__}")
+        width = len(line.split()) if width is None else width
+        if len(line.split()) != width:
+            raise where.index(r).error(
+                f"row {r + 1} has {len(line.split())} cells, row 1 has {width}: every row "
+                "needs the same number of cells (pad with '#')")
         for c, cell in enumerate(line.split()):
             if len(cell) != 1 or cell not in CELL_ALPHABET.split():
                 raise where.index(r).error(

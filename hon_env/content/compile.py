@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
+from hon_env.content import cache
 from hon_env.content.board import Board, resolve_location
 from hon_env.content.effects import Effect, ProgramStore
 from hon_env.content.errors import Where, as_list, as_mapping, check_int, check_str, type_name
@@ -197,6 +199,7 @@ from hon_env.content.tables import (
     SPECIAL_BYSTANDERS,
     SPECIAL_MINION_TOKENS,
     SPECIAL_MINIONS,
+    TABLES_DTYPE,
     VC_ACTIVATE_PROG,
     VC_ATTACH,
     VC_ATTACH_DEFENSE,
@@ -337,7 +340,12 @@ Card = TypeVar("Card")  # a loaded optional card (special minion, crisis card, a
 
 @dataclass(frozen=True)
 class Scenario:
-    """A compiled scenario: the engine's tables plus the names humans read."""
+    """A compiled scenario: the engine's tables plus the names humans read.
+
+    Immutable, so one object is safely shared (``load_scenario`` caches them): the tables
+    are a read-only array, names are tuples, ``rules``/``caps`` read-only mappings (lists
+    in them become tuples). Pickling and ``copy.deepcopy`` rebuild the tables record.
+    """
 
     id: str
     tables: np.record  # packed Tables (content/tables.py pack_tables)
@@ -367,14 +375,67 @@ class Scenario:
     rules: dict[str, Any]  # resolved rules (DEFAULT_RULES keys)
     caps: dict[str, int]  # resolved caps (DEFAULT_CAPS keys)
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "rules", _frozen(self.rules))
+        object.__setattr__(self, "caps", _frozen(self.caps))
+
+    def __reduce__(self) -> tuple[Callable[..., Scenario], tuple[dict[str, Any]]]:
+        # an np.record does not survive pickling as the kernels need it (a view of a
+        # one-element array): send the packed bytes and rebuild the record from them
+        state = {f.name: getattr(self, f.name) for f in fields(self)}
+        state["tables"] = self.tables.base.view(np.ndarray).tobytes()
+        state["rules"], state["caps"] = _thawed(self.rules), _thawed(self.caps)
+        return _rebuild_scenario, (state,)
+
     @property
     def n_heroes(self) -> int:
         return len(self.hero_ids)
 
     @property
+    def agent_names(self) -> tuple[str, ...]:
+        """Agent names by seat: hero ids, suffixed ``_2``, ``_3``... for repeated heroes."""
+        seen: dict[str, int] = {}
+        names = []
+        for hid in self.hero_ids:
+            seen[hid] = seen.get(hid, 0) + 1
+            names.append(hid if seen[hid] == 1 else f"{hid}_{seen[hid]}")
+        return tuple(names)
+
+    @property
     def n_nemeses(self) -> int:
         """Nemeses dealt in each game (heroes without a Scheme card + the Nemesis rule)."""
         return int(self.tables.cfg[CFG_N_NEMESES])
+
+
+def _frozen(value: Any) -> Any:
+    """``value`` with dicts as read-only mappings and lists as tuples, all the way down."""
+    if isinstance(value, (dict, MappingProxyType)):
+        return MappingProxyType({k: _frozen(v) for k, v in value.items()})
+    if isinstance(value, (list, tuple)):
+        return tuple(_frozen(v) for v in value)
+    return value
+
+
+def _thawed(value: Any) -> Any:
+    """The plain-``dict`` form of a ``_frozen`` mapping (for pickling)."""
+    if isinstance(value, MappingProxyType):
+        return {k: _thawed(v) for k, v in value.items()}
+    return value
+
+
+def tables_record(packed: bytes) -> np.record:
+    """The read-only tables record (as ``pack_tables`` makes it) from its packed bytes."""
+    if len(packed) != TABLES_DTYPE.itemsize:
+        raise ValueError(f"packed tables of {len(packed)} bytes; this engine's tables are "
+                         f"{TABLES_DTYPE.itemsize} bytes (saved by another hon_env version?)")
+    arr = np.frombuffer(packed, TABLES_DTYPE).copy()
+    arr.flags.writeable = False
+    return arr.view(np.recarray)[0]
+
+
+def _rebuild_scenario(state: dict[str, Any]) -> Scenario:
+    """Unpickle a ``Scenario`` (see ``Scenario.__reduce__``)."""
+    return Scenario(**{**state, "tables": tables_record(state["tables"])})
 
 
 def load_scenario(
@@ -406,8 +467,29 @@ def load_scenario(
 
     Returns:
         The ``Scenario``; raises ``ContentError`` naming file, card and field on bad content.
+        Compiled scenarios are cached (``content/cache.py``): the same arguments return the
+        same (immutable) object while none of the files it was built from changed.
     """
-    spec = parse_scenario(scenario_path(scenario, content_dir))
+    path = scenario_path(scenario, content_dir)
+    overrides = {"heroes": heroes, "villain": villain, "issue": issue, "clues": clues,
+                 "nemeses": nemeses, "rules": rules, "caps": caps}
+    try:
+        key = (path.resolve(), content_root(content_dir).resolve(), cache.freeze(overrides))
+    except TypeError:  # an unhashable override: validated (and refused) by the full load
+        key = None
+    if key is not None and (hit := cache.SCENARIOS.get(key)) is not None:
+        return hit
+    with cache.recording() as deps:
+        compiled = _load_scenario(path, content_dir, **overrides)
+    return compiled if key is None else cache.SCENARIOS.put(key, deps, compiled)
+
+
+def _load_scenario(path: Path, content_dir: str | Path | None, *,
+                   heroes: Sequence[str] | None, villain: str | None, issue: str | None,
+                   clues: str | None, nemeses: Sequence[str] | None,
+                   rules: dict[str, Any] | None, caps: dict[str, Any] | None) -> Scenario:
+    """``load_scenario`` without the cache: read, validate and compile every file."""
+    spec = parse_scenario(path)
     args = Where("load_scenario() arguments")
     ref = spec.where
     hero_ref, villain_ref, issue_ref, clues_ref = (ref.key(k) for k in

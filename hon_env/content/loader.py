@@ -35,6 +35,7 @@ from typing import Any, TypeVar
 import yaml
 
 from hon_env.content.board import Board, parse_board, resolve_location
+from hon_env.content.cache import parsed_once, record_listing
 from hon_env.content.effects import Effect, Op, empty_effect, parse_effect
 from hon_env.content.errors import (
     ContentError,
@@ -449,7 +450,9 @@ def list_content(content_dir: str | Path | None = None) -> dict[str, list[str]]:
 
 def _ids_in(folder: Path) -> list[str]:
     """Sorted stems of the ``*.yaml`` files in ``folder`` (empty when it does not exist)."""
-    return sorted(p.stem for p in folder.glob("*.yaml")) if folder.is_dir() else []
+    names = sorted(p.stem for p in folder.glob("*.yaml")) if folder.is_dir() else []
+    record_listing(folder, names)
+    return names
 
 
 class _StrictLoader(yaml.SafeLoader):
@@ -475,18 +478,52 @@ def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode) -> dict[An
 _StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 
 
+MAX_NESTING = 40  # mappings and lists inside each other; the content needs about 10
+
+
 def read_yaml(path: Path) -> tuple[dict[str, Any], Where]:
-    """Parse one YAML file; returns its top-level mapping and its file-level location."""
+    """Parse one YAML file; returns its top-level mapping and its file-level location.
+
+    Errors name the file: unreadable, not UTF-8, invalid YAML, nested deeper than
+    ``MAX_NESTING`` (naming the field where the limit is passed).
+    """
     where = Where(display_path(path))
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
     except OSError as exc:
         raise where.error(f"cannot read the file ({exc.strerror})") from exc
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[:exc.start].count(b"\n") + 1
+        raise where.error(f"not UTF-8 text: byte 0x{raw[exc.start]:02x} at offset "
+                          f"{exc.start} (line {line})") from None
     try:
         data = yaml.load(text, Loader=_StrictLoader)
     except yaml.YAMLError as exc:
         raise where.error(f"invalid YAML: {' '.join(str(exc).split())}") from exc
+    except RecursionError:
+        raise where.error(f"nested deeper than the parser allows (content nests at most "
+                          f"{MAX_NESTING} levels)") from None
+    _check_nesting(data, where)
     return as_mapping(data, where), where
+
+
+def _check_nesting(data: object, where: Where) -> None:
+    """Refuse mappings/lists nested deeper than ``MAX_NESTING``, naming the field."""
+    stack: list[tuple[object, Where, int]] = [(data, where, 0)]
+    while stack:
+        value, at, depth = stack.pop()
+        if isinstance(value, dict):
+            children = [(v, at.key(k if isinstance(k, (str, int)) else repr(k)))
+                        for k, v in value.items()]
+        elif isinstance(value, list):
+            children = [(v, at.index(i)) for i, v in enumerate(value)]
+        else:
+            continue
+        if depth >= MAX_NESTING:
+            raise at.error(f"nested deeper than {MAX_NESTING} levels of mappings and lists")
+        stack.extend((v, w, depth + 1) for v, w in children)
 
 
 def find_file(kind: str, content_id: object, content_dir: str | Path | None, ref: Where) -> Path:
@@ -588,6 +625,7 @@ def load_hero(hero_id: str, content_dir: str | Path | None = None,
     return parse_hero(path)
 
 
+@parsed_once
 def parse_hero(path: Path) -> Hero:
     """Validate a hero file; returns the ``Hero``."""
     data, where = read_yaml(path)
@@ -765,6 +803,7 @@ def load_villain(villain_id: str, content_dir: str | Path | None = None,
     return parse_villain(path)
 
 
+@parsed_once
 def parse_villain(path: Path) -> Villain:
     """Validate a villain file; returns the ``Villain``."""
     data, where = read_yaml(path)
@@ -907,6 +946,7 @@ def load_issue(issue_id: str, content_dir: str | Path | None = None,
     return parse_issue(path)
 
 
+@parsed_once
 def parse_issue(path: Path) -> Issue:
     """Validate an issue file (with its board); returns the ``Issue``."""
     data, where = read_yaml(path)
@@ -1103,6 +1143,7 @@ def load_clues(clues_id: str, content_dir: str | Path | None = None,
     return parse_clues(path)
 
 
+@parsed_once
 def parse_clues(path: Path) -> Clues:
     """Validate a clue deck file; returns the ``Clues``."""
     data, where = read_yaml(path)
@@ -1151,6 +1192,7 @@ def load_nemesis(nemesis_id: str, content_dir: str | Path | None = None,
     return parse_nemesis(path)
 
 
+@parsed_once
 def parse_nemesis(path: Path) -> Nemesis:
     """Validate a nemesis file; returns the ``Nemesis``.
 
@@ -1202,6 +1244,7 @@ def load_minion(minion_id: str, content_dir: str | Path | None = None,
     return parse_minion(path)
 
 
+@parsed_once
 def parse_minion(path: Path) -> SpecialMinion:
     """Validate a special Minion card file; returns the ``SpecialMinion``.
 
@@ -1243,6 +1286,7 @@ def load_bystander(bystander_id: str, content_dir: str | Path | None = None,
     return parse_bystander(path)
 
 
+@parsed_once
 def parse_bystander(path: Path) -> SpecialBystander:
     """Validate a special Bystander card file; returns the ``SpecialBystander``.
 
@@ -1292,6 +1336,7 @@ def load_crisis(crisis_id: str, content_dir: str | Path | None = None,
     return parse_crisis(path)
 
 
+@parsed_once
 def parse_crisis(path: Path) -> CrisisCard:
     """Validate a crisis card file; returns the ``CrisisCard``.
 
@@ -1352,6 +1397,7 @@ def load_ally(ally_id: str, content_dir: str | Path | None = None,
     return parse_ally(path)
 
 
+@parsed_once
 def parse_ally(path: Path) -> AllyCard:
     """Validate an Ally card file; returns the ``AllyCard``.
 
@@ -1404,6 +1450,7 @@ def scenario_path(scenario: str | Path, content_dir: str | Path | None = None) -
     return path
 
 
+@parsed_once
 def parse_scenario(path: Path) -> ScenarioSpec:
     """Validate a scenario file's own fields; returns the ``ScenarioSpec``."""
     data, where = read_yaml(path)

@@ -14,8 +14,8 @@ plays. ``action_masks()`` returns the bool legal mask, the method sb3-contrib's
 ``MaskablePPO`` looks for; ``info["action_mask"]`` carries the same mask as int8.
 
 Rewards, episode ends, seeding, ``illegal_action`` and the other keyword arguments are
-those of the PettingZoo env (``hon_env.envs.pettingzoo_env``; ``max_cycles`` aside: use
-``caps={"max_decisions": n}``): the team reward, terminated at a win or loss, truncated
+those of the PettingZoo env (``hon_env.envs.pettingzoo_env``; one definition for every
+front end: ``hon_env.options``): the team reward, terminated at a win or loss, truncated
 at the scenario caps, ``reset(seed=s)`` plays ``Game(scenario, seed=s)`` and a later
 ``reset()`` the next seed. ``info`` holds ``"events"``, ``"acting_hero"`` (the hero who
 decides now), ``"decision"``, ``"action_mask"`` and, at the end, ``"outcome"`` and
@@ -28,19 +28,19 @@ instead: they run the same engine batched.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
 
+from hon_env.checks import check_seed
 from hon_env.content import Scenario
 from hon_env.core import layout as L
 from hon_env.core.observe import OBS_DIM
-from hon_env.envs.session import RENDER_MODES, EnvOptions, Session
+from hon_env.envs.session import Session
 from hon_env.game import Game
+from hon_env.options import RENDER_MODES, EnvOptions
 
 ENV_ID = "hon_env/HourOfNeed-v1"
 
@@ -50,21 +50,18 @@ class HourOfNeedEnv(gymnasium.Env):
 
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 2}
 
-    def __init__(self, *, scenario: str | Path | Scenario = "origin_story",
-                 heroes: Sequence[str] | None = None, villain: str | None = None,
-                 issue: str | None = None, n_heroes: int | None = None,
-                 nemeses: Sequence[str] | None = None,
-                 rules: Mapping[str, Any] | None = None, caps: Mapping[str, Any] | None = None,
-                 reward_shaping: Mapping[str, float] | None = None,
-                 illegal_action: str = "raise", render_mode: str | None = None) -> None:
-        self._session = Session(EnvOptions.build(
-            scenario=scenario, heroes=heroes, villain=villain, issue=issue, n_heroes=n_heroes,
-            nemeses=nemeses, rules=rules, caps=caps, reward_shaping=reward_shaping,
-            illegal_action=illegal_action, render_mode=render_mode))
-        self.render_mode = render_mode
+    def __init__(self, **options: Any) -> None:
+        opts = EnvOptions.build(**options)  # the options of every front end
+        self._session = Session(opts)
+        self.render_mode = opts.render_mode
         self.observation_space = spaces.Box(0.0, np.inf, shape=(OBS_DIM,), dtype=np.float32)
         self.action_space = spaces.Discrete(L.N_ACTIONS)
         self.agents = list(self._session.agents)
+
+    @property
+    def scenario(self) -> Scenario:
+        """The compiled ``Scenario`` every episode plays."""
+        return self._session.scenario
 
     @property
     def game(self) -> Game:
@@ -74,9 +71,10 @@ class HourOfNeedEnv(gymnasium.Env):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[np.ndarray, dict[str, Any]]:
         """Start an episode; ``options`` is accepted and ignored."""
-        # seeds np_random as Gymnasium expects; the game's own RNG lives in its state
-        super().reset(seed=seed)
+        seed = None if seed is None else check_seed(seed)  # before anything changes
         self._session.reset(seed)
+        # seeds np_random as Gymnasium expects (a Python int); the game's RNG is in its state
+        super().reset(seed=seed)
         if self.render_mode == "human":
             self.render()
         return self._observation(), self._info()

@@ -91,6 +91,11 @@ hour_of_need_v1.env(scenario="origin_story", heroes=None, villain=None, issue=No
                     reward_shaping=None, illegal_action="raise", render_mode=None)
 ```
 
+These are the options of every front end, defined and validated once in
+`hon_env.options` (`Game` takes the game options, the envs all of them, the vector envs
+all but a `render_mode` other than None): the same names, the same defaults and the same
+error for the same bad value everywhere.
+
 - `scenario`: scenario id (`configs/scenarios/<id>.yaml`), path to a scenario YAML file,
   or a compiled `hon_env.Scenario` (then without the overrides below).
 - `heroes`, `villain`, `issue`: content ids replacing the scenario's (`heroes`: one id per
@@ -122,11 +127,16 @@ Unknown keyword arguments are a `TypeError`. `reset(seed=s)` plays the game of s
 the previous episode's (`s + 1`, `s + 2`...), and on a fresh env starts at seed 0.
 `reset(options=...)` is accepted and ignored.
 
-`env()` wraps `raw_env()` in PettingZoo's `AssertOutOfBoundsWrapper` (an action outside
-`[0, 409)` fails its assertion before reaching the env) and `OrderEnforcingWrapper`. It
-does not add `TerminateIllegalWrapper`: the env handles illegal actions itself
-(`illegal_action`), and that wrapper would swallow them with a warning, set both
-terminated and truncated, and reward only the offending agent.
+`env()` wraps `raw_env()` in `OrderEnforcing`, PettingZoo's `OrderEnforcingWrapper`
+with the project's errors (`RuntimeError` for a step, observe, state or render before
+`reset()`). Actions are checked by the env itself, the same way in every front end
+(`hon_env.checks`): an action that is not a Python or numpy integer (a `bool`, a float
+even if integral, a string, None for a live agent) is a `TypeError`, an integer outside
+`[0, 409)` an `IllegalActionError` naming it and the range (or a penalty with
+`illegal_action="penalize"`). PettingZoo's `AssertOutOfBoundsWrapper` is not used: it
+answers with a bare `AssertionError`. Nor is `TerminateIllegalWrapper`: the env handles
+illegal actions itself (`illegal_action`), and that wrapper would swallow them with a
+warning, set both terminated and truncated, and reward only the offending agent.
 
 `metadata["is_parallelizable"]` is True because the game has a native parallel form
 (`parallel_env`). Use that rather than `pettingzoo.utils.aec_to_parallel(raw_env())`:
@@ -144,21 +154,21 @@ hero.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from pathlib import Path
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 
+from hon_env.checks import as_action
 from hon_env.content import Scenario
 from hon_env.core import layout as L
 from hon_env.core.observe import OBS_DIM, STATE_DIM
-from hon_env.envs.session import RENDER_MODES, EnvOptions, Session, check_action
+from hon_env.envs.session import Session
 from hon_env.game import Game
+from hon_env.options import RENDER_MODES, EnvOptions
 
 __all__ = ["env", "parallel_env", "raw_env"]
 
@@ -188,26 +198,23 @@ class _Front:
 
     metadata = METADATA
 
-    def __init__(self, *, scenario: str | Path | Scenario = "origin_story",
-                 heroes: Sequence[str] | None = None, villain: str | None = None,
-                 issue: str | None = None, n_heroes: int | None = None,
-                 nemeses: Sequence[str] | None = None,
-                 rules: Mapping[str, Any] | None = None, caps: Mapping[str, Any] | None = None,
-                 max_cycles: int | None = None,
-                 reward_shaping: Mapping[str, float] | None = None,
-                 illegal_action: str = "raise", render_mode: str | None = None) -> None:
-        kwargs = dict(scenario=scenario, heroes=heroes, villain=villain, issue=issue,
-                      n_heroes=n_heroes, nemeses=nemeses, rules=rules, caps=caps,
-                      max_cycles=max_cycles, reward_shaping=reward_shaping,
-                      illegal_action=illegal_action, render_mode=render_mode)
-        EzPickle.__init__(self, **kwargs)  # pickling re-creates the env from these
-        self._session = Session(EnvOptions.build(**kwargs))
-        self.render_mode: str | None = kwargs["render_mode"]
+    def __init__(self, **options: Any) -> None:
+        opts = EnvOptions.build(**options)
+        self._session = Session(opts)
+        self.render_mode: str | None = opts.render_mode
         self.possible_agents: list[str] = list(self._session.agents)
         self._seats = {a: i for i, a in enumerate(self.possible_agents)}
         self.observation_spaces = {a: observation_space() for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(L.N_ACTIONS) for a in self.possible_agents}
         self.state_space = state_space()
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The whole env, running episode included: ``copy.deepcopy`` and ``pickle`` give a
+        true copy that continues identically (not a fresh env built from the options)."""
+        return self.__dict__.copy()
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
 
     def observation_space(self, agent: str) -> spaces.Dict:
         return self.observation_spaces[agent]
@@ -247,7 +254,7 @@ class _Front:
                 "action_mask": mask}
 
 
-class raw_env(_Front, AECEnv, EzPickle):
+class raw_env(_Front, AECEnv):
     """Hour of Need as a PettingZoo AEC env (see the module documentation)."""
 
     def __init__(self, **kwargs: Any) -> None:
@@ -283,8 +290,13 @@ class raw_env(_Front, AECEnv, EzPickle):
 
     def step(self, action: int | None) -> None:
         """Answer the pending decision of ``agent_selection`` (None for a finished agent)."""
+        if not hasattr(self, "agent_selection"):
+            raise RuntimeError("call reset() before step()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
+            if action is not None:
+                raise ValueError(f"agent {agent!r} has finished its episode: its only valid "
+                                 f"action is None, got {action!r}")
             self._was_dead_step(action)
             return
         # apply first: a raised IllegalActionError must leave the env exactly as it was
@@ -309,14 +321,42 @@ class raw_env(_Front, AECEnv, EzPickle):
         return {a: dict(info) for a in self.agents}
 
 
+class OrderEnforcing(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's ``OrderEnforcingWrapper`` with the project's errors: using the env
+    before ``reset()`` is a ``RuntimeError`` saying so (PettingZoo's raises a bare
+    ``AssertionError``); actions are checked by ``raw_env`` itself."""
+
+    def _require_reset(self, what: str) -> None:
+        if not self._has_reset:
+            raise RuntimeError(f"call reset() before {what}")
+
+    def step(self, action: int | None) -> None:
+        self._require_reset("step()")
+        super().step(action)
+
+    def observe(self, agent: str) -> dict[str, np.ndarray] | None:
+        self._require_reset("observe()")
+        return super().observe(agent)
+
+    def state(self) -> np.ndarray:
+        self._require_reset("state()")
+        return super().state()
+
+    def render(self) -> str | np.ndarray | None:
+        self._require_reset("render()")
+        return super().render()
+
+    def agent_iter(self, max_iter: int = 2**63):  # noqa: ANN201 (PettingZoo's iterable)
+        self._require_reset("agent_iter()")
+        return super().agent_iter(max_iter)
+
+
 def env(**kwargs: Any) -> AECEnv:
-    """``raw_env(**kwargs)`` in PettingZoo's standard wrappers (see the module docs)."""
-    aec = raw_env(**kwargs)
-    aec = wrappers.AssertOutOfBoundsWrapper(aec)
-    return wrappers.OrderEnforcingWrapper(aec)
+    """``raw_env(**kwargs)`` in ``OrderEnforcing`` (see the module documentation)."""
+    return OrderEnforcing(raw_env(**kwargs))
 
 
-class parallel_env(_Front, ParallelEnv, EzPickle):
+class parallel_env(_Front, ParallelEnv):
     """Hour of Need as a PettingZoo Parallel env (see the module documentation).
 
     Every step is one decision. Every live agent submits an action: the deciding hero
@@ -358,7 +398,7 @@ class parallel_env(_Front, ParallelEnv, EzPickle):
             raise ValueError(f"actions must have exactly one entry per live agent "
                              f"{self.agents}; missing {missing}, unknown {unknown}")
         decider = self._session.current_agent
-        values = {a: check_action(actions[a]) for a in self.agents}
+        values = {a: as_action(actions[a]) for a in self.agents}
         waiting = {a: v for a, v in values.items() if a != decider and v != L.A_PASS}
         if waiting:
             agent, value = next(iter(waiting.items()))

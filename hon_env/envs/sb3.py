@@ -25,6 +25,7 @@ import numpy as np
 from gymnasium import spaces
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
+from hon_env.checks import check_actions, check_seed, seed_span
 from hon_env.core import layout as L
 from hon_env.core.observe import OBS_DIM
 from hon_env.envs.vector import VectorEnv
@@ -49,7 +50,12 @@ class SB3VecEnv(VecEnv):
         return obs["observation"].copy()
 
     def step_async(self, actions: np.ndarray) -> None:
-        self._actions = np.asarray(actions).reshape(self.num_envs).astype(np.int64)
+        """Store one integer action per game (shape ``(num_envs,)`` or ``(num_envs, 1)``);
+        a float, bool or mis-shaped array is refused here, before anything steps."""
+        arr = np.asarray(actions)
+        if arr.shape == (self.num_envs, 1):
+            arr = arr[:, 0]
+        self._actions = check_actions(arr, self.num_envs)
 
     def step_wait(self):
         obs, rewards, term, trunc, info = self.venv.step(self._actions)
@@ -76,6 +82,9 @@ class SB3VecEnv(VecEnv):
         pass
 
     def seed(self, seed: int | None = None) -> list[int | None]:
+        """Seed of the next ``reset()``: game i plays ``seed + i`` (checked now)."""
+        if seed is not None:
+            seed = check_seed(seed, seed_span(self.num_envs))
         self._seeds = [seed] + [None] * (self.num_envs - 1)
         return [None if seed is None else seed + i for i in range(self.num_envs)]
 

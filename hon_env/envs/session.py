@@ -3,8 +3,9 @@
 The PettingZoo AEC and Parallel environments and the Gymnasium adapter are thin
 translations of this one class, so they agree on every number they report:
 
-- **Options** (``EnvOptions.build``): the keyword arguments every front end takes, validated
-  once, before any game starts (unknown reward events, bad modes, conflicting hero counts).
+- **Options** (``hon_env.options.EnvOptions``): the keyword arguments every front end
+  takes, validated once, before any game starts (unknown reward events, bad modes,
+  conflicting hero counts).
 - **Seeds**: ``reset(seed=s)`` plays ``Game(scenario, seed=s)``; each later ``reset()``
   without a seed plays the next seed, ``s + 1``, ``s + 2``... A fresh session's first
   unseeded reset uses ``DEFAULT_SEED`` (0). Episode k after a seeded reset therefore plays
@@ -20,145 +21,19 @@ translations of this one class, so they agree on every number they report:
 
 from __future__ import annotations
 
-import operator
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import gymnasium
 import numpy as np
 
-from hon_env.content import Scenario, load_scenario
-from hon_env.content.loader import parse_scenario, scenario_path
-from hon_env.content.tables import MAX_HEROES
+from hon_env.checks import SEED_LIMIT, IllegalActionError, as_action, check_seed
 from hon_env.core import layout as L
-from hon_env.envs.rewards import shaping_weights
-from hon_env.game import Game, IllegalActionError
+from hon_env.game import Game
+from hon_env.options import RENDER_MODES, EnvOptions
 
 DEFAULT_SEED = 0
-ILLEGAL_ACTION_MODES = ("raise", "penalize")
-RENDER_MODES = ("human", "ansi", "rgb_array")
-_SEED_LIMIT = 2**63  # the engine seeds from a signed 64-bit integer
+__all__ = ["DEFAULT_SEED", "RENDER_MODES", "EnvOptions", "Session"]
 _N_NAMED_EVENTS = len(L.EVENT_NAMES)
-
-
-@dataclass(frozen=True)
-class EnvOptions:
-    """Validated keyword arguments shared by every single-game front end."""
-
-    scenario: Scenario
-    weights: np.ndarray  # float64 [N_EVENTS] shaping weight per event counter
-    illegal_action: str  # "raise" or "penalize"
-    render_mode: str | None
-
-    @classmethod
-    def build(cls, *, scenario: str | Path | Scenario = "origin_story",
-              heroes: Sequence[str] | None = None, villain: str | None = None,
-              issue: str | None = None, n_heroes: int | None = None,
-              nemeses: Sequence[str] | None = None,
-              rules: Mapping[str, Any] | None = None, caps: Mapping[str, Any] | None = None,
-              max_cycles: int | None = None,
-              reward_shaping: Mapping[str, float] | None = None,
-              illegal_action: str = "raise", render_mode: str | None = None,
-              render_modes: Sequence[str] = RENDER_MODES) -> EnvOptions:
-        """Check every option and compile the scenario; raises ``ValueError``/``TypeError``.
-
-        Args:
-            scenario: a scenario id, a YAML path or an already compiled ``Scenario``.
-            heroes, villain, issue, nemeses, rules, caps: overrides for ``load_scenario``
-                (``nemeses``: the pool of nemesis ids the game's nemeses come from).
-            n_heroes: number of seats when ``heroes`` is not given: the scenario's hero list
-                repeated (or cut) to this length; with ``heroes`` it must equal their number.
-            max_cycles: alias of ``caps={"max_decisions": max_cycles}``.
-            reward_shaping: event name -> weight (names: ``layout.EVENT_NAMES``).
-            illegal_action: ``"raise"`` or ``"penalize"``.
-            render_mode: None or one of ``render_modes``.
-        """
-        if illegal_action not in ILLEGAL_ACTION_MODES:
-            raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, got "
-                             f"{illegal_action!r}")
-        if render_mode is not None and render_mode not in render_modes:
-            raise ValueError(f"render_mode must be None or one of {tuple(render_modes)}, got "
-                             f"{render_mode!r}")
-        weights = shaping_weights(reward_shaping)
-        caps = _merge_max_cycles(caps, max_cycles)
-        heroes = _seat_heroes(scenario, heroes, n_heroes)
-        if isinstance(scenario, Scenario):
-            if any(x is not None for x in (heroes, villain, issue, nemeses, rules, caps)):
-                raise ValueError("heroes/villain/issue/nemeses/rules/caps/max_cycles/n_heroes "
-                                 "go with a scenario id or path, not with a compiled Scenario")
-            compiled = scenario
-        else:
-            if isinstance(nemeses, str):
-                raise TypeError(f"nemeses must be a list of nemesis ids, got the string "
-                                f"{nemeses!r}")
-            compiled = load_scenario(scenario, heroes=heroes, villain=villain, issue=issue,
-                                     nemeses=None if nemeses is None else list(nemeses),
-                                     rules=None if rules is None else dict(rules),
-                                     caps=None if caps is None else dict(caps))
-        return cls(compiled, weights, illegal_action, render_mode)
-
-
-def _merge_max_cycles(caps: Mapping[str, Any] | None, max_cycles: int | None
-                      ) -> Mapping[str, Any] | None:
-    """Fold the PettingZoo-style ``max_cycles`` into ``caps["max_decisions"]``."""
-    if max_cycles is None:
-        return caps
-    if isinstance(max_cycles, bool) or not isinstance(max_cycles, (int, np.integer)):
-        raise TypeError(f"max_cycles must be an int, got {max_cycles!r}")
-    merged = dict(caps or {})
-    if "max_decisions" in merged and merged["max_decisions"] != max_cycles:
-        raise ValueError(f"max_cycles={max_cycles} conflicts with "
-                         f"caps['max_decisions']={merged['max_decisions']}")
-    merged["max_decisions"] = int(max_cycles)
-    return merged
-
-
-def _seat_heroes(scenario: str | Path | Scenario, heroes: Sequence[str] | None,
-                 n_heroes: int | None) -> list[str] | None:
-    """The ``heroes`` override implied by ``heroes`` and ``n_heroes`` (None: keep the file's)."""
-    if isinstance(heroes, str):
-        raise TypeError(f"heroes must be a list of hero ids, got the string {heroes!r}")
-    if n_heroes is None:
-        return None if heroes is None else list(heroes)
-    if isinstance(n_heroes, bool) or not isinstance(n_heroes, (int, np.integer)):
-        raise TypeError(f"n_heroes must be an int, got {n_heroes!r}")
-    if not 1 <= n_heroes <= MAX_HEROES:
-        raise ValueError(f"n_heroes must be in [1, {MAX_HEROES}], got {n_heroes}")
-    if heroes is not None:
-        if len(heroes) != n_heroes:
-            raise ValueError(f"n_heroes={n_heroes} but {len(heroes)} heroes were given")
-        return list(heroes)
-    if isinstance(scenario, Scenario):
-        base = list(scenario.hero_ids)
-        if len(base) != n_heroes:
-            raise ValueError(f"the compiled Scenario has {len(base)} heroes, not "
-                             f"n_heroes={n_heroes}; pass a scenario id or path instead")
-        return None
-    base = list(parse_scenario(scenario_path(scenario)).heroes)
-    return [base[i % len(base)] for i in range(n_heroes)]
-
-
-def check_seed(seed: Any) -> int:
-    """``seed`` as an int in [0, 2**63); raises ``TypeError``/``ValueError`` otherwise."""
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise TypeError(f"seed must be an int, got {seed!r}")
-    if not 0 <= int(seed) < _SEED_LIMIT:
-        raise ValueError(f"seed must be in [0, 2**63), got {seed}")
-    return int(seed)
-
-
-def check_action(action: Any) -> int:
-    """An action as a Python int; anything that is not an integer is a ``TypeError``."""
-    if isinstance(action, (float, np.floating, bool, np.bool_)):
-        # __index__ would accept bools; floats are always a caller bug worth naming
-        raise TypeError(f"an action must be an integer in [0, {L.N_ACTIONS}), got {action!r}")
-    try:
-        return operator.index(action)
-    except TypeError:
-        raise TypeError(f"an action must be an integer in [0, {L.N_ACTIONS}), got "
-                        f"{action!r}") from None
 
 
 class Session:
@@ -167,8 +42,7 @@ class Session:
     def __init__(self, options: EnvOptions) -> None:
         self.options = options
         self.scenario = options.scenario
-        # Game owns the naming of seats ("majesty", "majesty_2"...); a throwaway game asks it
-        self.agents: list[str] = Game(self.scenario, seed=DEFAULT_SEED).agents
+        self.agents: list[str] = list(self.scenario.agent_names)
         self.game: Game | None = None
         self.seed: int | None = None  # seed of the running episode
         self.penalized = False  # the episode ended on an illegal action ("penalize")
@@ -183,7 +57,7 @@ class Session:
         elif self.seed is None:
             self.seed = DEFAULT_SEED
         else:
-            self.seed = (self.seed + 1) % _SEED_LIMIT
+            self.seed = (self.seed + 1) % SEED_LIMIT
         self.game = Game(self.scenario, seed=self.seed)
         self.penalized = False
         self.last_seat = max(self.game.current_seat, 0)
@@ -231,7 +105,7 @@ class Session:
         game = self.require_game()
         if self.over:
             raise RuntimeError("the episode is over; call reset() to start the next one")
-        a = check_action(action)
+        a = as_action(action)
         seat = game.current_seat
         legal = 0 <= a < L.N_ACTIONS and bool(game.legal_mask()[a])
         if not legal:

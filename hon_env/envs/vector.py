@@ -38,12 +38,19 @@ from typing import Any
 import numpy as np
 from numba import njit, prange
 
+from hon_env.checks import (
+    EPISODE_ROOM,
+    IllegalActionError,
+    check_actions,
+    check_num_envs,
+    check_seed,
+    seed_span,
+)
 from hon_env.content import Scenario
 from hon_env.core import layout as L
 from hon_env.core.observe import OBS_DIM, STATE_DIM
 from hon_env.core.vector import vector_reset, vector_step
-from hon_env.envs.rewards import shaping_weights
-from hon_env.game import resolve_scenario
+from hon_env.options import EnvOptions
 
 
 class VectorEnv:
@@ -51,20 +58,22 @@ class VectorEnv:
 
     def __init__(self, num_envs: int, seed: int = 0,
                  scenario: str | Path | Scenario = "origin_story", *,
-                 observations: bool = True, reward_shaping: dict[str, float] | None = None,
-                 illegal_action: str = "raise", **scenario_kwargs: Any) -> None:
-        if not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
-            raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
-        if illegal_action not in ("raise", "penalize"):
-            raise ValueError(f"illegal_action must be 'raise' or 'penalize', got "
-                             f"{illegal_action!r}")
-        self.scenario = resolve_scenario(scenario, **scenario_kwargs)
+                 observations: bool = True, **options: Any) -> None:
+        """``options``: the keyword arguments of every front end (``hon_env.options``);
+        ``render_mode`` must stay None (nothing renders a batch)."""
+        num_envs = check_num_envs(num_envs)
+        seed = check_seed(seed, seed_span(num_envs))
+        if not isinstance(observations, (bool, np.bool_)):
+            raise TypeError(f"observations must be a bool, got {observations!r}")
+        opts = EnvOptions.build(scenario, render_modes=(), **options)
+        self.scenario = opts.scenario
         self.num_envs = int(num_envs)
-        self.seed = int(seed)
+        self.seed = seed
+        self._steps = 0  # steps since the seed was set: episodes per game stay below this
         self.observations = bool(observations)
-        self.illegal_action = illegal_action
+        self.illegal_action = opts.illegal_action
         self.n_heroes = self.scenario.n_heroes
-        self.weights = shaping_weights(reward_shaping)
+        self.weights = opts.weights
         B = self.num_envs
         self.state = np.zeros((B, L.STATE_LEN), np.int32)
         self.masks = np.zeros((B, L.N_ACTIONS), np.int8)
@@ -103,8 +112,9 @@ class VectorEnv:
     def reset(self, seed: int | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         """Start every game; with ``seed`` the episode counters restart from that seed."""
         if seed is not None:
-            self.seed = int(seed)
+            self.seed = check_seed(seed, seed_span(self.num_envs))
             self._episodes[:] = 0
+            self._steps = 0
         vector_reset(self.state, self.scenario.tables.base, self.masks, np.int64(self.seed),
                      self._episodes, self._ev_prev, self.observations, self._obs,
                      self._states, self.agent)
@@ -116,11 +126,11 @@ class VectorEnv:
         """Apply one action per game; returns (obs, rewards, terminated, truncated, info)."""
         if not self._started:
             raise RuntimeError("call reset() before step()")
-        actions = np.asarray(actions)
-        if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
-            raise ValueError(f"actions must be an int array of shape ({self.num_envs},), got "
-                             f"{actions.dtype} {actions.shape}")
-        actions = actions.astype(np.int64, copy=False)
+        actions = check_actions(actions, self.num_envs)
+        if self._steps >= EPISODE_ROOM - 1:
+            # game i, episode k plays seed + i + k * B: the seed check left room for this many
+            raise RuntimeError(f"{self._steps} steps since the seed was set: call "
+                               "reset(seed=...) to keep every episode's seed below 2**63")
         in_range = (actions >= 0) & (actions < L.N_ACTIONS)
         legal = np.zeros(self.num_envs, bool)
         legal[in_range] = self.masks[np.flatnonzero(in_range), actions[in_range]] == 1
@@ -128,13 +138,16 @@ class VectorEnv:
         if not legal.all():
             bad = np.flatnonzero(~legal)
             if self.illegal_action == "raise":
-                raise ValueError(f"illegal actions in games {bad[:10].tolist()}: "
-                                 f"{actions[bad[:10]].tolist()} (see masks)")
+                raise IllegalActionError(
+                    f"illegal actions in games {bad[:10].tolist()}: "
+                    f"{actions[bad[:10]].tolist()} (actions are integers in "
+                    f"[0, {L.N_ACTIONS}) allowed by obs['action_mask']); nothing was stepped")
             penalty = bad
         vector_step(self.state, self.scenario.tables.base, actions, self.masks, self._status,
                     np.int64(self.seed), self._episodes, self.weights, self._ev_prev,
                     self.observations, self._obs, self._states, self.agent, self.rewards,
                     self.terminated, self.truncated, self._final_obs, self._final_info)
+        self._steps += 1
         if penalty is not None:
             self._penalize(penalty)
         return (self._views(), self.rewards, self.terminated, self.truncated, self._info())
@@ -185,9 +198,10 @@ class VectorEnv:
         return sample_legal(self.masks, rng)
 
 
-def vector_env(num_envs: int, seed: int = 0, **kwargs: Any) -> VectorEnv:
-    """Create a ``VectorEnv`` (see its module documentation for the arguments)."""
-    return VectorEnv(num_envs, seed, **kwargs)
+def vector_env(num_envs: int, seed: int = 0, **options: Any) -> VectorEnv:
+    """Create a ``VectorEnv``: ``num_envs`` games from ``seed``; ``options`` as every front
+    end takes them (``hon_env.options``) plus ``scenario`` and ``observations``."""
+    return VectorEnv(num_envs, seed, **options)
 
 
 def sample_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:

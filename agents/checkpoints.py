@@ -1,0 +1,86 @@
+"""Loading MAPPO checkpoints safely: tensors and plain data only, errors that name the file.
+
+``torch.load`` runs with ``weights_only=True``: a checkpoint holds nothing but tensors,
+dicts, lists, strings and numbers (what ``scripts/train_mappo.py`` saves), so loading one
+cannot execute code. Every failure is a ``CheckpointError`` naming the path and what was
+wrong: missing, empty, not a PyTorch file, holding other objects, missing keys, trained on
+other observation/action sizes, or weights that do not fit the network.
+"""
+
+from __future__ import annotations
+
+import pickle
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from hon_env.core.layout import N_ACTIONS
+from hon_env.core.observe import OBS_DIM
+from hon_env.envs.pettingzoo_env import METADATA
+
+ENV_NAME = METADATA["name"]
+REQUIRED_KEYS = ("algo", "obs_dim", "n_actions", "config", "actor")
+
+
+class CheckpointError(ValueError):
+    """A checkpoint that cannot be loaded; the message names the file and the reason."""
+
+
+def require_file(path: str | Path) -> Path:
+    """``path`` as a ``Path`` to an existing, non-empty file; ``CheckpointError`` otherwise."""
+    p = Path(path)
+    if not p.exists():
+        raise CheckpointError(f"{p}: no such checkpoint file")
+    if not p.is_file():
+        raise CheckpointError(f"{p}: not a file")
+    if p.stat().st_size == 0:
+        raise CheckpointError(f"{p}: the checkpoint file is empty")
+    return p
+
+
+def load_checkpoint(path: str | Path, device: str | torch.device = "cpu",
+                    algo: str = "mappo") -> dict[str, Any]:
+    """The checkpoint dict in ``path`` (tensors on ``device``), checked for ``algo``, the
+    required keys and this env's observation and action sizes."""
+    p = require_file(path)
+    try:
+        ckpt = torch.load(p, map_location=device, weights_only=True)
+    except pickle.UnpicklingError as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise CheckpointError(
+            f"{p}: refused: a checkpoint may hold only tensors and plain data "
+            f"(weights_only loading), or the file is not a PyTorch checkpoint ({first})"
+        ) from exc
+    except Exception as exc:  # garbage bytes fail anywhere in the unpickler (KeyError...)
+        raise CheckpointError(f"{p}: not a readable PyTorch checkpoint (truncated or not "
+                              f"saved by torch.save): {type(exc).__name__}: "
+                              f"{str(exc)[:200]}") from exc
+    if not isinstance(ckpt, dict):
+        raise CheckpointError(f"{p}: expected a dict of checkpoint entries, got "
+                              f"{type(ckpt).__name__}")
+    missing = [k for k in REQUIRED_KEYS if k not in ckpt]
+    if missing:
+        raise CheckpointError(f"{p}: not a {algo} checkpoint: missing keys {missing}")
+    if ckpt["algo"] != algo:
+        raise CheckpointError(f"{p}: a {ckpt['algo']!r} checkpoint, not {algo!r}")
+    check_spaces(p, ckpt["obs_dim"], ckpt["n_actions"])
+    return ckpt
+
+
+def check_spaces(path: str | Path, obs_dim: Any, n_actions: Any) -> None:
+    """Refuse a checkpoint trained on other observation or action sizes (an older env
+    version) with a message that says so, instead of a shape error deep in torch."""
+    if (obs_dim, n_actions) != (OBS_DIM, N_ACTIONS):
+        raise CheckpointError(
+            f"{path} was trained on observations of {obs_dim} floats and {n_actions} actions; "
+            f"this hon_env ({ENV_NAME}) has {OBS_DIM} and {N_ACTIONS}: retrain it")
+
+
+def load_weights(path: str | Path, module: torch.nn.Module, state: Any, what: str) -> None:
+    """``module.load_state_dict(state)``; a mismatch is a ``CheckpointError`` naming ``path``."""
+    try:
+        module.load_state_dict(state)
+    except (RuntimeError, TypeError, AttributeError, ValueError, KeyError) as exc:
+        raise CheckpointError(f"{path}: the {what} weights do not fit the network: "
+                              f"{' '.join(str(exc).split())[:300]}") from exc

@@ -1,0 +1,361 @@
+"""Bad actions and seeds at every public entry point: refused, named, and nothing changes.
+
+Every front end checks values through ``hon_env.checks``: a value that is not a Python or
+numpy integer (bools and integral floats included) is a ``TypeError`` naming it; an
+integer out of range is an ``IllegalActionError`` (actions) or a ``ValueError`` (seeds)
+naming it and the range. After a refused value the game's state is byte for byte what it
+was. The parametrizations below feed a few hundred such values through ``Game``, the
+AEC, Parallel and Gymnasium envs, ``VectorEnv`` and ``SB3VecEnv``.
+"""
+
+from __future__ import annotations
+
+import decimal
+import fractions
+
+import numpy as np
+import pytest
+
+from hon_env import Game, IllegalActionError, hour_of_need_v1, vector_env
+from hon_env.checks import EPISODE_ROOM, SEED_LIMIT
+from hon_env.envs.gym_env import HourOfNeedEnv
+from hon_env.envs.sb3 import SB3VecEnv
+
+N = 409
+
+# not integers: each must be a TypeError naming the value, never coerced
+NOT_INTEGERS = [
+    2.7, 2.0, 0.0, -1.5, float("nan"), float("inf"), "5", "abc", "", b"1", None, True, False,
+    np.bool_(True), np.bool_(False), np.float64(1.0), np.float32(0.0), np.float16(3.0),
+    np.float64("nan"), 1 + 0j, np.complex64(1), decimal.Decimal(1), fractions.Fraction(3, 1),
+    [1], (1,), {1: 1}, {1}, np.array(1), np.array([1]), object(), np.str_("7"), range(1),
+]
+# integers outside [0, N): IllegalActionError naming the value and the range
+OUT_OF_RANGE_ACTIONS = [
+    -1, N, N + 1, 10**6, -(10**6), 2**63, -(2**63), 10**30, np.int64(-1), np.int8(-5),
+    np.uint16(N), np.uint64(2**63), np.int32(1000), np.int64(2**40),
+]
+BAD_SEEDS_RANGE = [-1, -(2**63), SEED_LIMIT, SEED_LIMIT + 5, 10**30, np.int64(-3)]
+
+
+def _ids(values: list) -> list[str]:
+    return [f"{type(v).__name__}:{str(v)[:12]}" for v in values]
+
+
+def _named(value: object, message: str) -> bool:
+    """The error message names the value (its repr, cut as hon_env.checks cuts it)."""
+    return repr(value)[:40] in message
+
+
+# --------------------------------------------------------------------------- single game
+
+@pytest.fixture(scope="module")
+def game_fixture(origin):
+    g = Game(origin, seed=5)
+    for _ in range(3):
+        g.apply(int(g.legal_actions()[0]))
+    return g
+
+
+@pytest.mark.parametrize("value", NOT_INTEGERS, ids=_ids(NOT_INTEGERS))
+def test_game_apply_refuses_non_integers(game_fixture, value):
+    g = game_fixture
+    before = g.state.copy()
+    with pytest.raises(TypeError, match=r"must be an integer") as err:
+        g.apply(value)
+    assert _named(value, str(err.value)) and "[0, 409)" in str(err.value)
+    np.testing.assert_array_equal(g.state, before)
+
+
+@pytest.mark.parametrize("value", OUT_OF_RANGE_ACTIONS, ids=_ids(OUT_OF_RANGE_ACTIONS))
+def test_game_apply_refuses_out_of_range(game_fixture, value):
+    g = game_fixture
+    before = g.state.copy()
+    with pytest.raises(IllegalActionError) as err:
+        g.apply(value)
+    msg = str(err.value)
+    assert f"action {int(value)} " in msg and "[0, 409)" in msg and "legal:" in msg
+    np.testing.assert_array_equal(g.state, before)
+
+
+@pytest.mark.parametrize("value", NOT_INTEGERS, ids=_ids(NOT_INTEGERS))
+def test_game_seed_refuses_non_integers(origin, value):
+    with pytest.raises(TypeError, match="seed must be an integer") as err:
+        Game(origin, seed=value)
+    assert _named(value, str(err.value))
+
+
+@pytest.mark.parametrize("value", BAD_SEEDS_RANGE, ids=_ids(BAD_SEEDS_RANGE))
+def test_game_seed_refuses_out_of_range(origin, value):
+    with pytest.raises(ValueError, match=r"seed must be an integer in \[0, ") as err:
+        Game(origin, seed=value)
+    assert str(int(value)) in str(err.value)
+
+
+def test_game_accepts_numpy_integers_and_the_largest_seed(origin):
+    """Numpy integers are integers: the same game as the Python int."""
+    a, b = Game(origin, seed=np.int32(7)), Game(origin, seed=7)
+    np.testing.assert_array_equal(a.state, b.state)
+    a.apply(np.int64(a.legal_actions()[0]))
+    b.apply(int(b.legal_actions()[0]))
+    np.testing.assert_array_equal(a.state, b.state)
+    assert Game(origin, seed=SEED_LIMIT - 1).seed == SEED_LIMIT - 1
+
+
+# --------------------------------------------------------------------------- single-game envs
+
+def _aec(origin, wrapped: bool):
+    e = hour_of_need_v1.env(scenario=origin) if wrapped else hour_of_need_v1.raw_env(
+        scenario=origin)
+    e.reset(seed=3)
+    return e
+
+
+def _game_of(env) -> Game:
+    return env.unwrapped.game
+
+
+FRONTS = ["aec", "raw_aec", "parallel", "gym"]
+
+
+def _front(kind: str, origin, illegal_action: str = "raise"):
+    if kind in ("aec", "raw_aec"):
+        make = hour_of_need_v1.env if kind == "aec" else hour_of_need_v1.raw_env
+        e = make(scenario=origin, illegal_action=illegal_action)
+        e.reset(seed=3)
+        return e, (lambda a: e.step(a))
+    if kind == "parallel":
+        e = hour_of_need_v1.parallel_env(scenario=origin, illegal_action=illegal_action)
+        e.reset(seed=3)
+        return e, (lambda a: e.step({e.agents[0]: a}))
+    e = HourOfNeedEnv(scenario=origin, illegal_action=illegal_action)
+    e.reset(seed=3)
+    return e, (lambda a: e.step(a))
+
+
+@pytest.mark.parametrize("mode", ["raise", "penalize"])
+@pytest.mark.parametrize("kind", FRONTS)
+def test_envs_refuse_non_integer_actions(origin, kind, mode):
+    """In both modes a non-integer is a TypeError: a bug in the caller, not a policy's
+    illegal choice to penalize."""
+    env, step = _front(kind, origin, mode)
+    before = _game_of(env).state.copy()
+    for value in NOT_INTEGERS:
+        with pytest.raises(TypeError, match="must be an integer") as err:
+            step(value)
+        assert _named(value, str(err.value)), (value, str(err.value))
+        np.testing.assert_array_equal(_game_of(env).state, before)
+
+
+@pytest.mark.parametrize("kind", FRONTS)
+def test_envs_refuse_out_of_range_actions(origin, kind):
+    env, step = _front(kind, origin)
+    before = _game_of(env).state.copy()
+    for value in OUT_OF_RANGE_ACTIONS:
+        with pytest.raises(IllegalActionError) as err:
+            step(value)
+        assert f"action {int(value)} " in str(err.value) and "[0, 409)" in str(err.value)
+        np.testing.assert_array_equal(_game_of(env).state, before)
+
+
+@pytest.mark.parametrize("kind", FRONTS)
+def test_envs_refuse_bad_seeds(origin, kind):
+    env, _ = _front(kind, origin)
+    before = _game_of(env).state.copy()
+    for value in NOT_INTEGERS:
+        if value is None:
+            continue  # reset(seed=None) is the next seed, by the API
+        with pytest.raises(TypeError, match="seed must be an integer") as err:
+            env.reset(seed=value)
+        assert _named(value, str(err.value))
+    for value in BAD_SEEDS_RANGE:
+        with pytest.raises(ValueError, match="seed must be an integer in") as err:
+            env.reset(seed=value)
+        assert str(int(value)) in str(err.value)
+    np.testing.assert_array_equal(_game_of(env).state, before)
+
+
+def test_aec_wrapper_errors_come_from_the_project(origin):
+    """``env()`` answers misuse with the project's errors, never a bare AssertionError."""
+    e = hour_of_need_v1.env(scenario=origin)
+    for call in (lambda: e.step(0), lambda: e.observe("majesty"), e.state, e.render):
+        with pytest.raises(RuntimeError, match=r"call reset\(\) before"):
+            call()
+    e.reset(seed=0)
+    with pytest.raises(IllegalActionError, match=rf"action {N} .*out of range"):
+        e.step(N)
+    with pytest.raises(TypeError, match="must be an integer"):
+        e.step(None)  # None is for finished agents only
+
+
+# --------------------------------------------------------------------------- vector envs
+
+BAD_ACTION_ARRAYS = [
+    np.full(4, 0.9), np.zeros(4, np.float32), np.ones(4, bool), np.array(["1"] * 4),
+    np.array([1, 2, None, 3], dtype=object), [0.0, 1.0, 2.0, 3.0], [True] * 4,
+    np.array([1.5, 2, 3, 4]), np.full(4, np.nan),
+]
+BAD_ACTION_SHAPES = [
+    np.zeros(3, np.int64), np.zeros(5, np.int64), np.zeros((4, 2), np.int64),
+    np.zeros((2, 2), np.int64), np.int64(0), np.zeros(0, np.int64),
+]
+
+
+@pytest.fixture()
+def venv(origin):
+    env = vector_env(4, seed=1, scenario=origin)
+    env.reset()
+    return env
+
+
+@pytest.mark.parametrize("actions", BAD_ACTION_ARRAYS, ids=lambda a: str(np.asarray(a).dtype))
+def test_vector_step_refuses_non_integer_arrays(venv, actions):
+    before = venv.state.copy()
+    with pytest.raises(TypeError, match="integer array") as err:
+        venv.step(actions)
+    assert str(np.asarray(actions).dtype) in str(err.value)
+    np.testing.assert_array_equal(venv.state, before)
+
+
+@pytest.mark.parametrize("actions", BAD_ACTION_SHAPES, ids=lambda a: str(np.shape(a)))
+def test_vector_step_refuses_bad_shapes(venv, actions):
+    before = venv.state.copy()
+    with pytest.raises(ValueError, match=r"shape \(4,\)") as err:
+        venv.step(actions)
+    assert str(np.shape(actions)) in str(err.value)
+    np.testing.assert_array_equal(venv.state, before)
+
+
+@pytest.mark.parametrize("bad", [-1, N, 2**40, -(2**40)])
+def test_vector_step_refuses_out_of_range(venv, bad):
+    before = venv.state.copy()
+    actions = venv.sample_actions(np.random.default_rng(0))
+    actions[2] = bad
+    with pytest.raises(IllegalActionError, match=rf"games \[2\]: \[{bad}\].*\[0, 409\)"):
+        venv.step(actions)
+    np.testing.assert_array_equal(venv.state, before)
+
+
+@pytest.mark.parametrize("value", NOT_INTEGERS, ids=_ids(NOT_INTEGERS))
+def test_vector_env_refuses_non_integer_seed_and_num_envs(origin, value):
+    with pytest.raises(TypeError, match="seed must be an integer") as err:
+        vector_env(2, seed=value, scenario=origin)
+    assert _named(value, str(err.value))
+    with pytest.raises(TypeError, match="num_envs must be an integer") as err:
+        vector_env(value, scenario=origin)
+    assert _named(value, str(err.value))
+
+
+@pytest.mark.parametrize("seed", BAD_SEEDS_RANGE + [SEED_LIMIT - 2, SEED_LIMIT - 4 * EPISODE_ROOM
+                                                     + 1])
+def test_vector_env_seed_leaves_room_for_every_episode(origin, seed):
+    """Game i, episode k plays ``seed + i + k * B``: a seed that would run past 2**63 within
+    EPISODE_ROOM episodes is refused rather than wrapped."""
+    with pytest.raises(ValueError, match=r"seed must be an integer in \[0, ") as err:
+        vector_env(4, seed=seed, scenario=origin)
+    assert str(int(seed)) in str(err.value)
+    env = vector_env(4, seed=0, scenario=origin)
+    with pytest.raises(ValueError, match="seed must be an integer in"):
+        env.reset(seed=seed)
+    largest = SEED_LIMIT - 4 * EPISODE_ROOM
+    assert vector_env(4, seed=largest, scenario=origin).seed == largest
+
+
+@pytest.mark.parametrize("num_envs", [0, -3, np.int64(0), 2**24 + 1, 2**40])
+def test_vector_env_refuses_bad_num_envs(origin, num_envs):
+    with pytest.raises(ValueError, match=rf"num_envs must be a positive integer at most "
+                                         rf"2\*\*24, got {num_envs}$"):
+        vector_env(num_envs, scenario=origin)
+
+
+# --------------------------------------------------------------------------- SB3
+
+@pytest.mark.parametrize("actions", BAD_ACTION_ARRAYS, ids=lambda a: str(np.asarray(a).dtype))
+def test_sb3_step_async_refuses_non_integer_arrays(origin, actions):
+    env = SB3VecEnv(4, seed=0, scenario=origin)
+    env.reset()
+    before = env.venv.state.copy()
+    with pytest.raises(TypeError, match="integer array"):
+        env.step_async(actions)
+    np.testing.assert_array_equal(env.venv.state, before)
+
+
+def test_sb3_accepts_column_actions_and_checks_seeds(origin):
+    env = SB3VecEnv(4, seed=0, scenario=origin)
+    env.reset()
+    actions = env.venv.sample_actions(np.random.default_rng(0))
+    env.step(actions[:, None])  # SB3 may hand (B, 1)
+    for bad in (-1, 2.0, True, "3"):
+        with pytest.raises((TypeError, ValueError), match="seed must be an integer"):
+            env.seed(bad)
+
+
+# --------------------------------------------------------------------------- fuzz
+
+def _random_value(rng: np.random.Generator) -> object:
+    """A value of a random kind: integers in and out of range, floats, strings, bools..."""
+    kind = int(rng.integers(12))
+    n = int(rng.integers(-(2**40), 2**40))
+    return [
+        lambda: int(rng.integers(-5, N + 5)), lambda: n, lambda: float(rng.normal() * 100),
+        lambda: np.int64(rng.integers(-3, N + 3)), lambda: np.float32(rng.integers(0, N)),
+        lambda: str(int(rng.integers(0, N))), lambda: bool(rng.integers(2)),
+        lambda: None, lambda: [int(rng.integers(0, N))], lambda: float("nan"),
+        lambda: np.uint8(rng.integers(0, 256)), lambda: complex(n, 0),
+    ][kind]()
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def test_fuzz_every_entry_point(origin):
+    """400 random values into each single-value entry point: each is applied (only when it
+    is a legal integer) or refused with a TypeError/ValueError that names it, leaving the
+    state as it was. No other exception, nothing coerced."""
+    rng = np.random.default_rng(12345)
+    game = Game(origin, seed=0)
+    aec = hour_of_need_v1.env(scenario=origin)
+    aec.reset(seed=0)
+    gym_env = HourOfNeedEnv(scenario=origin)
+    gym_env.reset(seed=0)
+    venv = vector_env(2, seed=0, scenario=origin)
+    venv.reset()
+    targets = {
+        "Game.apply": (lambda v: game.apply(v), lambda: game.state),
+        "Game.observation": (lambda v: game.observation(v), lambda: game.state),
+        "Game(seed=)": (lambda v: Game(origin, seed=v), lambda: game.state),
+        "env.step": (lambda v: aec.step(v), lambda: aec.unwrapped.game.state),
+        "gym.step": (lambda v: gym_env.step(v), lambda: gym_env.game.state),
+        "gym.reset(seed=)": (lambda v: gym_env.reset(seed=v), lambda: gym_env.game.state),
+        "vector_env(num_envs=)": (lambda v: vector_env(v, scenario=origin), lambda: venv.state),
+        "VectorEnv.step": (lambda v: venv.step(np.array([v, v])), lambda: venv.state),
+    }
+    refused = accepted = 0
+    for name, (call, state) in targets.items():
+        for _ in range(50):
+            value = _random_value(rng)
+            if value is None and name in ("gym.reset(seed=)", "Game.observation"):
+                continue  # None means "the default" there, by the API
+            if not aec.agents or aec.terminations[aec.agent_selection]:
+                aec.reset()
+            if gym_env.action_masks().sum() == 0:
+                gym_env.reset()
+            before = state().copy()
+            try:
+                call(value)
+            except (TypeError, ValueError) as err:  # IllegalActionError is a ValueError
+                refused += 1
+                text = str(err)
+                assert (repr(value)[:40] in text or (_is_int(value) and str(int(value)) in text)
+                        or name == "VectorEnv.step"), (name, value, text)
+                state_now = state()
+                if state_now is not None and state_now.shape == before.shape:
+                    np.testing.assert_array_equal(state_now, before, err_msg=f"{name} {value!r}")
+                continue
+            accepted += 1
+            assert _is_int(value) or (name == "VectorEnv.step" and np.asarray(
+                [value]).dtype.kind in "iu"), (name, value)  # accepted only as an integer
+            if game.is_over:
+                game = Game(origin, seed=int(rng.integers(100)))
+    assert refused + accepted >= 400 - 10 and refused >= 250, (refused, accepted)
