@@ -27,12 +27,14 @@ from hon_env.describe import action_meanings
 from hon_env.envs import pettingzoo_env as hour_of_need_v1
 from hon_env.envs.gym_env import ENV_ID, HourOfNeedEnv
 from hon_env.envs.vector import VectorEnv, vector_env
+from hon_env.errors import EngineError, StateError
 from hon_env.game import Game, IllegalActionError
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "N_ACTIONS", "ContentError", "Game", "HourOfNeedEnv", "IllegalActionError", "Scenario",
+    "N_ACTIONS", "ContentError", "EngineError", "Game", "HourOfNeedEnv", "IllegalActionError",
+    "Scenario", "StateError",
     "action_meanings", "VectorEnv", "hour_of_need_v1", "list_content", "load_scenario",
     "vector_env",
 ]
