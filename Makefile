@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo play test test-all lint bench clean
+.PHONY: demo play test test-all lint bench fuzz clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -25,6 +25,12 @@ test: $(STAMP)
 
 test-all: $(STAMP)
 	$(BIN)/python -m pytest -q
+
+# Corrupted states into Game.from_bytes and random games, in debug mode (bounds-checked
+# kernels, invariants after every step); docs/reliability.md has the full-size figures.
+fuzz: $(STAMP)
+	HON_ENV_DEBUG=1 $(BIN)/python scripts/fuzz_states.py --trials 300 --steps 50 --quiet
+	HON_ENV_DEBUG=1 $(BIN)/python scripts/fuzz_games.py --games 8
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -30,14 +30,16 @@ from hon_env.describe import action_meanings
 from hon_env.envs import pettingzoo_env as hour_of_need_v1
 from hon_env.envs.gym_env import ENV_ID, HourOfNeedEnv
 from hon_env.envs.vector import VectorEnv, vector_env
+from hon_env.errors import EngineError, StateError
 from hon_env.game import Game, IllegalActionError
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "N_ACTIONS", "ContentError", "Game", "HourOfNeedEnv", "IllegalActionError", "Scenario",
-    "action_meanings", "VectorEnv", "feature_index", "hour_of_need_v1", "list_content",
-    "load_scenario", "observation_spec", "state_spec", "vector_env",
+    "N_ACTIONS", "ContentError", "EngineError", "Game", "HourOfNeedEnv", "IllegalActionError",
+    "Scenario", "StateError", "VectorEnv", "action_meanings", "feature_index",
+    "hour_of_need_v1", "list_content", "load_scenario", "observation_spec", "state_spec",
+    "vector_env",
 ]
 
 # Registered once per process: the registry outlives reloads of this module.

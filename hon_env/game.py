@@ -41,8 +41,12 @@ from hon_env.content.tables import (
 from hon_env.core import layout as L
 from hon_env.core.kernels import game_apply, game_init, game_observe, game_refresh, game_state
 from hon_env.core.observe import OBS_DIM, STATE_DIM
+from hon_env.core.validate import validate_state
 from hon_env.describe import action_to_string, space_name, target_name
+from hon_env.errors import EngineError, StateError, engine_error
+from hon_env.numba_cache import debug_mode
 from hon_env.options import scenario_from
+from hon_env.state_io import pack, unpack
 
 _FORM_WORDS = {code: name for name, code in FORM_NAMES.items()}
 
@@ -63,7 +67,12 @@ class Game:
 
     Attributes:
         scenario: the compiled ``Scenario``.
-        state: the ``[1, STATE_LEN]`` int32 state (see ``hon_env.core.layout``).
+        state: the ``[1, STATE_LEN]`` int32 state (see ``hon_env.core.layout``). Assigning
+            a new array validates it like ``from_array`` and recomputes the legal mask.
+
+    Engine errors (engine.md, "Engine errors") raise ``hon_env.EngineError``; in debug mode
+    (``HON_ENV_DEBUG=1``) the invariants of ``core/invariants.py`` are checked after
+    every ``apply`` and a violation raises ``EngineError`` too.
     """
 
     def __init__(self, scenario: str | Path | Scenario = "origin_story", seed: int = 0,
@@ -71,9 +80,37 @@ class Game:
         seed = check_seed(seed)
         self.scenario = scenario_from(scenario, **options)
         self.seed = seed
-        self.state = np.zeros((1, L.STATE_LEN), np.int32)
+        self._state = np.zeros((1, L.STATE_LEN), np.int32)
         self._mask = np.zeros((1, L.N_ACTIONS), np.int8)
-        game_init(self.state, self._tabs, np.int64(self.seed), self._mask[0])
+        game_init(self._state, self._tabs, np.int64(self.seed), self._mask[0])
+        self._check_engine()
+
+    @property
+    def state(self) -> np.ndarray:
+        """The ``[1, STATE_LEN]`` int32 state (a live array: edit fields, then ``refresh``)."""
+        return self._state
+
+    @state.setter
+    def state(self, value: np.ndarray) -> None:
+        value = np.asarray(value)
+        row = value.reshape(1, -1) if value.ndim == 1 else value
+        validate_state(row, self.scenario.tables)
+        self._state = row.astype(np.int32, copy=True)
+        self.refresh()
+
+    def _check_engine(self) -> None:
+        """Raise ``EngineError`` if the engine stopped this game; in debug mode also check
+        the invariants."""
+        if self._state[0, L.ERROR]:
+            raise engine_error(self._state[0], 0, self.seed)
+        if debug_mode():
+            from hon_env.core.invariants import violations
+
+            found = violations(self._state, self.scenario.tables, self._mask)
+            if found:
+                raise EngineError(f"invariant violated in game 0 (seed {self.seed}) after "
+                                  f"decision {int(self._state[0, L.DECISIONS])}: "
+                                  + "; ".join(found[:5]), error="invariant", seed=self.seed)
 
     @property
     def _tabs(self) -> np.ndarray:
@@ -128,6 +165,7 @@ class Game:
             TypeError: ``action`` is not an integer (``bool``, floats, strings...).
             IllegalActionError: the action is out of range or not in the legal mask.
             RuntimeError: the game is already over.
+            EngineError: the engine stopped the game (engine.md, "Engine errors").
             (Nothing changes when any of them is raised.)
         """
         a = as_action(action)
@@ -140,8 +178,10 @@ class Game:
             raise IllegalActionError(
                 f"action {a} ({what}) is not legal in decision '{self.decision}' of "
                 f"{self.current_agent}; legal: {legal}")
-        code = game_apply(self.state, self._tabs, a, self._mask[0])
-        assert code == 0, code
+        if self._state[0, L.ERROR]:
+            raise engine_error(self._state[0], 0, self.seed)
+        game_apply(self._state, self._tabs, a, self._mask[0])
+        self._check_engine()
 
     def action_to_string(self, action: int) -> str:
         """Describe ``action`` as an answer to the pending decision."""
@@ -192,31 +232,62 @@ class Game:
         g = Game.__new__(Game)
         g.scenario = self.scenario
         g.seed = self.seed
-        g.state = self.state.copy()
+        g._state = self._state.copy()
         g._mask = self._mask.copy()
         return g
 
     def to_bytes(self) -> bytes:
-        """The state as bytes (the scenario is not included)."""
-        return self.state.tobytes()
+        """The state with a header naming the engine and scenario (``hon_env/state_io.py``).
+
+        The scenario itself is not included: load with ``from_bytes`` and the same
+        scenario and overrides. ``self.state.tobytes()`` is the headerless row."""
+        return pack(self._state[0], self.scenario)
 
     @classmethod
     def from_bytes(cls, scenario: str | Path | Scenario, data: bytes, **overrides: Any) -> Game:
-        """Rebuild a game of ``scenario`` from ``to_bytes`` output."""
+        """Rebuild a game of ``scenario`` from ``to_bytes`` output.
+
+        Raises:
+            StateError: the header is from another engine version or scenario, or the
+                state fails validation (``core/validate.py``: a field out of range, an
+                impossible interpreter stack, broken invariants); nothing ran on it.
+        """
+        sc = resolve_scenario(scenario, **overrides)
+        return cls.from_array(sc, unpack(data, sc))
+
+    @classmethod
+    def from_array(cls, scenario: str | Path | Scenario, state: np.ndarray | bytes,
+                   **overrides: Any) -> Game:
+        """Rebuild a game from a headerless state row: an int32 array of ``STATE_LEN``
+        values (``[STATE_LEN]`` or ``[1, STATE_LEN]``) or its bytes (``state.tobytes()``).
+
+        Validated like ``from_bytes`` (``StateError``), without the engine and scenario
+        checks of the header: the caller vouches that the row comes from this scenario.
+        """
         g = cls.__new__(cls)
         g.scenario = resolve_scenario(scenario, **overrides)
         g.seed = -1
-        if len(data) != L.STATE_LEN * 4:
-            raise ValueError(f"expected {L.STATE_LEN * 4} bytes of state, got {len(data)}")
-        state = np.frombuffer(data, np.int32)
-        g.state = state.reshape(1, L.STATE_LEN).copy()
+        if isinstance(state, (bytes, bytearray, memoryview)):
+            if len(state) != L.STATE_LEN * 4:
+                raise StateError(f"expected {L.STATE_LEN * 4} bytes of state, got {len(state)}")
+            state = np.frombuffer(bytes(state), "<i4")
+        state = np.asarray(state)
+        if state.dtype != np.int32 or state.size != L.STATE_LEN or state.ndim > 2:
+            raise StateError(f"a state row is {L.STATE_LEN} int32 values, got {state.dtype} "
+                             f"{state.shape}")
         g._mask = np.zeros((1, L.N_ACTIONS), np.int8)
-        g.refresh()
+        g.state = state.reshape(1, L.STATE_LEN)
         return g
 
     def refresh(self) -> None:
-        """Recompute the legal mask after the state was edited (see ``hon_env.positions``)."""
-        game_refresh(self.state, self._tabs, self._mask[0])
+        """Recompute the legal mask after the state was edited (see ``hon_env.positions``).
+
+        The edited state is first checked for what would make a kernel read out of bounds
+        (``core/validate.py``, ``StateError``); invariants are not (a position built by
+        hand may leave them for the test's purpose)."""
+        validate_state(self._state, self.scenario.tables, invariants=False)
+        game_refresh(self._state, self._tabs, self._mask[0])
+        self._check_engine()
 
     def field(self, name: str) -> np.ndarray:
         """Writable view of state field ``name`` for this game (``layout.FIELDS``).

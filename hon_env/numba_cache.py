@@ -11,10 +11,15 @@ change to them start from a fresh cache.
 The folder is ``$HON_ENV_CACHE_DIR`` (default ``$XDG_CACHE_HOME/hon_env``, else
 ``~/.cache/hon_env``) ``/numba-<hash>``; old folders may be deleted at any time. A
 ``NUMBA_CACHE_DIR`` set by the user is left alone (then keeping it fresh is theirs).
+
+Debug mode (``HON_ENV_DEBUG=1``) compiles the kernels with numba's bounds checking
+(``NUMBA_BOUNDSCHECK``, read by numba at compile time) into their own folder,
+``numba-<hash>-debug``: numba's cache key does not include that option.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 from pathlib import Path
@@ -24,6 +29,7 @@ PACKAGE = Path(__file__).resolve().parent
 ENGINE_SOURCES = ("core/*.py", "content/tables.py", "content/ops.py")
 
 
+@functools.lru_cache(maxsize=8)
 def engine_fingerprint(package: Path = PACKAGE) -> str:
     """A short hash of the engine source files of ``package`` (their paths and bytes)."""
     digest = hashlib.sha256()
@@ -42,17 +48,27 @@ def cache_root() -> Path:
     return Path(base) / "hon_env"
 
 
+def debug_mode() -> bool:
+    """True when ``HON_ENV_DEBUG`` is set to 1/true/yes (see the module doc)."""
+    return os.environ.get("HON_ENV_DEBUG", "").strip().lower() in ("1", "true", "yes")
+
+
 def configure_cache() -> str:
-    """Point numba's cache at this engine version's folder unless the user chose one.
+    """Point numba's cache at this engine version's folder unless the user chose one, and
+    turn on bounds checking in debug mode.
 
     Must run before any kernel module is imported (``hon_env/__init__.py`` does it first).
     Returns the cache folder numba will use.
     """
-    if os.environ.get("NUMBA_CACHE_DIR"):
-        return os.environ["NUMBA_CACHE_DIR"]
-    path = str(cache_root() / f"numba-{engine_fingerprint()}")
-    os.environ["NUMBA_CACHE_DIR"] = path  # kept by numba's config reloads, and by workers
     from numba.core import config
 
+    if debug_mode():
+        os.environ["NUMBA_BOUNDSCHECK"] = "1"  # kept by config reloads and by workers
+        config.BOUNDSCHECK = 1
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return os.environ["NUMBA_CACHE_DIR"]
+    suffix = "-debug" if debug_mode() else ""
+    path = str(cache_root() / f"numba-{engine_fingerprint()}{suffix}")
+    os.environ["NUMBA_CACHE_DIR"] = path  # kept by numba's config reloads, and by workers
     config.CACHE_DIR = path
     return path

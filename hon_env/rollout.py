@@ -14,6 +14,7 @@ import numpy as np
 from hon_env.content import Scenario
 from hon_env.core import layout as L
 from hon_env.core.kernels import reset_batch, reset_serial, step_batch, step_serial
+from hon_env.errors import engine_error
 
 PolicyFn = Callable[[np.ndarray, np.ndarray], np.ndarray]  # (state, masks) -> actions [B]
 
@@ -50,13 +51,19 @@ def play_batch(sc: Scenario, seeds: np.ndarray, policy: PolicyFn, *,
         policy: picks one legal action per game from (state, masks).
         on_step: called with (state, masks) after reset and after every step.
         max_steps: safety bound on batched steps.
+
+    Raises:
+        EngineError: the engine stopped a game (engine.md, "Engine errors"); the message
+            names the game's index and seed.
     """
     B = len(seeds)
     state = np.zeros((B, L.STATE_LEN), np.int32)
     masks = np.zeros((B, L.N_ACTIONS), np.int8)
     status = np.zeros(B, np.int32)
     reset, step = (reset_serial, step_serial) if B == 1 else (reset_batch, step_batch)
-    reset(state, sc.tables, np.asarray(seeds, np.int64), masks)
+    seeds = np.asarray(seeds, np.int64)
+    reset(state, sc.tables, seeds, masks)
+    _raise_stopped(state, seeds)
     if on_step:
         on_step(state, masks)
     outcome = L.field_view(state, "outcome")
@@ -67,6 +74,7 @@ def play_batch(sc: Scenario, seeds: np.ndarray, policy: PolicyFn, *,
         actions = policy(state, masks).astype(np.int64)
         actions[outcome != L.OUT_ONGOING] = 0
         step(state, sc.tables, actions, masks, status)
+        _raise_stopped(state, seeds)
         bad = (status == 1)
         if bad.any():
             raise RuntimeError(f"policy chose illegal actions in games {np.flatnonzero(bad)}")
@@ -78,6 +86,13 @@ def play_batch(sc: Scenario, seeds: np.ndarray, policy: PolicyFn, *,
         rounds=L.field_view(state, "round").copy(),
         decisions=L.field_view(state, "decisions").copy(),
         events=L.field_view(state, "events").copy(), steps=steps)
+
+
+def _raise_stopped(state: np.ndarray, seeds: np.ndarray) -> None:
+    stopped = np.flatnonzero(state[:, L.ERROR])
+    if stopped.size:
+        i = int(stopped[0])
+        raise engine_error(state[i], i, int(seeds[i]))
 
 
 def summarize(results: list[BatchResult]) -> dict:

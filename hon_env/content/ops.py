@@ -223,6 +223,7 @@ OPS: tuple[OpSpec, ...] = (
 )
 
 OP_BY_NAME = {op.name: op for op in OPS}
+N_CONTENT_OPS = max(op.code for op in OPS) + 1  # content codes are 1 .. N_CONTENT_OPS - 1
 
 
 def _code(name: str) -> int:

@@ -25,10 +25,12 @@ from hon_env.content.tables import (
     SBE_CAPTURED,
     SPECIAL_BYSTANDERS,
 )
+from hon_env.core.failure import fail
 from hon_env.core.layout import (
     ACTIVE,
     BYSTANDER_SUPPLY,
     CAPTURED,
+    ERR_BYSTANDER_QUEUE_FULL,
     EV_CAPTURES,
     EVENTS,
     SBY_CAPT,
@@ -126,12 +128,14 @@ def character_event(s, b, T, i, captured, h):
 @njit(cache=True)
 def queue_effect(s, b, pid, h):
     """Queue program ``pid`` (nothing for -1) to resolve for hero ``h`` (the active hero
-    when ``h`` < 0) once the current op is done. Overflowing the queue is an engine bug."""
+    when ``h`` < 0) once the current op is done. Overflowing the queue is an engine bug
+    (the game stops with ERR_BYSTANDER_QUEUE_FULL)."""
     if pid < 0:
         return
     n = s[b, SBY_QN]
     if n >= SBY_QUEUE_CAP:
-        raise RuntimeError("hon_env: special bystander effect queue overflow")
+        fail(s, b, ERR_BYSTANDER_QUEUE_FULL)
+        return
     s[b, SBY_QUEUE + 2 * n] = pid
     s[b, SBY_QUEUE + 2 * n + 1] = h if h >= 0 else s[b, ACTIVE]
     s[b, SBY_QN] = n + 1

@@ -33,6 +33,7 @@ from hon_env.content.ops import (
     COUNT_ROUND,
     COUNT_VILLAIN_HIDDEN,
     COUNT_VILLAIN_PANEL,
+    N_CONTENT_OPS,
     OP_ADVANCE,
     OP_ALLY_ATTACK,
     OP_ALLY_MOVE,
@@ -170,6 +171,7 @@ from hon_env.core.effects import (
     rescue_on_map,
     turn_focused,
 )
+from hon_env.core.failure import fail
 from hon_env.core.geometry import (
     bystander_at,
     captives,
@@ -232,6 +234,16 @@ from hon_env.core.layout import (
     DEF_BONUS,
     DICE_N,
     DICE_QUEUE,
+    ERR_ISSUE_AREA_FULL,
+    ERR_NO_LEGAL_ACTION,
+    ERR_STACK_EMPTY,
+    ERR_STACK_OVERFLOW,
+    ERR_STEP_BUDGET,
+    ERR_UNKNOWN_OP,
+    ERROR,
+    ERROR_ACTION,
+    ERROR_DEC,
+    ERROR_SEAT,
     EV_CRISES,
     EV_HERO_DAMAGE,
     EV_HERO_DEFEATS,
@@ -298,6 +310,7 @@ from hon_env.core.layout import (
     STACK,
     STACK_DEPTH,
     STACK_W,
+    STEP_BUDGET,
     T_ALLY0,
     T_CAPTURED,
     T_I0,
@@ -408,10 +421,12 @@ F_ALLY_STRIKE = 95  # a: 1 attack / 2 solve, b: target space, hero: the ally's h
 
 @njit(cache=True)
 def push(s, b, op, a, bb, c, h, src):
-    """Push one entry; overflowing the fixed stack is an engine bug and raises."""
+    """Push one entry; overflowing the fixed stack is an engine bug: the game stops with
+    ERR_STACK_OVERFLOW (core/failure.py) and the entry is dropped."""
     sp = s[b, SP]
     if sp >= STACK_DEPTH:
-        raise RuntimeError("hon_env: interpreter stack overflow")
+        fail(s, b, ERR_STACK_OVERFLOW)
+        return
     base = STACK + sp * STACK_W
     s[b, base] = op
     s[b, base + 1] = a
@@ -669,7 +684,8 @@ def enter_issue_area(s, b, t):
     play area at its right end; it stays there for the rest of the game."""
     n = s[b, CRISIS_AREA_N]
     if n >= DECK_CRISES:  # the loader caps the Crisis cards of the decks at DECK_CRISES
-        raise RuntimeError("hon_env: more Crisis cards than the issue play area holds")
+        fail(s, b, ERR_ISSUE_AREA_FULL)
+        return
     s[b, CRISIS_AREA + n] = t
     s[b, CRISIS_AREA_N] = n + 1
 
@@ -1685,7 +1701,7 @@ def step_op(s, b, T):
     c = top(s, b, 3)
     h = top(s, b, 4)
     src = top(s, b, 5)
-    if op < F_ROUND:
+    if 0 < op < N_CONTENT_OPS:
         op_content(s, b, T, op, a, bb, c, h, src)
     elif op == F_ROUND:
         op_round(s, b, T)
@@ -1756,7 +1772,7 @@ def step_op(s, b, T):
     elif op == F_ALLY_STRIKE:
         op_ally_strike(s, b, T, a, bb, h)
     else:
-        raise RuntimeError("hon_env: unknown op on the interpreter stack")
+        fail(s, b, ERR_UNKNOWN_OP)
 
 
 @njit(cache=True)
@@ -1776,9 +1792,14 @@ def run(s, b, T, mask):
     """Run game ``b`` until a hero must decide or the game ends.
 
     Reads and writes row ``b`` of the state; writes the legal mask of the pending
-    decision into ``mask`` (all zeros once the game is over).
+    decision into ``mask`` (all zeros once the game is over or stopped by an engine error,
+    core/failure.py). Runs at most STEP_BUDGET ops: a longer run is a loop and stops the
+    game with ERR_STEP_BUDGET.
     """
-    while True:
+    for _ in range(STEP_BUDGET):
+        if s[b, ERROR] != 0:
+            mask[:] = 0
+            return
         if s[b, OUTCOME] != OUT_ONGOING:
             s[b, DEC_KIND] = D_NONE
             mask[:] = 0
@@ -1788,13 +1809,17 @@ def run(s, b, T, mask):
         if s[b, DEC_KIND] != D_NONE and s[b, CHOICE] < 0:
             n, last = legal_mask(s, b, T, mask)
             if n == 0:
-                raise RuntimeError("hon_env: a decision with no legal action")
+                fail(s, b, ERR_NO_LEGAL_ACTION)
+                continue
             if n > 1:
                 return
             s[b, CHOICE] = last
-        if s[b, SP] == 0:
-            raise RuntimeError("hon_env: the interpreter stack ran empty")
+        if s[b, SP] <= 0:
+            fail(s, b, ERR_STACK_EMPTY)
+            continue
         step_op(s, b, T)
+    fail(s, b, ERR_STEP_BUDGET)
+    mask[:] = 0
 
 
 @njit(cache=True)
@@ -1802,15 +1827,26 @@ def apply_action(s, b, T, action, mask):
     """Answer game ``b``'s pending decision with ``action`` and run to the next decision.
 
     ``mask`` must hold the current legal mask (as left by ``run``). Returns 0 when the
-    action was applied, 1 when it is illegal (nothing changes), 2 when the game is over.
+    action was applied, 1 when it is illegal (nothing changes), 2 when the game is over,
+    3 when the game stopped on an engine error (now or before; ``error_*`` fields say what
+    and where, the mask is all zeros).
     """
+    if s[b, ERROR] != 0:
+        return 3
     if s[b, OUTCOME] != OUT_ONGOING:
         return 2
     if action < 0 or action >= N_ACTIONS or mask[action] == 0:
         return 1
+    kind = s[b, DEC_KIND]
+    seat = s[b, DEC_HERO]
     s[b, CHOICE] = action
     s[b, DECISIONS] += 1
     run(s, b, T, mask)
+    if s[b, ERROR] != 0:
+        s[b, ERROR_DEC] = kind
+        s[b, ERROR_SEAT] = seat
+        s[b, ERROR_ACTION] = action
+        return 3
     if s[b, OUTCOME] == OUT_ONGOING and s[b, DECISIONS] >= T.cfg[CFG_MAX_DECISIONS]:
         end_game(s, b, OUT_TRUNCATED, LOSS_CAP_DECISIONS)
         s[b, DEC_KIND] = D_NONE

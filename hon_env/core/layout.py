@@ -60,159 +60,214 @@ N_TARGETS = T_CRISIS0 + MAX_CRISES
 ALLY_BIT = 8  # in a D_PICK_HERO seat mask, bit ALLY_BIT + h stands for seat h's ally
 
 FIELDS: dict[str, tuple[int, tuple[int, ...]]] = {}
+# Legal values of every field, declared with the field (``_field(..., lo=, hi=)``) and read
+# by ``hon_env/core/validate.py`` before any kernel sees a state from outside:
+# name -> (lo, hi, live, seat). Values must lie in ``[lo, hi)``; a ``hi`` (or ``lo``) given
+# as a string is a per-scenario limit (``validate.scenario_limits``: "heroes", "spaces",
+# "nemesis_pool"). ``live`` names the count field saying how many leading entries are in
+# use (only those are checked, and the stack and bystander queue entries get the per-op
+# checks of validate.py); ``seat`` marks a per-seat field whose seats past the scenario's
+# heroes must keep the value a new game gives them.
+RANGES: dict[str, tuple[int | str, int | str, str | None, bool]] = {}
 _cursor = 0
 
+I32_MIN, I32_END = -(1 << 31), 1 << 31  # any int32 (RNG words, stack words)
+BIG = 1 << 12  # damage, justice, dice and other amounts: far above any real game
+TOKENS = 1 << 10  # token counts (supplies, panels)
+HUGE = 1 << 24  # counters that grow over a game (decisions, events)
+N_ZONES = 11  # card zones L_* below
+DICE_CAP = 32  # forced die faces (DICE_QUEUE)
 
-def _field(name: str, *shape: int) -> int:
-    """Reserve ``prod(shape)`` columns for ``name`` and return its first column."""
+
+def _field(name: str, *shape: int, lo: int | str = 0, hi: int | str, live: str | None = None,
+           seat: bool = False) -> int:
+    """Reserve ``prod(shape)`` columns for ``name`` with legal values ``[lo, hi)`` and
+    return its first column (see ``RANGES``)."""
     global _cursor
     size = int(np.prod(shape)) if shape else 1
     FIELDS[name] = (_cursor, shape)
+    RANGES[name] = (lo, hi, live, seat)
     start = _cursor
     _cursor += size
     return start
 
 
-
 # --- bookkeeping
-RNG = _field("rng", 4)  # xoshiro128** words (uint32 stored as int32)
-ROUND = _field("round")  # rounds started (1 in the first round)
-TURN = _field("turn")  # TURN_*: which part of the round is running
-OUTCOME = _field("outcome")  # OUT_*
-LOSS_REASON = _field("loss_reason")  # LOSS_*
-DECISIONS = _field("decisions")  # decisions answered so far
-SP = _field("sp")  # interpreter stack pointer (entries in use)
-STACK = _field("stack", STACK_DEPTH, STACK_W)
+RNG = _field("rng", 4, lo=I32_MIN, hi=I32_END)  # xoshiro128** words (uint32 stored as int32)
+ROUND = _field("round", hi=BIG)  # rounds started (1 in the first round)
+TURN = _field("turn", hi=5)  # TURN_*: which part of the round is running
+OUTCOME = _field("outcome", hi=4)  # OUT_*
+LOSS_REASON = _field("loss_reason", hi=6)  # LOSS_*
+DECISIONS = _field("decisions", hi=HUGE)  # decisions answered so far
+SP = _field("sp", hi=STACK_DEPTH + 1)  # interpreter stack pointer (entries in use)
+STACK = _field("stack", STACK_DEPTH, STACK_W, lo=I32_MIN, hi=I32_END, live="sp")
 # --- the pending decision
-DEC_KIND = _field("dec_kind")  # D_* (D_NONE when the game is over)
-DEC_HERO = _field("dec_hero")  # seat that decides
-DEC_A = _field("dec_a")  # decision context (see masks.py for each kind)
-DEC_B = _field("dec_b")
-CHOICE = _field("choice")  # the answer being applied, -1 when none
+DEC_KIND = _field("dec_kind", hi=16)  # D_* (D_NONE when the game is over)
+DEC_HERO = _field("dec_hero", hi="heroes")  # seat that decides
+DEC_A = _field("dec_a", lo=-1, hi=BIG)  # decision context (see masks.py for each kind)
+DEC_B = _field("dec_b", lo=-1, hi=BIG)
+CHOICE = _field("choice", lo=-1, hi=0)  # the answer being applied, -1 when none
 # --- hero turn
-ACTOR = _field("actor")  # seat holding the initiative in the hero turn
-ACTIVE = _field("active")  # the active hero for villain/issue effects
-CRISIS_LATCH = _field("crisis_latch")  # 1: the card resolving now already caused a crisis
-CRISIS_DEPTH = _field("crisis_depth")  # >0 while crisis effects resolve (no nested crises)
+ACTOR = _field("actor", hi="heroes")  # seat holding the initiative in the hero turn
+ACTIVE = _field("active", hi="heroes")  # the active hero for villain/issue effects
+CRISIS_LATCH = _field("crisis_latch", hi=2)  # 1: the card resolving now already caused a crisis
+CRISIS_DEPTH = _field("crisis_depth", hi=64)  # >0 while crisis effects resolve (no nested crises)
 # villain and issue cards with the Crisis trait in the issue play area (L_ISSUE_AREA), as
 # targets (T_V0 + i / T_I0 + i) in the order they arrived, left to right
-CRISIS_AREA = _field("crisis_area", DECK_CRISES)
-CRISIS_AREA_N = _field("crisis_area_n")
+CRISIS_AREA = _field("crisis_area", DECK_CRISES, hi=N_TARGETS, live="crisis_area_n")
+CRISIS_AREA_N = _field("crisis_area_n", hi=DECK_CRISES + 1)
 # --- villain
-VIL_SIDE = _field("vil_side")  # 0 Scheming, 1 Showdown
-VIL_HIDDEN = _field("vil_hidden")  # hidden tokens on the Villain card
-VIL_JUSTICE = _field("vil_justice")
-VIL_DAMAGE = _field("vil_damage")
-VIL_LOC = _field("vil_loc")  # space of the figure (the panel's scheme space while in a panel)
-VIL_IN_PANEL = _field("vil_in_panel")  # 1 while the figure stands in a scheme panel
-VIL_OWNER = _field("vil_owner")  # seat whose threat area holds the Showdown card, -1
-VIL_EXH = _field("vil_exh")  # Villain card exhausted (only possible in a threat area)
-VIL_HEALTH = _field("vil_health")  # Showdown health for this hero count
-VIL_DANGER = _field("vil_danger")  # Scheming danger for this hero count
+VIL_SIDE = _field("vil_side", hi=2)  # 0 Scheming, 1 Showdown
+VIL_HIDDEN = _field("vil_hidden", hi=64)  # hidden tokens on the Villain card
+VIL_JUSTICE = _field("vil_justice", hi=BIG)
+VIL_DAMAGE = _field("vil_damage", hi=BIG)
+# space of the figure (the panel's scheme space while in a panel)
+VIL_LOC = _field("vil_loc", hi="spaces")
+VIL_IN_PANEL = _field("vil_in_panel", hi=2)  # 1 while the figure stands in a scheme panel
+# seat whose threat area holds the Showdown card, -1
+VIL_OWNER = _field("vil_owner", lo=-1, hi="heroes")
+VIL_EXH = _field("vil_exh", hi=2)  # Villain card exhausted (only possible in a threat area)
+VIL_HEALTH = _field("vil_health", hi=BIG)  # Showdown health for this hero count
+VIL_DANGER = _field("vil_danger", hi=BIG)  # Scheming danger for this hero count
 # --- nemeses: slot k is target T_NEM0 + k (rulebook: Playing with 5-6 Players, Nemeses)
-NEM_CARD = _field("nem_card", NEMESES)  # row of Tables.nemesis in this slot, -1 unused
-NEM_OWNER = _field("nem_owner", NEMESES)  # seat whose threat area holds it; -1 unused/defeated
-NEM_SIDE = _field("nem_side", NEMESES)  # 0 Scheme side, 1 enemy side
-NEM_POS = _field("nem_pos", NEMESES)  # figure's space (scheming: its panel's scheme space), -1
-NEM_DMG = _field("nem_dmg", NEMESES)
-NEM_JUST = _field("nem_just", NEMESES)
-NEM_EXH = _field("nem_exh", NEMESES)  # exhausted (readies instead of activating)
+# row of Tables.nemesis in this slot, -1 unused
+NEM_CARD = _field("nem_card", NEMESES, lo=-1, hi="nemesis_pool")
+# seat whose threat area holds it; -1 unused/defeated
+NEM_OWNER = _field("nem_owner", NEMESES, lo=-1, hi="heroes")
+NEM_SIDE = _field("nem_side", NEMESES, hi=2)  # 0 Scheme side, 1 enemy side
+# figure's space (scheming: its panel's scheme space), -1
+NEM_POS = _field("nem_pos", NEMESES, lo=-1, hi="spaces")
+NEM_DMG = _field("nem_dmg", NEMESES, hi=BIG)
+NEM_JUST = _field("nem_just", NEMESES, hi=BIG)
+NEM_EXH = _field("nem_exh", NEMESES, hi=2)  # exhausted (readies instead of activating)
 # --- crisis cards (Crisis Cards rule): slot k is Tables.crisis row k and target T_CRISIS0 + k
-CRISIS_POS = _field("crisis_pos", MAX_CRISES)  # crisis token space; -1 none or solved
-CRISIS_JUST = _field("crisis_just", MAX_CRISES)  # justice on it (0 once solved)
-CRISIS_OUT = _field("crisis_out", MAX_CRISES)  # 1: solved and left play (no more Crisis effect)
+# crisis token space; -1 none or solved
+CRISIS_POS = _field("crisis_pos", MAX_CRISES, lo=-1, hi="spaces")
+CRISIS_JUST = _field("crisis_just", MAX_CRISES, hi=BIG)  # justice on it (0 once solved)
+# 1: solved and left play (no more Crisis effect)
+CRISIS_OUT = _field("crisis_out", MAX_CRISES, hi=2)
 # --- supplies and board tokens
-MINION_SUPPLY = _field("minion_supply")
-BYSTANDER_SUPPLY = _field("bystander_supply")
-BYSTANDERS_DEFEATED = _field("bystanders_defeated")
-MINIONS = _field("minions", MAX_PANELS + 1)  # minions in panel k (index 0 unused)
+MINION_SUPPLY = _field("minion_supply", hi=TOKENS)
+BYSTANDER_SUPPLY = _field("bystander_supply", hi=TOKENS)
+BYSTANDERS_DEFEATED = _field("bystanders_defeated", hi=TOKENS)
+MINIONS = _field("minions", MAX_PANELS + 1, hi=TOKENS)  # minions in panel k (index 0 unused)
 # Special Minions rule: MINION_SUPPLY and MINIONS count every minion; these say how many of
 # them belong to special Minion card j (Tables.smin row j). Column p * SPECIAL_MINIONS + j.
-SMIN_SUPPLY = _field("smin_supply", SPECIAL_MINIONS)  # card j's minions in the supply
-SMIN = _field("smin", MAX_PANELS + 1, SPECIAL_MINIONS)  # card j's minions in panel p
-SMIN_DMG = _field("smin_dmg", MAX_PANELS + 1, SPECIAL_MINIONS)  # damage on one of them
-CAPTURED = _field("captured", MAX_PANELS + 1)  # captured bystanders in panel k
-BYSTANDER_ON = _field("bystander_on", MAX_SPACES)  # 1: bystander token on that map space
+SMIN_SUPPLY = _field("smin_supply", SPECIAL_MINIONS, hi=TOKENS)  # card j's minions in the supply
+SMIN = _field("smin", MAX_PANELS + 1, SPECIAL_MINIONS, hi=TOKENS)  # card j's minions in panel p
+SMIN_DMG = _field("smin_dmg", MAX_PANELS + 1, SPECIAL_MINIONS, hi=BIG)  # damage on one of them
+CAPTURED = _field("captured", MAX_PANELS + 1, hi=TOKENS)  # captured bystanders in panel k
+BYSTANDER_ON = _field("bystander_on", MAX_SPACES, hi=2)  # 1: bystander token on that map space
 # Special Bystanders rule: the four fields above count every bystander token; these say which
 # of them are special Bystander card j's figures (Tables.sby row j). core/bystanders.py
 # keeps both in step. SBY_CAPT column p * SPECIAL_BYSTANDERS + j.
-SBY_SUPPLY = _field("sby_supply", SPECIAL_BYSTANDERS)  # card j's figures in the supply
-SBY_ON = _field("sby_on", MAX_SPACES)  # card j of the figure on that map space; -1 normal/none
-SBY_CAPT = _field("sby_capt", MAX_PANELS + 1, SPECIAL_BYSTANDERS)  # card j's captives in p
-SBY_DEFEATED = _field("sby_defeated", SPECIAL_BYSTANDERS)  # card j's figures out of the game
-SBY_EVENTS = _field("sby_events", SPECIAL_BYSTANDERS, N_SBE)  # times rescued/captured/defeated
-SBY_QN = _field("sby_qn")  # entries in SBY_QUEUE
+SBY_SUPPLY = _field("sby_supply", SPECIAL_BYSTANDERS, hi=TOKENS)  # card j's figures in the supply
+# card j of the figure on that map space; -1 normal/none
+SBY_ON = _field("sby_on", MAX_SPACES, lo=-1, hi=SPECIAL_BYSTANDERS)
+# card j's captives in p
+SBY_CAPT = _field("sby_capt", MAX_PANELS + 1, SPECIAL_BYSTANDERS, hi=TOKENS)
+# card j's figures out of the game
+SBY_DEFEATED = _field("sby_defeated", SPECIAL_BYSTANDERS, hi=TOKENS)
+# times rescued/captured/defeated
+SBY_EVENTS = _field("sby_events", SPECIAL_BYSTANDERS, N_SBE, hi=HUGE)
+SBY_QN = _field("sby_qn", hi=SBY_QUEUE_CAP + 1)  # entries in SBY_QUEUE
 # (program, hero) of card effects queued by rescues, captures and defeats; interp.run pushes
 # them before the next op, so a rule helper never writes the interpreter stack itself
-SBY_QUEUE = _field("sby_queue", SBY_QUEUE_CAP, 2)
-COUNTERS = _field("counters", 4)  # issue counters (e.g. gold)
+SBY_QUEUE = _field("sby_queue", SBY_QUEUE_CAP, 2, lo=I32_MIN, hi=I32_END, live="sby_qn")
+COUNTERS = _field("counters", 4, lo=-HUGE, hi=HUGE)  # issue counters (e.g. gold)
 # --- the dice roll in progress (attacks and solves do not nest)
-ROLL_KIND = _field("roll_kind")  # 0 none, 1 Attack, 2 Solve
-ROLL_HERO = _field("roll_hero")
-ROLL_SPACE = _field("roll_space")  # target space
-ROLL_DICE = _field("roll_dice")  # dice gathered
-ROLL_SUCC = _field("roll_succ")  # successes not yet spent
-ROLL_FOCUS = _field("roll_focus")  # focus results not yet spent
-ROLL_SHOWDOWN = _field("roll_showdown")  # villain card drawn for the Showdown reaction, -1
-ASSIGN = _field("assign", N_TARGETS)  # successes assigned per target (T_* numbering)
+ROLL_KIND = _field("roll_kind", hi=3)  # 0 none, 1 Attack, 2 Solve
+ROLL_HERO = _field("roll_hero", hi="heroes")
+ROLL_SPACE = _field("roll_space", hi="spaces")  # target space
+ROLL_DICE = _field("roll_dice", hi=BIG)  # dice gathered
+ROLL_SUCC = _field("roll_succ", hi=BIG)  # successes not yet spent
+ROLL_FOCUS = _field("roll_focus", hi=BIG)  # focus results not yet spent
+# villain card drawn for the Showdown reaction, -1
+ROLL_SHOWDOWN = _field("roll_showdown", lo=-1, hi=VDECK)
+ASSIGN = _field("assign", N_TARGETS, hi=BIG)  # successes assigned per target (T_* numbering)
 # --- clue deck
-CLUE_N = _field("clue_n")  # cards left in the clue deck
-CLUE_ORDER = _field("clue_order", CLUE_DECK)  # deck order, top = index clue_n-1
-CLUE_LOC = _field("clue_loc", CLUE_DECK)  # -1 deck, -2 discard, -3 not in the game, else seat
+CLUE_N = _field("clue_n", hi=CLUE_DECK + 1)  # cards left in the clue deck
+CLUE_ORDER = _field("clue_order", CLUE_DECK, hi=CLUE_DECK)  # deck order, top = index clue_n-1
+# -1 deck, -2 discard, -3 not in the game, else seat
+CLUE_LOC = _field("clue_loc", CLUE_DECK, lo=-3, hi="heroes")
 # --- villain deck
-VDECK_N = _field("vdeck_n")
-VDECK_ORDER = _field("vdeck_order", VDECK)
-VLOC = _field("vloc", VDECK)  # L_*
-VOWNER = _field("vowner", VDECK)  # seat of the threat area, -1
-VPOS = _field("vpos", VDECK)  # lackey figure / peril token space, -1
-VDMG = _field("vdmg", VDECK)
-VJUST = _field("vjust", VDECK)
-VEXH = _field("vexh", VDECK)
-VATTACH = _field("vattach", VDECK)  # host target (T_*) of an attached card, -1
+VDECK_N = _field("vdeck_n", hi=VDECK + 1)
+VDECK_ORDER = _field("vdeck_order", VDECK, hi=VDECK)
+VLOC = _field("vloc", VDECK, hi=N_ZONES)  # L_*
+VOWNER = _field("vowner", VDECK, lo=-1, hi="heroes")  # seat of the threat area, -1
+VPOS = _field("vpos", VDECK, lo=-1, hi="spaces")  # lackey figure / peril token space, -1
+VDMG = _field("vdmg", VDECK, hi=BIG)
+VJUST = _field("vjust", VDECK, hi=BIG)
+VEXH = _field("vexh", VDECK, hi=2)
+VATTACH = _field("vattach", VDECK, lo=-1, hi=N_TARGETS)  # host target (T_*) of an attached card, -1
 # --- issue deck (Scheme cards first)
-IDECK_N = _field("ideck_n")
-IDECK_ORDER = _field("ideck_order", IDECK)
-ILOC = _field("iloc", IDECK)
-IOWNER = _field("iowner", IDECK)
-IPOS = _field("ipos", IDECK)  # space the card is solved/attacked at, -1
-IDMG = _field("idmg", IDECK)
-IJUST = _field("ijust", IDECK)
-IEXH = _field("iexh", IDECK)
-ISIDE = _field("iside", IDECK)  # 0 front (Scheme side), 1 flipped
+IDECK_N = _field("ideck_n", hi=IDECK + 1)
+IDECK_ORDER = _field("ideck_order", IDECK, hi=IDECK)
+ILOC = _field("iloc", IDECK, hi=N_ZONES)
+IOWNER = _field("iowner", IDECK, lo=-1, hi="heroes")
+IPOS = _field("ipos", IDECK, lo=-1, hi="spaces")  # space the card is solved/attacked at, -1
+IDMG = _field("idmg", IDECK, hi=BIG)
+IJUST = _field("ijust", IDECK, hi=BIG)
+IEXH = _field("iexh", IDECK, hi=2)
+ISIDE = _field("iside", IDECK, hi=2)  # 0 front (Scheme side), 1 flipped
 # --- heroes
-HLOC = _field("hloc", MAX_HEROES)  # space; a scheme space means "in that panel"; -1 off board
-HDMG = _field("hdmg", MAX_HEROES)
-HFOCUS = _field("hfocus", MAX_HEROES)
-HSIDE = _field("hside", MAX_HEROES)  # 0 normal, 1 Focused (a hero with forms: 0 pilot, 1 mech)
-HPILOT_DMG = _field("hpilot_dmg", MAX_HEROES)  # pilot's damage set aside while in the mech, else 0
-HACTIONS = _field("hactions", MAX_HEROES)  # action tokens left this hero turn
-HYIELDS = _field("hyields", MAX_HEROES)  # initiative yields used this hero turn
-HTHREAT_DONE = _field("hthreat_done", MAX_HEROES)  # threat phase resolved this hero turn
-HDEFEATED = _field("hdefeated", MAX_HEROES)  # 1: defeated, waiting to return at turn end
-HEXH = _field("hexh", MAX_HEROES)  # Hero card exhausted
-HDECK_N = _field("hdeck_n", MAX_HEROES)
-HDECK_ORDER = _field("hdeck_order", MAX_HEROES, HERO_DECK)
-HCLOC = _field("hcloc", MAX_HEROES, HERO_DECK)  # L_* of each hero card
-HCEXH = _field("hcexh", MAX_HEROES, HERO_DECK)
-ALLY_LOC = _field("ally_loc", MAX_HEROES)  # map space of seat h's ally figure; -1 none/defeated
-ALLY_DMG = _field("ally_dmg", MAX_HEROES)
-ALLY_EXH = _field("ally_exh", MAX_HEROES)  # the Ally card is exhausted
-ROLL_ALLY = _field("roll_ally")  # 1 while the Attack/Solve being resolved is an ally's
-DICE_N = _field("dice_n")  # forced die faces still queued (tests and tutorials)
-DICE_QUEUE = _field("dice_queue", 32)  # faces used before the generator, first first
-DEF_BONUS = _field("def_bonus", 2)  # defense added this round: [0] villain, [1] lackeys
-EVENTS = _field("events", N_EVENTS)  # EV_* counters for info and reward shaping
+# space; a scheme space means "in that panel"; -1 off board
+HLOC = _field("hloc", MAX_HEROES, lo=-1, hi="spaces", seat=True)
+HDMG = _field("hdmg", MAX_HEROES, hi=BIG, seat=True)
+HFOCUS = _field("hfocus", MAX_HEROES, hi=BIG, seat=True)
+# 0 normal, 1 Focused (a hero with forms: 0 pilot, 1 mech)
+HSIDE = _field("hside", MAX_HEROES, hi=2, seat=True)
+# pilot's damage set aside while in the mech, else 0
+HPILOT_DMG = _field("hpilot_dmg", MAX_HEROES, hi=BIG, seat=True)
+HACTIONS = _field("hactions", MAX_HEROES, hi=64, seat=True)  # action tokens left this hero turn
+HYIELDS = _field("hyields", MAX_HEROES, hi=64, seat=True)  # initiative yields used this hero turn
+# threat phase resolved this hero turn
+HTHREAT_DONE = _field("hthreat_done", MAX_HEROES, hi=2, seat=True)
+# 1: defeated, waiting to return at turn end
+HDEFEATED = _field("hdefeated", MAX_HEROES, hi=2, seat=True)
+HEXH = _field("hexh", MAX_HEROES, hi=2, seat=True)  # Hero card exhausted
+HDECK_N = _field("hdeck_n", MAX_HEROES, hi=HERO_DECK + 1, seat=True)
+HDECK_ORDER = _field("hdeck_order", MAX_HEROES, HERO_DECK, hi=HERO_DECK, seat=True)
+HCLOC = _field("hcloc", MAX_HEROES, HERO_DECK, hi=N_ZONES, seat=True)  # L_* of each hero card
+HCEXH = _field("hcexh", MAX_HEROES, HERO_DECK, hi=2, seat=True)
+# map space of seat h's ally figure; -1 none/defeated
+ALLY_LOC = _field("ally_loc", MAX_HEROES, lo=-1, hi="spaces", seat=True)
+ALLY_DMG = _field("ally_dmg", MAX_HEROES, hi=BIG, seat=True)
+ALLY_EXH = _field("ally_exh", MAX_HEROES, hi=2, seat=True)  # the Ally card is exhausted
+ROLL_ALLY = _field("roll_ally", hi=2)  # 1 while the Attack/Solve being resolved is an ally's
+DICE_N = _field("dice_n", hi=DICE_CAP + 1)  # forced die faces still queued (tests and tutorials)
+# faces used before the generator, first first
+DICE_QUEUE = _field("dice_queue", DICE_CAP, hi=6, live="dice_n")
+# defense added this round: [0] villain, [1] lackeys
+DEF_BONUS = _field("def_bonus", 2, lo=-BIG, hi=BIG)
+EVENTS = _field("events", N_EVENTS, hi=HUGE)  # EV_* counters for info and reward shaping
+# --- engine errors: a kernel meeting an impossible situation records an ERR_* code here
+# and stops this game's interpreter instead of raising (one broken game never stops a
+# batch). The others say where: the op on top of the stack, and the decision kind, seat
+# and action being answered. A state from outside must carry no error (all zero).
+ERROR = _field("error", hi=1)
+ERROR_OP = _field("error_op", hi=1)
+ERROR_DEC = _field("error_dec", hi=1)
+ERROR_SEAT = _field("error_seat", hi=1)
+ERROR_ACTION = _field("error_action", hi=1)
 
 STATE_LEN = _cursor
 
 # --- enumerations
+# engine error codes (ERROR field; engine.md "Engine errors")
+(ERR_NONE, ERR_STACK_OVERFLOW, ERR_STACK_EMPTY, ERR_NO_LEGAL_ACTION, ERR_UNKNOWN_OP,
+ ERR_BYSTANDER_QUEUE_FULL, ERR_ISSUE_AREA_FULL, ERR_STEP_BUDGET) = range(8)
+ERROR_NAMES = ("none", "stack_overflow", "stack_empty", "no_legal_action", "unknown_op",
+               "bystander_queue_full", "issue_area_full", "step_budget")
+STEP_BUDGET = 200_000  # ops one apply/refresh may run before it is stopped as looping
 TURN_SETUP, TURN_VILLAIN, TURN_HERO, TURN_ISSUE, TURN_OVER = 0, 1, 2, 3, 4
 OUT_ONGOING, OUT_WIN, OUT_LOSS, OUT_TRUNCATED = 0, 1, 2, 3
 OUTCOME_NAMES = ("ongoing", "win", "loss", "truncated")
 LOSS_NONE, LOSS_ISSUE_DECK, LOSS_COUNTER, LOSS_CAP_ROUNDS, LOSS_CAP_DECISIONS = 0, 1, 2, 3, 4
 LOSS_ILLEGAL = 5  # set by front ends in "penalize" mode, never by the engine
+LOSS_ENGINE_ERROR = 6  # set by VectorEnv(on_error="reset") for a game the engine stopped
 LOSS_REASON_NAMES = ("", "issue_deck_empty", "villain_objective", "round_cap", "decision_cap",
-                     "illegal_action")
+                     "illegal_action", "engine_error")
 
 (L_DECK, L_HAND, L_PLAY, L_DISCARD, L_REMOVED, L_THREAT, L_PENDING, L_MULLIGAN, L_ATTACHED,
  L_BOARD, L_ISSUE_AREA) = range(11)

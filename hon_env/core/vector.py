@@ -82,14 +82,30 @@ def vector_step(s, tabs, actions, masks, status, seed, episodes, weights, ev_pre
     Reads and writes the state rows; writes masks, status (apply_action codes), the
     observation/state arrays (when ``want_obs``), deciding seats, per-seat rewards,
     terminated/truncated flags and the final observation/info of episodes that ended.
+    A game stopped by an engine error (status 3, or an ``error`` left by its auto-reset)
+    is left as it is, unscored and not encoded: the front end reports or restarts it.
     """
     B = s.shape[0]
     for i in prange(B):
         T = tabs[0]
         status[i] = apply_action(s, i, T, actions[i], masks[i])
-        if _finish_row(s, i, T, B, seed, episodes, weights, ev_prev, want_obs, obs, states,
-                       agent, rewards, term, trunc, final_obs, final_info):
-            init_game(s, i, T, seed + i + episodes[i] * B, masks[i])
-            for k in range(L.N_EVENTS):
-                ev_prev[i, k] = s[i, L.EVENTS + k]
-        _encode_row(s, i, T, want_obs, obs, states, agent)
+        if s[i, L.ERROR] != 0:
+            _stopped_row(i, rewards, term, trunc, final_info)
+        else:
+            if _finish_row(s, i, T, B, seed, episodes, weights, ev_prev, want_obs, obs,
+                           states, agent, rewards, term, trunc, final_obs, final_info):
+                init_game(s, i, T, seed + i + episodes[i] * B, masks[i])
+                for k in range(L.N_EVENTS):
+                    ev_prev[i, k] = s[i, L.EVENTS + k]
+            if s[i, L.ERROR] == 0:
+                _encode_row(s, i, T, want_obs, obs, states, agent)
+
+
+@njit(cache=True)
+def _stopped_row(i, rewards, term, trunc, final_info):
+    """Game ``i`` stopped on an engine error: no reward, no episode end (yet)."""
+    for h in range(rewards.shape[1]):
+        rewards[i, h] = 0.0
+    term[i] = False
+    trunc[i] = False
+    final_info[i, 0] = 0

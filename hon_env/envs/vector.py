@@ -28,6 +28,17 @@ seed ``seed + i + k * num_envs``, so game i's first episode is ``Game(scenario, 
 
 ``observations=False`` skips the encoding (masks, agents, rewards and bookkeeping stay);
 the ``observation``/``state`` arrays are then left at zero.
+
+Engine errors (engine.md, "Engine errors") stop only the game they happen in. With
+``on_error="raise"`` (default) the step then raises ``hon_env.EngineError`` naming the
+game index, its episode seed, the decision and the error; the other games have been
+stepped. With ``on_error="reset"`` the game is restarted at its next episode's seed
+instead: ``info["error"]`` (bool [B]) marks it and ``info["error_code"]`` (int32 [B],
+``layout.ERROR_NAMES``) says why; its episode ends truncated with reward 0,
+``final_loss_reason`` ``LOSS_ENGINE_ERROR`` and a zero final observation.
+
+In debug mode (``HON_ENV_DEBUG=1``) every step also checks the invariants of
+``core/invariants.py`` over the batch and raises ``EngineError`` on a violation.
 """
 
 from __future__ import annotations
@@ -50,6 +61,8 @@ from hon_env.content import Scenario
 from hon_env.core import layout as L
 from hon_env.core.observe import OBS_DIM, STATE_DIM
 from hon_env.core.vector import vector_reset, vector_step
+from hon_env.errors import EngineError, engine_error
+from hon_env.numba_cache import debug_mode
 from hon_env.options import EnvOptions
 
 
@@ -58,13 +71,18 @@ class VectorEnv:
 
     def __init__(self, num_envs: int, seed: int = 0,
                  scenario: str | Path | Scenario = "origin_story", *,
-                 observations: bool = True, **options: Any) -> None:
+                 observations: bool = True, on_error: str = "raise", **options: Any) -> None:
         """``options``: the keyword arguments of every front end (``hon_env.options``);
-        ``render_mode`` must stay None (nothing renders a batch)."""
+        ``render_mode`` must stay None (nothing renders a batch). ``on_error``: what an
+        engine error in one game does, ``"raise"`` (``EngineError``) or ``"reset"`` (the
+        game is marked in ``info["error"]`` and restarted)."""
         num_envs = check_num_envs(num_envs)
         seed = check_seed(seed, seed_span(num_envs))
         if not isinstance(observations, (bool, np.bool_)):
             raise TypeError(f"observations must be a bool, got {observations!r}")
+        if on_error not in ("raise", "reset"):
+            raise ValueError(f"on_error must be 'raise' or 'reset', got {on_error!r}")
+        self.on_error = on_error
         opts = EnvOptions.build(scenario, render_modes=(), **options)
         self.scenario = opts.scenario
         self.num_envs = int(num_envs)
@@ -89,6 +107,8 @@ class VectorEnv:
         self.terminated = np.zeros(B, bool)
         self.truncated = np.zeros(B, bool)
         self._final_info = np.zeros((B, 6), np.int32)
+        self._error = np.zeros(B, bool)
+        self._error_code = np.zeros(B, np.int32)
         self._started = False
 
     @property
@@ -119,7 +139,13 @@ class VectorEnv:
                      self._episodes, self._ev_prev, self.observations, self._obs,
                      self._states, self.agent)
         self._started = True
-        return self._views(), {"events": L.field_view(self.state, "events").copy()}
+        self._error[:] = False
+        self._error_code[:] = 0
+        self._handle_errors()
+        info = {"events": L.field_view(self.state, "events").copy()}
+        if self.on_error == "reset":
+            info["error"], info["error_code"] = self._error.copy(), self._error_code.copy()
+        return self._views(), info
 
     def step(self, actions: np.ndarray) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray,
                                                   np.ndarray, dict[str, Any]]:
@@ -150,7 +176,50 @@ class VectorEnv:
         self._steps += 1
         if penalty is not None:
             self._penalize(penalty)
+        self._error[:] = False
+        self._error_code[:] = 0
+        self._handle_errors()
         return (self._views(), self.rewards, self.terminated, self.truncated, self._info())
+
+    def episode_seed(self, i: int) -> int:
+        """The seed of game ``i``'s running episode."""
+        return self.seed + int(i) + int(self._episodes[i]) * self.num_envs
+
+    def _handle_errors(self) -> None:
+        """Raise for, or restart, games the engine stopped; check invariants in debug mode."""
+        stopped = np.flatnonzero(self.state[:, L.ERROR])
+        if stopped.size:
+            if self.on_error == "raise":
+                i = int(stopped[0])
+                err = engine_error(self.state[i], i, self.episode_seed(i))
+                if stopped.size > 1:
+                    err.args = (err.args[0] + f" (games {stopped[:10].tolist()} stopped)",)
+                raise err
+            self._restart_stopped(stopped)
+        if debug_mode():
+            from hon_env.core.invariants import violations
+
+            found = violations(self.state, self.scenario.tables, self.masks)
+            if found:
+                raise EngineError("invariant violated: " + "; ".join(found[:5]),
+                                  error="invariant")
+
+    def _restart_stopped(self, games: np.ndarray) -> None:
+        """'reset' mode: end the stopped games' episodes (truncated, reward 0) and restart
+        them at their next episode's seed; ``info["error"]`` marks them."""
+        for i in games:
+            self._error[i] = True
+            self._error_code[i] = self.state[i, L.ERROR]
+            self._final_info[i] = (1, L.OUT_TRUNCATED, L.LOSS_ENGINE_ERROR,
+                                   self.state[i, L.ROUND], self.state[i, L.DECISIONS],
+                                   self.agent[i])
+            if self.observations:
+                self._final_obs[i] = 0.0
+            self.rewards[i, :] = 0.0
+            self.terminated[i] = False
+            self.truncated[i] = True
+            self._episodes[i] += 1
+        self._restart(games)
 
     def _penalize(self, games: np.ndarray) -> None:
         """'penalize' mode: an illegal action ends that game's episode with reward -1."""
@@ -160,7 +229,10 @@ class VectorEnv:
             self.rewards[i, :] = -1.0
             self.terminated[i] = True
             self._episodes[i] += 1
-        # restart those games at their next episode's seed
+        self._restart(games)
+
+    def _restart(self, games: np.ndarray) -> None:
+        """Start ``games`` afresh at their current episode's seed (counters already moved)."""
         sub = np.asarray(games)
         st = self.state[sub]
         mk = self.masks[sub]
@@ -191,6 +263,8 @@ class VectorEnv:
             "final_loss_reason": fi[:, 2].copy(), "final_rounds": fi[:, 3].copy(),
             "final_decisions": fi[:, 4].copy(), "final_agent": fi[:, 5].copy(),
             "final_observation": self._final_obs,
+            **({"error": self._error.copy(), "error_code": self._error_code.copy()}
+               if self.on_error == "reset" else {}),
         }
 
     def sample_actions(self, rng: np.random.Generator) -> np.ndarray:
