@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo play test test-all lint bench clean
+.PHONY: demo play test test-all lint bench soak clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -31,6 +31,11 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python scripts/benchmark.py
+
+# 100,000 random games over every content combination, invariants checked every step;
+# a smaller run: make soak SOAK_ARGS="--games 2000"
+soak: $(STAMP)
+	$(BIN)/python scripts/soak.py $(SOAK_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache
