@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo play test test-all lint bench fuzz clean
+.PHONY: demo play test test-all lint bench fuzz soak clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -37,6 +37,11 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python scripts/benchmark.py
+
+# 100,000 random games over every content combination, invariants checked every step;
+# a smaller run: make soak SOAK_ARGS="--games 2000"
+soak: $(STAMP)
+	$(BIN)/python scripts/soak.py $(SOAK_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache

@@ -16,6 +16,15 @@ from hon_env.core import layout as L
 FEAT_KIND_NAMES = ("mobility", "strength", "deduction")
 
 
+def hero_label(sc: Scenario, seat: int) -> str:
+    """How a seat is named in action descriptions: the hero's name, or its agent name
+    (``majesty_2``) when that name is shared by several seats."""
+    if not 0 <= seat < len(sc.hero_names):
+        return "?"
+    name = sc.hero_names[seat]
+    return sc.agent_names[seat] if sc.hero_names.count(name) > 1 else name
+
+
 def target_name(sc: Scenario, t: int, row: np.ndarray | None = None) -> str:
     """Name of a target in the ``T_*`` numbering; with a state ``row`` ([STATE_LEN]) a
     nemesis slot is named by the card dealt to it, on its current side. A crisis slot is
@@ -105,7 +114,7 @@ def action_to_string(sc: Scenario, row, action: int) -> str:
     seg, k = segment_of(action)
     kind = int(row[L.DEC_KIND])
     h = int(row[L.DEC_HERO])
-    hero = sc.hero_names[h] if 0 <= h < len(sc.hero_names) else "?"
+    hero = hero_label(sc, h)
     cards = sc.hero_card_names[h] if 0 <= h < len(sc.hero_card_names) else ()
     card = cards[k] if seg in ("play", "card") and k < len(cards) else ""
     if seg == "pass":
@@ -162,7 +171,7 @@ def action_to_string(sc: Scenario, row, action: int) -> str:
         return f"{hero}: {verb} {target_name(sc, k, row)}"
     if seg == "hero":
         n = len(sc.hero_names)
-        other = sc.hero_names[(h + k) % n] if k < n else "?"
+        other = hero_label(sc, (h + k) % n) if k < n else "?"
         return f"{hero}: choose {other}"
     verb = {L.D_MULLIGAN: "send back", L.D_DISCARD_OR_DAMAGE: "discard",
             L.D_DAMAGE: f"discard for toughness (-{int(sc.tables.cfg[CFG_TOUGHNESS])})"}

@@ -25,18 +25,41 @@ from hon_env.content.tables import (
     AL_HEALTH,
     AL_PRESENT,
     AL_SOLVE,
+    BACK_ENEMY,
+    BACK_PROBLEM,
     CFG_N_PANELS,
     CFG_N_SPACES,
     CR_DANGER,
     CR_DANGER_PH,
+    DASH,
     FORM_NAMES,
     HERO_DECK,
     HS_FORM,
+    IC_BACK,
+    IC_BACK_DANGER,
+    IC_BACK_DANGER_PH,
+    IC_BACK_HEALTH,
+    IC_BACK_HEALTH_PH,
+    IC_DANGER,
+    IC_DANGER_PH,
+    IC_TYPE,
     IDECK,
+    IT_SCHEME,
     NEMESES,
+    NM_DANGER,
+    NM_DANGER_PH,
+    NM_HEALTH,
+    NM_HEALTH_PH,
     SM_HEALTH,
     SM_INFLICT,
+    VC_DANGER,
+    VC_DANGER_PH,
+    VC_HEALTH,
+    VC_HEALTH_PH,
+    VC_TYPE,
     VDECK,
+    VT_LACKEY,
+    VT_PERIL,
 )
 from hon_env.core import layout as L
 from hon_env.core.kernels import game_apply, game_init, game_observe, game_refresh, game_state
@@ -51,6 +74,52 @@ from hon_env.state_io import pack, unpack
 _FORM_WORDS = {code: name for name, code in FORM_NAMES.items()}
 
 __all__ = ["Game", "IllegalActionError", "resolve_scenario"]
+
+
+def card_values(sc: Scenario, row: np.ndarray, t: int) -> dict[str, int | None]:
+    """The printed health of an enemy card or danger of a problem card ``t`` (``T_*``) on
+    the side it shows in state ``row``, scaled to the team: ``{"health": n}`` or
+    ``{"danger": n}`` (``None`` for a "-" value: never defeated or solved), ``{}`` for a card
+    with neither (a Ploy)."""
+    T = sc.tables
+    nh = sc.n_heroes
+
+    def scaled(value: int, per_hero: int) -> int | None:
+        return None if value == DASH else int(value) * (nh if per_hero else 1)
+
+    if t < L.T_I0:
+        typ = int(T.vcard[t, VC_TYPE])
+        if typ == VT_LACKEY:
+            return {"health": scaled(T.vcard[t, VC_HEALTH], T.vcard[t, VC_HEALTH_PH])}
+        if typ == VT_PERIL:
+            return {"danger": scaled(T.vcard[t, VC_DANGER], T.vcard[t, VC_DANGER_PH])}
+        return {}
+    if t < L.T_VILLAIN:
+        i = t - L.T_I0
+        if int(T.icard[i, IC_TYPE]) == IT_SCHEME and row[L.ISIDE + i] == 1:
+            back = int(T.icard[i, IC_BACK])
+            if back == BACK_ENEMY:
+                return {"health": scaled(T.icard[i, IC_BACK_HEALTH],
+                                         T.icard[i, IC_BACK_HEALTH_PH])}
+            if back == BACK_PROBLEM:
+                return {"danger": scaled(T.icard[i, IC_BACK_DANGER],
+                                         T.icard[i, IC_BACK_DANGER_PH])}
+            return {}
+        return {"danger": scaled(T.icard[i, IC_DANGER], T.icard[i, IC_DANGER_PH])}
+    if t == L.T_VILLAIN:
+        if row[L.VIL_SIDE] == 1:
+            return {"health": int(row[L.VIL_HEALTH])}
+        return {"danger": int(row[L.VIL_DANGER])}
+    if L.T_NEM0 <= t < L.T_MINION:
+        k = t - L.T_NEM0
+        c = int(row[L.NEM_CARD + k])
+        if c < 0:
+            return {}
+        if row[L.NEM_SIDE + k] == 1:
+            return {"health": scaled(T.nemesis[c, NM_HEALTH], T.nemesis[c, NM_HEALTH_PH])}
+        return {"danger": scaled(T.nemesis[c, NM_DANGER], T.nemesis[c, NM_DANGER_PH])}
+    return {}
+
 
 
 def resolve_scenario(scenario: str | Path | Scenario = "origin_story", **options: Any
@@ -309,7 +378,7 @@ class Game:
             zones = f("hcloc")[h]
             cards = sc.hero_card_names[h]
             hand = [cards[c] for c in range(HERO_DECK) if zones[c] == L.L_HAND]
-            play = [cards[c] for c in range(HERO_DECK) if zones[c] == L.L_PLAY]
+            play = [c for c in range(HERO_DECK) if zones[c] == L.L_PLAY]
             loc = int(f("hloc")[h])
             side = int(f("hside")[h])
             heroes.append({
@@ -322,7 +391,11 @@ class Game:
                 "form": _FORM_WORDS[int(T.hero_stat[h, side, HS_FORM])],
                 "pilot_damage": int(f("hpilot_dmg")[h]),  # set aside while in the mech
                 "actions_left": int(f("hactions")[h]),
-                "hand": hand, "play_area": play,
+                # defeated this hero turn: off the map, returns at the end of the turn
+                "defeated": bool(f("hdefeated")[h]),
+                "hero_card_exhausted": bool(f("hexh")[h]),
+                "hand": hand, "play_area": [cards[c] for c in play],
+                "play_area_exhausted": [bool(f("hcexh")[h][c]) for c in play],
                 "deck_size": int(f("hdeck_n")[h]),
                 "discard_size": int(np.sum(zones[:HERO_DECK] == L.L_DISCARD)),
                 "clues": [sc.clue_names[i] for i in range(len(sc.clue_names))
@@ -396,20 +469,25 @@ class Game:
             if f("vloc")[i] == L.L_THREAT and f("vowner")[i] == h:
                 out.append({"card": sc.villain_card_names[i], "damage": int(f("vdmg")[i]),
                             "justice": int(f("vjust")[i]), "exhausted": bool(f("vexh")[i]),
+                            **card_values(sc, self.state[0], L.T_V0 + i),
                             "attached": attached.get(L.T_V0 + i, [])})
         for i in range(IDECK):
             if f("iloc")[i] == L.L_THREAT and f("iowner")[i] == h:
                 out.append({"card": sc.issue_card_names[i], "flipped": bool(f("iside")[i]),
                             "damage": int(f("idmg")[i]), "justice": int(f("ijust")[i]),
-                            "exhausted": bool(f("iexh")[i])})
-        for nem in self._nemeses():
-            if nem["owner"] == h:
+                            "exhausted": bool(f("iexh")[i]),
+                            **card_values(sc, self.state[0], L.T_I0 + i)})
+        for k in range(NEMESES):
+            if f("nem_card")[k] >= 0 and f("nem_owner")[k] == h:
+                nem = self._nemesis(k)
                 out.append({"card": nem["card"], "side": nem["side"],
                             "damage": nem["damage"], "justice": nem["justice"],
-                            "exhausted": nem["exhausted"]})
+                            "exhausted": nem["exhausted"],
+                            **card_values(sc, self.state[0], L.T_NEM0 + k)})
         if f("vil_owner") == h:
             out.append({"card": sc.villain_name, "damage": int(f("vil_damage")),
                         "exhausted": bool(f("vil_exh")),
+                        **card_values(sc, self.state[0], L.T_VILLAIN),
                         "attached": attached.get(L.T_VILLAIN, [])})
         return out
 
@@ -434,25 +512,24 @@ class Game:
 
     def _nemeses(self) -> list[dict[str, Any]]:
         """The nemeses dealt in this game, by slot (rulebook: Nemeses)."""
+        return [self._nemesis(k) for k in range(NEMESES) if self.field("nem_card")[k] >= 0]
+
+    def _nemesis(self, k: int) -> dict[str, Any]:
+        """Nemesis slot ``k`` (a card is dealt to it)."""
         sc = self.scenario
         f = self.field
-        out = []
-        for k in range(NEMESES):
-            c = int(f("nem_card")[k])
-            if c < 0:
-                continue
-            owner = int(f("nem_owner")[k])
-            pos = int(f("nem_pos")[k])
-            enemy = bool(f("nem_side")[k])
-            out.append({
-                "name": sc.nemesis_names[c], "card": sc.nemesis_side_names[c][int(enemy)],
-                "side": "enemy" if enemy else "scheme", "defeated": owner < 0,
-                "owner": owner if owner >= 0 else None,
-                "location": space_name(sc, pos) if pos >= 0 else None,
-                "damage": int(f("nem_dmg")[k]), "justice": int(f("nem_just")[k]),
-                "exhausted": bool(f("nem_exh")[k]),
-            })
-        return out
+        c = int(f("nem_card")[k])
+        owner = int(f("nem_owner")[k])
+        pos = int(f("nem_pos")[k])
+        enemy = bool(f("nem_side")[k])
+        return {
+            "name": sc.nemesis_names[c], "card": sc.nemesis_side_names[c][int(enemy)],
+            "side": "enemy" if enemy else "scheme", "defeated": owner < 0,
+            "owner": owner if owner >= 0 else None,
+            "location": space_name(sc, pos) if pos >= 0 else None,
+            "damage": int(f("nem_dmg")[k]), "justice": int(f("nem_just")[k]),
+            "exhausted": bool(f("nem_exh")[k]),
+        }
 
     def _special_minions(self) -> list[dict[str, Any]]:
         """The special Minion cards in the game (Special Minions rule), in rule order: each

@@ -12,6 +12,15 @@ content files; spaces by label (``"D4"``), by ``"panel 2"`` or by index.
     >>> g.decision
     'main'
 
+The helpers for cards, figures, counters and decks keep the state consistent (the
+invariants of ``hon_env.core.invariants`` hold after them: supplies conserved, one hidden
+token per unsolved Scheme side, decks in order); ``set_hero``, ``set_villain`` and
+``set_nemesis`` write the values they are given. Every helper recomputes the legal mask of
+the pending decision without answering it, so a decision left with one legal action stays
+pending until ``jump`` or ``game.refresh()``; a helper that raises changes nothing.
+``run_to(g, "attack_space")`` plays on (random legal actions by default) until a decision
+of that kind is pending.
+
 Die faces are forced with ``force_dice(g, [...])`` using face indices of the scenario's
 ``dice_faces`` rule (default: 0 blank, 1 success, 2 success, 3 success+focus, 4 focus,
 5 burst).
@@ -19,13 +28,27 @@ Die faces are forced with ``force_dice(g, [...])`` using face indices of the sce
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 import numpy as np
 
 from hon_env.content.tables import (
+    BACK_ENEMY,
+    BACK_NONE,
+    BACK_PROBLEM,
     CFG_N_PANELS,
+    CFG_N_SPACES,
     HERO_DECK,
+    IC_BACK,
+    IC_LOCATION,
+    IC_PANEL,
+    IC_STAYS,
+    IC_TYPE,
+    IT_ISSUE,
+    IT_SCHEME,
+    SP_NONE,
     SP_SCHEME,
     VC_TYPE,
     VT_LACKEY,
@@ -36,9 +59,10 @@ from hon_env.core.positions import (
     JUMP_HERO_TURN,
     JUMP_ISSUE_TURN,
     JUMP_VILLAIN_TURN,
+    game_remask,
     jump_to,
 )
-from hon_env.game import Game
+from hon_env.game import Game, card_values
 
 FACE_BLANK, FACE_SUCCESS, FACE_SUCCESS_FOCUS, FACE_FOCUS, FACE_BURST = 0, 1, 3, 4, 5
 _JUMPS = {"villain_turn": JUMP_VILLAIN_TURN, "hero_turn": JUMP_HERO_TURN,
@@ -48,8 +72,13 @@ _JUMPS = {"villain_turn": JUMP_VILLAIN_TURN, "hero_turn": JUMP_HERO_TURN,
 def space(g: Game, where: str | int) -> int:
     """Space index from an index, a label like ``"D4"`` or ``"panel K"``."""
     sc = g.scenario
-    if isinstance(where, (int, np.integer)):
+    if isinstance(where, (int, np.integer)) and not isinstance(where, bool):
+        if not 0 <= int(where) < int(sc.tables.cfg[CFG_N_SPACES]):
+            raise ValueError(f"space index {int(where)} is outside [0, "
+                             f"{int(sc.tables.cfg[CFG_N_SPACES])})")
         return int(where)
+    if not isinstance(where, str):
+        raise TypeError(f"a space is an index, a label or 'panel K', got {where!r}")
     if where.startswith("panel "):
         k = int(where.split()[1])
         if not 1 <= k <= int(sc.tables.cfg[CFG_N_PANELS]):
@@ -67,6 +96,34 @@ def _index(names: Sequence[str], name: str, what: str, used: set[int] | None = N
     raise ValueError(f"no {what} named {name!r} (available: {sorted(set(n for n in names if n))})")
 
 
+# --- editing helpers and the legal mask -------------------------------------------------------
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _edit(fn: _F) -> _F:
+    """An editing helper: on success the legal mask is recomputed (``remask``); one that
+    raises leaves the game exactly as it was (state and mask)."""
+    @functools.wraps(fn)
+    def wrapper(g: Game, *args: Any, **kwargs: Any) -> Any:
+        state, mask = g.state.copy(), g._mask.copy()
+        try:
+            out = fn(g, *args, **kwargs)
+        except Exception:
+            g.state[...] = state
+            g._mask[...] = mask
+            raise
+        remask(g)
+        return out
+    return wrapper  # type: ignore[return-value]
+
+
+def remask(g: Game) -> None:
+    """Recompute the legal mask of the pending decision after hand edits, answering nothing
+    (``game.refresh()`` also takes a decision left with a single legal action)."""
+    game_remask(g.state, g._tabs, g._mask[0])
+
+
 def jump(g: Game, where: str) -> None:
     """Restart the flow at ``"villain_turn"``, ``"hero_turn"`` or ``"issue_turn"``.
 
@@ -79,6 +136,7 @@ def jump(g: Game, where: str) -> None:
     jump_to(g.state, 0, g.scenario.tables, _JUMPS[where], g._mask[0])
 
 
+@_edit
 def clear_board(g: Game) -> None:
     """Return every bystander, minion and captive to the supplies; empty threat areas of
     villain cards (back into the villain deck)."""
@@ -100,6 +158,7 @@ def clear_board(g: Game) -> None:
         _villain_card_to_deck(g, int(i))
 
 
+@_edit
 def put_special_minions(g: Game, card: int, panel: int, n: int, damage: int = 0) -> None:
     """Move ``n`` of special Minion card ``card``'s minions from the supply to ``panel``
     (Special Minions rule), with ``damage`` kept on the wounded one."""
@@ -114,6 +173,7 @@ def put_special_minions(g: Game, card: int, panel: int, n: int, damage: int = 0)
     f("smin_dmg")[panel, card] = damage
 
 
+@_edit
 def put_special_bystander(g: Game, card: int, where: str | int) -> None:
     """Take one of special Bystander card ``card``'s figures from the supply (Special
     Bystanders rule) and put it on a map space or, for ``"panel K"``, captive in panel K."""
@@ -154,11 +214,13 @@ def _take_from_deck(order: np.ndarray, n_field: np.ndarray, card: int) -> None:
     n_field[...] = n - 1
 
 
+@_edit
 def place_hero(g: Game, seat: int, where: str | int) -> None:
     """Put hero ``seat`` in a space (a scheme space puts them in its panel)."""
     g.field("hloc")[seat] = space(g, where)
 
 
+@_edit
 def place_ally(g: Game, seat: int, where: str | int, damage: int = 0) -> None:
     """Put seat ``seat``'s ally figure (Allies rule) in a map space with ``damage`` on it."""
     if not g.scenario.tables.ally[seat, 0]:
@@ -167,6 +229,7 @@ def place_ally(g: Game, seat: int, where: str | int, damage: int = 0) -> None:
     g.field("ally_dmg")[seat] = damage
 
 
+@_edit
 def set_hero(g: Game, seat: int, *, damage: int | None = None, focus: int | None = None,
              focused: bool | None = None, actions: int | None = None,
              pilot_damage: int | None = None) -> None:
@@ -185,6 +248,7 @@ def set_hero(g: Game, seat: int, *, damage: int | None = None, focus: int | None
         f("hactions")[seat] = actions
 
 
+@_edit
 def give_cards(g: Game, seat: int, names: Sequence[str], zone: str = "hand") -> list[int]:
     """Move the named hero cards of ``seat`` into ``zone`` (``hand``, ``play``, ``discard``).
 
@@ -206,12 +270,14 @@ def give_cards(g: Game, seat: int, names: Sequence[str], zone: str = "hand") -> 
     return out
 
 
+@_edit
 def empty_hand(g: Game, seat: int) -> None:
     """Discard hero ``seat``'s hand."""
     zones = g.field("hcloc")[seat]
     zones[zones == L.L_HAND] = L.L_DISCARD
 
 
+@_edit
 def give_clue(g: Game, seat: int, name: str) -> int:
     """Give hero ``seat`` a clue card from the clue deck; returns its index."""
     f = g.field
@@ -223,6 +289,7 @@ def give_clue(g: Game, seat: int, name: str) -> int:
     return i
 
 
+@_edit
 def add_villain_card(g: Game, name: str, seat: int, where: str | int | None = None) -> int:
     """Put a Lackey or Peril card from the villain deck into ``seat``'s threat area.
 
@@ -247,11 +314,13 @@ def add_villain_card(g: Game, name: str, seat: int, where: str | int | None = No
     return i
 
 
+@_edit
 def stack_villain_deck(g: Game, names: Sequence[str]) -> list[int]:
     """Put the named villain-deck cards on top, ``names[0]`` drawn first."""
     return _stack(g, g.scenario.villain_card_names, "vdeck_order", "vdeck_n", names)
 
 
+@_edit
 def stack_issue_deck(g: Game, names: Sequence[str]) -> list[int]:
     """Put the named issue-deck cards on top, ``names[0]`` drawn first."""
     return _stack(g, g.scenario.issue_card_names, "ideck_order", "ideck_n", names)
@@ -274,6 +343,7 @@ def _stack(g: Game, all_names: Sequence[str], order_f: str, n_f: str,
     return picked
 
 
+@_edit
 def force_dice(g: Game, faces: Sequence[int]) -> None:
     """Queue die faces used by the next rolls before the random generator."""
     if len(faces) > g.field("dice_queue").shape[0]:
@@ -283,6 +353,7 @@ def force_dice(g: Game, faces: Sequence[int]) -> None:
     g.field("dice_n")[...] = len(faces)
 
 
+@_edit
 def set_villain(g: Game, *, side: str | None = None, hidden: int | None = None,
                 where: str | int | None = None, damage: int | None = None,
                 justice: int | None = None, owner: int | None = None) -> None:
@@ -305,6 +376,7 @@ def set_villain(g: Game, *, side: str | None = None, hidden: int | None = None,
         f("vil_justice")[...] = justice
 
 
+@_edit
 def set_nemesis(g: Game, slot: int, nemesis: str | None = None, *, seat: int | None = None,
                 side: str | None = None, where: str | int | None = None,
                 damage: int | None = None, justice: int | None = None,
@@ -347,13 +419,391 @@ def set_nemesis(g: Game, slot: int, nemesis: str | None = None, *, seat: int | N
         f("nem_pos")[slot] = -1
 
 
+# --- Scheme and issue cards in threat areas ---------------------------------------------------
+
+def _issue_card(g: Game, card: str | int) -> int:
+    """Index of issue-deck card ``card`` (a name, the first copy, or an index)."""
+    names = g.scenario.issue_card_names
+    if isinstance(card, (int, np.integer)) and not isinstance(card, bool):
+        if not 0 <= int(card) < len(names) or not names[int(card)]:
+            raise ValueError(f"no issue card {int(card)} in this game")
+        return int(card)
+    return _index(names, card, "issue card")
+
+
+def _is_scheme(g: Game, i: int) -> bool:
+    return int(g.scenario.tables.icard[i, IC_TYPE]) == IT_SCHEME
+
+
+def _unsolved_scheme(g: Game, i: int) -> bool:
+    """Scheme card ``i`` shows its Scheme side in a threat area (it holds a hidden token)."""
+    f = g.field
+    return _is_scheme(g, i) and f("iloc")[i] == L.L_THREAT and f("iside")[i] == 0
+
+
+def _issue_out_of_play(g: Game, i: int, zone: int) -> None:
+    """Take issue card ``i`` out of wherever it is (deck, threat area, map) into ``zone``."""
+    f = g.field
+    if _unsolved_scheme(g, i):
+        f("vil_hidden")[...] -= 1
+    if f("iloc")[i] == L.L_DECK:
+        _take_from_deck(f("ideck_order"), f("ideck_n"), i)
+    f("iloc")[i] = zone
+    f("iowner")[i] = -1
+    f("ipos")[i] = -1
+    f("ijust")[i] = 0
+    f("idmg")[i] = 0
+    f("iexh")[i] = 0
+    f("iside")[i] = 0
+
+
+@_edit
+def remove_issue_card(g: Game, card: str | int) -> None:
+    """Take issue-deck card ``card`` (a Scheme or an issue card) out of the game; an
+    unsolved Scheme takes its hidden token off the Villain card with it."""
+    i = _issue_card(g, card)
+    _issue_out_of_play(g, i, L.L_REMOVED)
+
+
+@_edit
+def remove_schemes(g: Game, seat: int | None = None) -> None:
+    """Take every Scheme card out of the threat areas (of ``seat`` only when given), out of
+    the game, with their hidden tokens."""
+    f = g.field
+    for i in range(L.IDECK):
+        if (g.scenario.issue_card_names[i] and _is_scheme(g, i) and f("iloc")[i] == L.L_THREAT
+                and (seat is None or f("iowner")[i] == seat)):
+            _issue_out_of_play(g, i, L.L_REMOVED)
+
+
+@_edit
+def put_issue_card(g: Game, card: str | int, seat: int, where: str | int | None = None, *,
+                   flipped: bool = False, damage: int = 0, justice: int = 0) -> int:
+    """Put issue-deck card ``card`` into ``seat``'s threat area, from wherever it is.
+
+    A Scheme card stands at its panel's scheme space, Scheme side up (one more hidden token
+    on the Villain card), or flipped (``flip_scheme``). A staying issue card stands at its
+    printed location; ``where`` overrides either. Returns the card index.
+    """
+    i = _issue_card(g, card)
+    T = g.scenario.tables
+    scheme = _is_scheme(g, i)
+    if not scheme and not (T.icard[i, IC_TYPE] == IT_ISSUE and T.icard[i, IC_STAYS] == 1):
+        raise ValueError(f"{g.scenario.issue_card_names[i]!r} does not stay in a threat area "
+                         "(neither a Scheme card nor a staying issue card)")
+    _check_seat(g, seat)
+    _issue_out_of_play(g, i, L.L_THREAT)
+    f = g.field
+    f("iowner")[i] = seat
+    if scheme:
+        f("ipos")[i] = int(T.scheme_space[T.icard[i, IC_PANEL]])
+        f("vil_hidden")[...] += 1
+    else:
+        loc = int(T.icard[i, IC_LOCATION])
+        if where is None and loc < 0:
+            raise ValueError(f"{g.scenario.issue_card_names[i]!r} has no printed location: "
+                             "give where=")
+        f("ipos")[i] = loc
+    if where is not None:
+        f("ipos")[i] = space(g, where)
+    if scheme and flipped:
+        flip_scheme(g, i, where)
+    set_card(g, L.T_I0 + i, damage=damage, justice=justice)
+    return i
+
+
+@_edit
+def flip_scheme(g: Game, card: str | int, where: str | int | None = None) -> int:
+    """Turn Scheme card ``card`` in a threat area to its other side, as if solved (one
+    hidden token leaves the Villain card; justice and damage are cleared). A problem side
+    stands at its printed location (else its panel's scheme space), an enemy side at the
+    scheme space; ``where`` overrides. Returns the card index."""
+    i = _issue_card(g, card)
+    T = g.scenario.tables
+    f = g.field
+    name = g.scenario.issue_card_names[i]
+    if not _unsolved_scheme(g, i):
+        raise ValueError(f"{name!r} is not a Scheme card Scheme side up in a threat area")
+    back = int(T.icard[i, IC_BACK])
+    if back == BACK_NONE:
+        raise ValueError(f"{name!r} has no other side (solved, it leaves the game: "
+                         "use remove_issue_card)")
+    f("iside")[i] = 1
+    f("ijust")[i] = 0
+    f("idmg")[i] = 0
+    f("vil_hidden")[...] -= 1
+    loc = int(T.icard[i, IC_LOCATION])
+    if where is not None:
+        f("ipos")[i] = space(g, where)
+    elif back == BACK_PROBLEM and loc >= 0:
+        f("ipos")[i] = loc
+    elif back in (BACK_PROBLEM, BACK_ENEMY):
+        f("ipos")[i] = int(T.scheme_space[T.icard[i, IC_PANEL]])
+    return i
+
+
+# --- cards in threat areas and play areas ------------------------------------------------------
+
+def _target(g: Game, card: str | int) -> int:
+    """A threat-area card as a ``T_*`` target: a target index, or the name of a villain
+    card or issue card in a threat area (the first such copy), of the villain or a nemesis."""
+    sc = g.scenario
+    f = g.field
+    if isinstance(card, (int, np.integer)) and not isinstance(card, bool):
+        return int(card)
+    for i, n in enumerate(sc.villain_card_names):
+        if n == card and f("vloc")[i] == L.L_THREAT:
+            return L.T_V0 + i
+    for i, n in enumerate(sc.issue_card_names):
+        if n == card and f("iloc")[i] == L.L_THREAT:
+            return L.T_I0 + i
+    if card == sc.villain_name:
+        return L.T_VILLAIN
+    for k in range(len(f("nem_card"))):
+        c = int(f("nem_card")[k])
+        if c >= 0 and card in (sc.nemesis_names[c], *sc.nemesis_side_names[c]):
+            return L.T_NEM0 + k
+    raise ValueError(f"no card named {card!r} in a threat area")
+
+
+@_edit
+def set_card(g: Game, card: str | int, *, damage: int | None = None,
+             justice: int | None = None, exhausted: bool | None = None) -> None:
+    """Edit a villain or issue card in a threat area (a name or a ``T_*`` target index):
+    damage (below its health), justice (below its danger) and whether it is exhausted."""
+    t = _target(g, card)
+    f = g.field
+    if L.T_V0 <= t < L.T_I0:
+        i, pre = t, "v"
+        if f("vloc")[i] != L.L_THREAT:
+            raise ValueError(f"villain card {g.scenario.villain_card_names[i]!r} is not in "
+                             "a threat area")
+    elif t < L.T_VILLAIN:
+        i, pre = t - L.T_I0, "i"
+        if f("iloc")[i] != L.L_THREAT:
+            raise ValueError(f"issue card {g.scenario.issue_card_names[i]!r} is not in a "
+                             "threat area")
+    else:
+        raise ValueError(f"set_card edits villain and issue cards; use set_villain or "
+                         f"set_nemesis for target {t}")
+    values = card_values(g.scenario, g.state[0], t)  # printed, scaled to the team
+    for what, v, key in (("damage", damage, "health"), ("justice", justice, "danger")):
+        if v is None:
+            continue
+        limit = values.get(key, 1)  # no such value: only 0 fits; None: a "-" value
+        if v < 0 or (limit is not None and v >= limit):
+            raise ValueError(f"{what} {v} on {_card_label(g, t)}: allowed 0.."
+                             f"{limit - 1 if limit is not None else ''} (its {key}: "
+                             f"{values.get(key, 'none')})")
+        f(f"{pre}{'dmg' if what == 'damage' else 'just'}")[i] = v
+    if exhausted is not None:
+        f(f"{pre}exh")[i] = int(exhausted)
+
+
+def _card_label(g: Game, t: int) -> str:
+    from hon_env.describe import target_name
+
+    return repr(target_name(g.scenario, t, g.state[0]))
+
+
+@_edit
+def exhaust(g: Game, card: str | int, seat: int = 0, exhausted: bool = True) -> None:
+    """Exhaust (or ready) a card: ``"hero"`` (seat's Hero card), ``"ally"`` (seat's Ally
+    card), a card in seat's hero play area by name, or a threat-area card, the villain or a
+    nemesis by name or ``T_*`` target."""
+    _check_seat(g, seat)
+    f = g.field
+    if card == "hero":
+        f("hexh")[seat] = int(exhausted)
+    elif card == "ally":
+        if not g.scenario.tables.ally[seat, 0]:
+            raise ValueError(f"seat {seat} has no Ally card")
+        f("ally_exh")[seat] = int(exhausted)
+    elif isinstance(card, str) and card in g.scenario.hero_card_names[seat]:
+        names = g.scenario.hero_card_names[seat]
+        in_play = [c for c, n in enumerate(names) if n == card and f("hcloc")[seat][c] == L.L_PLAY]
+        if not in_play:
+            raise ValueError(f"{card!r} is not in seat {seat}'s play area")
+        f("hcexh")[seat][in_play[0]] = int(exhausted)
+    else:
+        t = _target(g, card)
+        if t == L.T_VILLAIN:
+            if int(f("vil_owner")) < 0:
+                raise ValueError("the Villain card is not in a threat area")
+            f("vil_exh")[...] = int(exhausted)
+        elif L.T_NEM0 <= t < L.T_MINION:
+            f("nem_exh")[t - L.T_NEM0] = int(exhausted)
+        else:
+            set_card(g, t, exhausted=exhausted)
+
+
+# --- figures: bystanders and minions ----------------------------------------------------------
+
+def _check_seat(g: Game, seat: int) -> None:
+    if not 0 <= seat < g.scenario.n_heroes:
+        raise ValueError(f"seat must be in [0, {g.scenario.n_heroes}), got {seat}")
+
+
+def _panel(g: Game, panel: int) -> int:
+    n = int(g.scenario.tables.cfg[CFG_N_PANELS])
+    if not 1 <= panel <= n:
+        raise ValueError(f"no scheme panel {panel} on this board (panels 1..{n})")
+    return panel
+
+
+@_edit
+def put_bystander(g: Game, where: str | int, n: int = 1) -> None:
+    """Take ``n`` normal bystanders from the supply: onto a map space (one at most), or,
+    for ``"panel K"`` (its scheme space), captive in panel K."""
+    f = g.field
+    if int(f("bystander_supply")) - int(f("sby_supply").sum()) < n:
+        raise ValueError(f"only {int(f('bystander_supply')) - int(f('sby_supply').sum())} "
+                         f"normal bystanders in the supply, asked for {n}")
+    sp = space(g, where)
+    T = g.scenario.tables
+    if T.space_kind[sp] == SP_SCHEME:
+        f("captured")[int(T.space_arg[sp])] += n
+    else:
+        label = g.scenario.space_labels[sp]
+        if T.space_kind[sp] == SP_NONE:
+            raise ValueError(f"{label} is not a map space")
+        if n != 1 or f("bystander_on")[sp]:
+            raise ValueError(f"one bystander at most on a map space ({label})")
+        f("bystander_on")[sp] = 1
+    f("bystander_supply")[...] -= n
+
+
+@_edit
+def remove_bystander(g: Game, where: str | int, n: int = 1) -> None:
+    """Return bystanders to the supply: the one on a map space, or ``n`` normal captives of
+    panel K for ``"panel K"``."""
+    f = g.field
+    sp = space(g, where)
+    T = g.scenario.tables
+    if T.space_kind[sp] == SP_SCHEME:
+        k = int(T.space_arg[sp])
+        normal = int(f("captured")[k]) - int(f("sby_capt")[k].sum())
+        if normal < n:
+            raise ValueError(f"only {normal} normal captives in panel {k}, asked for {n}")
+        f("captured")[k] -= n
+    else:
+        if not f("bystander_on")[sp]:
+            raise ValueError(f"no bystander on {g.scenario.space_labels[sp]}")
+        j = int(f("sby_on")[sp])
+        if j >= 0:
+            f("sby_supply")[j] += 1
+            f("sby_on")[sp] = -1
+        f("bystander_on")[sp] = 0
+        n = 1
+    f("bystander_supply")[...] += n
+
+
+@_edit
+def put_minions(g: Game, panel: int, n: int) -> None:
+    """Move ``n`` normal minions from the supply to scheme panel ``panel``."""
+    f = g.field
+    normal = int(f("minion_supply")) - int(f("smin_supply").sum())
+    if normal < n:
+        raise ValueError(f"only {normal} normal minions in the supply, asked for {n}")
+    f("minion_supply")[...] -= n
+    f("minions")[_panel(g, panel)] += n
+
+
+@_edit
+def remove_minions(g: Game, panel: int, n: int) -> None:
+    """Return ``n`` normal minions of panel ``panel`` to the supply."""
+    f = g.field
+    normal = int(f("minions")[_panel(g, panel)]) - int(f("smin")[panel].sum())
+    if normal < n:
+        raise ValueError(f"only {normal} normal minions in panel {panel}, asked for {n}")
+    f("minions")[panel] -= n
+    f("minion_supply")[...] += n
+
+
+# --- issue counters and decks -----------------------------------------------------------------
+
+@_edit
+def set_counter(g: Game, name: str, value: int) -> None:
+    """Set the issue counter ``name`` (e.g. ``"gold"``; ``scenario.counter_names``)."""
+    names = g.scenario.counter_names
+    if name not in names:
+        raise ValueError(f"no issue counter {name!r} (counters: {list(names)})")
+    if value < 0:
+        raise ValueError(f"counter {name!r} must be >= 0, got {value}")
+    g.field("counters")[names.index(name)] = value
+
+
+_DECKS = ("hero", "villain", "issue", "clue")
+
+
+@_edit
+def discard_from_deck(g: Game, deck: str, n: int | None = None, seat: int = 0) -> list[int]:
+    """Move the top ``n`` cards (all when None) of a deck to its discard pile: ``"hero"``
+    (``seat``'s), ``"villain"``, ``"issue"`` or ``"clue"``. Returns the cards moved."""
+    f = g.field
+    if deck == "hero":
+        _check_seat(g, seat)
+        order, n_f, zone, gone = (f("hdeck_order")[seat], f("hdeck_n")[seat:seat + 1].reshape(()),
+                                  f("hcloc")[seat], L.L_DISCARD)
+    elif deck == "villain":
+        order, n_f, zone, gone = f("vdeck_order"), f("vdeck_n"), f("vloc"), L.L_DISCARD
+    elif deck == "issue":
+        order, n_f, zone, gone = f("ideck_order"), f("ideck_n"), f("iloc"), L.L_DISCARD
+    elif deck == "clue":
+        order, n_f, zone, gone = f("clue_order"), f("clue_n"), f("clue_loc"), -2
+    else:
+        raise ValueError(f"deck must be one of {list(_DECKS)}, got {deck!r}")
+    size = int(n_f)
+    n = size if n is None else n
+    if not 0 <= n <= size:
+        raise ValueError(f"the {deck} deck holds {size} cards, asked to discard {n}")
+    moved = [int(c) for c in order[size - n:size][::-1]]  # the top is the last entry
+    for c in moved:
+        zone[c] = gone
+    n_f[...] = size - n
+    return moved
+
+
+# --- playing on to a decision -----------------------------------------------------------------
+
+def run_to(g: Game, decision: str, policy=None, *, seat: int | None = None, seed: int = 0,
+           max_decisions: int = 10_000) -> bool:
+    """Answer decisions with ``policy`` until one of kind ``decision`` (``DECISION_NAMES``,
+    e.g. ``"attack_space"``) is pending, for ``seat`` when given.
+
+    ``policy(g) -> action`` defaults to uniformly random legal actions drawn from
+    ``seed``. Returns True when such a decision is pending (at once if it already is),
+    False when the game ended first; raises after ``max_decisions`` answers.
+    """
+    if decision not in L.DECISION_NAMES:
+        raise ValueError(f"unknown decision {decision!r}; decisions are "
+                         f"{', '.join(L.DECISION_NAMES[1:])}")
+    if policy is None:
+        rng = np.random.default_rng(seed)
+
+        def policy(game: Game) -> int:
+            return int(rng.choice(game.legal_actions()))
+    for answered in range(max_decisions + 1):
+        if g.is_over:
+            return False
+        if g.decision == decision and (seat is None or g.current_seat == seat):
+            return True
+        if answered == max_decisions:
+            break
+        g.apply(policy(g))
+    raise RuntimeError(f"no {decision!r} decision within {max_decisions} decisions")
+
+
 def hero_card_index(g: Game, seat: int, name: str) -> int:
     return _index(g.scenario.hero_card_names[seat], name, "hero card")
 
 
 __all__ = [
     "FACE_BLANK", "FACE_BURST", "FACE_FOCUS", "FACE_SUCCESS", "FACE_SUCCESS_FOCUS", "HERO_DECK",
-    "add_villain_card", "clear_board", "empty_hand", "force_dice", "give_cards", "give_clue",
-    "hero_card_index", "jump", "place_hero", "put_special_bystander", "put_special_minions",
-    "set_hero", "set_nemesis", "set_villain", "space", "stack_issue_deck", "stack_villain_deck",
+    "add_villain_card", "clear_board", "discard_from_deck", "empty_hand", "exhaust",
+    "flip_scheme", "force_dice", "give_cards", "give_clue", "hero_card_index", "jump",
+    "place_hero", "put_bystander", "put_issue_card", "put_minions", "put_special_bystander",
+    "put_special_minions", "remask", "remove_bystander", "remove_issue_card", "remove_minions",
+    "remove_schemes", "run_to", "set_card", "set_counter", "set_hero", "set_nemesis",
+    "set_villain", "space", "stack_issue_deck", "stack_villain_deck",
 ]

@@ -96,52 +96,18 @@ def scheme_space_of(g: Game, i: int) -> int:
 
 def remove_schemes(g: Game) -> None:
     """Take every Scheme card out of the threat areas (out of the game)."""
-    f = g.field
-    T = g.scenario.tables
-    for i in range(L.IDECK):
-        if T.icard[i, IC_TYPE] == IT_SCHEME and f("iloc")[i] == L.L_THREAT:
-            f("iloc")[i] = L.L_REMOVED
-            f("iowner")[i] = -1
-            f("ipos")[i] = -1
+    P.remove_schemes(g)
 
 
 def set_scheme(g: Game, seat: int, name: str) -> int:
     """Give ``seat`` exactly the named Scheme card (Scheme side up) in their threat area."""
-    f = g.field
-    T = g.scenario.tables
-    for i in range(L.IDECK):
-        if (T.icard[i, IC_TYPE] == IT_SCHEME and f("iloc")[i] == L.L_THREAT
-                and f("iowner")[i] == seat):
-            f("iloc")[i] = L.L_REMOVED
-            f("iowner")[i] = -1
-            f("ipos")[i] = -1
-    i = icard(g, name)
-    f("iloc")[i] = L.L_THREAT
-    f("iowner")[i] = seat
-    f("ipos")[i] = scheme_space_of(g, i)
-    f("ijust")[i] = 0
-    f("idmg")[i] = 0
-    f("iside")[i] = 0
-    f("iexh")[i] = 0
-    return i
+    P.remove_schemes(g, seat)
+    return P.put_issue_card(g, name, seat)
 
 
 def put_issue_in_threat(g: Game, seat: int, name: str, where: str | int) -> int:
     """Put a (staying) issue card from the issue deck into ``seat``'s threat area."""
-    f = g.field
-    i = icard(g, name)
-    n = int(f("ideck_n"))
-    order = [int(x) for x in f("ideck_order")[:n]]
-    if i in order:
-        order.remove(i)
-        f("ideck_order")[:n - 1] = order
-        f("ideck_n")[...] = n - 1
-    f("iloc")[i] = L.L_THREAT
-    f("iowner")[i] = seat
-    f("ipos")[i] = sp(g, where)
-    f("ijust")[i] = 0
-    f("iexh")[i] = 0
-    return i
+    return P.put_issue_card(g, name, seat, where)
 
 
 def bystander_spaces(g: Game) -> list[int]:
@@ -151,24 +117,15 @@ def bystander_spaces(g: Game) -> list[int]:
 
 def put_bystander(g: Game, where: str | int) -> None:
     """Take a bystander from the supply and put it on a map space."""
-    f = g.field
-    assert int(f("bystander_supply")) > 0
-    f("bystander_supply")[...] -= 1
-    f("bystander_on")[sp(g, where)] = 1
+    P.put_bystander(g, where)
 
 
 def put_minions(g: Game, panel: int, n: int) -> None:
-    f = g.field
-    assert int(f("minion_supply")) >= n
-    f("minion_supply")[...] -= n
-    f("minions")[panel] += n
+    P.put_minions(g, panel, n)
 
 
 def capture(g: Game, panel: int, n: int) -> None:
-    f = g.field
-    assert int(f("bystander_supply")) >= n
-    f("bystander_supply")[...] -= n
-    f("captured")[panel] += n
+    P.put_bystander(g, f"panel {panel}", n)
 
 
 def legal(g: Game) -> set[int]:
@@ -357,7 +314,7 @@ def threat_phase_changes(g: Game, seat: int = 0) -> dict:
     from the card each hero draws at the end of the hero turn (left out of the result)."""
     P.jump(g, "hero_turn")
     before = summary(g)
-    g.field("ideck_n")[...] = 0
+    P.discard_from_deck(g, "issue")
     P.set_hero(g, seat, actions=0)
     g.refresh()  # with no card to play, ending the actions is the only answer: taken now
     if not g.is_over and g.decision == "main":

@@ -92,7 +92,7 @@ def activate(g: Game, how: str, card: str | None) -> None:
 def end_hero_turn_and_game(g: Game) -> None:
     """Spend the actions and end into the threat phase; the empty issue deck then ends the
     game at the issue turn, so nothing after the threat phase touches the state."""
-    g.field("ideck_n")[...] = 0
+    P.discard_from_deck(g, "issue")
     P.set_hero(g, 0, actions=0)
     g.refresh()  # with no card to play, ending the actions is the only answer: taken now
     if not g.is_over and g.decision == "main":

@@ -64,7 +64,7 @@ def issue_game(issue: str, hero_at: str | None = None, *, villain_panel: int = 1
     for panel, n in (captured or {}).items():
         capture(g, panel, n)
     for name, n in (counters or {}).items():
-        g.field("counters")[sc.counter_names.index(name)] = n
+        P.set_counter(g, name, n)
     if round_ is not None:
         g.field("round")[...] = round_
     return g
@@ -187,7 +187,7 @@ def flip(g: Game, name: str) -> int:
     """Deal Scheme card ``name`` to Majesty and turn it to its other side (as if solved;
     its figure or problem stays at its panel's scheme space)."""
     i = set_scheme(g, 0, name)
-    g.field("iside")[i] = 1
+    P.flip_scheme(g, i, where=int(g.field("ipos")[i]))
     return i
 
 

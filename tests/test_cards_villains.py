@@ -417,8 +417,7 @@ def test_ransom_notes_crisis_with_three_captives(held, crisis):
     g = threat_game("dowager", {"Ransom Notes": "F1"})
     put_bystander(g, "D7")
     if held:
-        g.field("captured")[3] += held
-        g.field("bystander_supply")[...] -= held
+        P.put_bystander(g, "panel 3", held)
     expected = {"captured": 1, "bystanders_on_map": -1}
     if crisis:  # the crisis finds no bystander left to capture, then the villain schemes
         expected |= {"crises": 1, "minions1": 1, "minion_supply": -1}

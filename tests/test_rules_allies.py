@@ -184,7 +184,7 @@ def test_ally_attack_applies_defense_and_credits_the_hero(lox):
     target = space_at(g, "C3", 4)
     P.place_ally(g, 0, space_at(g, target, 1, exclude=("C3",)))
     i = lackey(g, "Hatchet Hollis", target)  # health 4, defense 1
-    g.field("vdmg")[i] = 3
+    P.set_card(g, "Hatchet Hollis", damage=3)
     P.jump(g, "hero_turn")
     g.apply(USE_ALLY)
     g.apply(L.A_SPACE + int(g.field("ally_loc")[0]))  # stay
@@ -255,8 +255,7 @@ def test_ally_card_readies_with_the_hero_turn(lox):
     hero turn, like the hero's other cards."""
     g = setup(lox, "C3")
     P.jump(g, "hero_turn")
-    g.field("ally_exh")[0] = 1
-    g.refresh()
+    P.exhaust(g, "ally")
     assert USE_ALLY not in legal(g)
     P.jump(g, "hero_turn")
     assert int(g.field("ally_exh")[0]) == 0

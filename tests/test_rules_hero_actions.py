@@ -125,10 +125,10 @@ def test_hero_turn_readies_play_area_not_threat_area(origin):
     their threat area."""
     g = setup(origin)
     herald = P.give_cards(g, 0, ["Herald's Call"], "play")[0]
-    g.field("hcexh")[0][herald] = 1
-    g.field("hexh")[0] = 1
+    P.exhaust(g, "Herald's Call")
+    P.exhaust(g, "hero")
     tallow = P.add_villain_card(g, "Miss Tallow, Bookkeeper", 0, "H2")
-    g.field("vexh")[tallow] = 1
+    P.exhaust(g, "Miss Tallow, Bookkeeper")
     P.jump(g, "hero_turn")
     assert int(g.field("hcexh")[0][herald]) == 0
     assert int(g.field("hexh")[0]) == 0
@@ -155,8 +155,7 @@ def test_draw_with_empty_deck_reshuffles_discard(origin):
     g = setup(origin)
     f = g.field
     zones = f("hcloc")[0]
-    zones[zones == L.L_DECK] = L.L_DISCARD
-    f("hdeck_n")[0] = 0
+    P.discard_from_deck(g, "hero")
     n_discard = int(np.sum(zones == L.L_DISCARD))
     P.jump(g, "hero_turn")
     g.apply(L.A_DRAW)
@@ -548,6 +547,7 @@ def test_villain_card_takes_no_justice_while_hidden_tokens_remain(origin):
     """Rulebook: Problem Cards / Revealing the Villain — the Villain card can only be solved
     when no hidden tokens remain, by a hero in the villain's scheme panel."""
     g = setup(origin, "panel 1")
+    set_scheme(g, 0, "Hostages at the Counter")  # its hidden token: panel 2's Scheme card
     P.jump(g, "hero_turn")
     assert int(g.field("vil_hidden")) == 1
     assert L.A_SOLVE + sp(g, "panel 1") not in legal(g)
@@ -673,13 +673,13 @@ def test_flipped_scheme_problem_in_panel_solvable_only_in_that_panel(origin):
     """Rulebook: Problem Cards — the flipped side of Hostages at the Counter (Frightened
     Customers, solve location panel 2) can only be solved by a hero in panel 2."""
     g = setup(origin, "G5")  # adjacent to H5, the panel 2 scheme space
-    i = set_scheme(g, 0, "Hostages at the Counter")
-    g.field("iside")[i] = 1
+    set_scheme(g, 0, "Hostages at the Counter")
+    P.flip_scheme(g, "Hostages at the Counter")
     P.jump(g, "hero_turn")
     assert L.A_SOLVE + sp(g, "panel 2") not in legal(g)
     g2 = setup(origin, "panel 2")
-    i = set_scheme(g2, 0, "Hostages at the Counter")
-    g2.field("iside")[i] = 1
+    set_scheme(g2, 0, "Hostages at the Counter")
+    P.flip_scheme(g2, "Hostages at the Counter")
     P.jump(g2, "hero_turn")
     assert L.A_SOLVE + sp(g2, "panel 2") in legal(g2)
 
@@ -849,7 +849,7 @@ def test_effect_justice_solves_and_gains_clue_without_inflict(origin):
     inflict (Read the Room: 1 justice within 1 space on a Gala Firebomb with 2 justice)."""
     g = setup(origin, "C6", cards=["Read the Room"])
     fire = P.add_villain_card(g, "Gala Firebomb", 0, "D6")
-    g.field("vjust")[fire] = 2
+    P.set_card(g, "Gala Firebomb", justice=2)
     P.add_villain_card(g, "Chauffeur Vance", 0, "C5")  # an enemy next to the hero
     P.jump(g, "hero_turn")
     g.apply(L.A_PLAY + hcard(g, "Read the Room"))
@@ -866,7 +866,7 @@ def test_effect_damage_defeating_lackey_gains_clue(origin):
     g = setup(origin, "C3", cards=[])
     guard = P.give_cards(g, 0, ["Palace Guard"], "play")[0]
     vance = P.add_villain_card(g, "Chauffeur Vance", 0, "D3")
-    g.field("vdmg")[vance] = 1
+    P.set_card(g, "Chauffeur Vance", damage=1)
     P.jump(g, "hero_turn")
     g.apply(L.A_USE + guard)
     assert int(g.field("vloc")[vance]) == L.L_DISCARD
@@ -878,9 +878,7 @@ def test_empty_clue_deck_reshuffles_discard(origin):
     shuffled into a new clue deck (a rescue still gives a clue)."""
     g = setup(origin, "B6")
     f = g.field
-    for i in range(20):
-        f("clue_loc")[i] = -2
-    f("clue_n")[...] = 0
+    P.discard_from_deck(g, "clue")
     put_bystander(g, "C5")
     P.jump(g, "hero_turn")
     move_one(g, "C5")

@@ -35,7 +35,7 @@ def test_empty_issue_deck_loses(origin):
     """Rulebook: Issue Turn — if the heroes cannot draw an issue card because none remain
     in the issue deck, they immediately lose."""
     g = setup(origin)
-    g.field("ideck_n")[...] = 0
+    P.discard_from_deck(g, "issue")
     P.jump(g, "issue_turn")
     assert g.is_over
     assert g.outcome == "loss"
@@ -125,13 +125,13 @@ def test_flipped_scheme_overcome_is_removed_from_game(origin):
     removed from the game; the solver gains 1 clue (Frightened Customers, danger 2)."""
     g = setup(origin, "panel 2")
     i = set_scheme(g, 0, "Hostages at the Counter")
-    g.field("iside")[i] = 1
+    P.flip_scheme(g, i)
     P.force_dice(g, [SUCCESS, SUCCESS])
     P.jump(g, "hero_turn")
     g.apply(L.A_SOLVE + sp(g, "panel 2"))
     assert int(g.field("iloc")[i]) == L.L_REMOVED
     assert clues_held(g) == 1
-    assert int(g.field("vil_hidden")) == 1  # only the Scheme side removes hidden tokens
+    assert int(g.field("vil_hidden")) == 0  # the flipped side had no hidden token to remove
 
 
 def test_flipped_scheme_enemy_defeated_is_removed_and_gains_clue(origin):
@@ -140,9 +140,8 @@ def test_flipped_scheme_enemy_defeated_is_removed_and_gains_clue(origin):
     the hero gains 1 clue."""
     g = setup(origin, "C3")
     i = set_scheme(g, 0, "Cut the Cameras")
-    g.field("iside")[i] = 1
-    g.field("ipos")[i] = sp(g, "D3")
-    g.field("idmg")[i] = 2
+    P.flip_scheme(g, i, where="D3")
+    P.set_card(g, i + L.T_I0, damage=2)
     P.force_dice(g, [SUCCESS, SUCCESS, SUCCESS])
     P.jump(g, "hero_turn")
     assert L.A_ATTACK + sp(g, "D3") in g.legal_actions()
@@ -220,7 +219,7 @@ def test_gold_reaching_three_loses(origin):
     villain scheme in the Century Vault)."""
     g = setup(origin)
     P.set_villain(g, where="panel 4")
-    g.field("counters")[0] = 2
+    P.set_counter(g, "gold", 2)
     P.stack_issue_deck(g, ["Thermal Drill"])
     P.jump(g, "issue_turn")
     assert gold(g) == 3

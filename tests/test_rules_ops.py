@@ -63,8 +63,7 @@ def test_forced_movement_stops_when_no_space_is_farther(origin):
 def _lackey_game(origin):
     g = hero_turn_game(origin, "B5")
     i = P.add_villain_card(g, "Hatchet Hollis", 0, "F3")
-    g.field("bystander_on")[sp(g, "H3")] = 1
-    g.field("bystander_supply")[...] -= 1
+    P.put_bystander(g, "H3")
     g.refresh()
     return g, i
 
@@ -140,8 +139,7 @@ def test_defeat_bystanders_takes_captives_first_else_crisis(origin):
     """Rulebook: Defeating Bystanders — a defeated bystander leaves the game for good."""
     g = hero_turn_game(origin, "B5")
     panel = 1
-    g.field("captured")[panel] = 2
-    g.field("bystander_supply")[...] -= 2
+    P.put_bystander(g, f"panel {panel}", 2)
     supply = int(g.field("bystander_supply"))
     run_op(g, interp.OP_DEFEAT_BYSTANDERS, 1)
     assert int(g.field("captured")[panel]) == 1
@@ -161,8 +159,7 @@ def test_rescue_effect_reaches_a_bystander_within_range(origin):
     target = next(s for s in range(int(g.scenario.tables.cfg[1]))
                   if g.scenario.tables.dist[sp(g, "B5"), s] == 2
                   and g.scenario.tables.space_kind[s] not in (0, 5))
-    g.field("bystander_on")[target] = 1
-    g.field("bystander_supply")[...] -= 1
+    P.put_bystander(g, target)
     clues = int(np.sum(g.field("clue_loc") == 0))
     run_op(g, interp.OP_RESCUE, 2)
     assert g.field("bystander_on")[target] == 0
@@ -303,8 +300,7 @@ def test_bystander_character_replaces_a_bystander_and_is_rescued(origin):
     P.clear_board(g)
     P.place_hero(g, 0, "B5")
     target = sp(g, "C5")
-    g.field("bystander_on")[target] = 1
-    g.field("bystander_supply")[...] -= 1
+    P.put_bystander(g, target)
     supply = int(g.field("bystander_supply"))
     gabby = P.stack_issue_deck(g, ["Gabby Woods, Night Teller"])[0]
     P.jump(g, "issue_turn")  # the issue card is drawn, then the next round starts

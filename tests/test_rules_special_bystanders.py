@@ -63,8 +63,8 @@ def special_scenario(ids=tuple(BOTH), heroes=("majesty",), **rules):
 
 
 def bystander_problems(g: Game) -> list[str]:
-    """Invariant violations about bystanders (hand-built positions break unrelated ones,
-    such as the hidden tokens of the Scheme cards ``setup`` removes)."""
+    """Invariant violations about bystanders (hand-built positions may break unrelated
+    ones, such as a hero's damage set by ``set_hero``)."""
     return [v for v in violations(g.state, g.scenario.tables) if "bystander" in v]
 
 

@@ -31,8 +31,8 @@ def special_scenario(ids=tuple(BOTH), **rules):
 
 
 def minion_problems(g: Game) -> list[str]:
-    """Invariant violations about minions (hand-built positions break unrelated ones, such
-    as the hidden tokens of the Scheme cards ``setup`` removes)."""
+    """Invariant violations about minions (hand-built positions may break unrelated ones,
+    such as a hero's damage set by ``set_hero``)."""
     return [v for v in violations(g.state, g.scenario.tables) if "minion" in v]
 
 
@@ -119,12 +119,12 @@ def test_placement_mixes_normal_and_special_figures():
 
 def test_special_minion_keeps_damage_below_its_health(both):
     """Rulebook: Minion Cards — a special minion with 2 health keeps damage that does not
-    defeat it (normal minions in its panel are defeated first)."""
+    defeat it (normal minions in its panel are defeated first). With one special Minion
+    card the supply keeps 5 normal minions."""
     assert both.tables.smin[BRINKBOTS, SM_HEALTH] == 2
-    g = setup(both, "G5")
+    g = setup(special_scenario(["phase_ii_brinkbots"]), "G5")
     P.put_special_minions(g, BRINKBOTS, 2, 1)
-    g.field("minion_supply")[...] -= 1
-    g.field("minions")[2] += 1  # one normal minion beside it
+    P.put_minions(g, 2, 1)  # one normal minion beside it
     P.force_dice(g, [SUCCESS, SUCCESS, BLANK])
     P.jump(g, "hero_turn")
     g.apply(L.A_ATTACK + sp(g, "panel 2"))
@@ -163,11 +163,10 @@ def test_special_minions_inflict_their_card_value_after_solve(both):
     from rules_helpers import set_scheme
 
     assert both.tables.smin[BRINKBOTS, SM_INFLICT] == 2
-    g = setup(both, "panel 2")
+    g = setup(special_scenario(["phase_ii_brinkbots"]), "panel 2")
     set_scheme(g, 0, "Hostages at the Counter")
     P.put_special_minions(g, BRINKBOTS, 2, 1)
-    g.field("minion_supply")[...] -= 1
-    g.field("minions")[2] += 1
+    P.put_minions(g, 2, 1)
     P.force_dice(g, [SUCCESS, BLANK])
     P.jump(g, "hero_turn")
     g.apply(L.A_SOLVE + sp(g, "panel 2"))

@@ -55,7 +55,7 @@ def test_exhausted_enemy_readies_instead_of_activating(origin):
     Activate effect in the threat phase; its card is readied instead."""
     g = setup(origin, "C3")
     tallow = P.add_villain_card(g, "Miss Tallow, Bookkeeper", 0, "H2")  # inflict_owner 1
-    g.field("vexh")[tallow] = 1
+    P.exhaust(g, "Miss Tallow, Bookkeeper")
     stop_at_next_villain_turn(g)
     P.jump(g, "hero_turn")
     move_one(g, "D3")
@@ -284,7 +284,7 @@ def test_hero_defeat(duo):
     P.set_hero(g, 0, damage=11, focused=True, focus=3)  # Focused: health 12, armour 1
     P.add_villain_card(g, "Hatchet Hollis", 1, "G5")  # inflict 2, next to the panel
     tallow = P.add_villain_card(g, "Miss Tallow, Bookkeeper", 0, "H2")
-    g.field("vexh")[tallow] = 1
+    P.exhaust(g, "Miss Tallow, Bookkeeper")
     stop_at_next_villain_turn(g)
     P.force_dice(g, [BLANK, BLANK])
     P.jump(g, "hero_turn")
@@ -372,7 +372,7 @@ def test_each_nearby_enemy_inflicts_separately_after_solve(origin):
     put_minions(g, 2, 2)
     P.force_dice(g, [BLANK, BLANK])
     P.jump(g, "hero_turn")
-    g.field("hexh")[0] = 1  # Regal Bearing already used: no other prevention
+    P.exhaust(g, "hero")  # Regal Bearing already used: no other prevention
     g.apply(L.A_SOLVE + sp(g, "panel 2"))
     assert g.decision == "damage"
     assert int(g.field("dec_a")) == 1  # one minion's inflict

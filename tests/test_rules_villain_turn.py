@@ -318,10 +318,7 @@ def test_empty_villain_deck_reshuffles_discard(origin):
     g = fresh(origin)
     f = g.field
     n = int(f("vdeck_n"))
-    cards = [int(x) for x in f("vdeck_order")[:n]]
-    for c in cards:
-        f("vloc")[c] = L.L_DISCARD
-    f("vdeck_n")[...] = 0
+    P.discard_from_deck(g, "villain")
     P.jump(g, "villain_turn")
     assert int(f("vdeck_n")) == n - 1
     assert int(np.sum(f("vloc") == L.L_DECK)) == n - 1

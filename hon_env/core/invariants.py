@@ -65,14 +65,19 @@ def _reporter(out: list[str]) -> Callable[[np.ndarray, str], None]:
 
 
 def _deck_matches(order: np.ndarray, n: np.ndarray, zone: np.ndarray, in_deck: int) -> np.ndarray:
-    """Per game: the first n entries of order are exactly the cards whose zone is in_deck."""
+    """Per game: the first n entries of order are exactly the cards whose zone is in_deck.
+
+    Vectorised over the batch (the soak and the debug mode run it after every step): each
+    card's count among the listed entries must be 1 where its zone is the deck, else 0.
+    """
     B, cap = zone.shape
-    ok = np.ones(B, bool)
-    for b in range(B):
-        listed = np.sort(order[b, : n[b]])
-        actual = np.flatnonzero(zone[b] == in_deck)
-        ok[b] = listed.shape == actual.shape and bool(np.all(listed == actual))
-    return ok
+    width = order.shape[1]
+    listed = np.arange(width)[None, :] < n[:, None]
+    valid = (order >= 0) & (order < cap)
+    ok = (n >= 0) & (n <= width) & ~(listed & ~valid).any(axis=1)
+    keys = (np.arange(B)[:, None] * cap + order)[listed & valid]
+    counts = np.bincount(keys, minlength=B * cap).reshape(B, cap)
+    return ok & (counts == (zone == in_deck)).all(axis=1)
 
 
 def violations(state: np.ndarray, T: Tables, masks: np.ndarray | None = None) -> list[str]:

@@ -22,6 +22,8 @@ from hon_env.core.layout import (
     CHOICE,
     D_NONE,
     DEC_KIND,
+    OUT_ONGOING,
+    OUTCOME,
     ROLL_KIND,
     ROUND,
     SBY_QN,
@@ -31,6 +33,7 @@ from hon_env.core.layout import (
     TURN_ISSUE,
     TURN_VILLAIN,
 )
+from hon_env.core.masks import legal_mask
 
 JUMP_VILLAIN_TURN = 0
 JUMP_HERO_TURN = 1
@@ -72,3 +75,24 @@ def jump_to(s, b, T, where, mask):
 def refresh(s, b, T, mask):
     """Recompute the pending decision's mask after fields were edited by hand."""
     run(s, b, T, mask)
+
+
+@njit(cache=True)
+def remask(s, b, T, mask):
+    """Rewrite ``mask`` for game ``b``'s pending decision after fields were edited by hand.
+
+    Unlike ``refresh`` it answers nothing: a decision left with a single legal action stays
+    pending (``refresh`` would take it and run on). Reads row ``b``; writes only ``mask``.
+    Returns the number of legal actions (0 once the game is over or nothing is pending).
+    """
+    if s[b, OUTCOME] != OUT_ONGOING or s[b, DEC_KIND] == D_NONE or s[b, CHOICE] >= 0:
+        mask[:] = 0
+        return 0
+    n, _last = legal_mask(s, b, T, mask)
+    return n
+
+
+@njit(cache=True)
+def game_remask(s, tabs, mask):
+    """``remask`` of a one-game state with the tables as a one-element record array."""
+    return remask(s, 0, tabs[0], mask)
