@@ -43,7 +43,7 @@ from hon_env.core import layout as L
 from hon_env.core.observe import OBS_DIM, STATE_DIM
 from hon_env.core.vector import vector_reset, vector_step
 from hon_env.envs.rewards import shaping_weights
-from hon_env.game import resolve_scenario
+from hon_env.game import Game, IllegalActionError, resolve_scenario
 
 
 class VectorEnv:
@@ -128,7 +128,7 @@ class VectorEnv:
         if not legal.all():
             bad = np.flatnonzero(~legal)
             if self.illegal_action == "raise":
-                raise ValueError(f"illegal actions in games {bad[:10].tolist()}: "
+                raise IllegalActionError(f"illegal actions in games {bad[:10].tolist()}: "
                                  f"{actions[bad[:10]].tolist()} (see masks)")
             penalty = bad
         vector_step(self.state, self.scenario.tables.base, actions, self.masks, self._status,
@@ -183,6 +183,13 @@ class VectorEnv:
     def sample_actions(self, rng: np.random.Generator) -> np.ndarray:
         """One uniformly random legal action per game (drawn from ``rng``)."""
         return sample_legal(self.masks, rng)
+
+    def game(self, i: int) -> Game:
+        """A copy of game ``i`` as a ``Game`` (to inspect or render it; the batch is not
+        changed by what is done to the copy)."""
+        if not 0 <= i < self.num_envs:
+            raise IndexError(f"game index {i} out of range for {self.num_envs} games")
+        return Game.from_bytes(self.scenario, self.state[i].tobytes())
 
 
 def vector_env(num_envs: int, seed: int = 0, **kwargs: Any) -> VectorEnv:
