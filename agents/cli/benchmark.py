@@ -112,10 +112,9 @@ def bench_training(algo: str, steps: int, extra: list[str]) -> float:
                "--total-steps", str(steps), "--eval-games", "1", "--eval-every",
                str(10 * steps), "--progress", "false", "--tensorboard", "false", *extra]
         subprocess.run(cmd, check=True, capture_output=True)
-        with open(Path(tmp) / ("train.csv" if algo == "mappo" else "progress.csv")) as fh:
+        with open(Path(tmp) / "train.csv") as fh:
             rows = list(csv.DictReader(fh))
-        key = "steps_per_s" if algo == "mappo" else "time/fps"
-        return float([r for r in rows if r.get(key)][-1][key])
+        return float(rows[-1]["steps_per_s"])
 
 
 def machine() -> str:

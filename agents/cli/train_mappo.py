@@ -18,10 +18,14 @@ Kickstarting (Schmitt et al., 2018), off unless ``kickstart_coef > 0``: for the 
 scripted team's action in each visited state (the coefficient decays linearly to 0), so
 PPO starts from the heuristic's behaviour instead of from random play, which never wins.
 
-Writes to ``run_dir``: ``config.yaml``, ``train.csv`` (losses, entropy, episode outcomes,
-steps/s per update), ``eval.csv`` (greedy win rate with 95% interval next to the random
-and scripted baselines, every ``eval_every`` steps), TensorBoard events in ``tb/``,
-checkpoints in ``checkpoints/`` and ``final.pt`` (load with ``agents.load_policy``).
+Writes to ``run_dir`` what ``hon-train --algo ppo`` writes, under the same names:
+``config.yaml``, ``train.csv`` (one row per update: the columns of
+``agents.training.logger.TRAIN_METRICS`` -- episode return, win and loss rates, losses,
+entropy, KL, clip fraction, learning rate, steps/s -- plus ``kickstart_coef``,
+``kickstart_loss``, ``rollout_s``, ``learn_s``), ``eval.csv`` (greedy win rate with 95%
+interval next to the random and scripted baselines, every ``eval_every`` steps),
+TensorBoard events in ``tb/``, ``checkpoints/step_<N>.pt`` and ``final.pt`` (load with
+``agents.load_policy``). Each phase (training, evaluation) prints a line.
 """
 
 # ruff: noqa: E402  (the environment variable below must be set before torch loads)
@@ -44,9 +48,9 @@ from torch import nn
 from agents.heuristic import HeuristicPolicy
 from agents.networks import Actor, Critic, ValueNorm, bf16_is_fast, entropy, sample
 from agents.trained import MappoPolicy
-from agents.training.baselines import BaselineEvaluator, format_eval
+from agents.training.baselines import BaselineEvaluator, eval_summary, format_eval
 from agents.training.config import RunConfig, config_dict, parse_config
-from agents.training.logger import RunLogger
+from agents.training.logger import RunLogger, checkpoint_path
 from hon_env.content.loader import TRAIN_CONFIGS_DIR
 from hon_env.core import layout as L
 from hon_env.envs.vector import VectorEnv
@@ -179,6 +183,7 @@ def train(cfg: Config) -> dict[str, float]:
     val_b = torch.zeros((S, B), device=device)
     teacher_b = torch.zeros((S, B), dtype=torch.long, device=device)
     teacher = HeuristicPolicy()
+    returns_now = np.zeros(B, np.float64)  # team return of each game's running episode
 
     # bf16 autocast for the hidden layers (heads stay float32; see agents/networks.py)
     amp = bf16_is_fast(device) if cfg.amp == "auto" else cfg.amp == "true"
@@ -192,12 +197,15 @@ def train(cfg: Config) -> dict[str, float]:
     start = time.perf_counter()
     eval_s = 0.0  # evaluation time, left out of the steps/s figures
     start_step = global_step
+    log.phase("train", f"MAPPO from step {global_step:,} to {cfg.total_steps:,}: {B} games "
+                       f"x {S} steps per update, device {device}")
     for update in range(n_updates):
         if cfg.anneal_lr:
             frac = 1.0 - min(1.0, global_step / cfg.total_steps)
             opt.param_groups[0]["lr"] = max(frac, 0.05) * cfg.lr
         t_roll = time.perf_counter()
         wins = losses = ended = 0
+        ended_returns = []
         for step in range(S):
             obs_b[step].copy_(torch.from_numpy(obs["observation"]))
             state_b[step].copy_(torch.from_numpy(obs["state"]))
@@ -215,9 +223,12 @@ def train(cfg: Config) -> dict[str, float]:
             act_b[step] = action
             obs, rewards, term, trunc, info = env.step(action.cpu().numpy())
             rew_b[step].copy_(torch.from_numpy(rewards[:, 0]))
+            returns_now += rewards[:, 0]
             done = term | trunc
             next_done = torch.from_numpy(done.astype(np.float32)).to(device)
             if done.any():
+                ended_returns.extend(returns_now[done].tolist())
+                returns_now[done] = 0.0
                 out = info["final_outcome"][info["_final"]]
                 ended += len(out)
                 wins += int((out == L.OUT_WIN).sum())
@@ -250,7 +261,7 @@ def train(cfg: Config) -> dict[str, float]:
         if cfg.value_norm:
             vnorm.update(f_ret)
         target = vnorm.normalize(f_ret) if cfg.value_norm else f_ret
-        clipfracs = []
+        clipfracs, kls = [], []
         for _ in range(cfg.update_epochs):
             perm = torch.randperm(batch, device=device)
             for i in range(0, batch, mb):
@@ -277,21 +288,24 @@ def train(cfg: Config) -> dict[str, float]:
                 opt.step()
                 with torch.no_grad():
                     clipfracs.append(((ratio - 1).abs() > cfg.clip_coef).float().mean().item())
+                    # CleanRL's estimator of KL(old || new): mean of (ratio - 1) - log ratio
+                    kls.append(((ratio - 1) - (logp - f_logp[idx])).mean().item())
         t_learn = time.perf_counter() - t_learn
 
         sps = (global_step - start_step) / (time.perf_counter() - start - eval_s)
-        row = {"policy_loss": pg_loss.item(), "value_loss": v_loss.item(),
-               "entropy": ent.item(), "kickstart_coef": kick,
-               "kickstart_loss": kick_loss.item(), "clipfrac": float(np.mean(clipfracs)),
-               "lr": opt.param_groups[0]["lr"], "episodes": ended,
+        row = {"episode_return": float(np.mean(ended_returns)) if ended else float("nan"),
                "episode_win_rate": wins / ended if ended else float("nan"),
                "episode_loss_rate": losses / ended if ended else float("nan"),
-               "steps_per_s": sps, "rollout_s": t_roll, "learn_s": t_learn}
+               "episodes": ended, "policy_loss": pg_loss.item(), "value_loss": v_loss.item(),
+               "entropy": ent.item(), "approx_kl": float(np.mean(kls)),
+               "clip_fraction": float(np.mean(clipfracs)), "lr": opt.param_groups[0]["lr"],
+               "steps_per_s": sps, "kickstart_coef": kick, "kickstart_loss": kick_loss.item(),
+               "rollout_s": t_roll, "learn_s": t_learn}
         log.log("train", global_step, row)
         log.progress(global_step, sps=sps, win=row["episode_win_rate"])
         final = update == n_updates - 1
         if global_step >= next_ckpt or final:
-            save_checkpoint(Path(cfg.run_dir) / "checkpoints" / f"step_{global_step}.pt", cfg,
+            save_checkpoint(checkpoint_path(cfg.run_dir, global_step, ".pt"), cfg,
                             actor, critic, vnorm, opt, global_step, env)
             next_ckpt += cfg.checkpoint_every
         if global_step >= next_eval or final:
@@ -299,6 +313,7 @@ def train(cfg: Config) -> dict[str, float]:
             policy = MappoPolicy(copy.deepcopy(actor).cpu(), "cpu", greedy=True)
             last_eval = evaluator.row(policy)
             log.log("eval", global_step, last_eval)
+            log.phase("eval", f"step {global_step:,}: " + eval_summary(last_eval))
             next_eval += cfg.eval_every
             eval_s += time.perf_counter() - t_eval
         if update == 0 and not final:
