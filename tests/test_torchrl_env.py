@@ -123,3 +123,20 @@ def test_ppo_updates_from_torchrl_components():
         total.backward()
         opt.step()
     assert any(not torch.equal(a, b) for a, b in zip(before, net.parameters(), strict=True))
+
+
+def test_pettingzoo_wrapper_with_numeric_infos():
+    """TorchRL's own PettingZoo wrapper tensorizes the infos of ``numeric_info=True`` and
+    puts every hero in one group when asked."""
+    from torchrl.envs.libs.pettingzoo import PettingZooWrapper
+    from torchrl.envs.utils import MarlGroupMapType
+
+    from hon_env import hour_of_need_v1
+
+    env = PettingZooWrapper(hour_of_need_v1.parallel_env(heroes=HEROES, numeric_info=True),
+                            use_mask=True, categorical_actions=True,
+                            group_map=MarlGroupMapType.ALL_IN_ONE_GROUP)
+    assert list(env.group_map) == ["agents"] and len(env.group_map["agents"]) == 2
+    check_env_specs(env)
+    rollout = env.rollout(20, break_when_any_done=False)
+    assert rollout["next", "agents", "info", "events"].shape[-1] == len(L.EVENT_NAMES)

@@ -19,7 +19,8 @@ those of the PettingZoo env (``hon_env.envs.pettingzoo_env``; ``max_cycles`` asi
 at the scenario caps, ``reset(seed=s)`` plays ``Game(scenario, seed=s)`` and a later
 ``reset()`` the next seed. ``info`` holds ``"events"``, ``"acting_hero"`` (the hero who
 decides now), ``"decision"``, ``"action_mask"`` and, at the end, ``"outcome"`` and
-``"loss_reason"``. After the episode ends the observation returned is that of the hero
+``"loss_reason"``; ``numeric_info=True`` makes them numbers with the same keys at every
+step (``Session.info``). After the episode ends the observation returned is that of the hero
 who made the last decision.
 
 For thousands of games per step use ``hon_env.envs.sb3.SB3VecEnv`` or ``hon_env.vector_env``
@@ -56,11 +57,12 @@ class HourOfNeedEnv(gymnasium.Env):
                  nemeses: Sequence[str] | None = None,
                  rules: Mapping[str, Any] | None = None, caps: Mapping[str, Any] | None = None,
                  reward_shaping: Mapping[str, float] | None = None,
-                 illegal_action: str = "raise", render_mode: str | None = None) -> None:
+                 illegal_action: str = "raise", render_mode: str | None = None,
+                 numeric_info: bool = False) -> None:
         self._session = Session(EnvOptions.build(
             scenario=scenario, heroes=heroes, villain=villain, issue=issue, n_heroes=n_heroes,
             nemeses=nemeses, rules=rules, caps=caps, reward_shaping=reward_shaping,
-            illegal_action=illegal_action, render_mode=render_mode))
+            illegal_action=illegal_action, render_mode=render_mode, numeric_info=numeric_info))
         self.render_mode = render_mode
         self.observation_space = spaces.Box(0.0, np.inf, shape=(OBS_DIM,), dtype=np.float32)
         self.action_space = spaces.Discrete(L.N_ACTIONS)

@@ -82,12 +82,19 @@ decides now, None at the end), `"decision"` (the pending decision kind,
 (`"win"`, `"loss"`, `"truncated"`) and `"loss_reason"` (`layout.LOSS_REASON_NAMES`,
 `"illegal_action"` for a penalized illegal action, None for a win).
 
+With `numeric_info=True` every info entry is a number and the keys are the same at every
+step, for wrappers that turn infos into tensors (TorchRL's `PettingZooWrapper`, RLlib):
+`"events"` (int64 array in `layout.EVENT_NAMES` order), `"acting_seat"` (-1 at the end),
+`"decision"` (`layout.D_*`), `"outcome"` (`layout.OUT_*`, `OUT_ONGOING` until the end) and
+`"loss_reason"` (`layout.LOSS_*`, `LOSS_ILLEGAL` for a penalized illegal action).
+
 ### Arguments
 
 ``` python
 hour_of_need_v1.env(scenario="origin_story", heroes=None, villain=None, issue=None,
                     n_heroes=None, nemeses=None, rules=None, caps=None, max_cycles=None,
-                    reward_shaping=None, illegal_action="raise", render_mode=None)
+                    reward_shaping=None, illegal_action="raise", render_mode=None,
+                    numeric_info=False)
 ```
 
 - `scenario`: scenario id (`configs/scenarios/<id>.yaml`), path to a scenario YAML file,
@@ -115,6 +122,7 @@ hour_of_need_v1.env(scenario="origin_story", heroes=None, villain=None, issue=No
 - `render_mode`: None, `"human"` (prints the text board to stdout at every reset and
   step), `"ansi"` (`render()` returns the text board) or `"rgb_array"` (`render()` returns
   an `[750, 1300, 3]` uint8 image) (`hon_env.render`).
+- `numeric_info`: infos as numbers only (see Infos).
 
 Unknown keyword arguments are a `TypeError`. `reset(seed=s)` plays the game of seed `s`
 (`hon_env.Game(scenario, seed=s)`); `reset()` without a seed plays the next seed after
@@ -194,11 +202,13 @@ class _Front:
                  rules: Mapping[str, Any] | None = None, caps: Mapping[str, Any] | None = None,
                  max_cycles: int | None = None,
                  reward_shaping: Mapping[str, float] | None = None,
-                 illegal_action: str = "raise", render_mode: str | None = None) -> None:
+                 illegal_action: str = "raise", render_mode: str | None = None,
+                 numeric_info: bool = False) -> None:
         kwargs = dict(scenario=scenario, heroes=heroes, villain=villain, issue=issue,
                       n_heroes=n_heroes, nemeses=nemeses, rules=rules, caps=caps,
                       max_cycles=max_cycles, reward_shaping=reward_shaping,
-                      illegal_action=illegal_action, render_mode=render_mode)
+                      illegal_action=illegal_action, render_mode=render_mode,
+                      numeric_info=numeric_info)
         EzPickle.__init__(self, **kwargs)  # pickling re-creates the env from these
         self._session = Session(EnvOptions.build(**kwargs))
         self.render_mode: str | None = kwargs["render_mode"]

@@ -51,6 +51,7 @@ class EnvOptions:
     weights: np.ndarray  # float64 [N_EVENTS] shaping weight per event counter
     illegal_action: str  # "raise" or "penalize"
     render_mode: str | None
+    numeric_info: bool = False  # infos as numbers only (see Session.info)
 
     @classmethod
     def build(cls, *, scenario: str | Path | Scenario = "origin_story",
@@ -61,7 +62,8 @@ class EnvOptions:
               max_cycles: int | None = None,
               reward_shaping: Mapping[str, float] | None = None,
               illegal_action: str = "raise", render_mode: str | None = None,
-              render_modes: Sequence[str] = RENDER_MODES) -> EnvOptions:
+              render_modes: Sequence[str] = RENDER_MODES,
+              numeric_info: bool = False) -> EnvOptions:
         """Check every option and compile the scenario; raises ``ValueError``/``TypeError``.
 
         Args:
@@ -74,6 +76,8 @@ class EnvOptions:
             reward_shaping: event name -> weight (names: ``layout.EVENT_NAMES``).
             illegal_action: ``"raise"`` or ``"penalize"``.
             render_mode: None or one of ``render_modes``.
+            numeric_info: infos as numbers only (``Session.info``), for wrappers that
+                turn infos into tensors (TorchRL, RLlib).
         """
         if illegal_action not in ILLEGAL_ACTION_MODES:
             raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, got "
@@ -97,7 +101,9 @@ class EnvOptions:
                                      nemeses=None if nemeses is None else list(nemeses),
                                      rules=None if rules is None else dict(rules),
                                      caps=None if caps is None else dict(caps))
-        return cls(compiled, weights, illegal_action, render_mode)
+        if not isinstance(numeric_info, (bool, np.bool_)):
+            raise TypeError(f"numeric_info must be True or False, got {numeric_info!r}")
+        return cls(compiled, weights, illegal_action, render_mode, bool(numeric_info))
 
 
 def _merge_max_cycles(caps: Mapping[str, Any] | None, max_cycles: int | None
@@ -269,8 +275,17 @@ class Session:
         return self.require_game().observation(seat)
 
     def info(self) -> dict[str, Any]:
-        """A fresh info dict: event counters, who decides now and, at the end, the outcome."""
+        """A fresh info dict: event counters, who decides now and, at the end, the outcome.
+
+        With ``numeric_info`` every entry is a number and the keys never change:
+        ``events`` (int64 ``[len(EVENT_NAMES)]``), ``acting_seat`` (-1 at the end),
+        ``decision`` (``layout.D_*``), ``outcome`` (``layout.OUT_*``, ``OUT_ONGOING``
+        until the end) and ``loss_reason`` (``layout.LOSS_*``, ``LOSS_NONE`` unless lost
+        or truncated; ``LOSS_ILLEGAL`` for a penalized illegal action).
+        """
         game = self.require_game()
+        if self.options.numeric_info:
+            return self._numeric_info(game)
         info: dict[str, Any] = {
             "events": dict(zip(L.EVENT_NAMES,
                                game.field("events")[:_N_NAMED_EVENTS].tolist(), strict=True)),
@@ -282,6 +297,19 @@ class Session:
         elif game.is_over:
             info["outcome"], info["loss_reason"] = game.outcome, game.loss_reason
         return info
+
+    def _numeric_info(self, game: Game) -> dict[str, Any]:
+        over = self.over
+        if self.penalized:
+            outcome, reason = L.OUT_LOSS, L.LOSS_ILLEGAL
+        else:
+            outcome, reason = int(game.state[0, L.OUTCOME]), int(game.state[0, L.LOSS_REASON])
+        return {
+            "events": game.field("events")[:_N_NAMED_EVENTS].astype(np.int64),
+            "acting_seat": -1 if over else int(game.current_seat),
+            "decision": L.D_NONE if over else int(game.state[0, L.DEC_KIND]),
+            "outcome": outcome, "loss_reason": reason,
+        }
 
     def render(self, render_mode: str | None) -> str | np.ndarray | None:
         """The front ends' ``render()``: text for "ansi", an image for "rgb_array", printed
