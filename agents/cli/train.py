@@ -4,8 +4,8 @@
     hon-train --algo ppo              # sb3-contrib MaskablePPO, configs/train/ppo.yaml
     hon-train --algo mappo --help     # every flag of that trainer, with its default
 
-``--algo`` picks the trainer; every other flag goes to it (``hon_env``'s
-``agents/cli/train_mappo.py`` and ``agents/cli/train_ppo.py`` document them).
+``--algo`` picks the trainer; every other flag goes to it (the module docstrings of
+``agents/cli/train_mappo.py`` and ``agents/cli/train_ppo.py`` describe the trainers).
 """
 
 from __future__ import annotations
