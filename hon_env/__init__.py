@@ -7,7 +7,8 @@ Entry points:
 - ``action_meanings``: a name for every index of the flat action space.
 - ``vector_env``: thousands of games per step as batched arrays.
 - ``hour_of_need_v1``: the PettingZoo module (``.env()``, ``.parallel_env()``, ``.raw_env()``).
-- ``HourOfNeedEnv``: single-agent Gymnasium env, registered as ``hon_env/HourOfNeed-v1``.
+- ``HourOfNeedEnv``: single-agent Gymnasium env, registered as ``hon_env/HourOfNeed-v1``;
+  ``gymnasium.make_vec`` of that id gives the batched engine (``envs.gym_vector``).
 - ``hon_env.positions``: build positions by hand.
 - ``observation_spec`` / ``state_spec`` / ``feature_index``: the observation as named
   features (``docs/observation.md``).
@@ -44,4 +45,5 @@ __all__ = [
 
 # Registered once per process: the registry outlives reloads of this module.
 if ENV_ID not in gymnasium.registry:
-    gymnasium.register(id=ENV_ID, entry_point="hon_env.envs.gym_env:HourOfNeedEnv")
+    gymnasium.register(id=ENV_ID, entry_point="hon_env.envs.gym_env:HourOfNeedEnv",
+                       vector_entry_point="hon_env.envs.gym_vector:HourOfNeedVectorEnv")

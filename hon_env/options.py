@@ -9,7 +9,7 @@ same message:
   ``villain``, ``issue``, ``n_heroes``, ``nemeses``, ``rules``, ``caps``, ``max_cycles``;
 - the episode (``EnvOptions.build``; every environment): ``reward_shaping``,
   ``illegal_action``, ``render_mode`` (single-game envs render; the vector envs take only
-  ``render_mode=None``).
+  ``render_mode=None``), ``numeric_info`` (infos as numbers only).
 
 An unknown keyword is a ``TypeError`` naming it.
 """
@@ -92,12 +92,14 @@ class EnvOptions:
     weights: np.ndarray  # float64 [N_EVENTS] shaping weight per event counter
     illegal_action: str  # "raise" or "penalize"
     render_mode: str | None
+    numeric_info: bool = False  # infos as numbers only (``Session.info``)
 
     @classmethod
     def build(cls, scenario: str | Path | Scenario = "origin_story", *,
               reward_shaping: Mapping[str, float] | None = None,
               illegal_action: str = "raise", render_mode: str | None = None,
-              render_modes: Sequence[str] = RENDER_MODES, **game_options: Any) -> EnvOptions:
+              render_modes: Sequence[str] = RENDER_MODES, numeric_info: bool = False,
+              **game_options: Any) -> EnvOptions:
         """Check every option and compile the scenario, before any game starts.
 
         Args:
@@ -105,6 +107,8 @@ class EnvOptions:
             reward_shaping: ``{event name: weight}`` (names: ``layout.EVENT_NAMES``).
             illegal_action: ``"raise"`` or ``"penalize"``.
             render_mode: None or one of ``render_modes`` (the front end's).
+            numeric_info: infos as numbers only (``Session.info``), for wrappers that turn
+                infos into tensors (TorchRL, RLlib).
 
         Raises:
             TypeError / ValueError naming the option and the value; ``ContentError``.
@@ -118,9 +122,11 @@ class EnvOptions:
                                  f"got {render_mode!r}")
             raise ValueError(f"render_mode must be None or one of {tuple(render_modes)}, got "
                              f"{render_mode!r}")
+        if not isinstance(numeric_info, (bool, np.bool_)):
+            raise TypeError(f"numeric_info must be True or False, got {numeric_info!r}")
         weights = shaping_weights(reward_shaping)
         return cls(scenario_from(scenario, **game_options), weights, illegal_action,
-                   render_mode)
+                   render_mode, bool(numeric_info))
 
 
 def _merge_max_cycles(caps: Mapping[str, Any] | None, max_cycles: int | None

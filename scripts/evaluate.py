@@ -1,64 +1,12 @@
-"""Evaluate a policy against every villain and issue: win rates with 95% intervals.
+"""``hon-eval`` from a checkout: the body lives in ``agents/cli/evaluate.py``."""
 
-    python scripts/evaluate.py --policy random --heroes majesty majesty --games 200
-    python scripts/evaluate.py --policy heuristic
-    python scripts/evaluate.py --policy runs/mappo/final.pt --villains dowager
-    python scripts/evaluate.py --policy heuristic --heroes majesty stride \
-        --rules '{allies: [lox_lee, ji_yoo_rhee]}'
+import sys
+from pathlib import Path
 
-``--policy`` is ``random``, ``heuristic`` or a checkpoint (``.zip`` from train_ppo.py, ``.pt``
-from train_mappo.py; see ``agents/registry.py``).
+# the checkout's packages, not whichever copy is installed
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-Prints one row per villain x issue (wins, losses, truncations, win rate and its Wilson
-95% interval, mean rounds); ``--json FILE`` also writes the rows as JSON.
-"""
-
-from __future__ import annotations
-
-import argparse
-import itertools
-import json
-
-import yaml
-
-from agents.evaluation import evaluate
-from agents.registry import load_policy
-from hon_env import list_content
-
-
-def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--policy", default="random", help="random, heuristic or a checkpoint")
-    p.add_argument("--heroes", nargs="+", default=["majesty"])
-    p.add_argument("--villains", nargs="*", default=None, help="default: all")
-    p.add_argument("--issues", nargs="*", default=None, help="default: all")
-    p.add_argument("--games", type=int, default=200)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--rules", default=None,
-                   help="optional rules as a YAML mapping, e.g. '{allies: [lox_lee]}'")
-    p.add_argument("--json", default=None, help="write the rows to this file")
-    args = p.parse_args()
-    rules = yaml.safe_load(args.rules) if args.rules else None
-    if rules is not None and not isinstance(rules, dict):
-        p.error(f"--rules must be a YAML mapping, got {args.rules!r}")
-    content = list_content()
-    villains = args.villains or content["villains"]
-    issues = args.issues or content["issues"]
-    rows = []
-    print(f"{'villain':10} {'issue':20} {'wins':>5} {'losses':>6} {'trunc':>5} "
-          f"{'win rate [95% CI]':>24} {'rounds':>6}  losses by reason")
-    for villain, issue in itertools.product(villains, issues):
-        policy = load_policy(args.policy, seed=args.seed)
-        r = evaluate(policy, villain=villain, issue=issue, heroes=args.heroes,
-                     games=args.games, seed=args.seed, rules=rules)
-        rows.append(r.as_dict())
-        print(f"{villain:10} {issue:20} {r.wins:5d} {r.losses:6d} {r.truncated:5d} "
-              f"{r.win_rate:8.3f} [{r.ci_low:.3f}, {r.ci_high:.3f}] {r.mean_rounds:6.2f}  "
-              + ", ".join(f"{k} {v}" for k, v in r.loss_reasons.items()))
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump(rows, f, indent=1)
-
+from agents.cli.evaluate import main  # noqa: E402
 
 if __name__ == "__main__":
     main()

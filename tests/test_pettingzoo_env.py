@@ -575,3 +575,28 @@ def test_maskable_ppo_on_the_gymnasium_adapter():
     mask = env.unwrapped.action_masks()
     action, _ = model.predict(obs, action_masks=mask, deterministic=True)
     assert mask[int(action)]
+
+
+def test_numeric_infos_keep_their_keys_and_types():
+    """``numeric_info=True``: the same keys at every step, numbers only, and the outcome
+    and loss reason as layout codes at the end."""
+    from hon_env.core import layout as L
+
+    env = hour_of_need_v1.parallel_env(n_heroes=2, numeric_info=True, max_cycles=30)
+    obs, infos = env.reset(seed=0)
+    keys = {"events", "acting_seat", "decision", "outcome", "loss_reason"}
+    rng = np.random.default_rng(0)
+    while env.agents:
+        for info in infos.values():
+            assert set(info) == keys
+            assert info["events"].dtype == np.int64 and info["events"].shape == (
+                len(L.EVENT_NAMES),)
+            assert all(isinstance(info[k], int) for k in keys - {"events"})
+        actions = {a: int(rng.choice(np.flatnonzero(obs[a]["action_mask"])))
+                   for a in env.agents}
+        obs, _, _, _, infos = env.step(actions)
+    last = next(iter(infos.values()))
+    assert last["outcome"] in (L.OUT_WIN, L.OUT_LOSS, L.OUT_TRUNCATED)
+    assert last["acting_seat"] == -1 and last["decision"] == L.D_NONE
+    with pytest.raises(TypeError, match="numeric_info"):
+        hour_of_need_v1.parallel_env(numeric_info="yes")

@@ -48,3 +48,33 @@ def test_maskable_ppo_trains_a_few_steps(origin, tmp_path):
     obs = env.reset()
     actions, _ = again.predict(obs, action_masks=get_action_masks(env), deterministic=True)
     assert get_action_masks(env)[np.arange(16), actions].all()
+
+
+def test_predicting_without_masks_raises_illegal_action_error(origin):
+    """An unmasked prediction that picks an illegal action fails with the documented
+    ``IllegalActionError`` (a ``ValueError`` subclass) naming the games."""
+    from hon_env import IllegalActionError
+
+    env = SB3VecEnv(4, seed=0, scenario=origin)
+    env.reset()
+    masks = env.action_masks()
+    illegal = np.array([int(np.flatnonzero(~m)[0]) for m in masks])
+    with pytest.raises(IllegalActionError, match="illegal actions in games"):
+        env.step(illegal)
+
+
+def test_env_is_wrapped_and_images(origin):
+    """``env_is_wrapped`` answers True only for Monitor (the adapter writes its episode
+    records); ``get_images`` draws every game."""
+    pytest.importorskip("matplotlib")
+    from gymnasium.wrappers import TimeLimit
+    from stable_baselines3.common.monitor import Monitor
+
+    env = SB3VecEnv(2, seed=0, scenario=origin, render_mode="rgb_array")
+    env.reset()
+    assert env.env_is_wrapped(Monitor) == [True, True]
+    assert env.env_is_wrapped(TimeLimit) == [False, False]
+    images = env.get_images()
+    assert len(images) == 2
+    assert all(im.ndim == 3 and im.shape[2] == 3 and im.dtype == np.uint8 for im in images)
+    assert env.render(mode="rgb_array").ndim == 3  # SB3 tiles the games into one image

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import csv
-import importlib.util
+import importlib
+import subprocess
 import sys
 from pathlib import Path
 
@@ -20,11 +21,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def _script(name: str):
-    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[name] = mod  # dataclasses resolve string annotations through it
-    spec.loader.exec_module(mod)
-    return mod
+    """The module behind ``scripts/<name>.py`` (``agents/cli/<name>.py``)."""
+    return importlib.import_module(f"agents.cli.{name}")
 
 
 def _rows(path: Path) -> list[dict[str, str]]:
@@ -43,7 +41,7 @@ def _plays(policy_path: Path) -> None:
     assert a.shape == (4,) and obs["action_mask"][np.arange(4), a].all()
 
 
-def test_train_mappo_smoke(tmp_path):
+def test_train_mappo_smoke(tmp_path, capsys):
     mod = _script("train_mappo")
     run = tmp_path / "mappo"
     args = ["--run-dir", str(run), "--total-steps", "512", "--num-envs", "64",
@@ -60,13 +58,15 @@ def test_train_mappo_smoke(tmp_path):
     assert yaml.safe_load((run / "config.yaml").read_text())["num_envs"] == 64
     assert (run / "checkpoints" / "step_256.pt").exists()
     _plays(run / "final.pt")
+    out = capsys.readouterr().out
+    assert "[train]" in out and "[eval]" in out, out
     # resume from the first checkpoint: continues at its step count
     mod.main(args + ["--resume", str(run / "checkpoints" / "step_256.pt"),
                      "--run-dir", str(tmp_path / "resumed")])
     assert [int(r["step"]) for r in _rows(tmp_path / "resumed" / "train.csv")] == [512]
 
 
-def test_train_ppo_smoke(tmp_path):
+def test_train_ppo_smoke(tmp_path, capsys):
     mod = _script("train_ppo")
     run = tmp_path / "ppo"
     args = ["--run-dir", str(run), "--total-steps", "512", "--num-envs", "32",
@@ -77,9 +77,13 @@ def test_train_ppo_smoke(tmp_path):
     assert _rows(run / "progress.csv")
     assert len(_rows(run / "eval.csv")) >= 2
     assert len(_rows(run / "pretrain.csv")) == 1
-    ckpts = sorted((run / "checkpoints").glob("ppo_*_steps.zip"))
+    assert list((run / "tb").iterdir())
+    ckpts = sorted((run / "checkpoints").glob("step_*.zip"))
     assert ckpts
     _plays(run / "final.zip")
+    out = capsys.readouterr().out
+    for phase in ("[pretrain]", "[train]", "[eval]"):
+        assert phase in out, out
     mod.main(args + ["--resume", str(ckpts[0]), "--run-dir", str(tmp_path / "resumed"),
                      "--total-steps", "1024"])
     assert (tmp_path / "resumed" / "final.zip").exists()
@@ -123,3 +127,45 @@ def test_checkpoint_of_another_env_version_is_refused(tmp_path):
                 "config": {"hidden": [8]}, "actor": actor.state_dict()}, path)
     with pytest.raises(ValueError, match="1739 floats and 398 actions.*retrain"):
         load_policy(str(path))
+
+
+@pytest.mark.parametrize("script", ["train_mappo", "train_ppo", "evaluate", "benchmark"])
+def test_scripts_are_shims_over_the_cli_modules(script):
+    """``python scripts/x.py --help`` still works from a checkout, and says what each flag
+    means and its default."""
+    out = subprocess.run([sys.executable, str(ROOT / "scripts" / f"{script}.py"), "--help"],
+                         capture_output=True, text=True, check=True, cwd=ROOT).stdout
+    flags = [ln for ln in out.splitlines() if ln.strip().startswith("--")]
+    assert flags and " ".join(out.split()).count("(default:") >= len(flags) - 1, out
+
+
+def test_both_trainers_speak_one_dialect(tmp_path):
+    """MAPPO and MaskablePPO write the same train.csv metrics, TensorBoard tags under tb/,
+    checkpoint names and final file stem."""
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    from agents.training.logger import TRAIN_METRICS
+
+    common = ["--total-steps", "256", "--eval-every", "256", "--eval-games", "2",
+              "--checkpoint-every", "128", "--hidden", "16", "--progress", "false"]
+    runs = {"mappo": tmp_path / "mappo", "ppo": tmp_path / "ppo"}
+    _script("train_mappo").main(["--run-dir", str(runs["mappo"]), "--num-envs", "32",
+                                 "--num-steps", "4", "--num-minibatches", "2", *common])
+    _script("train_ppo").main(["--run-dir", str(runs["ppo"]), "--num-envs", "32",
+                               "--n-steps", "4", "--batch-size", "64", "--n-epochs", "1",
+                               "--pretrain-steps", "0", *common])
+    columns, tags, ckpts = {}, {}, {}
+    for name, run in runs.items():
+        rows = _rows(run / "train.csv")
+        assert rows, name
+        columns[name] = set(rows[0])
+        assert set(TRAIN_METRICS) <= columns[name], (name, columns[name])
+        assert all(float(r["steps_per_s"]) > 0 for r in rows)
+        acc = EventAccumulator(str(run / "tb"))
+        acc.Reload()
+        tags[name] = {t for t in acc.Tags()["scalars"] if t.startswith("train/")}
+        ckpts[name] = sorted(p.stem for p in (run / "checkpoints").iterdir())
+        assert not list(run.glob("events.out.tfevents*")), name  # nothing in the run root
+    assert {f"train/{m}" for m in TRAIN_METRICS} <= tags["mappo"] & tags["ppo"]
+    assert ckpts["mappo"] == ckpts["ppo"] == ["step_128", "step_256"]
+    assert (runs["mappo"] / "final.pt").exists() and (runs["ppo"] / "final.zip").exists()

@@ -49,3 +49,9 @@ def format_eval(row: dict[str, float], games: int) -> str:
         lines.append(f"  {name:10s} {row[name + '_win_rate']:.3f} "
                      f"[{row[name + '_ci_low']:.3f}, {row[name + '_ci_high']:.3f}]")
     return "\n".join(lines)
+
+
+def eval_summary(row: dict[str, float]) -> str:
+    """The evaluation row on one line (the trainers print it at every evaluation)."""
+    return ", ".join(f"{name} {row[name + '_win_rate']:.3f}"
+                     for name in ("trained", "heuristic", "random")) + " win rate"

@@ -2,13 +2,18 @@
 
 Every field of the script's config dataclass becomes a flag (``num_envs`` ->
 ``--num-envs``); ``--config FILE`` names the YAML file (keys are field names; an unknown
-key is an error, so a typo never passes silently).
+key is an error, so a typo never passes silently). As in CleanRL's ``Args``, a docstring
+under each field says what it means; ``--help`` shows it with the field's default (the
+default YAML file's value where it sets one).
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import dataclasses
+import inspect
+import textwrap
 import types
 import typing
 from dataclasses import dataclass
@@ -75,28 +80,71 @@ def _check_type(name: str, tp: Any, value: Any) -> Any:
     raise ValueError(f"config {name!r} must be {getattr(tp, '__name__', tp)}, got {value!r}")
 
 
+def field_docs(cls: type) -> dict[str, str]:
+    """The docstring written under each field of dataclass ``cls`` (and its bases)."""
+    docs: dict[str, str] = {}
+    for klass in reversed(cls.__mro__):
+        if not dataclasses.is_dataclass(klass):
+            continue
+        body = ast.parse(textwrap.dedent(inspect.getsource(klass))).body[0].body
+        for stmt, nxt in zip(body, body[1:], strict=False):
+            if (isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)
+                    and isinstance(nxt, ast.Expr) and isinstance(nxt.value, ast.Constant)
+                    and isinstance(nxt.value.value, str)):
+                docs[stmt.target.id] = " ".join(nxt.value.value.split())
+    return docs
+
+
+def _default_of(f: dataclasses.Field) -> Any:
+    if f.default is not dataclasses.MISSING:
+        return f.default
+    if f.default_factory is not dataclasses.MISSING:
+        return f.default_factory()
+    return None
+
+
+def _read_file(cls: type, hints: dict[str, Any], path: str | Path) -> dict[str, Any]:
+    """The config values of YAML file ``path``, checked against the fields of ``cls``."""
+    data = yaml.safe_load(Path(path).read_text()) or {}
+    if not isinstance(data, dict):
+        raise ValueError(f"{path}: expected a mapping of config keys")
+    known = {f.name for f in dataclasses.fields(cls)}
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise ValueError(f"{path}: unknown config keys {unknown}; known: {sorted(known)}")
+    return {k: _check_type(k, hints[k], v) for k, v in data.items()}
+
+
+def config_parser(cls: type, default_file: str | Path | None, description: str = "",
+                  prog: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser of ``cls``: ``--config`` and one flag per field, each with its
+    docstring and default (the default file's value where it sets the field)."""
+    hints = typing.get_type_hints(cls)
+    docs = field_docs(cls)
+    shown = _read_file(cls, hints, default_file) if default_file else {}
+    parser = argparse.ArgumentParser(prog=prog, description=description)
+    parser.add_argument("--config", default=str(default_file) if default_file else None,
+                        help="YAML file with config values; flags override it "
+                             f"(default: {default_file})")
+    for f in dataclasses.fields(cls):
+        default = shown.get(f.name, _default_of(f))
+        text = f.metadata.get("help") or docs.get(f.name, "")
+        parser.add_argument("--" + f.name.replace("_", "-"), dest=f.name, default=None,
+                            help=f"{text} (default: {default})".replace("%", "%%"),
+                            **_flag_kwargs(hints[f.name]))
+    return parser
+
+
 def parse_config(cls: type[C], argv: list[str] | None, default_file: str | Path | None,
-                 description: str = "") -> C:
+                 description: str = "", prog: str | None = None) -> C:
     """Build ``cls`` from its defaults, the YAML file (``--config``) and flags in ``argv``."""
     hints = typing.get_type_hints(cls)
-    parser = argparse.ArgumentParser(description=description)
-    parser.add_argument("--config", default=str(default_file) if default_file else None,
-                        help="YAML file with config values (flags override it)")
-    for f in dataclasses.fields(cls):
-        parser.add_argument("--" + f.name.replace("_", "-"), dest=f.name, default=None,
-                            help=f.metadata.get("help", ""), **_flag_kwargs(hints[f.name]))
+    parser = config_parser(cls, default_file, description, prog)
     ns = vars(parser.parse_args(argv))
     values: dict[str, Any] = {}
     path = ns.pop("config")
     if path:
-        data = yaml.safe_load(Path(path).read_text()) or {}
-        if not isinstance(data, dict):
-            raise ValueError(f"{path}: expected a mapping of config keys")
-        known = {f.name for f in dataclasses.fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise ValueError(f"{path}: unknown config keys {unknown}; known: {sorted(known)}")
-        values.update({k: _check_type(k, hints[k], v) for k, v in data.items()})
+        values.update(_read_file(cls, hints, path))
     values.update({k: v for k, v in ns.items() if v is not None})
     return cls(**values)
 
@@ -111,20 +159,35 @@ class RunConfig:
     """Fields every training script shares (the scripts subclass it with their own)."""
 
     run_dir: str = "runs/run"
+    """folder for the run's config, logs, TensorBoard events and checkpoints"""
     scenario: str = "origin_story"
+    """scenario id (shipped in configs/scenarios) or path to a scenario YAML file"""
     heroes: list[str] | None = None
+    """hero ids replacing the scenario's team (None: the scenario's)"""
     villain: str | None = None
+    """villain id replacing the scenario's (None: the scenario's)"""
     issue: str | None = None
+    """issue id replacing the scenario's (None: the scenario's)"""
     seed: int = 0
+    """seed of the training games and the network initialisation"""
     total_steps: int = 1_000_000
+    """environment steps (decisions, summed over games) to train for"""
     reward_shaping: dict | None = None
+    """YAML mapping event name -> reward added per event, on top of +1 win / -1 loss"""
     eval_every: int = 250_000
+    """evaluate the greedy policy against the baselines every this many steps"""
     eval_games: int = 200
+    """games per evaluation (the same seeds every time)"""
     checkpoint_every: int = 500_000
+    """save a checkpoint every this many steps"""
     resume: str | None = None
+    """checkpoint to continue from (its step count carries on)"""
     device: str = "auto"
+    """torch device: auto (cuda when available), cpu, cuda, cuda:1, ..."""
     tensorboard: bool = True
+    """write TensorBoard events under run_dir/tb"""
     progress: bool = True
+    """show a progress bar"""
 
     def check_positive(self, *names: str) -> None:
         """Raise naming the first of ``names`` (and the shared counts) that is not > 0."""

@@ -1,4 +1,9 @@
-"""Run logs: ``train.csv`` and ``eval.csv`` rows, TensorBoard scalars, a progress bar."""
+"""Run logs: ``train.csv`` and ``eval.csv`` rows, TensorBoard scalars, a progress bar.
+
+Both trainers speak one dialect (``TRAIN_METRICS``, ``checkpoint_path``): the same
+``train.csv`` columns, TensorBoard tags (``train/<metric>``, ``eval/<metric>`` under
+``run_dir/tb``), checkpoint names and printed phases.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +15,26 @@ from typing import Any
 import yaml
 
 from agents.training.config import config_dict
+
+# the train.csv columns every trainer writes after each update (a trainer may add its own)
+TRAIN_METRICS = (
+    "episode_return",  # mean team return of the episodes that ended in the rollout
+    "episode_win_rate",  # share of those episodes won
+    "episode_loss_rate",  # share of those episodes lost
+    "episodes",  # how many ended
+    "policy_loss",  # clipped surrogate loss
+    "value_loss",
+    "entropy",  # mean entropy of the masked policy
+    "approx_kl",  # estimate of KL(old || new) over the update
+    "clip_fraction",  # share of samples whose ratio was clipped
+    "lr",  # learning rate in use
+    "steps_per_s",  # environment steps per second, rollouts and updates (not evaluations)
+)
+
+
+def checkpoint_path(run_dir: str | Path, step: int, suffix: str) -> Path:
+    """``run_dir/checkpoints/step_<step><suffix>``: the name both trainers use."""
+    return Path(run_dir) / "checkpoints" / f"step_{step}{suffix}"
 
 
 class RunLogger:
@@ -59,6 +84,14 @@ class RunLogger:
             for k, v in row.items():
                 if k != "step":
                     self.tb.add_scalar(f"{table}/{k}", v, step)
+
+    def phase(self, name: str, text: str) -> None:
+        """Print one line about a phase of the run (cloning, training, evaluation)."""
+        line = f"[{name}] {text}"
+        if self.bar is not None:
+            self.bar.write(line, file=sys.stdout)
+        else:
+            print(line, flush=True)
 
     def progress(self, step: int, **shown: float) -> None:
         if self.bar is not None:

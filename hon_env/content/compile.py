@@ -462,8 +462,8 @@ def load_scenario(
             when the pool holds exactly that many they are dealt in the order listed, else
             drawn at random per game.
         rules, caps: keys of ``DEFAULT_RULES`` / ``DEFAULT_CAPS`` overriding the scenario's.
-        content_dir: the content directory (default ``<repo>/configs/content``); scenarios
-            by id are looked up in ``scenarios/`` next to it.
+        content_dir: the content directory (default: the shipped ``configs/content``);
+            scenarios by id are looked up in ``scenarios/`` next to it.
 
     Returns:
         The ``Scenario``; raises ``ContentError`` naming file, card and field on bad content.

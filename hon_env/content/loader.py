@@ -1,7 +1,9 @@
 """Read and validate content YAML (heroes, villains, issues, clues, nemeses, special
 minions, special bystanders, crisis cards, allies, scenarios).
 
-Files live under a content directory laid out as the repository's ``configs/``::
+Files live under a content directory laid out as the repository's ``configs/`` (an
+installed wheel carries it as package data, ``hon_env/configs``; any other folder laid
+out the same way is passed as ``content_dir``)::
 
     configs/content/heroes/ID.yaml      kind: hero
     configs/content/villains/ID.yaml    kind: villain
@@ -26,6 +28,7 @@ none, passive numbers 0, an absent effect is empty, a Hero card side's ``form`` 
 
 from __future__ import annotations
 
+import importlib.resources
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -80,8 +83,24 @@ from hon_env.content.tables import (
 from hon_env.content.text import effect_text
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-CONFIGS_DIR = REPO_ROOT / "configs"
+
+
+def _configs_dir() -> Path:
+    """Where the shipped ``configs/`` lives: the installed package data, else the checkout.
+
+    The repository keeps ``configs/`` at the top level; a built wheel carries the same
+    files as ``hon_env/configs/`` (``pyproject.toml`` maps the folder into the package), so
+    an installed copy reads them through ``importlib.resources``.
+    """
+    packaged = importlib.resources.files("hon_env") / "configs"
+    if isinstance(packaged, Path) and packaged.is_dir():
+        return packaged
+    return REPO_ROOT / "configs"
+
+
+CONFIGS_DIR = _configs_dir()
 DEFAULT_CONTENT_DIR = CONFIGS_DIR / "content"
+TRAIN_CONFIGS_DIR = CONFIGS_DIR / "train"
 FORMAT_VERSIONS = (1,)
 KIND_DIRS = {"hero": "heroes", "villain": "villains", "issue": "issues", "clues": "clues",
              "nemesis": "nemeses", "minion": "minions", "bystander": "bystanders",
@@ -416,7 +435,7 @@ class ScenarioSpec:
 
 
 def content_root(content_dir: str | Path | None = None) -> Path:
-    """The content directory: ``content_dir`` or ``<repo>/configs/content``."""
+    """The content directory: ``content_dir`` or the shipped ``configs/content``."""
     return Path(content_dir) if content_dir is not None else DEFAULT_CONTENT_DIR
 
 

@@ -19,7 +19,8 @@ front end: ``hon_env.options``): the team reward, terminated at a win or loss, t
 at the scenario caps, ``reset(seed=s)`` plays ``Game(scenario, seed=s)`` and a later
 ``reset()`` the next seed. ``info`` holds ``"events"``, ``"acting_hero"`` (the hero who
 decides now), ``"decision"``, ``"action_mask"`` and, at the end, ``"outcome"`` and
-``"loss_reason"``. After the episode ends the observation returned is that of the hero
+``"loss_reason"``; ``numeric_info=True`` makes them numbers with the same keys at every
+step (``Session.info``). After the episode ends the observation returned is that of the hero
 who made the last decision.
 
 For thousands of games per step use ``hon_env.envs.sb3.SB3VecEnv`` or ``hon_env.vector_env``

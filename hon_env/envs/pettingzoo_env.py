@@ -83,12 +83,19 @@ decides now, None at the end), `"decision"` (the pending decision kind,
 (`"win"`, `"loss"`, `"truncated"`) and `"loss_reason"` (`layout.LOSS_REASON_NAMES`,
 `"illegal_action"` for a penalized illegal action, None for a win).
 
+With `numeric_info=True` every info entry is a number and the keys are the same at every
+step, for wrappers that turn infos into tensors (TorchRL's `PettingZooWrapper`, RLlib):
+`"events"` (int64 array in `layout.EVENT_NAMES` order), `"acting_seat"` (-1 at the end),
+`"decision"` (`layout.D_*`), `"outcome"` (`layout.OUT_*`, `OUT_ONGOING` until the end) and
+`"loss_reason"` (`layout.LOSS_*`, `LOSS_ILLEGAL` for a penalized illegal action).
+
 ### Arguments
 
 ``` python
 hour_of_need_v1.env(scenario="origin_story", heroes=None, villain=None, issue=None,
                     n_heroes=None, nemeses=None, rules=None, caps=None, max_cycles=None,
-                    reward_shaping=None, illegal_action="raise", render_mode=None)
+                    reward_shaping=None, illegal_action="raise", render_mode=None,
+                    numeric_info=False)
 ```
 
 These are the options of every front end, defined and validated once in
@@ -121,6 +128,7 @@ error for the same bad value everywhere.
 - `render_mode`: None, `"human"` (prints the text board to stdout at every reset and
   step), `"ansi"` (`render()` returns the text board) or `"rgb_array"` (`render()` returns
   an `[750, 1300, 3]` uint8 image) (`hon_env.render`).
+- `numeric_info`: infos as numbers only (see Infos).
 
 Unknown keyword arguments are a `TypeError`. `reset(seed=s)` plays the game of seed `s`
 (`hon_env.Game(scenario, seed=s)`); `reset()` without a seed plays the next seed after

@@ -14,6 +14,15 @@ Ended episodes follow SB3's convention: ``infos[i]["terminal_observation"]`` hol
 last observation, ``infos[i]["TimeLimit.truncated"]`` marks a truncation, and
 ``infos[i]["episode"]`` carries the episode's team return ``r`` and length ``l``
 (decisions), the keys SB3's loggers read.
+
+An action outside a game's legal mask (e.g. ``model.predict(obs)`` without
+``action_masks=``) raises ``hon_env.IllegalActionError`` naming the games and actions;
+``illegal_action="penalize"`` ends those games' episodes with reward -1 instead.
+``get_images()`` draws every game (``hon_env.render.render_rgb``; needs matplotlib), so
+SB3's ``VecVideoRecorder`` works with ``render_mode="rgb_array"``. No Gymnasium env and
+so no wrapper stands behind the games, but the adapter records episodes as SB3's
+``Monitor`` does: ``env_is_wrapped(Monitor)`` is True (so ``evaluate_policy`` reads the
+whole episodes' returns from ``infos[i]["episode"]``), False for every other wrapper.
 """
 
 from __future__ import annotations
@@ -34,9 +43,12 @@ from hon_env.envs.vector import VectorEnv
 class SB3VecEnv(VecEnv):
     """``num_envs`` games as one SB3 ``VecEnv``; keyword arguments go to ``VectorEnv``."""
 
-    def __init__(self, num_envs: int, seed: int = 0, **kwargs: Any) -> None:
+    def __init__(self, num_envs: int, seed: int = 0, *, render_mode: str | None = None,
+                 **kwargs: Any) -> None:
+        if render_mode not in (None, "rgb_array"):
+            raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
         self.venv = VectorEnv(num_envs, seed, observations=True, **kwargs)
-        self.render_mode = None
+        self.render_mode = render_mode
         self._actions = np.zeros(num_envs, np.int64)
         self._returns = np.zeros(num_envs, np.float64)
         observation_space = spaces.Box(-np.inf, np.inf, shape=(OBS_DIM,), dtype=np.float32)
@@ -107,4 +119,15 @@ class SB3VecEnv(VecEnv):
 
     def env_is_wrapped(self, wrapper_class: type, indices: Iterable[int] | int | None = None
                        ) -> list[bool]:
-        return [False for _ in self._get_indices(indices)]
+        """True only for SB3's ``Monitor``, whose episode records the adapter writes itself;
+        the games are rows of one engine, with no Gymnasium env or wrapper behind them."""
+        from stable_baselines3.common.monitor import Monitor
+
+        monitored = wrapper_class is Monitor
+        return [monitored for _ in self._get_indices(indices)]
+
+    def get_images(self) -> list[np.ndarray]:
+        """One ``[H, W, 3]`` uint8 image of each game's current position."""
+        from hon_env.render import render_rgb  # matplotlib only when asked
+
+        return [render_rgb(self.venv.game(i)) for i in range(self.num_envs)]

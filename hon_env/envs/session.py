@@ -143,8 +143,17 @@ class Session:
         return self.require_game().observation(seat)
 
     def info(self) -> dict[str, Any]:
-        """A fresh info dict: event counters, who decides now and, at the end, the outcome."""
+        """A fresh info dict: event counters, who decides now and, at the end, the outcome.
+
+        With ``numeric_info`` every entry is a number and the keys never change:
+        ``events`` (int64 ``[len(EVENT_NAMES)]``), ``acting_seat`` (-1 at the end),
+        ``decision`` (``layout.D_*``), ``outcome`` (``layout.OUT_*``, ``OUT_ONGOING``
+        until the end) and ``loss_reason`` (``layout.LOSS_*``, ``LOSS_NONE`` unless lost
+        or truncated; ``LOSS_ILLEGAL`` for a penalized illegal action).
+        """
         game = self.require_game()
+        if self.options.numeric_info:
+            return self._numeric_info(game)
         info: dict[str, Any] = {
             "events": dict(zip(L.EVENT_NAMES,
                                game.field("events")[:_N_NAMED_EVENTS].tolist(), strict=True)),
@@ -156,6 +165,19 @@ class Session:
         elif game.is_over:
             info["outcome"], info["loss_reason"] = game.outcome, game.loss_reason
         return info
+
+    def _numeric_info(self, game: Game) -> dict[str, Any]:
+        over = self.over
+        if self.penalized:
+            outcome, reason = L.OUT_LOSS, L.LOSS_ILLEGAL
+        else:
+            outcome, reason = int(game.state[0, L.OUTCOME]), int(game.state[0, L.LOSS_REASON])
+        return {
+            "events": game.field("events")[:_N_NAMED_EVENTS].astype(np.int64),
+            "acting_seat": -1 if over else int(game.current_seat),
+            "decision": L.D_NONE if over else int(game.state[0, L.DEC_KIND]),
+            "outcome": outcome, "loss_reason": reason,
+        }
 
     def render(self, render_mode: str | None) -> str | np.ndarray | None:
         """The front ends' ``render()``: text for "ansi", an image for "rgb_array", printed

@@ -53,6 +53,7 @@ from hon_env.checks import (
     EPISODE_ROOM,
     IllegalActionError,
     check_actions,
+    check_int,
     check_num_envs,
     check_seed,
     seed_span,
@@ -62,6 +63,7 @@ from hon_env.core import layout as L
 from hon_env.core.observe import OBS_DIM, STATE_DIM
 from hon_env.core.vector import vector_reset, vector_step
 from hon_env.errors import EngineError, engine_error
+from hon_env.game import Game
 from hon_env.numba_cache import debug_mode
 from hon_env.options import EnvOptions
 
@@ -270,6 +272,14 @@ class VectorEnv:
     def sample_actions(self, rng: np.random.Generator) -> np.ndarray:
         """One uniformly random legal action per game (drawn from ``rng``)."""
         return sample_legal(self.masks, rng)
+
+    def game(self, i: int) -> Game:
+        """A copy of game ``i`` as a ``Game`` (to inspect or render it; the batch is not
+        changed by what is done to the copy)."""
+        i = check_int(i, "i")
+        if not 0 <= i < self.num_envs:
+            raise IndexError(f"game index {i} out of range for {self.num_envs} games")
+        return Game.from_array(self.scenario, self.state[i])
 
 
 def vector_env(num_envs: int, seed: int = 0, **options: Any) -> VectorEnv:

@@ -1,0 +1,220 @@
+"""Benchmark: decisions per second of the Game facade and the vector env, in one run.
+
+    hon-bench                   # full table (from a checkout: written to docs/benchmarks.md)
+    hon-bench --quick           # smaller measurement, no file
+    hon-bench --out bench.md    # the table written to another file
+
+(``python scripts/benchmark.py`` in a checkout is the same command.)
+
+Random legal actions are chosen inside every measurement. Numba compile (or cache load)
+time is measured apart, on a first call that is excluded from the timings. Memory per
+game counts the arrays the vector env keeps per game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import os
+import platform
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from hon_env import Game, hour_of_need_v1, load_scenario, vector_env
+from hon_env.core import layout as L
+from hon_env.core.observe import OBS_DIM, STATE_DIM
+
+ROOT = Path(__file__).resolve().parents[2]
+# the repository's page when run from a checkout; an installed copy writes only with --out
+CHECKOUT_DOCS = ROOT / "docs" / "benchmarks.md"
+
+
+def bench_game(sc, seconds: float) -> float:
+    """Decisions/s of ``Game.apply`` with random legal actions, replaying new seeds."""
+    rng = np.random.default_rng(0)
+    n = 0
+    seed = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        g = Game(sc, seed=seed)
+        seed += 1
+        while not g.is_over:
+            legal = g.legal_actions()
+            g.apply(int(legal[rng.integers(len(legal))]))
+            n += 1
+    return n / (time.perf_counter() - t0)
+
+
+def bench_aec(sc, seconds: float) -> float:
+    """Decisions/s of the wrapped PettingZoo AEC env with random legal actions."""
+    env = hour_of_need_v1.env(scenario=sc)
+    rng = np.random.default_rng(0)
+    n = 0
+    seed = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        env.reset(seed=seed)
+        seed += 1
+        for _agent in env.agent_iter():
+            obs, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(int(legal[rng.integers(len(legal))]))
+            n += 1
+    return n / (time.perf_counter() - t0)
+
+
+def bench_vector(sc, batch: int, observations: bool, seconds: float) -> float:
+    """Decisions/s of ``VectorEnv.step`` with random legal actions (sampling included)."""
+    env = vector_env(batch, seed=0, scenario=sc, observations=observations)
+    env.reset()
+    rng = np.random.default_rng(0)
+    for _ in range(3):
+        env.step(env.sample_actions(rng))
+    steps = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        env.step(env.sample_actions(rng))
+        steps += 1
+    return steps * batch / (time.perf_counter() - t0)
+
+
+def bench_heuristic(sc, batch: int, seconds: float) -> float:
+    """Decisions/s of the vector env driven by the scripted team (its choices included)."""
+    from agents import HeuristicPolicy
+
+    env = vector_env(batch, seed=0, scenario=sc, observations=False)
+    obs, _ = env.reset()
+    policy = HeuristicPolicy()
+    policy.act(obs["observation"], obs["action_mask"], obs["agent"], engine=env.engine)  # compile
+    steps = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        a = policy.act(obs["observation"], obs["action_mask"], obs["agent"], engine=env.engine)
+        obs, *_ = env.step(a)
+        steps += 1
+    return steps * batch / (time.perf_counter() - t0)
+
+
+def bench_training(algo: str, steps: int, extra: list[str]) -> float:
+    """Environment steps/s of ``hon-train --algo algo`` run for ``steps`` steps (rollouts
+    and updates; the evaluation games are left out), read from the run's own log."""
+    with tempfile.TemporaryDirectory() as tmp:
+        cmd = [sys.executable, "-m", "agents.cli.train", "--algo", algo, "--run-dir", tmp,
+               "--total-steps", str(steps), "--eval-games", "1", "--eval-every",
+               str(10 * steps), "--progress", "false", "--tensorboard", "false", *extra]
+        subprocess.run(cmd, check=True, capture_output=True)
+        with open(Path(tmp) / "train.csv") as fh:
+            rows = list(csv.DictReader(fh))
+        return float(rows[-1]["steps_per_s"])
+
+
+def machine() -> str:
+    cpu = platform.processor() or "unknown CPU"
+    try:
+        out = subprocess.run(["lscpu"], capture_output=True, text=True, check=False).stdout
+        cpu = next((ln.split(":", 1)[1].strip() for ln in out.splitlines()
+                    if ln.startswith("Model name")), cpu)
+    except OSError:
+        pass
+    return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}"
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = argparse.ArgumentParser(prog="hon-bench", description=__doc__.split("\n")[0],
+                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    p.add_argument("--scenario", default="origin_story",
+                   help="scenario id or path to a scenario YAML file")
+    p.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
+    p.add_argument("--batches", type=int, nargs="*", default=[1, 64, 1024, 4096],
+                   help="vector env batch sizes to measure")
+    p.add_argument("--quick", action="store_true",
+                   help="1 s per measurement, no training rows, no file")
+    p.add_argument("--no-training", action="store_true", help="skip the training rows")
+    p.add_argument("--out", default=str(CHECKOUT_DOCS) if CHECKOUT_DOCS.exists() else None,
+                   help="Markdown file for the table (None: print only; from a checkout: "
+                        "its docs/benchmarks.md)")
+    args = p.parse_args(argv)
+    seconds = 1.0 if args.quick else args.seconds
+    sc = load_scenario(args.scenario)
+
+    t0 = time.perf_counter()
+    g = Game(sc, seed=0)
+    g.apply(int(g.legal_actions()[0]))
+    g.observation()
+    env = vector_env(2, scenario=sc)
+    env.reset()
+    env.step(env.sample_actions(np.random.default_rng(0)))
+    compile_s = time.perf_counter() - t0
+
+    rows = [("PettingZoo AEC env (wrapped)", "yes", bench_aec(sc, seconds)),
+            ("Game facade (batch 1)", "-", bench_game(sc, seconds))]
+    for b in args.batches:
+        for obs in (False, True):
+            rows.append((f"vector env, batch {b}", "yes" if obs else "no",
+                         bench_vector(sc, b, obs, seconds)))
+    rows.append(("vector env + scripted team, batch 1024", "no",
+                  bench_heuristic(sc, 1024, seconds)))
+    train_rows = []
+    if not (args.quick or args.no_training):
+        train_rows = [
+            ("MAPPO, `configs/train/mappo.yaml` (512-512, scripted labels each step)",
+             bench_training("mappo", 16 * 32768, [])),
+            ("MAPPO, 128-128 networks, no kickstarting",
+             bench_training("mappo", 16 * 32768,
+                            ["--hidden", "128", "128", "--kickstart-coef", "0"])),
+            ("MaskablePPO, `configs/train/ppo.yaml` (512-512, no warm start)",
+             bench_training("ppo", 8 * 16384, ["--pretrain-steps", "0"])),
+        ]
+    per_game = (L.STATE_LEN * 4 + L.N_ACTIONS + (OBS_DIM * 2 + STATE_DIM) * 4 + 16 * 4)
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+    lines = [
+        "| front end | observations | decisions/s |",
+        "|---|---|---|",
+        *[f"| {name} | {obs} | {rate:,.0f} |" for name, obs, rate in rows],
+    ]
+    if train_rows:
+        lines += ["", "| training, end to end | env steps/s |", "|---|---|",
+                  *[f"| {name} | {rate:,.0f} |" for name, rate in train_rows]]
+    text = "\n".join(lines)
+    print(text)
+    print(f"numba compile or cache load: {compile_s:.1f} s")
+    print(f"memory per game (vector env arrays): {per_game / 1024:.1f} KiB; "
+          f"process peak RSS {peak_mb:,.0f} MiB")
+    if args.quick or not args.out:
+        return
+    out = Path(args.out)
+    out.write_text(
+        "# Benchmarks\n\n"
+        f"Measured by `hon-bench` (`python scripts/benchmark.py`) on {machine()}, all rows "
+        "in one run "
+        f"({seconds:g} s per row; random legal actions chosen inside the measurement, "
+        "auto-reset included). Absolute numbers drift on shared machines; compare rows of "
+        "one run.\n\n"
+        f"{text}\n\n"
+        f"- Numba compile or cache load before the first call: {compile_s:.1f} s "
+        "(a first run on a new machine compiles for a few minutes, later runs load the "
+        "cache).\n"
+        f"- Memory per game kept by the vector env: {per_game / 1024:.1f} KiB "
+        f"(state {L.STATE_LEN * 4} B, mask {L.N_ACTIONS} B, observation, final observation "
+        f"and global state {(OBS_DIM * 2 + STATE_DIM) * 4} B); process peak RSS "
+        f"{peak_mb:,.0f} MiB.\n"
+        "- The AEC env encodes an observation for every `last()` call; the Game facade row "
+        "plays without observations.\n"
+        "- Training rows: the scripts with their default configs (`configs/train/`), "
+        "rollouts and updates together, evaluation games left out; MAPPO's hidden layers "
+        "run in bf16 where the CPU has AMX/AVX-512 BF16 (`amp: auto`).\n")
+    print(f"wrote {out}")
+
+
+if __name__ == "__main__":
+    main()

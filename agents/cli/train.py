@@ -1,0 +1,36 @@
+"""``hon-train``: train a team on the batched engine.
+
+    hon-train                         # MAPPO, configs/train/mappo.yaml
+    hon-train --algo ppo              # sb3-contrib MaskablePPO, configs/train/ppo.yaml
+    hon-train --algo mappo --help     # every flag of that trainer, with its default
+
+``--algo`` picks the trainer; every other flag goes to it (the module docstrings of
+``agents/cli/train_mappo.py`` and ``agents/cli/train_ppo.py`` describe the trainers).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+ALGOS = ("mappo", "ppo")
+
+
+def main(argv: list[str] | None = None) -> None:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    p = argparse.ArgumentParser(
+        prog="hon-train", add_help=False,
+        description="Train a team; --algo picks the trainer, the other flags go to it.")
+    p.add_argument("--algo", choices=ALGOS, default="mappo",
+                   help="mappo: one-file MAPPO with a centralized critic; ppo: sb3-contrib "
+                        "MaskablePPO (default: mappo)")
+    args, rest = p.parse_known_args(argv)
+    if args.algo == "ppo":
+        from agents.cli import train_ppo as trainer
+    else:
+        from agents.cli import train_mappo as trainer
+    trainer.main(rest, prog=f"hon-train --algo {args.algo}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,293 @@
+"""sb3-contrib MaskablePPO on the batched engine, one shared policy for every hero.
+
+    hon-train --algo ppo                            # configs/train/ppo.yaml
+    hon-train --algo ppo --total-steps 200000 --run-dir runs/ppo_try
+    hon-train --algo ppo --resume runs/ppo/checkpoints/step_1000000.zip
+    python scripts/train_ppo.py --help              # the same, from a checkout
+
+The environment is ``hon_env.envs.sb3.SB3VecEnv`` (all games in one process; the legal
+masks go to MaskablePPO through ``action_masks()``). The policy sees the deciding hero's
+observation, whose seat is one-hot in it, so one network plays the whole team. Rewards
+are the team's (+1 win, -1 loss, plus the config's event shaping).
+
+``pretrain_steps > 0`` first fits the policy to the scripted team's actions on that many
+decisions it plays (behaviour cloning), a warm start: PPO from random play sees no wins.
+
+Writes to ``run_dir`` what ``hon-train`` (MAPPO) writes, under the same names:
+``config.yaml``; ``train.csv`` (one row per update with the columns of
+``agents.training.logger.TRAIN_METRICS``: episode return, win and loss rates, losses,
+entropy, KL, clip fraction, learning rate, steps/s); ``eval.csv`` (greedy win rate with
+95% interval next to the random and scripted baselines, every ``eval_every`` steps);
+TensorBoard events in ``tb/``; ``checkpoints/step_<N>.zip`` and ``final.zip`` (load with
+``agents.load_policy``). SB3's own log goes to ``progress.csv``. Each phase (cloning,
+training, evaluation) prints a line.
+"""
+
+# ruff: noqa: E402  (the environment variable below must be set before torch loads)
+from __future__ import annotations
+
+import os
+import time
+
+# torch's OpenMP workers must not spin between calls: the engine's threads need the cores
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import torch
+from sb3_contrib import MaskablePPO
+from stable_baselines3.common.callbacks import BaseCallback, CallbackList
+from stable_baselines3.common.logger import configure
+
+from agents.heuristic import HeuristicPolicy
+from agents.trained import PpoPolicy
+from agents.training.baselines import BaselineEvaluator, eval_summary, format_eval
+from agents.training.config import RunConfig, parse_config
+from agents.training.logger import RunLogger, checkpoint_path
+from hon_env.content.loader import TRAIN_CONFIGS_DIR
+from hon_env.envs.sb3 import SB3VecEnv
+from hon_env.envs.vector import VectorEnv
+from hon_env.game import resolve_scenario
+
+DEFAULT_CONFIG = TRAIN_CONFIGS_DIR / "ppo.yaml"
+
+
+@dataclass
+class Config(RunConfig):
+    run_dir: str = "runs/ppo"
+    num_envs: int = 256
+    """games stepped together"""
+    n_steps: int = 64
+    """rollout steps per game per update (batch = num_envs * n_steps decisions)"""
+    batch_size: int = 4096
+    """minibatch size"""
+    n_epochs: int = 4
+    """passes over each rollout batch"""
+    lr: float = 3e-4
+    """Adam learning rate"""
+    gamma: float = 0.995
+    """discount factor"""
+    gae_lambda: float = 0.95
+    """lambda of generalized advantage estimation"""
+    clip_range: float = 0.2
+    """PPO ratio clipping range"""
+    ent_coef: float = 0.01
+    """weight of the entropy bonus (over legal actions)"""
+    vf_coef: float = 0.5
+    """weight of the value loss"""
+    hidden: list[int] = field(default_factory=lambda: [512, 512])
+    """hidden layer sizes of the policy and value networks"""
+    pretrain_steps: int = 0
+    """decisions of the scripted team to clone before PPO (0: start from scratch)"""
+    pretrain_epochs: int = 4
+    """passes of behaviour cloning over those decisions"""
+
+    def check(self) -> None:
+        self.check_positive("num_envs", "n_steps", "batch_size", "n_epochs")
+        if self.pretrain_steps < 0:
+            raise ValueError("pretrain_steps must be >= 0")
+        if not self.hidden or min(self.hidden) < 1:
+            raise ValueError(f"hidden must list positive layer sizes, got {self.hidden}")
+
+
+class LoggedMaskablePPO(MaskablePPO):
+    """MaskablePPO that hands each update's statistics to ``after_train`` (set by the
+    script), so ``train.csv`` gets one row per update as in the MAPPO trainer."""
+
+    after_train = None
+
+    def train(self) -> None:
+        super().train()
+        if self.after_train is not None:
+            self.after_train()
+
+    def _excluded_save_params(self) -> list[str]:
+        return [*super()._excluded_save_params(), "after_train"]
+
+
+class TrainLogCallback(BaseCallback):
+    """Collects the episodes that end in each rollout and writes the update's row of
+    ``train.csv`` (``TRAIN_METRICS``) once SB3's ``train()`` has run."""
+
+    def __init__(self, log: RunLogger) -> None:
+        super().__init__()
+        self.log = log
+        self.returns: list[float] = []
+        self.outcomes: list[str] = []
+        self.start = time.perf_counter()
+        self.start_step = 0
+        self.excluded_s = 0.0  # evaluation time, left out of steps/s
+        self.last_sps = float("nan")
+
+    def _on_training_start(self) -> None:
+        self.start, self.start_step = time.perf_counter(), self.num_timesteps
+        self.model.after_train = self.write_row
+
+    def _on_step(self) -> bool:
+        for done, info in zip(self.locals["dones"], self.locals["infos"], strict=True):
+            if done:
+                self.returns.append(info["episode"]["r"])
+                self.outcomes.append(info["outcome"])
+        return True
+
+    def write_row(self) -> None:
+        values = self.model.logger.name_to_value
+        ended = len(self.outcomes)
+        elapsed = time.perf_counter() - self.start - self.excluded_s
+        nan = float("nan")
+        row = {"episode_return": float(np.mean(self.returns)) if ended else nan,
+               "episode_win_rate": self.outcomes.count("win") / ended if ended else nan,
+               "episode_loss_rate": self.outcomes.count("loss") / ended if ended else nan,
+               "episodes": ended,
+               "policy_loss": values["train/policy_gradient_loss"],
+               "value_loss": values["train/value_loss"],
+               "entropy": -values["train/entropy_loss"],  # SB3 logs the negated entropy
+               "approx_kl": values["train/approx_kl"],
+               "clip_fraction": values["train/clip_fraction"],
+               "lr": values["train/learning_rate"],
+               "steps_per_s": (self.num_timesteps - self.start_step) / max(elapsed, 1e-9)}
+        self.log.log("train", self.num_timesteps, row)
+        self.returns, self.outcomes = [], []
+        self.last_sps = row["steps_per_s"]
+
+
+class CheckpointEvery(BaseCallback):
+    """Saves ``checkpoints/step_<N>.zip`` every ``every`` steps (MAPPO's names)."""
+
+    def __init__(self, run_dir: Path, every: int) -> None:
+        super().__init__()
+        self.run_dir = run_dir
+        self.every = every
+        self.next = every
+
+    def _on_training_start(self) -> None:
+        self.next = (self.num_timesteps // self.every + 1) * self.every
+
+    def _on_step(self) -> bool:
+        if self.num_timesteps >= self.next:
+            path = checkpoint_path(self.run_dir, self.num_timesteps, ".zip")
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self.model.save(path)
+            self.next += self.every
+        return True
+
+
+class EvalCallback(BaseCallback):
+    """Every ``every`` steps: the greedy policy's win rate next to the baselines."""
+
+    def __init__(self, evaluator: BaselineEvaluator, log: RunLogger, every: int,
+                 timer: TrainLogCallback) -> None:
+        super().__init__()
+        self.evaluator = evaluator
+        self.log = log
+        self.every = every
+        self.next = every
+        self.timer = timer
+        self.last: dict[str, float] = {}
+
+    def _on_step(self) -> bool:
+        if self.num_timesteps >= self.next:
+            self.evaluate()
+            self.next += self.every
+        return True
+
+    def evaluate(self) -> dict[str, float]:
+        t0 = time.perf_counter()
+        self.last = self.evaluator.row(PpoPolicy(self.model, greedy=True))
+        self.log.log("eval", self.num_timesteps, self.last)
+        self.log.phase("eval", f"step {self.num_timesteps:,}: " + eval_summary(self.last))
+        for k, v in self.last.items():
+            self.logger.record(f"eval/{k}", v)
+        self.timer.excluded_s += time.perf_counter() - t0
+        return self.last
+
+
+def pretrain(model: MaskablePPO, scenario, steps: int, epochs: int, seed: int) -> float:
+    """Behaviour cloning on ``steps`` decisions of the scripted team; returns the final
+    cross-entropy."""
+    env = VectorEnv(256, seed + 7_000_003, scenario)
+    obs, _ = env.reset()
+    teacher = HeuristicPolicy()
+    xs, ms, ys = [], [], []
+    for _ in range((steps + env.num_envs - 1) // env.num_envs):
+        a = teacher.act(obs["observation"], obs["action_mask"], obs["agent"], engine=env.engine)
+        xs.append(obs["observation"].copy())
+        ms.append(obs["action_mask"].astype(bool))
+        ys.append(a)
+        obs, *_ = env.step(a)
+    x, m, y = (np.concatenate(v) for v in (xs, ms, ys))
+    policy = model.policy
+    device = policy.device
+    loss = torch.zeros(())
+    gen = np.random.default_rng(seed)
+    for _ in range(epochs):
+        for idx in np.array_split(gen.permutation(len(y)), max(1, len(y) // 2048)):
+            _, logp, _ = policy.evaluate_actions(torch.as_tensor(x[idx], device=device),
+                                                 torch.as_tensor(y[idx], device=device),
+                                                 action_masks=m[idx])
+            loss = -logp.mean()
+            policy.optimizer.zero_grad()
+            loss.backward()
+            policy.optimizer.step()
+    return float(loss.item())
+
+
+def train(cfg: Config) -> dict[str, float]:
+    """Train (or resume) and return the last evaluation row."""
+    cfg.check()
+    scenario = resolve_scenario(cfg.scenario, heroes=cfg.heroes, villain=cfg.villain,
+                                issue=cfg.issue)
+    device = "cuda" if cfg.device == "auto" and torch.cuda.is_available() else (
+        "cpu" if cfg.device == "auto" else cfg.device)
+    run = Path(cfg.run_dir)
+    log = RunLogger(run, cfg, cfg.total_steps, tensorboard=cfg.tensorboard, progress=False)
+    env = SB3VecEnv(cfg.num_envs, cfg.seed * 1_000_003, scenario=scenario,
+                    reward_shaping=cfg.reward_shaping)
+    if cfg.resume:
+        model = LoggedMaskablePPO.load(cfg.resume, env=env, device=device)
+    else:
+        model = LoggedMaskablePPO(
+            "MlpPolicy", env, learning_rate=cfg.lr, n_steps=cfg.n_steps,
+            batch_size=cfg.batch_size, n_epochs=cfg.n_epochs, gamma=cfg.gamma,
+            gae_lambda=cfg.gae_lambda, clip_range=cfg.clip_range, ent_coef=cfg.ent_coef,
+            vf_coef=cfg.vf_coef, seed=cfg.seed, device=device,
+            policy_kwargs={"net_arch": list(cfg.hidden)})
+        if cfg.pretrain_steps:
+            log.phase("pretrain", f"behaviour cloning on {cfg.pretrain_steps:,} decisions of "
+                                  f"the scripted team, {cfg.pretrain_epochs} epochs")
+            ce = pretrain(model, scenario, cfg.pretrain_steps, cfg.pretrain_epochs, cfg.seed)
+            log.log("pretrain", 0, {"cross_entropy": ce})
+            log.phase("pretrain", f"done: cross-entropy {ce:.3f}")
+    # SB3's own log as CSV only: the shared train/ and eval/ TensorBoard tags come from
+    # RunLogger (under tb/), as in the MAPPO trainer
+    model.set_logger(configure(str(run), ["csv"]))
+    evaluator = BaselineEvaluator(scenario, cfg.eval_games)
+    train_cb = TrainLogCallback(log)
+    eval_cb = EvalCallback(evaluator, log, cfg.eval_every, train_cb)
+    ckpt_cb = CheckpointEvery(run, cfg.checkpoint_every)
+    remaining = max(0, cfg.total_steps - model.num_timesteps)
+    log.phase("train", f"MaskablePPO from step {model.num_timesteps:,} to "
+                       f"{cfg.total_steps:,}: {cfg.num_envs} games x {cfg.n_steps} steps per "
+                       f"update, device {device}")
+    model.learn(remaining, callback=CallbackList([train_cb, ckpt_cb, eval_cb]),
+                progress_bar=cfg.progress, reset_num_timesteps=not cfg.resume)
+    model.save(run / "final.zip")
+    row = eval_cb.evaluate()
+    log.close()
+    row["steps_per_s"] = train_cb.last_sps
+    return row
+
+
+def main(argv: list[str] | None = None, prog: str | None = None) -> None:
+    cfg = parse_config(Config, argv, DEFAULT_CONFIG, description=__doc__.split("\n")[0],
+                       prog=prog)
+    row = train(cfg)
+    print(format_eval(row, cfg.eval_games))
+    print(f"training throughput {row['steps_per_s']:,.0f} env steps/s (rollout + updates, "
+          f"evaluations excluded); run in {cfg.run_dir}")
+
+
+if __name__ == "__main__":
+    main()
