@@ -413,7 +413,7 @@ def _hex_xy(row: int, col: int) -> tuple[float, float]:
     return col * w + (w / 2 if row % 2 else 0.0), -row * 1.5
 
 
-def render_rgb(game: Game, dpi: int = 100) -> np.ndarray:
+def render_rgb(game: Game, dpi: int = 100, last_action: str | None = None) -> np.ndarray:
     """An image of ``game``: the hex map, the scheme panels and a side panel of heroes.
 
     Args:

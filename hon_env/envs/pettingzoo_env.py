@@ -158,6 +158,7 @@ from hon_env.core import layout as L
 from hon_env.core.observe import OBS_DIM, STATE_DIM
 from hon_env.envs.session import RENDER_MODES, EnvOptions, Session, check_action
 from hon_env.game import Game
+from hon_env.play.replay import Replay
 
 __all__ = ["env", "parallel_env", "raw_env"]
 
@@ -229,6 +230,15 @@ class _Front:
     def state(self) -> np.ndarray:
         """float32 [STATE_DIM] global state (``Game.global_state``)."""
         return self._session.require_game().global_state()
+
+    def replay(self, players: Sequence[str] | None = None) -> Replay:
+        """The episode so far as a ``hon_env.play.replay.Replay`` (seed, scenario, actions;
+        ``players``: who played each seat, e.g. ``["human", "heuristic"]``)."""
+        return self._session.replay(players)
+
+    def save_replay(self, path: str | Path, players: Sequence[str] | None = None) -> Path:
+        """Write the episode so far as replay JSON (``hon-replay FILE`` shows it)."""
+        return self.replay(players).save(path)
 
     def render(self) -> str | np.ndarray | None:
         """Render per ``render_mode`` (see the module documentation)."""
