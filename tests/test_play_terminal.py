@@ -96,9 +96,9 @@ def test_bad_arguments_are_named():
 def test_console_scripts_point_at_callables():
     """``hon-play`` and ``hon-replay`` in pyproject.toml name functions that exist."""
     import importlib
-    import tomllib
     from pathlib import Path
 
+    tomllib = pytest.importorskip("tomllib", reason="tomllib needs Python 3.11")
     data = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text())
     scripts = data["project"]["scripts"]
     for name in ("hon-play", "hon-replay"):

@@ -96,7 +96,7 @@ def test_aec_and_parallel_envs_record_their_episode():
     env = hour_of_need_v1.env(n_heroes=2)
     env.reset(seed=4)
     rng = np.random.default_rng(0)
-    for agent in env.agent_iter():
+    for _agent in env.agent_iter():
         obs, _, term, trunc, _ = env.last()
         env.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     rep = env.unwrapped.replay(["random", "random"])
