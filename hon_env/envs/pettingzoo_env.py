@@ -6,7 +6,7 @@
 | Creation           | `hour_of_need_v1.env()` / `.parallel_env()` / `.raw_env()`     |
 | Actions            | Discrete, masked                                               |
 | Parallel API       | Yes (`parallel_env`, implemented directly on the engine)       |
-| Manual Control     | No                                                             |
+| Manual Control     | Yes: `hon-play` (terminal) and `hon-play --web` (browser)      |
 | Agents             | one per hero seat, e.g. `['majesty']`, `['majesty', 'majesty_2']` |
 | Number of agents   | 1 to 6                                                         |
 | Action Shape       | `()`                                                           |
@@ -114,7 +114,14 @@ hour_of_need_v1.env(scenario="origin_story", heroes=None, villain=None, issue=No
   "illegal_action"`. Non-integer actions and malformed action dicts always raise.
 - `render_mode`: None, `"human"` (prints the text board to stdout at every reset and
   step), `"ansi"` (`render()` returns the text board) or `"rgb_array"` (`render()` returns
-  an `[750, 1300, 3]` uint8 image) (`hon_env.render`).
+  an `[750, 1300, 3]` uint8 image) (`hon_env.render`); both show the pending decision
+  and, after the first action, the last action in words.
+
+Every episode is recorded: `env.unwrapped.replay(players)` returns it as a
+`hon_env.play.replay.Replay` (seed, scenario, actions), `save_replay(path)` writes its
+JSON, and `hon-replay FILE` shows it as an HTML page. Manual control: `hon-play` plays a
+game in the terminal, `hon-play --web` in the browser, next to the scripted team or any
+checkpoint.
 
 Unknown keyword arguments are a `TypeError`. `reset(seed=s)` plays the game of seed `s`
 (`hon_env.Game(scenario, seed=s)`); `reset()` without a seed plays the next seed after
