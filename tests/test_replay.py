@@ -134,3 +134,22 @@ def test_game_log_describes_every_action():
     assert all(e["text"] for e in log)
     assert sum(e["events"].get("rescues", 0) for e in log) == rep.final["events"]["rescues"]
     assert log[-1]["outcome"] == rep.outcome and "game over" in format_entry(log[-1])
+
+
+def test_vector_env_episodes_become_replays():
+    """VectorRecorder turns every ended episode of a vector env into a replay with the
+    episode's seed (seed + i + k * num_envs) that reproduces the same outcome."""
+    from hon_env import vector_env
+    from hon_env.play.replay import VectorRecorder
+
+    rec = VectorRecorder(vector_env(num_envs=3, seed=5, heroes=["majesty", "stride"]),
+                         players=["random", "random"])
+    rec.reset()
+    rng = np.random.default_rng(0)
+    while len(rec.finished) < 4:
+        rec.step(rec.env.sample_actions(rng))
+    seeds = [r.seed for r in rec.finished]
+    assert len(set(seeds)) == len(seeds) and set(seeds) <= {5, 6, 7, 8, 9, 10, 11}
+    for r in rec.finished:
+        assert r.players == ["random", "random"]
+        assert r.verify().is_over

@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from hon_env.content import Scenario, load_scenario
+from hon_env.core import layout as L
 from hon_env.game import Game
 
 FORMAT = "hon_env.replay"
@@ -250,6 +251,49 @@ class Recorder:
                       seats=list(rec.seats), decisions=list(rec.decisions),
                       outcome=self.game.outcome, final=self.game.snapshot(),
                       meta=dict(rec.meta))
+
+
+class VectorRecorder:
+    """Records the episodes of a ``VectorEnv`` as replays: step through it instead of the
+    env (``rec = VectorRecorder(vector_env(8)); rec.reset(); rec.step(actions)``). Each
+    ended episode's ``Replay`` is appended to ``finished``, checked against the vector
+    env's outcome. Opt-in: it keeps a Python list of actions per game and replays every
+    ended episode once to fill in its record, so it is slower than the bare vector env.
+    Episodes ended by a penalized illegal action are not games of the rules: skipped.
+    """
+
+    def __init__(self, env: Any, players: Sequence[str] | None = None) -> None:
+        self.env = env
+        self.players = players
+        self.finished: list[Replay] = []
+        self._actions: list[list[int]] = [[] for _ in range(env.num_envs)]
+
+    def reset(self, seed: int | None = None) -> Any:
+        out = self.env.reset(seed)
+        self._actions = [[] for _ in range(self.env.num_envs)]
+        return out
+
+    def step(self, actions: np.ndarray) -> Any:
+        acts = np.asarray(actions).tolist()
+        out = self.env.step(actions)
+        info = out[-1]
+        ended = np.flatnonzero(info["_final"])
+        for i, a in enumerate(acts):
+            self._actions[i].append(int(a))
+        for i in ended:
+            i = int(i)
+            episode = int(self.env._episodes[i]) - 1  # the episode that just ended
+            seed = self.env.seed + i + episode * self.env.num_envs
+            actions_i, self._actions[i] = self._actions[i], []
+            if int(info["final_loss_reason"][i]) == L.LOSS_ILLEGAL:
+                continue
+            rep = Replay.from_actions(self.env.scenario, seed, actions_i, self.players)
+            expected = L.OUTCOME_NAMES[int(info["final_outcome"][i])]
+            if rep.outcome != expected:
+                raise ReplayMismatch(f"game {i}, seed {seed}: the vector env ended "
+                                     f"{expected!r}, the replay {rep.outcome!r}")
+            self.finished.append(rep)
+        return out
 
 
 def _plain(value: Any) -> Any:
