@@ -81,10 +81,15 @@ def main(argv: Sequence[str] | None = None, stdin=None, console=None) -> int:
     if args.web:
         from hon_env.play.web import serve
 
-        serve(match, port=args.port, open_browser=not args.no_browser)
+        try:
+            serve(match, port=args.port, open_browser=not args.no_browser)
+        except OSError as e:  # the port is taken, most likely
+            parser.error(f"cannot serve on 127.0.0.1:{args.port} ({e}); try --port 0")
     else:
-        from hon_env.play.terminal import play_terminal
-
+        try:
+            from hon_env.play.terminal import play_terminal
+        except ImportError as e:
+            parser.error(f"terminal play needs rich ({e}): pip install -e '.[play]'")
         play_terminal(match, console=console, stdin=stdin)
     if not args.no_save and match.actions:
         path = match.replay().save(args.save or default_replay_path(match))
