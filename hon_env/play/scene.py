@@ -341,7 +341,8 @@ def _side_panel(out: list[Prim], game: Game, snap: dict, legal: list[int]) -> No
         y += 3
     if game.is_over:
         return
-    y += 4
+    # many heroes with long threat areas can fill the column: keep two decision lines
+    y = min(y + 4, HEIGHT - 2.5 * LINE)
     out.append(("rect", x - 16, y - LINE / 2 - 2, WIDTH - x + 10, HEIGHT - y + 2, "#fff8e1",
                 HIGHLIGHT, 1))
     line(f"Decision: {game.decision} ({game.current_agent}), {len(legal)} legal", bold=True)
