@@ -315,7 +315,7 @@ class Session:
             gymnasium.logger.warn("You are calling render() without a render_mode; pass "
                                   "render_mode='ansi', 'rgb_array' or 'human'.")
             return None
-        from hon_env.render import render_ansi, render_rgb  # matplotlib only when asked
+        from hon_env.render import render_ansi, render_rgb  # Pillow only when asked
 
         game = self.require_game()
         if render_mode == "rgb_array":
