@@ -11,7 +11,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install -q --upgrade pip
 	# The CPU build of torch first, so the ranges below do not pull a CUDA build.
 	$(BIN)/pip install -q torch==2.13.0
-	$(BIN)/pip install -q -e ".[train,torchrl,dev]"
+	$(BIN)/pip install -q -e ".[train,torchrl,play,data,dev]"
 	touch $(STAMP)
 
 demo: $(STAMP)

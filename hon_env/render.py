@@ -1,8 +1,8 @@
 """Text and image rendering of one game, for people (the environments' ``render()``).
 
 ``render_ansi(game)`` returns a text board; ``render_rgb(game)`` an ``[H, W, 3]`` uint8
-image drawn with matplotlib's Agg backend (matplotlib is imported on first use only, so
-the environments do not need it unless an image is asked for).
+image drawn with Pillow (imported on first use only) from the primitives of
+``hon_env.play.scene``, which also give the SVG board (``hon_env.play.svg``).
 
 The hex map follows the issue's ``board.map`` text: rows top to bottom, odd rows shifted
 half a hex to the right. Markers, in text and image alike::
@@ -49,9 +49,7 @@ from hon_env.content.tables import (
 from hon_env.core import layout as L
 
 if TYPE_CHECKING:
-    from matplotlib.axes import Axes
-    from matplotlib.figure import Figure
-
+    from hon_env.content import Scenario
     from hon_env.game import Game
 
 PERIL_LETTERS = "rguy"  # peril colour letters in COLOR_NAMES order, as in the map files
@@ -107,14 +105,15 @@ class _Panel:
     special_captives: str = ""  # which captives are special Bystander figures, e.g. " (1 Y)"
 
 
-def _board(game: Game) -> tuple[list[_Space], list[_Panel]]:
-    """Per-space contents and per-panel summaries of ``game``."""
+def _board(game: Game, snap: dict | None = None) -> tuple[list[_Space], list[_Panel]]:
+    """Per-space contents and per-panel summaries of ``game`` (``snap``: its snapshot, when
+    the caller has one)."""
     sc = game.scenario
     T = sc.tables
     f = game.field
     spaces = [_Space() for _ in sc.space_labels]
     n = len(spaces)
-    forms = [h["form"] for h in game.snapshot()["heroes"]]
+    forms = [h["form"] for h in (snap or game.snapshot())["heroes"]]
     for h, loc in enumerate(f("hloc")[:sc.n_heroes]):
         if 0 <= loc < n:
             spaces[int(loc)].heroes.append(h)
@@ -205,9 +204,9 @@ def _nemesis_figures(game: Game) -> list[dict]:
     return out
 
 
-def _kind_tag(game: Game, sp: int) -> str:
+def _kind_tag(scenario: Scenario, sp: int) -> str:
     """Short tag of a space's kind: S, !r (peril), P3 (scheme panel), b (bystander space)."""
-    T = game.scenario.tables
+    T = scenario.tables
     kind = int(T.space_kind[sp])
     arg = int(T.space_arg[sp])
     if kind == SP_START:
@@ -243,7 +242,7 @@ def _text_map(game: Game, spaces: list[_Space]) -> list[str]:
                 top.append(" " * (_CELL + 2))
                 bottom.append(" " * (_CELL + 2))
                 continue
-            head = f"{sc.space_labels[sp]} {_kind_tag(game, sp)}".strip()
+            head = f"{sc.space_labels[sp]} {_kind_tag(sc, sp)}".strip()
             marks = spaces[sp].markers()
             if len(marks) > _CELL:
                 marks = marks[:_CELL - 1] + "+"
@@ -266,7 +265,7 @@ def render_ansi(game: Game) -> str:
     snap = game.snapshot()
     sc = game.scenario
     T = sc.tables
-    spaces, panels = _board(game)
+    spaces, panels = _board(game, snap)
     turn = "" if game.is_over else f", {snap['turn']} turn"
     out = [f"{sc.issue_name} vs {sc.villain_name}  |  round {snap['round']}{turn}, "
            f"{int(game.field('decisions'))} decisions"]
@@ -367,6 +366,12 @@ def _ally(ally: dict) -> str:
             f"attack {ally['attack']}, solve {ally['solve']}, card {ready}")
 
 
+def _threat(card: dict) -> str:
+    """A threat-area card with its attached villain cards, if any."""
+    attached = card.get("attached") or []
+    return card["card"] + (f" [+{', '.join(attached)}]" if attached else "")
+
+
 def _crisis_status(card: dict) -> str:
     """A crisis card's state: in play without a danger value, justice at its token, solved."""
     if card["danger"] is None:
@@ -400,273 +405,21 @@ def _wrap(line: str, width: int = 100) -> str:
 
 # --------------------------------------------------------------------------- image
 
-_KIND_FACE = {SP_START: "#d9e8f5", SP_BYSTANDER: "#f1e4c8"}
-_PLAIN_FACE = "#eeeeee"
-_PERIL_FACE = {"red": "#f4b6b0", "green": "#bfe3b4", "blue": "#b7cdef", "yellow": "#f6e7a1"}
-_PANEL_FACE = {"red": "#d9534f", "green": "#4cae4c", "blue": "#3f78c9", "yellow": "#e0b020"}
-_HERO_COLORS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#17becf", "#8c564b")
+def render_rgb(game: Game, dpi: int = 100, last_action: str | None = None) -> np.ndarray:
+    """An image of ``game``: the hex map, the scheme panels, a side panel of the villain,
+    issue and heroes, the pending decision with its legal actions and ``last_action``.
 
-
-def _hex_xy(row: int, col: int) -> tuple[float, float]:
-    """Centre of hex (row, col) for pointy-top hexes of circumradius 1 (odd rows shifted)."""
-    w = np.sqrt(3.0)
-    return col * w + (w / 2 if row % 2 else 0.0), -row * 1.5
-
-
-def render_rgb(game: Game, dpi: int = 100) -> np.ndarray:
-    """An image of ``game``: the hex map, the scheme panels and a side panel of heroes.
+    Drawn with Pillow from the same primitives as the SVG board (``hon_env.play.scene``);
+    the empty map is drawn once per scenario and reused.
 
     Args:
         game: the game to draw (not modified).
-        dpi: resolution; the figure is 13 x 7.5 inches (1300 x 750 pixels at 100 dpi).
+        dpi: resolution; 100 gives 1300 x 750 pixels, other values scale the image.
+        last_action: the latest answer in words, shown under the title.
 
     Returns:
         uint8 ``[H, W, 3]`` RGB image.
     """
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-    from matplotlib.patches import FancyBboxPatch, RegularPolygon
+    from hon_env.play.raster import rasterize
 
-    sc = game.scenario
-    T = sc.tables
-    snap = game.snapshot()
-    spaces, panels = _board(game)
-    fig = Figure(figsize=(13, 7.5), dpi=dpi, facecolor="white")
-    FigureCanvasAgg(fig)  # attaches the Agg canvas: no GUI backend, no pyplot state
-
-    # --- map
-    ax = fig.add_axes((0.01, 0.22, 0.60, 0.70))
-    ax.set_aspect("equal")
-    ax.axis("off")
-    panel_color = {p.space: p.color for p in panels}
-    xs, ys = [], []
-    for sp, (r, c) in enumerate(sc.space_rowcol):
-        x, y = _hex_xy(r, c)
-        xs.append(x)
-        ys.append(y)
-        kind = int(T.space_kind[sp])
-        face = _KIND_FACE.get(kind, _PLAIN_FACE)
-        if kind == SP_PERIL:
-            face = _PERIL_FACE[COLOR_NAMES[int(T.space_arg[sp])]]
-        if kind == SP_SCHEME:
-            face = _PANEL_FACE.get(panel_color.get(sp, ""), "#999999")
-        ax.add_patch(RegularPolygon((x, y), 6, radius=0.98, orientation=0.0, facecolor=face,
-                                    edgecolor="#555555", linewidth=1.0))
-        tag = _kind_tag(game, sp)
-        ax.text(x, y + 0.62, sc.space_labels[sp], ha="center", va="center", fontsize=7,
-                color="#333333")
-        if tag and kind != SP_BYSTANDER:
-            ax.text(x, y - 0.66, tag, ha="center", va="center", fontsize=7,
-                    fontweight="bold", color="white" if kind == SP_SCHEME else "#333333")
-        _draw_space(ax, x, y, spaces[sp])
-    ax.set_xlim(min(xs) - 1.2, max(xs) + 1.2)
-    ax.set_ylim(min(ys) - 1.3, max(ys) + 1.3)
-
-    # --- title
-    title = f"{sc.issue_name} vs {sc.villain_name}   round {snap['round']}"
-    if game.is_over:
-        reason = f" ({game.loss_reason})" if game.loss_reason else ""
-        title += f"   GAME OVER: {game.outcome}{reason}"
-    else:
-        title += f", {snap['turn']} turn   decision: {game.decision} ({game.current_agent})"
-    fig.text(0.01, 0.965, title, fontsize=13, fontweight="bold", va="center")
-
-    # --- panel boxes along the bottom
-    n = max(len(panels), 1)
-    width = 0.60 / n
-    for i, p in enumerate(panels):
-        x0 = 0.01 + i * width
-        fig.patches.append(FancyBboxPatch(
-            (x0 + 0.003, 0.015), width - 0.01, 0.18, boxstyle="round,pad=0.003",
-            transform=fig.transFigure, facecolor=_PANEL_FACE.get(p.color, "#999999"),
-            alpha=0.25, edgecolor=_PANEL_FACE.get(p.color, "#999999"), linewidth=2))
-        here = spaces[p.space]
-        who = here.in_panel()
-        lines = [f"P{p.number} {p.name}", f"at {sc.space_labels[p.space]} ({p.color})",
-                 f"minions {p.minions}   captives {p.captives}"]
-        # about 5.6 pixels per character at 8.5 points and 100 dpi: wrap to the box width
-        chars = max(12, int((width - 0.02) * fig.get_figwidth() * 72 / 8.5 / 0.52))
-        for name, justice in p.schemes:
-            # keep "(justice N)" whole: wrap the card name, then add it where it fits
-            wrapped = textwrap.wrap(name, chars)
-            tail = f"(justice {justice})"
-            if len(wrapped[-1]) + 1 + len(tail) <= chars:
-                wrapped[-1] += " " + tail
-            else:
-                wrapped.append(tail)
-            lines += wrapped
-        if not p.schemes:
-            lines.append("no Scheme card")
-        for name, count, dmg in p.special_counts:  # the special minions among them
-            kept = f", {dmg} dmg" if dmg else ""
-            lines += textwrap.wrap(f"\u25b2{count} {name}{kept}", chars)
-        if p.special_captives:  # the special bystanders among the captives
-            lines += textwrap.wrap(f"captives{p.special_captives}", chars)
-        if who:
-            lines += textwrap.wrap("here: " + ", ".join(who), chars)
-        fig.text(x0 + 0.01, 0.185, "\n".join(lines), fontsize=8.5, va="top", ha="left",
-                 linespacing=1.35)
-
-    # --- side panel: villain and issue, then one block per hero (with its colour), decision
-    _side_panel(fig, game, snap)
-    legend = ("markers: coloured disc = hero (seat number; ring = pilot token, square = mech),\n"
-              "black diamond V = villain, purple diamond N = nemesis, red triangle L = lackey,\n"
-              "orange star p = peril token, small white disc b = bystander (gold B/D: special\n"
-              "bystander), red hexagon c = crisis token, grey square e = issue card\n"
-              "(enemy/problem); \u25b2N = special minions")
-    fig.text(0.63, 0.02, legend, fontsize=8, va="bottom", ha="left", color="#444444",
-             linespacing=1.3)
-
-    fig.canvas.draw()
-    rgba = np.asarray(fig.canvas.buffer_rgba())
-    return np.ascontiguousarray(rgba[:, :, :3])
-
-
-def _draw_space(ax: Axes, x: float, y: float, s: _Space) -> None:
-    """Figures and tokens of one space, in a small grid inside its hex."""
-    from matplotlib.patches import Circle
-
-    items: list[tuple[str, str]] = [(f"h{h}:{form}", str(h + 1))
-                                    for h, form in zip(s.heroes, s.hero_forms, strict=True)]
-    items += [("ally", str(h + 1)) for h in s.allies]
-    items += [("villain", "V")] if s.villain else []
-    items += [("nemesis", "N") for _ in s.nemeses]
-    items += [("lackey", "L") for _ in s.lackeys] + [("peril", "p") for _ in s.perils]
-    items += [("issue", "e") for _ in s.issue_cards]
-    items += [("crisis", "c") for _ in s.crises]
-    if s.bystander:
-        items += [("bystander", SPECIAL_MARKS[s.special] if s.special >= 0 else "b")]
-    if not items:
-        return
-    per_row = 3
-    for k, (kind, letter) in enumerate(items[:6]):
-        row, col = divmod(k, per_row)
-        n_in_row = min(per_row, len(items[:6]) - row * per_row)
-        px = x + (col - (n_in_row - 1) / 2) * 0.52
-        py = y + 0.1 - row * 0.5
-        if kind.startswith("h"):
-            seat, form = kind[1:].split(":")
-            color = _HERO_COLORS[int(seat) % 6]
-            if form == "pilot":  # a token, not a figure: a smaller ring
-                ax.add_patch(Circle((px, py), 0.19, facecolor=color, edgecolor="white",
-                                    linewidth=2.0, zorder=3))
-            elif form == "mech":  # the mech figure: a larger square
-                ax.plot(px, py, marker="s", markersize=16, color=color,
-                        markeredgecolor="black", zorder=3)
-            else:
-                ax.add_patch(Circle((px, py), 0.24, facecolor=color, edgecolor="black",
-                                    linewidth=0.8, zorder=3))
-            ax.text(px, py, letter, ha="center", va="center", fontsize=8, color="white",
-                    fontweight="bold", zorder=4)
-        elif kind == "ally":  # a pale hexagon in its hero's colour, with the hero's seat
-            ax.plot(px, py, marker="h", markersize=13, color="white",
-                    markeredgecolor=_HERO_COLORS[(int(letter) - 1) % 6], markeredgewidth=2.2,
-                    zorder=3)
-            ax.text(px, py, letter, ha="center", va="center", fontsize=7, zorder=4,
-                    color=_HERO_COLORS[(int(letter) - 1) % 6], fontweight="bold")
-        elif kind in ("villain", "nemesis"):
-            ax.plot(px, py, marker="D", markersize=13,
-                    color="black" if kind == "villain" else "#6a1b9a", zorder=3)
-            ax.text(px, py, letter, ha="center", va="center", fontsize=7.5, color="white",
-                    fontweight="bold", zorder=4)
-        elif kind == "lackey":
-            ax.plot(px, py - 0.03, marker="^", markersize=14, color="#c62828",
-                    markeredgecolor="black", zorder=3)
-            ax.text(px, py - 0.06, "L", ha="center", va="center", fontsize=6.5,
-                    color="white", fontweight="bold", zorder=4)
-        elif kind == "peril":
-            ax.plot(px, py, marker="*", markersize=17, color="#ff8f00",
-                    markeredgecolor="black", zorder=3)
-        elif kind == "issue":
-            ax.plot(px, py, marker="s", markersize=11, color="#757575",
-                    markeredgecolor="black", zorder=3)
-            ax.text(px, py, "e", ha="center", va="center", fontsize=7, color="white",
-                    zorder=4)
-        elif kind == "crisis":
-            ax.plot(px, py, marker="h", markersize=14, color="#b71c1c",
-                    markeredgecolor="black", zorder=3)
-            ax.text(px, py, "c", ha="center", va="center", fontsize=7, color="white",
-                    fontweight="bold", zorder=4)
-        else:  # a bystander: white disc, a special figure gold with its card's letter
-            ax.add_patch(Circle((px, py), 0.15, facecolor="white" if letter == "b" else
-                                "#ffd54f", edgecolor="black", linewidth=0.8, zorder=3))
-            ax.text(px, py, letter, ha="center", va="center", fontsize=6.5, zorder=4)
-    if len(items) > 6:
-        ax.text(x + 0.55, y - 0.45, f"+{len(items) - 6}", fontsize=7, zorder=4)
-
-
-def _threat(card: dict) -> str:
-    """A threat-area card with its attached villain cards, if any."""
-    attached = card.get("attached") or []
-    return card["card"] + (f" [+{', '.join(attached)}]" if attached else "")
-
-
-def _short(text: str, n: int) -> str:
-    return text if len(text) <= n else text[:n - 1] + "…"
-
-
-_SIDE_FONT = 8.5  # points
-_SIDE_SPACING = 1.3
-
-
-def _side_panel(fig: Figure, game: Game, snap: dict) -> None:
-    """Villain, issue and supplies; each hero's block beside a disc of its colour; decision."""
-    from matplotlib.patches import Ellipse
-
-    # height of one text line in figure coordinates, to stack the blocks
-    line = _SIDE_FONT * _SIDE_SPACING / 72.0 / fig.get_figheight()
-    x, y = 0.645, 0.915
-    aspect = fig.get_figheight() / fig.get_figwidth()
-
-    def block(lines: list[str]) -> None:
-        nonlocal y
-        fig.text(x, y, "\n".join(lines), fontsize=_SIDE_FONT, va="top", ha="left",
-                 family="monospace", linespacing=_SIDE_SPACING)
-        y -= line * (len(lines) + 0.6)
-
-    v = snap["villain"]
-    status = (f"justice {v['justice']}/{v['danger']}" if v["side"] == "scheming"
-              else f"damage {v['damage']}/{v['health']}")
-    counters = ", ".join(f"{k} {n}" for k, n in snap["issue"]["counters"].items())
-    s = snap["supplies"]
-    head = [f"Villain  {v['name']} ({v['side']}), {status}",
-            f"         hidden tokens {v['hidden_tokens']}, villain deck {v['deck_size']}",
-            f"Issue    issue deck {snap['issue']['deck_size']}, {counters}",
-            f"Supply   minions {s['minions']}, bystanders {s['bystanders']}, "
-            f"defeated {s['bystanders_defeated']}"]
-    for m in snap["special_minions"]:
-        head.append(_short(f"         {m['supply']} of them {m['name']} (health {m['health']}, "
-                           f"inflict {m['inflict']})", 62))
-    for c in snap["crisis_cards"]:  # the issue play area's crisis cards, in order
-        head.append(_short(f"Crisis   {c['name']}: {_crisis_status(c)}", 62))
-    block(head)
-    for seat, h in enumerate(snap["heroes"]):
-        deciding = snap["deciding"] == h["id"]
-        # figure coordinates are not square: scale the width to draw a round disc
-        d = 0.016
-        fig.patches.append(Ellipse((x - 0.012, y - line * 0.45), d * aspect, d,
-                                   transform=fig.transFigure,
-                                   facecolor=_HERO_COLORS[seat % 6], edgecolor="black",
-                                   linewidth=1.5 if deciding else 0.5))
-        lines = [f"{seat + 1} {h['id']}{_side(h)} at {h['location']}"
-                 + ("   <- deciding" if deciding else ""),
-                 f"  damage {h['damage']}/{h['health']}{_aside(h)}  focus {h['focus']}  "
-                 f"actions {h['actions_left']}  deck {h['deck_size']}",
-                 "  hand: " + _short(", ".join(h["hand"]) or "-", 50)]
-        if h["play_area"]:
-            lines.append("  play: " + _short(", ".join(h["play_area"]), 50))
-        if h["clues"]:
-            lines.append("  clues: " + _short(", ".join(h["clues"]), 49))
-        if h["threat_area"]:
-            lines.append("  threats: " + _short(", ".join(_threat(t) for t in
-                                                          h["threat_area"]), 47))
-        block(lines)
-    if not game.is_over:
-        legal = game.legal_actions()
-        lines = [f"Decision: {game.decision} ({game.current_agent}), {len(legal)} legal"]
-        room = max(1, int((y - 0.1) / line) - 2)  # keep clear of the legend
-        for a in legal[:room]:
-            lines.append(f"  {int(a):>3} " + _short(game.action_to_string(int(a)), 52))
-        if len(legal) > room:
-            lines.append(f"  ... {len(legal) - room} more")
-        block(lines)
+    return rasterize(game, last_action=last_action, scale=dpi / 100.0)

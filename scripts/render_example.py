@@ -36,13 +36,16 @@ def main() -> None:
 
     game = Game(load_scenario(args.scenario, heroes=args.heroes), seed=args.seed)
     rng = np.random.default_rng(args.seed)
+    last = None
     for _ in range(args.actions):
         if game.is_over:
             break
-        game.apply(int(rng.choice(game.legal_actions())))
+        action = int(rng.choice(game.legal_actions()))
+        last = game.action_to_string(action)
+        game.apply(action)
     print(render_ansi(game))
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    mpimg.imsave(args.out, render_rgb(game, dpi=args.dpi))
+    mpimg.imsave(args.out, render_rgb(game, dpi=args.dpi, last_action=last))
     print(f"wrote {args.out}")
 
 

@@ -104,6 +104,37 @@ def bench_heuristic(sc, batch: int, seconds: float) -> float:
     return steps * batch / (time.perf_counter() - t0)
 
 
+def bench_render(sc, seconds: float) -> list[tuple[str, float]]:
+    """Milliseconds per frame of each renderer over the positions of random games (the
+    pending decision and the last action drawn; the empty map's cache warmed first)."""
+    from hon_env.play.svg import render_svg
+    from hon_env.render import render_ansi, render_rgb
+
+    rng = np.random.default_rng(0)
+    frames: list[Game] = []
+    seed = 0
+    while len(frames) < 200:
+        g = Game(sc, seed=seed)
+        seed += 1
+        while not g.is_over and len(frames) < 200:
+            frames.append(g.clone())
+            g.apply(int(rng.choice(g.legal_actions())))
+    render_rgb(frames[0])
+    out = []
+    for name, draw in (("image, `render_rgb` (1300 x 750 RGB)",
+                        lambda g: render_rgb(g, last_action="Majesty: move to C5")),
+                       ("SVG, `hon_env.play.svg.render_svg`",
+                        lambda g: render_svg(g, "Majesty: move to C5")),
+                       ("text, `render_ansi`", render_ansi)):
+        n = 0
+        t0 = time.perf_counter()
+        while time.perf_counter() - t0 < seconds:
+            draw(frames[n % len(frames)])
+            n += 1
+        out.append((name, (time.perf_counter() - t0) / n * 1000.0))
+    return out
+
+
 def bench_training(algo: str, steps: int, extra: list[str]) -> float:
     """Environment steps/s of ``hon-train --algo algo`` run for ``steps`` steps (rollouts
     and updates; the evaluation games are left out), read from the run's own log."""
@@ -163,6 +194,7 @@ def main(argv: list[str] | None = None) -> None:
                          bench_vector(sc, b, obs, seconds)))
     rows.append(("vector env + scripted team, batch 1024", "no",
                   bench_heuristic(sc, 1024, seconds)))
+    render_rows = bench_render(sc, seconds)
     train_rows = []
     if not (args.quick or args.no_training):
         train_rows = [
@@ -182,6 +214,8 @@ def main(argv: list[str] | None = None) -> None:
         "|---|---|---|",
         *[f"| {name} | {obs} | {rate:,.0f} |" for name, obs, rate in rows],
     ]
+    lines += ["", "| renderer, one frame | ms |", "|---|---|",
+              *[f"| {name} | {ms:.1f} |" for name, ms in render_rows]]
     if train_rows:
         lines += ["", "| training, end to end | env steps/s |", "|---|---|",
                   *[f"| {name} | {rate:,.0f} |" for name, rate in train_rows]]

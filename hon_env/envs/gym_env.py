@@ -29,6 +29,8 @@ instead: they run the same engine batched.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import gymnasium
@@ -42,6 +44,7 @@ from hon_env.core.observe import OBS_DIM
 from hon_env.envs.session import Session
 from hon_env.game import Game
 from hon_env.options import RENDER_MODES, EnvOptions
+from hon_env.play.replay import Replay
 
 ENV_ID = "hon_env/HourOfNeed-v1"
 
@@ -91,6 +94,14 @@ class HourOfNeedEnv(gymnasium.Env):
     def action_masks(self) -> np.ndarray:
         """bool [N_ACTIONS] legal mask of the deciding hero (all False once over)."""
         return self._session.legal_mask().astype(bool)
+
+    def replay(self, players: Sequence[str] | None = None) -> Replay:
+        """The episode so far as a ``hon_env.play.replay.Replay``."""
+        return self._session.replay(players)
+
+    def save_replay(self, path: str | Path, players: Sequence[str] | None = None) -> Path:
+        """Write the episode so far as replay JSON (``hon-replay FILE`` shows it)."""
+        return self.replay(players).save(path)
 
     def render(self) -> str | np.ndarray | None:
         """``"ansi"``: the text board; ``"rgb_array"``: an image; ``"human"``: print text."""

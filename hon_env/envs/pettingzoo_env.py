@@ -6,7 +6,7 @@
 | Creation           | `hour_of_need_v1.env()` / `.parallel_env()` / `.raw_env()`     |
 | Actions            | Discrete, masked                                               |
 | Parallel API       | Yes (`parallel_env`, implemented directly on the engine)       |
-| Manual Control     | No                                                             |
+| Manual Control     | Yes: `hon-play` (terminal) and `hon-play --web` (browser)      |
 | Agents             | one per hero seat, e.g. `['majesty']`, `['majesty', 'majesty_2']` |
 | Number of agents   | 1 to 6                                                         |
 | Action Shape       | `()`                                                           |
@@ -127,8 +127,15 @@ error for the same bad value everywhere.
   "illegal_action"`. Non-integer actions and malformed action dicts always raise.
 - `render_mode`: None, `"human"` (prints the text board to stdout at every reset and
   step), `"ansi"` (`render()` returns the text board) or `"rgb_array"` (`render()` returns
-  an `[750, 1300, 3]` uint8 image) (`hon_env.render`).
+  an `[750, 1300, 3]` uint8 image) (`hon_env.render`); both show the pending decision
+  and, after the first action, the last action in words.
 - `numeric_info`: infos as numbers only (see Infos).
+
+Every episode is recorded: `env.unwrapped.replay(players)` returns it as a
+`hon_env.play.replay.Replay` (seed, scenario, actions), `save_replay(path)` writes its
+JSON, and `hon-replay FILE` shows it as an HTML page. Manual control: `hon-play` plays a
+game in the terminal, `hon-play --web` in the browser, next to the scripted team or any
+checkpoint.
 
 Unknown keyword arguments are a `TypeError`. `reset(seed=s)` plays the game of seed `s`
 (`hon_env.Game(scenario, seed=s)`); `reset()` without a seed plays the next seed after
@@ -162,7 +169,8 @@ hero.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -177,6 +185,7 @@ from hon_env.core.observe import OBS_DIM, STATE_DIM
 from hon_env.envs.session import Session
 from hon_env.game import Game
 from hon_env.options import RENDER_MODES, EnvOptions
+from hon_env.play.replay import Replay
 
 __all__ = ["env", "parallel_env", "raw_env"]
 
@@ -245,6 +254,15 @@ class _Front:
     def state(self) -> np.ndarray:
         """float32 [STATE_DIM] global state (``Game.global_state``)."""
         return self._session.require_game().global_state()
+
+    def replay(self, players: Sequence[str] | None = None) -> Replay:
+        """The episode so far as a ``hon_env.play.replay.Replay`` (seed, scenario, actions;
+        ``players``: who played each seat, e.g. ``["human", "heuristic"]``)."""
+        return self._session.replay(players)
+
+    def save_replay(self, path: str | Path, players: Sequence[str] | None = None) -> Path:
+        """Write the episode so far as replay JSON (``hon-replay FILE`` shows it)."""
+        return self.replay(players).save(path)
 
     def render(self) -> str | np.ndarray | None:
         """Render per ``render_mode`` (see the module documentation)."""

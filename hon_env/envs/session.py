@@ -13,6 +13,8 @@ translations of this one class, so they agree on every number they report:
 - **Rewards** (the vector env's rule): ``+1`` on a win, ``-1`` on a loss, ``0`` on a
   truncation, plus ``sum(weight[e] * increase of event counter e)`` for the shaping weights
   of ``reward_shaping``; the same team reward goes to every hero.
+- **Replays**: every episode is recorded (seed and actions); ``replay(players)`` returns it
+  as a ``hon_env.play.replay.Replay`` (``save_replay(path)`` on every front end).
 - **Illegal actions**: ``"raise"`` raises ``IllegalActionError`` naming the action and the
   legal ones (nothing changes); ``"penalize"`` ends the episode, terminated, with reward
   ``-1`` for every hero and ``loss_reason == "illegal_action"`` (the game itself is left
@@ -21,6 +23,7 @@ translations of this one class, so they agree on every number they report:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import gymnasium
@@ -28,8 +31,10 @@ import numpy as np
 
 from hon_env.checks import SEED_LIMIT, IllegalActionError, as_action, check_seed
 from hon_env.core import layout as L
+from hon_env.describe import action_to_string
 from hon_env.game import Game
 from hon_env.options import RENDER_MODES, EnvOptions
+from hon_env.play.replay import Replay
 
 DEFAULT_SEED = 0
 __all__ = ["DEFAULT_SEED", "RENDER_MODES", "EnvOptions", "Session"]
@@ -47,6 +52,8 @@ class Session:
         self.seed: int | None = None  # seed of the running episode
         self.penalized = False  # the episode ended on an illegal action ("penalize")
         self.last_seat = 0  # seat that answered the latest decision
+        self.actions: list[int] = []  # this episode's actions, for replays
+        self._before: np.ndarray | None = None  # state before the latest action (renders)
         self._events = np.zeros(L.N_EVENTS, np.int64)
 
     # --- episodes -----------------------------------------------------------------------
@@ -59,6 +66,8 @@ class Session:
         else:
             self.seed = (self.seed + 1) % SEED_LIMIT
         self.game = Game(self.scenario, seed=self.seed)
+        self.actions = []
+        self._before = None
         self.penalized = False
         self.last_seat = max(self.game.current_seat, 0)
         self._events = self._event_counts()
@@ -113,7 +122,10 @@ class Session:
                 game.apply(a)  # raises IllegalActionError with the legal actions listed
                 raise AssertionError("unreachable: Game.apply accepted a masked action")
             return self.penalize()
+        if self.options.render_mode is not None:  # only renders describe the last action
+            self._before = game.state[0].copy()
         game.apply(a)
+        self.actions.append(a)
         self.last_seat = seat
         now = self._event_counts()
         reward = float(np.dot(self.options.weights, now - self._events))
@@ -179,6 +191,20 @@ class Session:
             "outcome": outcome, "loss_reason": reason,
         }
 
+    def replay(self, players: Sequence[str] | None = None) -> Replay:
+        """This episode so far as a ``Replay`` (``players``: who played each seat)."""
+        game = self.require_game()
+        return Replay.from_actions(self.scenario, game.seed, self.actions, players)
+
+    def last_action(self) -> str | None:
+        """The latest answer in words (``"Majesty: move to C5"``), or None at the start.
+
+        Recorded only with a render mode (the state before the action is kept for it).
+        """
+        if self._before is None or not self.actions:
+            return None
+        return action_to_string(self.scenario, self._before, self.actions[-1])
+
     def render(self, render_mode: str | None) -> str | np.ndarray | None:
         """The front ends' ``render()``: text for "ansi", an image for "rgb_array", printed
         text (returns None) for "human"; None with a warning when no mode was chosen."""
@@ -186,12 +212,15 @@ class Session:
             gymnasium.logger.warn("You are calling render() without a render_mode; pass "
                                   "render_mode='ansi', 'rgb_array' or 'human'.")
             return None
-        from hon_env.render import render_ansi, render_rgb  # matplotlib only when asked
+        from hon_env.render import render_ansi, render_rgb  # Pillow only when asked
 
         game = self.require_game()
         if render_mode == "rgb_array":
-            return render_rgb(game)
+            return render_rgb(game, last_action=self.last_action())
         text = render_ansi(game)
+        last = self.last_action()
+        if last is not None:
+            text = f"Last action: {last}\n{text}"
         if render_mode == "ansi":
             return text
         print(text)

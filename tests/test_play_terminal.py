@@ -1,0 +1,106 @@
+"""``hon-play`` in the terminal, driven by scripted keystrokes: a whole game, undo, the
+log, bad input, quitting; the saved replay reproduces the game."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pytest
+from rich.console import Console
+
+from hon_env import Game, load_scenario
+from hon_env.play.cli import main
+from hon_env.play.match import Match, parse_players
+from hon_env.play.replay import Replay
+
+
+class Keys(io.StringIO):
+    """Scripted lines first, then ``then`` forever (a player who always picks it)."""
+
+    def __init__(self, lines: list[str], then: str | None = "1") -> None:
+        super().__init__("".join(f"{x}\n" for x in lines))
+        self.then = then
+
+    def readline(self, *args) -> str:  # noqa: D401
+        line = super().readline(*args)
+        if not line and self.then is not None:
+            return self.then + "\n"
+        return line
+
+
+def _console() -> tuple[Console, io.StringIO]:
+    out = io.StringIO()
+    return Console(file=out, width=120, color_system=None), out
+
+
+def test_a_whole_game_with_a_scripted_teammate(tmp_path):
+    """Seat 1 human (always the first action), seat 2 the scripted team, to the end; the
+    log and bad input are answered; the replay file names the players and verifies."""
+    console, out = _console()
+    path = tmp_path / "game.json"
+    rc = main(["--heroes", "majesty", "stride", "--seat", "1", "--seed", "5", "--save",
+               str(path)], stdin=Keys(["l", "zz", "0", "b"]), console=console)
+    text = out.getvalue()
+    assert rc == 0 and "Game over:" in text
+    assert "'zz' is not a choice" in text and "'0' is not a choice" in text
+    assert "Your hand (Majesty, seat 1)" in text and "majesty decides" in text
+    rep = Replay.load(path)
+    assert rep.players == ["human", "heuristic"] and rep.seed == 5
+    assert {0, 1} <= set(rep.seats)  # both seats decided
+    assert rep.verify().is_over
+
+
+def test_undo_goes_back_to_the_previous_human_decision():
+    """``u`` takes back the human's answer and the team's answers after it: the game is
+    the one before that answer, and answering again continues from there."""
+    sc = load_scenario("origin_story", heroes=["majesty", "stride"])
+    m = Match(sc, seed=2, players=parse_players(2, [1], "heuristic"))
+    m.advance()
+    while len(m.actions) < 12 and not m.over:  # a few human answers with team moves between
+        m.act(m.legal_moves()[-1][0])
+        m.advance()
+    humans = [i for i, s in enumerate(m.replay().seats) if s == 0]
+    before = Game(sc, seed=2)
+    for a in m.actions[:humans[-1]]:
+        before.apply(a)
+    assert m.undo()
+    assert len(m.actions) == humans[-1]
+    np.testing.assert_array_equal(m.game.state, before.state)
+    assert m.human_to_move and len(m.log) == len(m.actions)
+
+
+def test_undo_from_the_keyboard_and_quit(tmp_path):
+    console, out = _console()
+    path = tmp_path / "g.json"
+    main(["--seed", "1", "--save", str(path)], stdin=Keys(["1", "u", "u", "2", "q"], None),
+         console=console)
+    text = out.getvalue()
+    assert "undone: back to your previous decision" in text and "nothing to undo" in text
+    rep = Replay.load(path)
+    assert len(rep.actions) == 1  # "1" undone, then "2"
+    assert rep.actions[0] == int(Game("origin_story", seed=1).legal_actions()[1])
+
+
+def test_bad_arguments_are_named():
+    with pytest.raises(SystemExit):
+        main(["--seat", "3"])  # origin_story has one seat
+    with pytest.raises(ValueError, match="seat 3 does not exist"):
+        parse_players(1, [3], "heuristic")
+    with pytest.raises(ValueError, match="2 team players given for 1 seats"):
+        parse_players(2, [1], ["heuristic", "random"])
+    with pytest.raises(ValueError, match="one player per seat"):
+        Match(load_scenario("origin_story"), 0, ["human", "human"])
+
+
+def test_console_scripts_point_at_callables():
+    """``hon-play`` and ``hon-replay`` in pyproject.toml name functions that exist."""
+    import importlib
+    from pathlib import Path
+
+    tomllib = pytest.importorskip("tomllib", reason="tomllib needs Python 3.11")
+    data = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text())
+    scripts = data["project"]["scripts"]
+    for name in ("hon-play", "hon-replay"):
+        module, func = scripts[name].split(":")
+        assert callable(getattr(importlib.import_module(module), func))
