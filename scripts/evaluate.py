@@ -5,9 +5,15 @@
     python scripts/evaluate.py --policy runs/mappo/final.pt --villains dowager
     python scripts/evaluate.py --policy heuristic --heroes majesty stride \
         --rules '{allies: [lox_lee, ji_yoo_rhee]}'
+    python scripts/evaluate.py --task duo --policy heuristic     # a benchmark task
 
-``--policy`` is ``random``, ``heuristic`` or a checkpoint (``.zip`` from train_ppo.py, ``.pt``
-from train_mappo.py; see ``agents/registry.py``).
+``--policy`` is ``random``, ``heuristic`` (the coordinated team), ``heuristic_solo`` (the
+per-hero team) or a checkpoint (``.zip`` from train_ppo.py, ``.pt`` from train_mappo.py;
+see ``agents/registry.py``).
+
+``--task NAME`` (``hon_env.tasks``, ``configs/tasks/``) plays the task's evaluation games:
+its heroes, villain, issue, rules and caps, and its fixed evaluation seeds (``--games``
+plays only the first games, for a quick look; ``--seed`` seeds the policy alone).
 
 Prints one row per villain x issue (wins, losses, truncations, win rate and its Wilson
 95% interval, mean rounds); ``--json FILE`` also writes the rows as JSON.
@@ -18,6 +24,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import sys
 
 import yaml
 
@@ -37,7 +44,11 @@ def main() -> None:
     p.add_argument("--rules", default=None,
                    help="optional rules as a YAML mapping, e.g. '{allies: [lox_lee]}'")
     p.add_argument("--json", default=None, help="write the rows to this file")
+    p.add_argument("--task", default=None, help="a benchmark task (see hon_env.tasks)")
     args = p.parse_args()
+    if args.task:
+        evaluate_task(args, p)
+        return
     rules = yaml.safe_load(args.rules) if args.rules else None
     if rules is not None and not isinstance(rules, dict):
         p.error(f"--rules must be a YAML mapping, got {args.rules!r}")
@@ -58,6 +69,29 @@ def main() -> None:
     if args.json:
         with open(args.json, "w") as f:
             json.dump(rows, f, indent=1)
+
+
+def evaluate_task(args: argparse.Namespace, p: argparse.ArgumentParser) -> None:
+    """``--task NAME``: the task's evaluation games (a prefix of them with ``--games``)."""
+    from hon_env.tasks import get_task, list_tasks
+
+    if args.task not in list_tasks():
+        p.error(f"--task: unknown task {args.task!r}; tasks: {', '.join(list_tasks())}")
+    task = get_task(args.task)
+    games = args.games if "--games" in sys.argv[1:] else task.eval_games
+    if not 1 <= games <= task.eval_games:
+        p.error(f"--games must be in [1, {task.eval_games}] for task {task.name!r}")
+    policy = load_policy(args.policy, seed=args.seed)
+    r = evaluate(policy, scenario=task.scenario("eval"), games=games, seed=task.eval_seed)
+    print(f"task {task.name} ({task.family}): {', '.join(task.heroes)} vs {task.villain} x "
+          f"{task.issue}" + (f"; trained on {task.train_villain} x {task.train_issue}"
+                             if task.is_transfer else ""))
+    print(f"{task.metric} over {games} evaluation games (seeds {task.eval_seed}+): "
+          f"{r.win_rate:.3f} [{r.ci_low:.3f}, {r.ci_high:.3f}]  wins {r.wins} losses "
+          f"{r.losses} truncated {r.truncated}  rounds {r.mean_rounds:.2f}")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"task": task.name, "policy": args.policy, **r.as_dict()}, f, indent=1)
 
 
 if __name__ == "__main__":
