@@ -1,4 +1,5 @@
-"""A scripted hero team: hand-written priorities over the public game state.
+"""A scripted hero team: hand-written priorities over the public game state, every hero
+on its own (``heuristic_solo``; ``agents.coordinated`` plays these rules as a team).
 
 The strategy, decision by decision (every hero runs the same rules):
 
@@ -456,8 +457,11 @@ def health_left(s, b, T, h):
 
 
 @njit(cache=True)
-def decide_main(s, b, T, h, mask):
-    """The hero-turn menu (see the module docstring for the order of preferences)."""
+def free_action(s, b, T, mask):
+    """A free thing worth doing first for the deciding hero, or -1: flip to the Focused
+    side, play a card without the action icon, use an Exhaust ability, use a clue card
+    that carries an effect rather than dice."""
+    h = s[b, DEC_HERO]
     if mask[A_FOCUS]:
         return A_FOCUS
     for c in range(HERO_DECK):
@@ -476,9 +480,14 @@ def decide_main(s, b, T, h, mask):
     for i in range(CLUE_LIST):
         if mask[A_CLUE + i] and T.clue[i, CL_ATTACK_DICE] == 0 and T.clue[i, CL_SOLVE_DICE] == 0:
             return A_CLUE + i
+    return -1
+
+
+@njit(cache=True)
+def roll_action(s, b, T, h, mask, atk_a, atk_v, slv_a, slv_v):
+    """Given the best attack and solve spaces in reach (actions and their weights): a feat
+    roll, an action card or basic action that rolls there, or -1 when none is worth it."""
     acts = s[b, HACTIONS + h]
-    atk_a, atk_v = best_space(s, b, T, h, mask, A_ATTACK, KIND_ATTACK)
-    slv_a, slv_v = best_space(s, b, T, h, mask, A_SOLVE, KIND_SOLVE)
     roll_a, roll_v, roll_kind = atk_a, atk_v, KIND_ATTACK
     if slv_v > atk_v:
         roll_a, roll_v, roll_kind = slv_a, slv_v, KIND_SOLVE
@@ -491,7 +500,7 @@ def decide_main(s, b, T, h, mask):
             if mask[A_FEAT + 3 * c + k] and T.hcard[h, c, HC_FEATS] & bit:
                 return A_FEAT + 3 * c + k
     if acts == 0:
-        return A_PASS
+        return -1
     if roll_v >= 2 and roll_a >= 0:
         # an action card that rolls the same way usually beats the basic action
         want = 1 if roll_kind == KIND_ATTACK else 2
@@ -499,26 +508,59 @@ def decide_main(s, b, T, h, mask):
             if mask[A_PLAY + c] and prog_kinds(T, T.hcard[h, c, HC_PLAY_PROG]) & want:
                 return A_PLAY + c
         return roll_a
+    return -1
+
+
+@njit(cache=True)
+def support_card(T, h, mask):
+    """A Constant card or one that neither attacks, solves nor moves, or -1."""
     for c in range(HERO_DECK):
         if mask[A_PLAY + c]:
             bits = prog_kinds(T, T.hcard[h, c, HC_PLAY_PROG])
             if T.hcard[h, c, HC_CONSTANT] == 1 or bits == 0:
                 return A_PLAY + c
-    goal, inside = goal_of(s, b, T, h)
-    if goal >= 0 and not in_reach(s, b, T, h, goal, inside):
-        here = s[b, HLOC + h]
-        step = max(1, T.cfg[CFG_MOVE] + move_bonus(s, b, T, h))
-        far = reach_cost(T, here, goal, inside, step) >= 2
-        if far and hand >= 2:
-            for c in range(HERO_DECK):
-                if mask[A_FEAT + 3 * c] and T.hcard[h, c, HC_FEATS] & FEAT_MOBILITY:
-                    return A_FEAT + 3 * c
+    return -1
+
+
+@njit(cache=True)
+def go_to(s, b, T, h, mask, goal, inside):
+    """A step toward ``goal`` (a mobility feat when two or more Moves away and the hand
+    can spare a card, a card that only moves, else a Move), or -1 when none helps."""
+    if goal < 0 or in_reach(s, b, T, h, goal, inside):
+        return -1
+    here = s[b, HLOC + h]
+    step = max(1, T.cfg[CFG_MOVE] + move_bonus(s, b, T, h))
+    far = reach_cost(T, here, goal, inside, step) >= 2
+    if far and hand_size(s, b, h) >= 2:
         for c in range(HERO_DECK):
-            if mask[A_PLAY + c] and prog_kinds(T, T.hcard[h, c, HC_PLAY_PROG]) == 4:
-                return A_PLAY + c
-        a = toward(s, b, T, h, mask, A_SPACE, goal, inside, True)
-        if a >= 0:
-            return a
+            if mask[A_FEAT + 3 * c] and T.hcard[h, c, HC_FEATS] & FEAT_MOBILITY:
+                return A_FEAT + 3 * c
+    for c in range(HERO_DECK):
+        if mask[A_PLAY + c] and prog_kinds(T, T.hcard[h, c, HC_PLAY_PROG]) == 4:
+            return A_PLAY + c
+    return toward(s, b, T, h, mask, A_SPACE, goal, inside, True)
+
+
+@njit(cache=True)
+def decide_main(s, b, T, h, mask):
+    """The hero-turn menu (see the module docstring for the order of preferences)."""
+    a = free_action(s, b, T, mask)
+    if a >= 0:
+        return a
+    atk_a, atk_v = best_space(s, b, T, h, mask, A_ATTACK, KIND_ATTACK)
+    slv_a, slv_v = best_space(s, b, T, h, mask, A_SOLVE, KIND_SOLVE)
+    a = roll_action(s, b, T, h, mask, atk_a, atk_v, slv_a, slv_v)
+    if a >= 0:
+        return a
+    if s[b, HACTIONS + h] == 0:
+        return A_PASS
+    a = support_card(T, h, mask)
+    if a >= 0:
+        return a
+    goal, inside = goal_of(s, b, T, h)
+    a = go_to(s, b, T, h, mask, goal, inside)
+    if a >= 0:
+        return a
     if mask[A_DRAW]:
         return A_DRAW
     return first_legal(mask)
@@ -699,9 +741,10 @@ def heuristic_actions(state, tabs, masks, out):
 
 
 class HeuristicPolicy:
-    """The scripted team as a ``Policy``: needs the engine view (state rows + tables)."""
+    """The per-hero scripted team as a ``Policy`` (``load_policy("heuristic_solo")``):
+    needs the engine view (state rows + tables)."""
 
-    name = "heuristic"
+    name = "heuristic_solo"
     needs_engine = True
 
     def act(self, observations: np.ndarray, masks: np.ndarray, seats: np.ndarray,

@@ -1,7 +1,8 @@
 """Policies by name or checkpoint path: what ``--policy`` means in every script.
 
 - ``random``: masked uniform (``RandomPolicy``),
-- ``heuristic``: the scripted team (``HeuristicPolicy``),
+- ``heuristic``: the coordinated scripted team (``CoordinatedPolicy``),
+- ``heuristic_solo``: the per-hero scripted team, every hero on its own (``HeuristicPolicy``),
 - ``path/to/model.zip``: a MaskablePPO checkpoint from ``scripts/train_ppo.py``,
 - ``path/to/model.pt``: a MAPPO checkpoint from ``scripts/train_mappo.py``.
 """
@@ -10,11 +11,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from agents.coordinated import CoordinatedPolicy
 from agents.heuristic import HeuristicPolicy
 from agents.policy import Policy
 from agents.random_agent import RandomPolicy
 
-BUILTIN = ("random", "heuristic")
+BUILTIN = ("random", "heuristic", "heuristic_solo")
 
 
 def load_policy(spec: str, seed: int = 0, device: str = "cpu", greedy: bool = True) -> Policy:
@@ -23,6 +25,8 @@ def load_policy(spec: str, seed: int = 0, device: str = "cpu", greedy: bool = Tr
     if spec == "random":
         return RandomPolicy(seed)
     if spec == "heuristic":
+        return CoordinatedPolicy()
+    if spec == "heuristic_solo":
         return HeuristicPolicy()
     path = Path(spec)
     if not path.exists():

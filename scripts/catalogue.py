@@ -199,7 +199,8 @@ def issue_section(ident: str) -> list[str]:
     d = _read("issues", ident)
     out = [f"### {d['name']} (`{ident}`)", ""]
     loss = d.get("loss")
-    out.append("- Loss: " + (f"{loss['counter']} reaches {loss['at_least']}" if loss
+    reach = _per_hero(loss["at_least"], loss.get("at_least_per_hero", False)) if loss else ""
+    out.append("- Loss: " + (f"{loss['counter']} reaches {reach}" if loss
                              else "none beyond the standard ones"))
     out.append("- Counters: " + (", ".join(d.get("counters", [])) or "none"))
     ov = d.get("overview", {})

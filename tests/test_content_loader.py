@@ -958,3 +958,43 @@ def test_each_file_is_parsed_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     load_scenario("test_story", content_dir=content, heroes=["tester", "tester"])
     load_scenario("test_story", content_dir=content, rules={"move": 4})
     assert reads and len(reads) == len(set(reads)), reads
+
+
+# --------------------------------------------------------------------------- per hero values
+
+
+def test_per_hero_loss_threshold_multiplies_by_the_heroes() -> None:
+    """Rulebook, per hero icon: a value with the icon is multiplied by the number of heroes;
+    ``loss.at_least_per_hero`` puts it on the villain's objective threshold."""
+    for n in (1, 3, 6):
+        t = load_scenario("origin_story", heroes=["majesty"] * n).tables
+        assert t.cfg[CFG_LOSS_AT_LEAST] == 3 * n
+
+
+def test_per_hero_if_threshold_compiles_multiplied() -> None:
+    """Rulebook, per hero icon: ``at_least_per_hero`` on an ``if`` multiplies its
+    threshold by the heroes when the scenario compiles; the ops inside are unchanged."""
+    where = Where("x.yaml", "'Card' (#1)", "effect")
+    raw = [{"op": "if", "count": "minions_in_villain_panel", "at_least": 2,
+            "at_least_per_hero": True, "then": [{"op": "advance"}]}]
+    for n in (1, 4):
+        store = ProgramStore(n)
+        pid = store.add(parse_effect(raw, "villain", where))
+        plain = store.add(parse_effect([{**raw[0], "at_least_per_hero": False}], "villain",
+                                       where))
+        assert store.prog[pid, 0, 2] == 2 * n and store.prog[plain, 0, 2] == 2
+        assert store.prog[pid, 1].tolist() == store.prog[plain, 1].tolist()
+    with pytest.raises(ContentError, match=error_pattern(
+            "x.yaml", "'Card' (#1)", "effect[0].at_least_per_hero", "expected true or false")):
+        parse_effect([{**raw[0], "at_least_per_hero": 2}], "villain", where)
+    with pytest.raises(ContentError, match="unknown key for op 'advance'"):
+        parse_effect([{"op": "advance", "at_least_per_hero": True}], "villain", where)
+
+
+def test_per_hero_loss_key_is_checked(tmp_path: Path) -> None:
+    def edit(docs: dict[str, Any]) -> None:
+        _issue(docs)["loss"]["at_least_per_hero"] = "yes"
+
+    with pytest.raises(ContentError, match=error_pattern(
+            ISSUE, "-", "loss.at_least_per_hero", "expected true or false")):
+        load(tmp_path, edit)

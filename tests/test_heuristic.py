@@ -1,11 +1,12 @@
-"""The scripted hero team: legal, blind to hidden information, and far above random."""
+"""The scripted hero teams (per-hero and coordinated): legal, deterministic, blind to
+hidden information, and far above random."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from agents import HeuristicPolicy, RandomPolicy
+from agents import CoordinatedPolicy, HeuristicPolicy, RandomPolicy, load_policy
 from agents.evaluation import evaluate
 from hon_env import Game, vector_env
 from hon_env.core import layout as L
@@ -56,14 +57,26 @@ def test_heuristic_puts_out_a_crisis_card_with_a_danger_value():
     assert evaluate(HeuristicPolicy(), scenario=sc, games=60, seed=0).win_rate >= 0.4
 
 
-def test_heuristic_actions_are_legal_and_deterministic():
+TEAMS = [HeuristicPolicy, CoordinatedPolicy]
+
+
+def test_registry_names_both_teams():
+    """``heuristic`` is the coordinated team, ``heuristic_solo`` the per-hero one."""
+    assert isinstance(load_policy("heuristic"), CoordinatedPolicy)
+    assert isinstance(load_policy("heuristic_solo"), HeuristicPolicy)
+    assert load_policy("heuristic").name == "heuristic"
+    assert load_policy("heuristic_solo").name == "heuristic_solo"
+
+
+@pytest.mark.parametrize("team", TEAMS)
+def test_heuristic_actions_are_legal_and_deterministic(team):
     """Every action is legal (the vector env raises otherwise) and two runs agree."""
     runs = []
     for _ in range(2):
         env = vector_env(16, seed=5, heroes=["cipher", "tinkerbolt", "guerilla"],
                          villain="refuser", issue="blackout_gala")
         obs, _ = env.reset()
-        policy = HeuristicPolicy()
+        policy = team()
         trace = []
         for _ in range(300):
             a = policy.act(obs["observation"], obs["action_mask"], obs["agent"],
@@ -75,12 +88,17 @@ def test_heuristic_actions_are_legal_and_deterministic():
     np.testing.assert_array_equal(runs[0], runs[1])
 
 
-def test_heuristic_ignores_hidden_information():
+@pytest.mark.parametrize("team,heroes", [
+    (HeuristicPolicy, ["majesty", "stride"]),
+    (CoordinatedPolicy, ["majesty", "stride"]),
+    (CoordinatedPolicy, ["majesty", "stride", "guerilla", "cipher"]),
+])
+def test_heuristic_ignores_hidden_information(team, heroes):
     """Reordering what no player can see (deck orders, the random generator) never
     changes the scripted choice."""
-    policy = HeuristicPolicy()
+    policy = team()
     rng = np.random.default_rng(0)
-    g = Game(seed=11, heroes=["majesty", "stride"])
+    g = Game(seed=11, heroes=heroes)
     checked = 0
     while not g.is_over and checked < 200:
         mask = g.legal_mask()[None]
@@ -91,7 +109,7 @@ def test_heuristic_ignores_hidden_information():
         n = hidden[0, L.VDECK_N]
         hidden[0, L.VDECK_ORDER:L.VDECK_ORDER + n] = rng.permutation(
             hidden[0, L.VDECK_ORDER:L.VDECK_ORDER + n])
-        for h in range(2):
+        for h in range(len(heroes)):
             start = L.HDECK_ORDER + h * L.FIELDS["hdeck_order"][1][1]
             k = hidden[0, L.HDECK_N + h]
             hidden[0, start:start + k] = rng.permutation(hidden[0, start:start + k])
@@ -103,8 +121,9 @@ def test_heuristic_ignores_hidden_information():
     assert checked > 50
 
 
-def test_heuristic_needs_the_engine():
+@pytest.mark.parametrize("team", TEAMS)
+def test_heuristic_needs_the_engine(team):
     env = vector_env(2, seed=0)
     obs, _ = env.reset()
     with pytest.raises(ValueError, match="engine"):
-        HeuristicPolicy().act(obs["observation"], obs["action_mask"], obs["agent"])
+        team().act(obs["observation"], obs["action_mask"], obs["agent"])

@@ -5,10 +5,16 @@
     hon-eval --policy runs/mappo/final.pt --villains dowager
     hon-eval --policy heuristic --heroes majesty stride \
         --rules '{allies: [lox_lee, ji_yoo_rhee]}'
+    hon-eval --task duo --policy heuristic                    # a benchmark task
 
 (``python scripts/evaluate.py`` in a checkout is the same command.) ``--policy`` is
-``random``, ``heuristic`` or a checkpoint (``.zip`` from ``hon-train --algo ppo``, ``.pt``
-from ``hon-train``; see ``agents/registry.py``).
+``random``, ``heuristic`` (the coordinated team), ``heuristic_solo`` (the per-hero team) or
+a checkpoint (``.zip`` from ``hon-train --algo ppo``, ``.pt`` from ``hon-train``; see
+``agents/registry.py``).
+
+``--task NAME`` (``hon_env.tasks``, ``configs/tasks/``) plays the task's evaluation games:
+its heroes, villain, issue, rules and caps, and its fixed evaluation seeds (``--games``
+plays only the first games, for a quick look; ``--seed`` seeds the policy alone).
 
 Prints one row per villain x issue (wins, losses, truncations, win rate and its Wilson
 95% interval, mean rounds); ``--json FILE`` also writes the rows as JSON.
@@ -37,13 +43,20 @@ def main(argv: list[str] | None = None) -> None:
                    help="villain ids to play (None: every villain in the content)")
     p.add_argument("--issues", nargs="*", default=None,
                    help="issue ids to play (None: every issue in the content)")
-    p.add_argument("--games", type=int, default=200, help="games per villain x issue")
+    p.add_argument("--games", type=int, default=None,
+                   help="games per villain x issue (default 200; with --task: all of the "
+                        "task's evaluation games)")
     p.add_argument("--seed", type=int, default=0,
                    help="seed of the first game (game i plays seed + i) and of the policy")
     p.add_argument("--rules", default=None,
                    help="optional rules as a YAML mapping, e.g. '{allies: [lox_lee]}'")
     p.add_argument("--json", default=None, help="also write the rows to this JSON file")
+    p.add_argument("--task", default=None, help="a benchmark task (see hon_env.tasks)")
     args = p.parse_args(argv)
+    if args.task:
+        evaluate_task(args, p)
+        return
+    args.games = 200 if args.games is None else args.games
     rules = yaml.safe_load(args.rules) if args.rules else None
     if rules is not None and not isinstance(rules, dict):
         p.error(f"--rules must be a YAML mapping, got {args.rules!r}")
@@ -64,6 +77,29 @@ def main(argv: list[str] | None = None) -> None:
     if args.json:
         with open(args.json, "w") as f:
             json.dump(rows, f, indent=1)
+
+
+def evaluate_task(args: argparse.Namespace, p: argparse.ArgumentParser) -> None:
+    """``--task NAME``: the task's evaluation games (a prefix of them with ``--games``)."""
+    from hon_env.tasks import get_task, list_tasks
+
+    if args.task not in list_tasks():
+        p.error(f"--task: unknown task {args.task!r}; tasks: {', '.join(list_tasks())}")
+    task = get_task(args.task)
+    games = task.eval_games if args.games is None else args.games
+    if not 1 <= games <= task.eval_games:
+        p.error(f"--games must be in [1, {task.eval_games}] for task {task.name!r}")
+    policy = load_policy(args.policy, seed=args.seed)
+    r = evaluate(policy, scenario=task.scenario("eval"), games=games, seed=task.eval_seed)
+    print(f"task {task.name} ({task.family}): {', '.join(task.heroes)} vs {task.villain} x "
+          f"{task.issue}" + (f"; trained on {task.train_villain} x {task.train_issue}"
+                             if task.is_transfer else ""))
+    print(f"{task.metric} over {games} evaluation games (seeds {task.eval_seed}+): "
+          f"{r.win_rate:.3f} [{r.ci_low:.3f}, {r.ci_high:.3f}]  wins {r.wins} losses "
+          f"{r.losses} truncated {r.truncated}  rounds {r.mean_rounds:.2f}")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"task": task.name, "policy": args.policy, **r.as_dict()}, f, indent=1)
 
 
 if __name__ == "__main__":

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from agents.coordinated import CoordinatedPolicy
 from agents.evaluation import EvalResult, evaluate
-from agents.heuristic import HeuristicPolicy
 from agents.policy import Policy
 from agents.random_agent import RandomPolicy
 from hon_env.content import Scenario
@@ -25,7 +25,7 @@ class BaselineEvaluator:
 
     def baseline(self, name: str) -> EvalResult:
         if name not in self._baselines:
-            policy = HeuristicPolicy() if name == "heuristic" else RandomPolicy(self.seed)
+            policy = CoordinatedPolicy() if name == "heuristic" else RandomPolicy(self.seed)
             self._baselines[name] = self.run(policy)
         return self._baselines[name]
 

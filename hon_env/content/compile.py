@@ -682,7 +682,7 @@ def compile_scenario(scenario_id: str, heroes: list[Hero], villain: Villain, iss
     ``bystanders`` the special Bystander cards of the Special Bystanders rule (at most 2).
     """
     board = issue.board
-    store = ProgramStore()
+    store = ProgramStore(len(heroes))
     n_panels = len(board.panels)
 
     def add(effect: Effect) -> int:
@@ -803,7 +803,7 @@ def _cfg(n_heroes: int, issue: Issue, rules: dict[str, Any], caps: dict[str, int
     cfg[CFG_SETUP_PROG] = add(issue.setup)
     cfg[CFG_CRISIS_PROG] = add(issue.crisis)
     cfg[CFG_LOSS_COUNTER] = issue.loss_counter
-    cfg[CFG_LOSS_AT_LEAST] = issue.loss_at_least
+    cfg[CFG_LOSS_AT_LEAST] = issue.loss_at_least * (n_heroes if issue.loss_per_hero else 1)
     for key, index in _RULE_CFG.items():
         cfg[index] = rules[key]
     for key, index in _CAP_CFG.items():

@@ -26,7 +26,15 @@ from typing import Any
 
 import numpy as np
 
-from hon_env.content.errors import Where, as_list, as_mapping, check_int, check_str, type_name
+from hon_env.content.errors import (
+    Where,
+    as_list,
+    as_mapping,
+    check_int,
+    check_str,
+    read_bool,
+    type_name,
+)
 from hon_env.content.ops import (
     COUNT_COUNTER_BASE,
     COUNT_NAMES,
@@ -56,6 +64,7 @@ class Op:
     args: tuple[int | str, ...]
     then: tuple[Op, ...]  # the ``then`` ops of an ``if``; empty otherwise
     where: Where  # location of the op mapping, for compile-time errors
+    per_hero: bool = False  # an ``if`` whose ``at_least`` is per hero (at_least_per_hero)
 
 
 @dataclass(frozen=True)
@@ -129,7 +138,8 @@ def _parse_op(
     if name == "prevent" and not exhaust:
         raise where.key("op").error("op 'prevent' is only allowed inside an exhaust ability")
     params = _written_params(spec)
-    allowed = {"op"} | {p.name for p in params} | ({"then"} if name == "if" else set())
+    allowed = {"op"} | {p.name for p in params} | (
+        {"then", "at_least_per_hero"} if name == "if" else set())
     for key in data:
         if key not in allowed:
             hint = " (computed from 'then')" if name == "if" and key == "skip" else ""
@@ -142,14 +152,16 @@ def _parse_op(
             raise where.key(p.name).error(
                 "figure 'own' is only allowed in a special Bystander card's effects")
     then: tuple[Op, ...] = ()
+    per_hero = False
     if name == "if":
+        per_hero = read_bool(data, "at_least_per_hero", where, default=False)
         if "then" not in data:
             raise where.key("then").error("missing required key")
         then = parse_effect(data["then"], context, where.key("then"), counters, exhaust,
                             own_figures).ops
         if not then:
             raise where.key("then").error("an 'if' needs at least one op in 'then'")
-    return Op(spec, args, then, where)
+    return Op(spec, args, then, where, per_hero)
 
 
 def _written_params(spec: OpSpec) -> tuple[Param, ...]:
@@ -214,25 +226,28 @@ def _check_counter(name: str, where: Where, counters: tuple[str, ...] | None) ->
 
 
 def compile_rows(effect: Effect, counters: tuple[str, ...], n_panels: int,
-                 own: int = -1) -> list[Row]:
+                 own: int = -1, n_heroes: int = 1) -> list[Row]:
     """Compile an effect to program rows for an issue with ``counters`` and ``n_panels``;
     ``own`` is the ``sby`` row of the special Bystander card the effect belongs to (-1:
-    none)."""
+    none); ``n_heroes`` multiplies the per-hero thresholds (``at_least_per_hero``)."""
     rows: list[Row] = []
     for op in effect.ops:
-        rows.extend(_compile_op(op, counters, n_panels, own))
+        rows.extend(_compile_op(op, counters, n_panels, own, n_heroes))
     return rows
 
 
-def _compile_op(op: Op, counters: tuple[str, ...], n_panels: int, own: int) -> list[Row]:
+def _compile_op(op: Op, counters: tuple[str, ...], n_panels: int, own: int,
+                n_heroes: int = 1) -> list[Row]:
     """Compile one op (an ``if`` with its flattened ``then``) to rows."""
     params = _written_params(op.spec)
     values = [_resolve(p, v, op.where.key(p.name), counters, n_panels, own)
               for p, v in zip(params, op.args, strict=True)]
     then_rows: list[Row] = []
     if op.spec.name == "if":
+        if op.per_hero:
+            values[1] *= n_heroes  # the rulebook's per hero icon on the threshold
         for sub in op.then:
-            then_rows.extend(_compile_op(sub, counters, n_panels, own))
+            then_rows.extend(_compile_op(sub, counters, n_panels, own, n_heroes))
         values.append(len(then_rows))
     values += [0] * (3 - len(values))
     return [(op.spec.code, values[0], values[1], values[2]), *then_rows]
@@ -263,7 +278,8 @@ class ProgramStore:
     Identical programs (e.g. copies of one card) share one id.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, n_heroes: int = 1) -> None:
+        self.n_heroes = n_heroes  # multiplies per-hero ``if`` thresholds
         self.prog = np.zeros((MAX_PROGS, PROG_LEN, 4), dtype=np.int32)
         self.count = 0
         self._ids: dict[tuple[Row, ...], int] = {}
@@ -277,7 +293,8 @@ class ProgramStore:
         ``own`` is the ``sby`` row of the special Bystander card whose effect this is."""
         if not effect:
             return -1
-        return self.add_rows(compile_rows(effect, counters, n_panels, own), effect.where)
+        return self.add_rows(compile_rows(effect, counters, n_panels, own, self.n_heroes),
+                             effect.where)
 
     def add_rows(self, rows: list[Row], where: Where) -> int:
         """Store compiled rows; returns the program id (-1 for no rows)."""

@@ -290,13 +290,14 @@ class Issue:
     name: str
     counters: tuple[str, ...]
     loss_counter: int  # index into counters, or -1
-    loss_at_least: int
+    loss_at_least: int  # per hero when loss_per_hero (the compiled threshold multiplies)
     setup: Effect
     crisis: Effect
     board: Board
     schemes: tuple[SchemeCard, ...]
     cards: tuple[IssueCard, ...]
     file: str
+    loss_per_hero: bool = False
 
 
 @dataclass(frozen=True)
@@ -974,7 +975,7 @@ def parse_issue(path: Path) -> Issue:
     ident = _header(data, where, path, "issue")
     name = read_str(data, "name", where)
     counters = _counters(data, where)
-    loss_counter, loss_at_least = _loss(data, where, counters)
+    loss_counter, loss_at_least, loss_per_hero = _loss(data, where, counters)
     setup, crisis = _overview(data, where.for_card(name, "issue overview"), counters)
     board = parse_board(data["board"], where.key("board"), counters)
     schemes, scheme_wheres = _parse_entries(
@@ -992,7 +993,7 @@ def parse_issue(path: Path) -> Issue:
     total = len(schemes) + sum(c.count for c in cards)
     _check_deck_size(total, IDECK, where.key("cards"), "the issue deck (schemes + cards)")
     return Issue(ident, name, counters, loss_counter, loss_at_least, setup, crisis, board,
-                 schemes, cards, where.file)
+                 schemes, cards, where.file, loss_per_hero)
 
 
 def _counters(data: dict[str, Any], where: Where) -> tuple[str, ...]:
@@ -1012,19 +1013,22 @@ def _counters(data: dict[str, Any], where: Where) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _loss(data: dict[str, Any], where: Where, counters: tuple[str, ...]) -> tuple[int, int]:
-    """``loss: {counter, at_least}`` as (counter index, threshold), or (-1, 0)."""
+def _loss(data: dict[str, Any], where: Where, counters: tuple[str, ...]
+          ) -> tuple[int, int, bool]:
+    """``loss: {counter, at_least, at_least_per_hero}`` as (counter index, threshold, per
+    hero), or (-1, 0, False)."""
     if "loss" not in data:
-        return -1, 0
+        return -1, 0, False
     loc = where.key("loss")
     loss = as_mapping(data["loss"], loc)
-    check_keys(loss, loc, ("counter", "at_least"))
+    check_keys(loss, loc, ("counter", "at_least"), ("at_least_per_hero",))
     name = read_str(loss, "counter", loc)
     if name not in counters:
         raise loc.key("counter").error(
             f"unknown counter {name!r} (declared: {', '.join(counters) or 'none'})"
         )
-    return counters.index(name), read_int(loss, "at_least", loc, 1, MAX_HEALTH)
+    return (counters.index(name), read_int(loss, "at_least", loc, 1, MAX_HEALTH),
+            read_bool(loss, "at_least_per_hero", loc, default=False))
 
 
 def _overview(data: dict[str, Any], where: Where, counters: tuple[str, ...]

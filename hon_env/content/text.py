@@ -138,9 +138,10 @@ def op_text(op: dict[str, Any]) -> str:
             words = count.split(":", 1)[1] if count.startswith("counter:") else (
                 COUNT_WORDS.get(count, count))
             then = effect_text(op.get("then") or [])
-            if count in FLAG_COUNTS and p["at_least"] == 1:
+            per_hero = " per hero" if op.get("at_least_per_hero") else ""
+            if count in FLAG_COUNTS and p["at_least"] == 1 and not per_hero:
                 return f"if {words}: {then}"
-            return f"if {words} ≥ {p['at_least']}: {then}"
+            return f"if {words} ≥ {p['at_least']}{per_hero}: {then}"
         case "fortify":
             who = "the villain has" if p["target"] == "villain" else "every lackey has"
             return f"until the end of the round {who} +{n} defense"

@@ -1,0 +1,179 @@
+"""Named benchmark tasks: a fixed scenario, fixed evaluation games, a budget and a metric.
+
+A task is one YAML file under ``configs/tasks/`` (``docs/tasks.md`` lists them)::
+
+    format_version: 1
+    id: duo                       # the task's name: the file is configs/tasks/<id>.yaml
+    description: Two heroes ...
+    family: team_size             # team_size | nemeses | modules | transfer
+    heroes: [majesty, stride]     # one per seat
+    villain: refuser              # evaluation villain and issue
+    issue: blackout_gala
+    rules: {}                     # optional rules (load_scenario's ``rules``); default none
+    caps: {max_rounds: 30}        # optional truncation caps; default the engine's
+    train: {villain: .., issue: ..}   # optional: train on another pair (transfer tasks)
+    step_budget: 5000000          # environment steps (decisions) a training run may use
+    eval_games: 1000              # optional, default 1000
+    metric: win_rate              # optional, the only metric for now
+
+Seeds: training runs use game seeds below ``TRAIN_SEED_LIMIT`` (10**9); evaluation game
+``i`` of every task uses seed ``EVAL_SEED_BASE + i`` (10**9 + i), so no evaluation game is
+ever a training game, and adding a task never moves another task's games.
+
+Errors name the file and the field, as content errors do (``ContentError``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from hon_env.content import ContentError, Scenario, list_content, load_scenario
+from hon_env.content.errors import (
+    Where,
+    as_list,
+    as_mapping,
+    check_keys,
+    check_str,
+    read_int,
+    read_str,
+)
+
+TASKS_DIR = Path(__file__).resolve().parents[1] / "configs" / "tasks"
+FAMILIES = ("team_size", "nemeses", "modules", "transfer")
+METRICS = ("win_rate",)
+TRAIN_SEED_LIMIT = 10**9  # training game seeds are in [0, TRAIN_SEED_LIMIT)
+EVAL_SEED_BASE = 10**9
+DEFAULT_EVAL_GAMES = 1000
+MAX_EVAL_GAMES = 10**6
+_REQUIRED = ("format_version", "id", "description", "family", "heroes", "villain", "issue",
+             "step_budget")
+_OPTIONAL = ("rules", "caps", "train", "eval_games", "metric")
+
+
+@dataclass(frozen=True)
+class Task:
+    """One benchmark task (see the module docstring for the fields' meaning)."""
+
+    name: str
+    description: str
+    family: str
+    heroes: tuple[str, ...]
+    villain: str
+    issue: str
+    train_villain: str
+    train_issue: str
+    rules: dict[str, Any] = field(hash=False, compare=False)
+    caps: dict[str, Any] = field(hash=False, compare=False)
+    step_budget: int
+    eval_games: int
+    eval_seed: int  # first evaluation seed; game i of the evaluation uses eval_seed + i
+    metric: str
+    file: str
+
+    @property
+    def eval_seeds(self) -> range:
+        """The seeds of the task's evaluation games."""
+        return range(self.eval_seed, self.eval_seed + self.eval_games)
+
+    @property
+    def is_transfer(self) -> bool:
+        """Does training use another villain x issue pair than evaluation?"""
+        return (self.train_villain, self.train_issue) != (self.villain, self.issue)
+
+    def scenario(self, split: str = "eval") -> Scenario:
+        """The compiled scenario of the ``"eval"`` or ``"train"`` split."""
+        if split not in ("eval", "train"):
+            raise ValueError(f"split must be 'eval' or 'train', got {split!r}")
+        villain, issue = ((self.villain, self.issue) if split == "eval"
+                          else (self.train_villain, self.train_issue))
+        return load_scenario("origin_story", heroes=list(self.heroes), villain=villain,
+                             issue=issue, rules=dict(self.rules), caps=dict(self.caps))
+
+    def scenario_kwargs(self, split: str = "eval") -> dict[str, Any]:
+        """``load_scenario`` / ``evaluate`` overrides of a split (heroes, villain, ...)."""
+        villain, issue = ((self.villain, self.issue) if split == "eval"
+                          else (self.train_villain, self.train_issue))
+        return {"heroes": list(self.heroes), "villain": villain, "issue": issue,
+                "rules": dict(self.rules)}
+
+
+def check_train_seed(seed: int, games: int = 1) -> None:
+    """Raise ``ValueError`` unless seeds ``seed .. seed + games - 1`` are training seeds."""
+    if seed < 0 or seed + games > TRAIN_SEED_LIMIT:
+        raise ValueError(f"training seeds must lie in [0, {TRAIN_SEED_LIMIT}); got "
+                         f"{seed}..{seed + games - 1}, which reaches the evaluation seeds")
+
+
+def list_tasks(tasks_dir: str | Path | None = None) -> list[str]:
+    """The task names, sorted (one per ``configs/tasks/*.yaml``)."""
+    root = Path(tasks_dir) if tasks_dir is not None else TASKS_DIR
+    return sorted(p.stem for p in root.glob("*.yaml"))
+
+
+def get_task(name: str, tasks_dir: str | Path | None = None) -> Task:
+    """The task ``name``, loaded and validated (``ContentError`` naming file and field)."""
+    names = list_tasks(tasks_dir)
+    if name not in names:
+        raise ValueError(f"unknown task {name!r}; tasks: {', '.join(names)}")
+    root = Path(tasks_dir) if tasks_dir is not None else TASKS_DIR
+    return _parse(root / f"{name}.yaml")
+
+
+def _display(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(TASKS_DIR.parents[1]))
+    except ValueError:
+        return str(path)
+
+
+def _parse(path: Path) -> Task:
+    where = Where(_display(path))
+    try:
+        raw = yaml.safe_load(path.read_text())
+    except yaml.YAMLError as e:
+        raise where.error(f"not valid YAML: {e}") from None
+    data = as_mapping(raw, where)
+    check_keys(data, where, _REQUIRED, _OPTIONAL)
+    read_int(data, "format_version", where, 1, 1)
+    name = read_str(data, "id", where)
+    if name != path.stem:
+        raise where.key("id").error(f"{name!r} differs from the file name {path.stem!r}")
+    content = list_content()
+    heroes = as_list(data["heroes"], where.key("heroes"))
+    if not 1 <= len(heroes) <= 6:
+        raise where.key("heroes").error(f"{len(heroes)} heroes; a task has 1 to 6")
+    for i, h in enumerate(heroes):
+        check_str(h, where.key("heroes").index(i), content["heroes"])
+    villain = read_str(data, "villain", where, choices=content["villains"])
+    issue = read_str(data, "issue", where, choices=content["issues"])
+    train_villain, train_issue = villain, issue
+    if "train" in data:
+        tw = where.key("train")
+        train = as_mapping(data["train"], tw)
+        check_keys(train, tw, (), ("villain", "issue"))
+        train_villain = read_str(train, "villain", tw, villain, content["villains"])
+        train_issue = read_str(train, "issue", tw, issue, content["issues"])
+    family = read_str(data, "family", where, choices=FAMILIES)
+    if family == "transfer" and (train_villain, train_issue) == (villain, issue):
+        raise where.key("train").error("a transfer task trains on another villain x issue "
+                                       "pair than it evaluates on")
+    rules = as_mapping(data.get("rules") or {}, where.key("rules"))
+    caps = as_mapping(data.get("caps") or {}, where.key("caps"))
+    games = read_int(data, "eval_games", where, 1, MAX_EVAL_GAMES, DEFAULT_EVAL_GAMES)
+    task = Task(name=name, description=read_str(data, "description", where), family=family,
+                heroes=tuple(heroes), villain=villain, issue=issue,
+                train_villain=train_villain, train_issue=train_issue, rules=dict(rules),
+                caps=dict(caps), step_budget=read_int(data, "step_budget", where, 1, 10**12),
+                eval_games=games, eval_seed=EVAL_SEED_BASE,
+                metric=read_str(data, "metric", where, "win_rate", METRICS), file=where.file)
+    for split in ("eval", "train"):
+        try:
+            task.scenario(split)
+        except (ContentError, ValueError) as e:
+            raise where.error(f"the {split} scenario (heroes, villain, issue, rules, caps) "
+                              f"does not load: {e}") from None
+    return task
