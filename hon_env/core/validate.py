@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from hon_env.content.ops import OP_BY_CODE
+from hon_env.content.ops import N_CONTENT_OPS
 from hon_env.content.tables import (
     CFG_N_HEROES,
     CFG_N_SPACES,
@@ -193,7 +193,7 @@ def _stack_problem(row: np.ndarray, T: np.record, limits: dict[str, int]) -> str
                 lo, hi = _bound(spec[0], limits), _bound(spec[1], limits)
                 if not lo <= v < hi:
                     return f"{entry}: argument {name} = {v} is outside {_range_text(lo, hi)}"
-        elif op in OP_BY_CODE:
+        elif 0 < op < N_CONTENT_OPS:
             programs = programs if programs is not None else _program_rows(T)
             if (op, a, b, c) not in programs:
                 return f"{entry}: no program of this scenario has this op and arguments"
