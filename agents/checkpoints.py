@@ -87,10 +87,11 @@ def load_weights(path: str | Path, module: torch.nn.Module, state: Any, what: st
                               f"{' '.join(str(exc).split())[:300]}") from exc
 
 
-def sb3_safe_objects(path: Path) -> dict[str, Any]:
+def sb3_safe_objects(path: Path, **training: Any) -> dict[str, Any]:
     """``custom_objects`` for ``MaskablePPO.load`` that replace every pickled entry of a
     .zip checkpoint's parameters, so SB3 unpickles nothing (its weights load with
-    ``weights_only=True``). An entry we cannot replace is a ``CheckpointError``."""
+    ``weights_only=True``). ``training`` overrides replacements (e.g. ``clip_range`` when
+    resuming). An entry we cannot replace is a ``CheckpointError``."""
     import json
 
     import numpy as np
@@ -116,6 +117,7 @@ def sb3_safe_objects(path: Path) -> dict[str, Any]:
         "_last_obs": None, "_last_original_obs": None, "_last_episode_starts": None,
         "ep_info_buffer": None, "ep_success_buffer": None, "rollout_buffer_class": None,
     }
+    replacements.update(training)
     pickled = [k for k, v in data.items() if isinstance(v, dict) and ":serialized:" in v]
     unknown = [k for k in pickled if k not in replacements]
     if unknown:
