@@ -10,6 +10,7 @@ other observation/action sizes, or weights that do not fit the network.
 from __future__ import annotations
 
 import pickle
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -84,3 +85,42 @@ def load_weights(path: str | Path, module: torch.nn.Module, state: Any, what: st
     except (RuntimeError, TypeError, AttributeError, ValueError, KeyError) as exc:
         raise CheckpointError(f"{path}: the {what} weights do not fit the network: "
                               f"{' '.join(str(exc).split())[:300]}") from exc
+
+
+def sb3_safe_objects(path: Path, **training: Any) -> dict[str, Any]:
+    """``custom_objects`` for ``MaskablePPO.load`` that replace every pickled entry of a
+    .zip checkpoint's parameters, so SB3 unpickles nothing (its weights load with
+    ``weights_only=True``). ``training`` overrides replacements (e.g. ``clip_range`` when
+    resuming). An entry we cannot replace is a ``CheckpointError``."""
+    import json
+
+    import numpy as np
+    from gymnasium import spaces
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+    try:
+        with zipfile.ZipFile(path) as archive:
+            data = json.loads(archive.read("data").decode("utf-8"))
+    except (zipfile.BadZipFile, KeyError, UnicodeDecodeError, ValueError, OSError) as exc:
+        raise CheckpointError(f"{path}: not a MaskablePPO .zip checkpoint (no readable "
+                              f"'data' entry: {type(exc).__name__}: {exc})") from exc
+    if not isinstance(data, dict):
+        raise CheckpointError(f"{path}: its 'data' entry is not a mapping")
+    replacements: dict[str, Any] = {
+        "policy_class": MaskableActorCriticPolicy,
+        "observation_space": spaces.Box(-np.inf, np.inf, shape=(OBS_DIM,), dtype=np.float32),
+        "action_space": spaces.Discrete(N_ACTIONS),
+        # schedules only matter for training on; evaluation never reads them
+        "learning_rate": 0.0, "lr_schedule": lambda _: 0.0, "clip_range": 0.2,
+        "clip_range_vf": None,
+        # training state SB3 rebuilds (or chooses the default for) when None
+        "_last_obs": None, "_last_original_obs": None, "_last_episode_starts": None,
+        "ep_info_buffer": None, "ep_success_buffer": None, "rollout_buffer_class": None,
+    }
+    replacements.update(training)
+    pickled = [k for k, v in data.items() if isinstance(v, dict) and ":serialized:" in v]
+    unknown = [k for k in pickled if k not in replacements]
+    if unknown:
+        raise CheckpointError(f"{path}: refused: entries {unknown} are pickled objects; "
+                              "loading them could run code")
+    return {k: replacements[k] for k in pickled}

@@ -57,21 +57,20 @@ class EvalResult:
 
 
 def evaluate(policy: Policy, *, games: int, seed: int = 0, batch: int = 256,
-             scenario: str | Path | Scenario = "origin_story", villain: str | None = None,
-             issue: str | None = None, heroes: list[str] | None = None,
-             rules: dict[str, Any] | None = None) -> EvalResult:
+             scenario: str | Path | Scenario = "origin_story", **options: Any) -> EvalResult:
     """Play ``games`` games (one episode each) with ``policy`` and count the outcomes.
 
-    ``scenario`` is an id, a path or a compiled ``Scenario``; ``villain``, ``issue``,
-    ``heroes`` and ``rules`` (e.g. ``{"allies": ["lox_lee"]}``) override its content (only
-    with an id or path). Game i starts from seed ``seed + i`` whatever the batch size.
+    ``scenario`` is an id, a path or a compiled ``Scenario``; ``options`` are the game
+    options of every front end (``hon_env.options.scenario_from``: ``villain``, ``issue``,
+    ``heroes``, ``n_heroes``, ``rules`` such as ``{"allies": ["lox_lee"]}``...; only with
+    an id or path). Game i starts from seed ``seed + i`` whatever the batch size.
     """
     games, batch = check_int(games, "games"), check_int(batch, "batch")
     if games < 1 or batch < 1:
         raise ValueError(f"games and batch must be positive integers, got games={games}, "
                          f"batch={batch}")
     seed = check_seed(seed, games)
-    sc = resolve_scenario(scenario, heroes=heroes, villain=villain, issue=issue, rules=rules)
+    sc = resolve_scenario(scenario, **options)
     outcomes: list[int] = []
     reasons: list[int] = []
     rounds: list[int] = []

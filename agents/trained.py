@@ -1,7 +1,9 @@
 """Trained policies behind the ``Policy`` interface: MAPPO (.pt) and MaskablePPO (.zip).
 
 A .pt checkpoint loads with ``weights_only=True`` (``agents.checkpoints``). A .zip is
-sb3-contrib's format, whose saved parameters SB3 unpickles: load only .zip files you trust.
+sb3-contrib's format: its pickled parameters (spaces, policy class, schedules) are replaced
+by this env's (``sb3_safe_objects``) instead of unpickled, and its weights load with
+``weights_only=True``; a .zip with any other pickled entry is refused.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from agents.checkpoints import (
     load_checkpoint,
     load_weights,
     require_file,
+    sb3_safe_objects,
 )
 from agents.networks import Actor, sample
 from agents.policy import Engine
@@ -77,8 +80,9 @@ class PpoPolicy:
         path = require_file(path)
         if not zipfile.is_zipfile(path):
             raise CheckpointError(f"{path}: not a MaskablePPO .zip checkpoint (not a zip file)")
+        safe = sb3_safe_objects(path)  # nothing in the file is unpickled
         try:
-            model = MaskablePPO.load(str(path), device=device)
+            model = MaskablePPO.load(str(path), device=device, custom_objects=safe)
         except (KeyError, ValueError, RuntimeError, EOFError, zipfile.BadZipFile) as exc:
             raise CheckpointError(f"{path}: cannot load the MaskablePPO checkpoint: "
                                   f"{type(exc).__name__}: {str(exc)[:200]}") from exc

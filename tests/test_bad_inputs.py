@@ -359,3 +359,22 @@ def test_fuzz_every_entry_point(origin):
             if game.is_over:
                 game = Game(origin, seed=int(rng.integers(100)))
     assert refused + accepted >= 400 - 10 and refused >= 250, (refused, accepted)
+
+
+def test_evaluate_checks_its_integers_and_the_policys_actions(origin):
+    from agents.evaluation import evaluate
+    from agents.random_agent import RandomPolicy
+
+    for kwargs, exc, pattern in [({"games": 2.5}, TypeError, r"games must be an integer.*2\.5"),
+                                 ({"games": 0}, ValueError, "games=0"),
+                                 ({"games": 2, "batch": True}, TypeError, "batch must be"),
+                                 ({"games": 2, "seed": -1}, ValueError, "got -1")]:
+        with pytest.raises(exc, match=pattern):
+            evaluate(RandomPolicy(0), scenario=origin, **kwargs)
+
+    class FloatPolicy:
+        def act(self, observations, masks, seats, engine=None):
+            return np.zeros(len(masks), np.float64)  # was cast to int silently
+
+    with pytest.raises(TypeError, match="integer array.*float64"):
+        evaluate(FloatPolicy(), scenario=origin, games=2)

@@ -41,6 +41,7 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback, CallbackList
 from stable_baselines3.common.logger import configure
 
+from agents.checkpoints import require_file, sb3_safe_objects
 from agents.heuristic import HeuristicPolicy
 from agents.trained import PpoPolicy
 from agents.training.baselines import BaselineEvaluator, eval_summary, format_eval
@@ -246,7 +247,11 @@ def train(cfg: Config) -> dict[str, float]:
     env = SB3VecEnv(cfg.num_envs, cfg.seed * 1_000_003, scenario=scenario,
                     reward_shaping=cfg.reward_shaping)
     if cfg.resume:
-        model = LoggedMaskablePPO.load(cfg.resume, env=env, device=device)
+        # nothing in the file is unpickled; the schedules come from this run's config
+        safe = sb3_safe_objects(require_file(cfg.resume), clip_range=cfg.clip_range,
+                                learning_rate=cfg.lr)
+        model = LoggedMaskablePPO.load(cfg.resume, env=env, device=device,
+                                       custom_objects=safe)
     else:
         model = LoggedMaskablePPO(
             "MlpPolicy", env, learning_rate=cfg.lr, n_steps=cfg.n_steps,

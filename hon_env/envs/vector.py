@@ -25,6 +25,14 @@ Auto-reset (the Gymnasium/SB3 convention): a game that ends is restarted within 
 step; the observation returned for it is the new episode's first one, and the ended
 episode's last observation is in ``info["final_observation"]``. Episode k of game i uses
 seed ``seed + i + k * num_envs``, so game i's first episode is ``Game(scenario, seed + i)``.
+The seed must leave room for ``2**32`` episodes per game below ``2**63``
+(``seed <= 2**63 - num_envs * 2**32``, ``hon_env.checks.check_seed``); ``step`` refuses to
+run more than ``2**32`` steps without a new ``reset(seed=...)``.
+
+Arguments: ``num_envs`` (1 to ``2**24``), ``seed``, ``scenario``, ``observations`` and the
+keyword arguments every front end takes (``hon_env.options``; ``render_mode`` stays None).
+Actions are an integer array of shape ``(num_envs,)``; anything else is refused before a
+game steps (``hon_env.checks.check_actions``).
 
 ``observations=False`` skips the encoding (masks, agents, rewards and bookkeeping stay);
 the ``observation``/``state`` arrays are then left at zero.
