@@ -10,36 +10,29 @@ from numba import njit, prange
 
 from hon_env.content.tables import CFG_N_HEROES
 from hon_env.core import layout as L
+from hon_env.core.episode import is_terminated, is_truncated, step_reward
 from hon_env.core.interp import apply_action
 from hon_env.core.observe import encode_obs, encode_state
 from hon_env.core.setup import init_game
 
 
 @njit(cache=True)
-def _finish_row(s, i, T, B, seed, episodes, weights, ev_prev, want_obs, obs, states, agent,
-                rewards, term, trunc, final_obs, final_info):
-    """Rewards, end-of-episode bookkeeping, auto-reset and encoding for game ``i``.
+def _finish_row(s, i, T, episodes, weights, ev_prev, want_obs, agent, rewards, term, trunc,
+                final_obs, final_info):
+    """Score game ``i``'s step by the episode rules (``core/episode.py``) and, when its
+    episode ended, record it.
 
-    ``final_info[i]`` gets (ended, outcome, loss reason, rounds, decisions, seat) of an
-    episode that ended in this step; ``final_obs[i]`` its last observation.
+    Writes ``rewards[i]`` (the team reward for each seat in play), ``term[i]``/``trunc[i]``,
+    ``ev_prev[i]``, and for an episode that ended in this step ``episodes[i] += 1``,
+    ``final_info[i]`` = (ended, outcome, loss reason, rounds, decisions, seat) and
+    ``final_obs[i]`` (its last observation). Returns True when the episode ended.
     """
-    nh = T.cfg[CFG_N_HEROES]
-    r = 0.0
-    for k in range(L.N_EVENTS):
-        now = s[i, L.EVENTS + k]
-        r += weights[k] * (now - ev_prev[i, k])
-        ev_prev[i, k] = now
+    r = step_reward(s, i, weights, ev_prev[i])
     o = s[i, L.OUTCOME]
-    term[i] = False
-    trunc[i] = False
+    term[i] = is_terminated(o)
+    trunc[i] = is_truncated(o)
     final_info[i, 0] = 0
     if o != L.OUT_ONGOING:
-        if o == L.OUT_WIN:
-            r += 1.0
-        elif o == L.OUT_LOSS:
-            r -= 1.0
-        term[i] = o != L.OUT_TRUNCATED
-        trunc[i] = o == L.OUT_TRUNCATED
         final_info[i, 0] = 1
         final_info[i, 1] = o
         final_info[i, 2] = s[i, L.LOSS_REASON]
@@ -49,6 +42,7 @@ def _finish_row(s, i, T, B, seed, episodes, weights, ev_prev, want_obs, obs, sta
         if want_obs:
             encode_obs(s, i, T, max(agent[i], 0), final_obs[i])
         episodes[i] += 1
+    nh = T.cfg[CFG_N_HEROES]
     for h in range(rewards.shape[1]):
         rewards[i, h] = r if h < nh else 0.0
     return o != L.OUT_ONGOING
@@ -92,8 +86,8 @@ def vector_step(s, tabs, actions, masks, status, seed, episodes, weights, ev_pre
         if s[i, L.ERROR] != 0:
             _stopped_row(i, rewards, term, trunc, final_info)
         else:
-            if _finish_row(s, i, T, B, seed, episodes, weights, ev_prev, want_obs, obs,
-                           states, agent, rewards, term, trunc, final_obs, final_info):
+            if _finish_row(s, i, T, episodes, weights, ev_prev, want_obs, agent, rewards,
+                           term, trunc, final_obs, final_info):
                 init_game(s, i, T, seed + i + episodes[i] * B, masks[i])
                 for k in range(L.N_EVENTS):
                     ev_prev[i, k] = s[i, L.EVENTS + k]

@@ -10,7 +10,8 @@ translations of this one class, so they agree on every number they report:
   without a seed plays the next seed, ``s + 1``, ``s + 2``... A fresh session's first
   unseeded reset uses ``DEFAULT_SEED`` (0). Episode k after a seeded reset therefore plays
   the same game as game 0, episode k of ``vector_env(num_envs=1, seed=s)``.
-- **Rewards** (the vector env's rule): ``+1`` on a win, ``-1`` on a loss, ``0`` on a
+- **Rewards and episode ends**: the episode rules of ``hon_env/core/episode.py``, the same
+  kernel the vector env scores with: ``+1`` on a win, ``-1`` on a loss, ``0`` on a
   truncation, plus ``sum(weight[e] * increase of event counter e)`` for the shaping weights
   of ``reward_shaping``; the same team reward goes to every hero.
 - **Replays**: every episode is recorded (seed and actions); ``replay(players)`` returns it
@@ -31,6 +32,7 @@ import numpy as np
 
 from hon_env.checks import SEED_LIMIT, IllegalActionError, as_action, check_seed
 from hon_env.core import layout as L
+from hon_env.core.episode import ILLEGAL_PENALTY, is_terminated, is_truncated, step_reward
 from hon_env.describe import action_to_string
 from hon_env.game import Game
 from hon_env.options import RENDER_MODES, EnvOptions
@@ -54,7 +56,7 @@ class Session:
         self.last_seat = 0  # seat that answered the latest decision
         self.actions: list[int] = []  # this episode's actions, for replays
         self._before: np.ndarray | None = None  # state before the latest action (renders)
-        self._events = np.zeros(L.N_EVENTS, np.int64)
+        self._events = np.zeros(L.N_EVENTS, np.int32)
 
     # --- episodes -----------------------------------------------------------------------
     def reset(self, seed: int | None = None) -> None:
@@ -70,7 +72,7 @@ class Session:
         self._before = None
         self.penalized = False
         self.last_seat = max(self.game.current_seat, 0)
-        self._events = self._event_counts()
+        self._events = self.game.field("events").copy()  # int32, as step_reward keeps it
 
     def require_game(self) -> Game:
         """The running game; ``RuntimeError`` before the first ``reset``."""
@@ -85,11 +87,14 @@ class Session:
 
     @property
     def terminated(self) -> bool:
-        return self.penalized or self.require_game().outcome in ("win", "loss")
+        return self.penalized or is_terminated(self._outcome())
 
     @property
     def truncated(self) -> bool:
-        return not self.penalized and self.require_game().outcome == "truncated"
+        return not self.penalized and is_truncated(self._outcome())
+
+    def _outcome(self) -> int:
+        return int(self.require_game().state[0, L.OUTCOME])
 
     @property
     def current_agent(self) -> str | None:
@@ -127,21 +132,13 @@ class Session:
         game.apply(a)
         self.actions.append(a)
         self.last_seat = seat
-        now = self._event_counts()
-        reward = float(np.dot(self.options.weights, now - self._events))
-        self._events = now
-        outcome = game.outcome
-        if outcome == "win":
-            reward += 1.0
-        elif outcome == "loss":
-            reward -= 1.0
-        return reward
+        return float(step_reward(game.state, 0, self.options.weights, self._events))
 
     def penalize(self) -> float:
-        """End the episode for an illegal action ("penalize" mode); returns the reward -1."""
+        """End the episode for an illegal action ("penalize" mode); returns the penalty."""
         self.last_seat = max(self.require_game().current_seat, 0)
         self.penalized = True
-        return -1.0
+        return ILLEGAL_PENALTY
 
     def illegal(self, message: str) -> float:
         """An illegal answer found by a front end: raise ``message`` or penalize."""
@@ -225,6 +222,3 @@ class Session:
             return text
         print(text)
         return None
-
-    def _event_counts(self) -> np.ndarray:
-        return self.require_game().field("events").astype(np.int64)

@@ -68,6 +68,7 @@ from hon_env.checks import (
 )
 from hon_env.content import Scenario
 from hon_env.core import layout as L
+from hon_env.core.episode import ILLEGAL_PENALTY
 from hon_env.core.observe import OBS_DIM, STATE_DIM
 from hon_env.core.vector import vector_reset, vector_step
 from hon_env.errors import EngineError, engine_error
@@ -232,11 +233,12 @@ class VectorEnv:
         self._restart(games)
 
     def _penalize(self, games: np.ndarray) -> None:
-        """'penalize' mode: an illegal action ends that game's episode with reward -1."""
+        """'penalize' mode: an illegal action ends that game's episode with the penalty of
+        the episode rules (``core/episode.py``)."""
         for i in games:
             self._final_info[i] = (1, L.OUT_LOSS, L.LOSS_ILLEGAL, self.state[i, L.ROUND],
                                    self.state[i, L.DECISIONS], self.agent[i])
-            self.rewards[i, :] = -1.0
+            self.rewards[i, :] = ILLEGAL_PENALTY
             self.terminated[i] = True
             self._episodes[i] += 1
         self._restart(games)

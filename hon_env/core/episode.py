@@ -1,0 +1,57 @@
+"""The episode rules, written once: the team reward of a step and how an episode ends.
+
+``VectorEnv`` (through ``core/vector.py``) and the single-game ``Session`` behind the
+PettingZoo and Gymnasium envs both score steps here, so every front end reports the same
+numbers:
+
+- reward: ``sum(weights[e] * increase of event counter e)`` (the shaping weights, zero by
+  default), plus ``+1`` on a win and ``-1`` on a loss; the same team reward goes to every
+  hero;
+- a win or a loss *terminates* the episode, the caps (``max_rounds``, ``max_decisions``)
+  *truncate* it;
+- an illegal action in ``"penalize"`` mode ends the episode, terminated, with
+  ``ILLEGAL_PENALTY`` as the step's reward.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from hon_env.core import layout as L
+
+WIN_REWARD = 1.0
+LOSS_REWARD = -1.0
+ILLEGAL_PENALTY = -1.0
+
+
+@njit(cache=True)
+def step_reward(s, i, weights, ev_prev):
+    """The team reward of the step that led to game ``i``'s current state.
+
+    Reads ``s[i]`` (event counters and outcome) and ``weights`` (float64 [N_EVENTS]);
+    writes ``ev_prev`` (int32 [N_EVENTS], the counters at the previous step) to the
+    current counters.
+    """
+    r = 0.0
+    for k in range(L.N_EVENTS):
+        now = s[i, L.EVENTS + k]
+        r += weights[k] * (now - ev_prev[k])
+        ev_prev[k] = now
+    o = s[i, L.OUTCOME]
+    if o == L.OUT_WIN:
+        r += WIN_REWARD
+    elif o == L.OUT_LOSS:
+        r += LOSS_REWARD
+    return r
+
+
+@njit(cache=True)
+def is_terminated(outcome):
+    """A win or a loss ends the episode for good."""
+    return outcome == L.OUT_WIN or outcome == L.OUT_LOSS
+
+
+@njit(cache=True)
+def is_truncated(outcome):
+    """A cap cut the episode short."""
+    return outcome == L.OUT_TRUNCATED
