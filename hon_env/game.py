@@ -173,6 +173,8 @@ class Game:
             EngineError: the engine stopped the game (engine.md, "Engine errors").
         """
         a = int(action)
+        if self._state[0, L.ERROR]:  # stopped by an engine error: say so, not "illegal"
+            raise engine_error(self._state[0], 0, self.seed)
         if self.is_over:
             raise RuntimeError(f"the game is over ({self.outcome}); no action can be applied")
         if not (0 <= a < L.N_ACTIONS) or not self._mask[0, a]:
@@ -181,8 +183,6 @@ class Game:
             raise IllegalActionError(
                 f"action {a} ({what}) is not legal in decision '{self.decision}' of "
                 f"{self.current_agent}; legal: {legal}")
-        if self._state[0, L.ERROR]:
-            raise engine_error(self._state[0], 0, self.seed)
         game_apply(self._state, self._tabs, a, self._mask[0])
         self._check_engine()
 
