@@ -283,8 +283,8 @@ class Game:
         """Recompute the legal mask after the state was edited (see ``hon_env.positions``).
 
         The edited state is first checked for what would make a kernel read out of bounds
-        (``core/validate.py``, ``StateError``); invariants are not (a position built by
-        hand may leave them for the test's purpose)."""
+        (``core/validate.py``, ``StateError``); invariants are not, nor the arguments of
+        content ops on the stack (a position built by hand may push its own effects)."""
         validate_state(self._state, self.scenario.tables, invariants=False)
         game_refresh(self._state, self._tabs, self._mask[0])
         self._check_engine()
