@@ -141,6 +141,8 @@ class VectorEnv:
         """Apply one action per game; returns (obs, rewards, terminated, truncated, info)."""
         if not self._started:
             raise RuntimeError("call reset() before step()")
+        if self.state[:, L.ERROR].any():  # a game stopped earlier: say so, not "illegal"
+            self._handle_errors()
         actions = np.asarray(actions)
         if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
             raise ValueError(f"actions must be an int array of shape ({self.num_envs},), got "
