@@ -238,6 +238,8 @@ class Game:
             (Nothing changes when any of them is raised.)
         """
         a = as_action(action)
+        if self._state[0, L.ERROR]:  # stopped by an engine error: say so, not "illegal"
+            raise engine_error(self._state[0], 0, self.seed)
         if self.is_over:
             raise RuntimeError(f"the game is over ({self.outcome}); no action can be applied")
         if not (0 <= a < L.N_ACTIONS) or not self._mask[0, a]:
@@ -247,8 +249,6 @@ class Game:
             raise IllegalActionError(
                 f"action {a} ({what}) is not legal in decision '{self.decision}' of "
                 f"{self.current_agent}; legal: {legal}")
-        if self._state[0, L.ERROR]:
-            raise engine_error(self._state[0], 0, self.seed)
         game_apply(self._state, self._tabs, a, self._mask[0])
         self._check_engine()
 
@@ -352,8 +352,8 @@ class Game:
         """Recompute the legal mask after the state was edited (see ``hon_env.positions``).
 
         The edited state is first checked for what would make a kernel read out of bounds
-        (``core/validate.py``, ``StateError``); invariants are not (a position built by
-        hand may leave them for the test's purpose)."""
+        (``core/validate.py``, ``StateError``); invariants are not, nor the arguments of
+        content ops on the stack (a position built by hand may push its own effects)."""
         validate_state(self._state, self.scenario.tables, invariants=False)
         game_refresh(self._state, self._tabs, self._mask[0])
         self._check_engine()

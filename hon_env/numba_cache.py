@@ -19,7 +19,6 @@ Debug mode (``HON_ENV_DEBUG=1``) compiles the kernels with numba's bounds checki
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import os
 from pathlib import Path
@@ -29,7 +28,6 @@ PACKAGE = Path(__file__).resolve().parent
 ENGINE_SOURCES = ("core/*.py", "content/tables.py", "content/ops.py")
 
 
-@functools.lru_cache(maxsize=8)
 def engine_fingerprint(package: Path = PACKAGE) -> str:
     """A short hash of the engine source files of ``package`` (their paths and bytes)."""
     digest = hashlib.sha256()

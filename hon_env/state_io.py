@@ -25,12 +25,23 @@ import numpy as np
 from hon_env.content import Scenario
 from hon_env.core import layout as L
 from hon_env.errors import StateError
-from hon_env.numba_cache import engine_fingerprint
+from hon_env.numba_cache import engine_fingerprint as _hash_engine_sources
 
 MAGIC = b"HONS"
 FORMAT_VERSION = 1
 _HEADER = struct.Struct("<4sHH8s8s")
 HEADER_LEN = _HEADER.size  # 24 bytes
+
+
+def engine_fingerprint() -> str:
+    """The running engine's fingerprint (hashed once per process)."""
+    global _ENGINE
+    if _ENGINE is None:
+        _ENGINE = _hash_engine_sources()
+    return _ENGINE
+
+
+_ENGINE: str | None = None
 
 
 def scenario_fingerprint(scenario: Scenario) -> str:

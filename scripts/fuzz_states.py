@@ -111,6 +111,24 @@ def _play(game, rng, steps: int) -> str:
     return "invariant: " + found[0] if found else "playable"
 
 
+def _unchecked(scenario, row):
+    """A game on ``row`` with no validation at all (``--no-validate``: what the fuzz finds
+    without the validator)."""
+    import numpy as np
+
+    from hon_env import Game
+    from hon_env.core import layout as L
+    from hon_env.core.kernels import game_refresh
+
+    g = Game.__new__(Game)
+    g.scenario, g.seed = scenario, -1
+    g._state = row.reshape(1, L.STATE_LEN).astype(np.int32)
+    g._mask = np.zeros((1, L.N_ACTIONS), np.int8)
+    game_refresh(g._state, g._tabs, g._mask[0])
+    g._check_engine()
+    return g
+
+
 def worker(args: argparse.Namespace) -> None:
     """Run trials ``start..trials-1``, one JSON line each (flushed before the next)."""
     import numpy as np
@@ -139,7 +157,9 @@ def worker(args: argparse.Namespace) -> None:
             row, what = _corrupt(kind, base, rng)
             data = pack(row, sc)
         try:
-            if kind == "cross" and not headed:
+            if args.no_validate:
+                game = _unchecked(sc, row)
+            elif kind == "cross" and not headed:
                 game = Game.from_array(sc, data)
             else:
                 game = Game.from_bytes(sc, data)
@@ -168,6 +188,7 @@ def _run_workers(args: argparse.Namespace) -> list[dict]:
     while start < args.trials:
         cmd = [sys.executable, __file__, "--worker", "--start", str(start), "--trials",
                str(args.trials), "--seed", str(args.seed), "--steps", str(args.steps)]
+        cmd += ["--no-validate"] if args.no_validate else []
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
         sel = selectors.DefaultSelector()
         sel.register(proc.stdout, selectors.EVENT_READ)
@@ -214,6 +235,8 @@ def main() -> int:
                     help="seconds a worker may take to start (compiling the kernels)")
     ap.add_argument("--json", help="write every trial's result to this file")
     ap.add_argument("--quiet", action="store_true")
+    ap.add_argument("--no-validate", action="store_true",
+                    help="load without any validation (to see what the validator prevents)")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--start", type=int, default=0, help=argparse.SUPPRESS)
     args = ap.parse_args()

@@ -139,6 +139,10 @@ def test_engine_error_in_one_game_raises_one_clear_error(how):
     clean.step(a)
     others = [0, 1, 3]
     np.testing.assert_array_equal(env.state[others], clean.state[others])
+    with pytest.raises(EngineError, match="game 2"):  # until reset, the game stays stopped
+        env.step(a)
+    env.reset()
+    env.step(env.sample_actions(rng))
 
 
 def test_engine_error_with_on_error_reset_restarts_only_that_game(origin):

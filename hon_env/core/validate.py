@@ -174,7 +174,8 @@ def _program_rows(T: np.record) -> set[tuple[int, int, int, int]]:
     return rows
 
 
-def _stack_problem(row: np.ndarray, T: np.record, limits: dict[str, int]) -> str | None:
+def _stack_problem(row: np.ndarray, T: np.record, limits: dict[str, int],
+                   programs_only: bool) -> str | None:
     nh = limits["heroes"]
     sp = int(row[L.SP])
     programs = None
@@ -194,6 +195,8 @@ def _stack_problem(row: np.ndarray, T: np.record, limits: dict[str, int]) -> str
                 if not lo <= v < hi:
                     return f"{entry}: argument {name} = {v} is outside {_range_text(lo, hi)}"
         elif 0 < op < N_CONTENT_OPS:
+            if not programs_only:
+                continue
             programs = programs if programs is not None else _program_rows(T)
             if (op, a, b, c) not in programs:
                 return f"{entry}: no program of this scenario has this op and arguments"
@@ -226,9 +229,11 @@ def _flow_problem(row: np.ndarray) -> str | None:
     return None
 
 
-def first_problem(row: np.ndarray, T: np.record) -> str | None:
+def first_problem(row: np.ndarray, T: np.record, *, programs_only: bool = True) -> str | None:
     """The first reason the kernels must not run state ``row`` (``[STATE_LEN]`` int32) with
-    tables ``T``, or None. Reads nothing out of bounds itself."""
+    tables ``T``, or None. Reads nothing out of bounds itself. With ``programs_only=False``
+    content ops on the stack may carry any arguments (positions built by hand push their
+    own effects, see ``Game.refresh``)."""
     limits = scenario_limits(T)
     for name in L.FIELDS:
         if L.RANGES[name][2] is None:
@@ -242,18 +247,21 @@ def first_problem(row: np.ndarray, T: np.record) -> str | None:
                 return problem
     if not row[L.RNG:L.RNG + 4].any():
         return "field rng = [0, 0, 0, 0]: the random generator needs a non-zero word"
-    return _seat_problem(row, T) or _stack_problem(row, T, limits) or _flow_problem(row)
+    return (_seat_problem(row, T) or _stack_problem(row, T, limits, programs_only)
+            or _flow_problem(row))
 
 
 def validate_state(state: np.ndarray, T: np.record, *, invariants: bool = True) -> None:
     """Raise ``StateError`` unless every row of ``state`` (``[B, STATE_LEN]`` int32) is safe
     for the kernels (``first_problem``) and, with ``invariants``, consistent
-    (``core/invariants.py``)."""
+    (``core/invariants.py``). Without ``invariants`` (``Game.refresh``: a position built
+    by hand) content ops on the stack are not matched against the scenario's programs
+    either."""
     if state.dtype != np.int32 or state.ndim != 2 or state.shape[1] != L.STATE_LEN:
         raise StateError(f"a state is an int32 array of shape [B, {L.STATE_LEN}], got "
                          f"{state.dtype} {state.shape}")
     for i, row in enumerate(state):
-        problem = first_problem(row, T)
+        problem = first_problem(row, T, programs_only=invariants)
         if problem:
             field = problem.split()[1].split("[")[0] if problem.startswith("field") else "stack"
             raise StateError(f"invalid state (game {i}): {problem}", field=field)

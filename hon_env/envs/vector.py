@@ -163,6 +163,8 @@ class VectorEnv:
         """Apply one action per game; returns (obs, rewards, terminated, truncated, info)."""
         if not self._started:
             raise RuntimeError("call reset() before step()")
+        if self.state[:, L.ERROR].any():  # a game stopped earlier: say so, not "illegal"
+            self._handle_errors()
         actions = check_actions(actions, self.num_envs)
         if self._steps >= EPISODE_ROOM - 1:
             # game i, episode k plays seed + i + k * B: the seed check left room for this many
