@@ -76,8 +76,11 @@ class Cell:
 
 def run_cells(policies: list[str], villains: list[str], issues: list[str],
               sizes: list[int], teams: str, games: int, seed: int,
-              rules: dict | None = None, log=print) -> list[Cell]:
-    """Evaluate every policy on every villain x issue x team; returns the cells."""
+              rules: dict | None = None, log=print, random_games: int | None = None
+              ) -> list[Cell]:
+    """Evaluate every policy on every villain x issue x team; returns the cells. Random
+    play gets ``random_games`` games per cell (default ``games``): the first of the same
+    seeds."""
     heroes = list_content()["heroes"]
     cells = []
     for size in sizes:
@@ -85,8 +88,9 @@ def run_cells(policies: list[str], villains: list[str], issues: list[str],
             for villain, issue in itertools.product(villains, issues):
                 for name in policies:
                     t0 = time.perf_counter()
-                    r = evaluate(load_policy(name, seed=seed), games=games, seed=seed,
-                                 batch=min(games, 1024), villain=villain, issue=issue,
+                    n = random_games if name == "random" and random_games else games
+                    r = evaluate(load_policy(name, seed=seed), games=n, seed=seed,
+                                 batch=min(n, 1024), villain=villain, issue=issue,
                                  heroes=list(team), rules=rules)
                     cells.append(Cell(name, size, team, r))
                     log(f"{name:10} {size} {'+'.join(team):45} {villain:8} {issue:18} "
@@ -134,13 +138,15 @@ def in_band(size: int, rate: float) -> bool:
     return low <= rate <= high
 
 
-def report(cells: list[Cell], games: int, seed: int, command: str, image: str | None) -> str:
+def report(cells: list[Cell], games: int, seed: int, command: str, image: str | None
+           ) -> str:
     """The Markdown of ``docs/balance.md``."""
     scripted = [c for c in cells if c.policy != "random"]
     rnd = [c for c in cells if c.policy == "random"]
     sizes = sorted({c.size for c in cells})
     out = ["# Balance across team sizes", "",
-           f"Measured with `{command}`: {games} games per cell (seeds {seed}+), every "
+           f"Measured with `{command}`: {games} games per cell (seeds {seed}+; random "
+           f"play: {rnd[0].result.games if rnd else 0}), every "
            "villain × issue pair, teams of 1-6 heroes. Re-run the command to refresh this "
            "page and the heatmap.", ""]
     out += ["Targets for the scripted team (`load_policy(\"heuristic\")`): every pair in "
@@ -186,6 +192,21 @@ def report(cells: list[Cell], games: int, seed: int, command: str, image: str | 
                            f"{len(rates)} | {np.mean([r.mean_rounds for r in m]):.1f} | "
                            f"{why} |")
         out.append("")
+    names = sorted({c.policy for c in scripted})
+    if len(names) > 1:
+        out += ["## Scripted teams compared: every pair pooled, fixed teams", "",
+                "| heroes | " + " | ".join(f"`{n}`" for n in names) + " |",
+                "|---" * (len(names) + 1) + "|"]
+        for s in sizes:
+            row = [str(s)]
+            for name in names:
+                m = [c.result for c in scripted if c.policy == name and c.size == s
+                     and c.team == tuple(FIXED_ORDER[:s])]
+                w, n = sum(r.wins for r in m), sum(r.games for r in m)
+                low, high = wilson_interval(w, n)
+                row.append(f"{w / n:.3f} [{low:.3f}, {high:.3f}] ({n} games)")
+            out.append("| " + " | ".join(row) + " |")
+        out.append("")
     if rnd:
         wins = sum(c.result.wins for c in rnd)
         n = sum(c.result.games for c in rnd)
@@ -218,6 +239,8 @@ def report(cells: list[Cell], games: int, seed: int, command: str, image: str | 
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--games", type=int, default=200, help="games per cell (default 200)")
+    p.add_argument("--random-games", type=int, default=None,
+                   help="games per cell for random play (default: --games)")
     p.add_argument("--seed", type=int, default=10000)
     p.add_argument("--sizes", type=int, nargs="+", default=list(SIZES))
     p.add_argument("--villains", nargs="+", default=None, help="default: all")
@@ -239,7 +262,7 @@ def main(argv: list[str] | None = None) -> None:
     villains = args.villains or content["villains"]
     issues = args.issues or content["issues"]
     cells = run_cells(args.policies, villains, issues, args.sizes, args.teams, args.games,
-                      args.seed)
+                      args.seed, random_games=args.random_games)
     if args.json:
         Path(args.json).write_text(json.dumps(
             [{"policy": c.policy, "size": c.size, "team": c.team, **c.result.as_dict()}
