@@ -659,6 +659,8 @@ def decide(s, b, T, mask):
         inflict = enemy_inflict(s, b, T, T_VILLAIN)
         return A_OPTION + (1 if health_left(s, b, T, h) > inflict else 0)
     if kind == D_DAMAGE:
+        if mask[A_FOCUS]:  # the Focused side is never worse, as in the main menu
+            return A_FOCUS
         for i in range(N_USE):
             if mask[A_USE + i]:
                 return A_USE + i

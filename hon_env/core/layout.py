@@ -58,6 +58,10 @@ T_ALLY0 = T_CAPTURED + 1
 T_CRISIS0 = T_ALLY0 + MAX_HEROES  # crisis targets come last (checks use t >= T_CRISIS0)
 N_TARGETS = T_CRISIS0 + MAX_CRISES
 ALLY_BIT = 8  # in a D_PICK_HERO seat mask, bit ALLY_BIT + h stands for seat h's ally
+LATCH_OPEN = 1  # CRISIS_LATCH: inside an effect that has caused no crisis yet
+LATCH_SPENT = 2  # CRISIS_LATCH: inside an effect that already caused its crisis
+THREAT_RUNNING = 1  # HTHREAT_DONE: the threat phase is taken or under way
+THREAT_OWED = 2  # HTHREAT_DONE: defeated inside an effect, the phase follows its end
 
 FIELDS: dict[str, tuple[int, tuple[int, ...]]] = {}
 _cursor = 0
@@ -92,7 +96,9 @@ CHOICE = _field("choice")  # the answer being applied, -1 when none
 # --- hero turn
 ACTOR = _field("actor")  # seat holding the initiative in the hero turn
 ACTIVE = _field("active")  # the active hero for villain/issue effects
-CRISIS_LATCH = _field("crisis_latch")  # 1: the card resolving now already caused a crisis
+# The effect resolving now: 0 none (every crisis cause counts), LATCH_OPEN it has caused no
+# crisis yet, LATCH_SPENT it has (rulebook: one crisis per card or effect).
+CRISIS_LATCH = _field("crisis_latch")
 CRISIS_DEPTH = _field("crisis_depth")  # >0 while crisis effects resolve (no nested crises)
 # villain and issue cards with the Crisis trait in the issue play area (L_ISSUE_AREA), as
 # targets (T_V0 + i / T_I0 + i) in the order they arrived, left to right
@@ -187,7 +193,9 @@ HSIDE = _field("hside", MAX_HEROES)  # 0 normal, 1 Focused (a hero with forms: 0
 HPILOT_DMG = _field("hpilot_dmg", MAX_HEROES)  # pilot's damage set aside while in the mech, else 0
 HACTIONS = _field("hactions", MAX_HEROES)  # action tokens left this hero turn
 HYIELDS = _field("hyields", MAX_HEROES)  # initiative yields used this hero turn
-HTHREAT_DONE = _field("hthreat_done", MAX_HEROES)  # threat phase resolved this hero turn
+# 0: the hero's threat phase is still to come this hero turn; THREAT_RUNNING: taken or under
+# way; THREAT_OWED: defeated, it runs when the effect that defeated them ends
+HTHREAT_DONE = _field("hthreat_done", MAX_HEROES)
 HDEFEATED = _field("hdefeated", MAX_HEROES)  # 1: defeated, waiting to return at turn end
 HEXH = _field("hexh", MAX_HEROES)  # Hero card exhausted
 HDECK_N = _field("hdeck_n", MAX_HEROES)

@@ -271,7 +271,7 @@ def encode_obs(s, b, T, seat, out):
     out[o + 9] = threat_count(s, b, seat) / 6.0
     out[o + 10] = armor(s, b, T, seat) / 3.0
     out[o + 11] = move_bonus(s, b, T, seat) / 3.0
-    out[o + 12] = s[b, L.HTHREAT_DONE + seat]
+    out[o + 12] = 1.0 if s[b, L.HTHREAT_DONE + seat] > 0 else 0.0
     form = hero_form(s, b, T, seat)
     out[o + 13] = 1.0 if form == FORM_PILOT else 0.0  # on the map as the pilot token
     out[o + 14] = 1.0 if form == FORM_MECH else 0.0  # in the mech
@@ -307,7 +307,7 @@ def encode_obs(s, b, T, seat, out):
                 n_clues += 1
         out[o + 7] = n_clues / 5.0
         out[o + 8] = threat_count(s, b, h) / 6.0
-        out[o + 9] = s[b, L.HTHREAT_DONE + h]
+        out[o + 9] = 1.0 if s[b, L.HTHREAT_DONE + h] > 0 else 0.0
         out[o + 10] = _dist(T, here, loc)
         out[o + 11] = 1.0 if s[b, L.DEC_HERO] == h else 0.0
         form = hero_form(s, b, T, h)
