@@ -24,7 +24,8 @@ The strategy, decision by decision (every hero runs the same rules):
 - **Inside a roll.** Bonus-dice clues go to rolls against the villain or a Scheme card;
   all focus tokens the roll allows are spent; each success goes to the heaviest target,
   preferring one it can finish.
-- **Damage.** Prevent abilities are always used; a toughness feat or a discard is used
+- **Damage.** A hero who can become Focused does so first (as in its menu); prevent
+  abilities are always used; a toughness feat or a discard is used
   when the damage would defeat the hero or is 3 or more (discards: when at half health).
   Cunning icons: the villain inflicts this hero unless that would defeat them.
   Inflicts are taken by the healthiest nearby hero; heals go to the most wounded one.
