@@ -305,7 +305,8 @@ D_CUNNING = 5  # OPTION 0: the villain schemes, 1: the villain inflicts
 D_CLUE_DICE = 6  # CLUE: discard for bonus dice; PASS: roll
 D_FOCUS_SPEND = 7  # OPTION k: spend k focus tokens to convert k focus results
 D_ASSIGN = 8  # TARGET: where the next success goes
-D_DAMAGE = 9  # CARD: toughness feat; USE: prevent ability; PASS: suffer DEC_A damage
+D_DAMAGE = 9  # CARD: toughness feat; USE: prevent ability; FOCUS: become Focused (hero turn);
+#              PASS: suffer DEC_A damage
 D_DISCARD_OR_DAMAGE = 10  # CARD: discard it; PASS: suffer DEC_A damage
 D_PICK_HERO = 11  # HERO: target of heal / who suffers an inflict (TARGET T_ALLY0 + h: an ally)
 D_PICK_TARGET = 12  # TARGET: target of damage_enemy / justice / exhaust_threat
