@@ -25,7 +25,8 @@ The strategy, decision by decision (every hero runs the same rules):
 - **Inside a roll.** Bonus-dice clues go to rolls against the villain or a Scheme card;
   all focus tokens the roll allows are spent; each success goes to the heaviest target,
   preferring one it can finish.
-- **Damage.** Prevent abilities are always used; a toughness feat or a discard is used
+- **Damage.** A hero who can become Focused does so first (as in its menu); prevent
+  abilities are always used; a toughness feat or a discard is used
   when the damage would defeat the hero or is 3 or more (discards: when at half health).
   Cunning icons: the villain inflicts this hero unless that would defeat them.
   Inflicts are taken by the healthiest nearby hero; heals go to the most wounded one.
@@ -708,6 +709,8 @@ def decide(s, b, T, mask):
         inflict = enemy_inflict(s, b, T, T_VILLAIN)
         return A_OPTION + (1 if health_left(s, b, T, h) > inflict else 0)
     if kind == D_DAMAGE:
+        if mask[A_FOCUS]:  # the Focused side is never worse, as in the main menu
+            return A_FOCUS
         for i in range(N_USE):
             if mask[A_USE + i]:
                 return A_USE + i

@@ -6,6 +6,7 @@ import numpy as np
 
 from hon_env.content import Scenario
 from hon_env.content.tables import (
+    CFG_FOCUS_TO_FLIP,
     CFG_N_SPACES,
     CFG_TOUGHNESS,
     FORM_MECH,
@@ -155,9 +156,10 @@ def action_to_string(sc: Scenario, row, action: int) -> str:
         verb = "add the dice of" if kind == L.D_CLUE_DICE else "use"
         return f"{hero}: {verb} clue {sc.clue_names[k]}"
     if seg == "focus":
+        cost = int(sc.tables.cfg[CFG_FOCUS_TO_FLIP])
         if 0 <= h < len(sc.hero_names) and sc.tables.hero_stat[h, 1, HS_FORM] == FORM_MECH:
-            return f"{hero}: discard 5 focus to board the mech (flip to the mech side)"
-        return f"{hero}: discard 5 focus to become Focused"
+            return f"{hero}: discard {cost} focus to board the mech (flip to the mech side)"
+        return f"{hero}: discard {cost} focus to become Focused"
     if seg == "option":
         if kind == L.D_CUNNING:
             return f"{hero}: cunning: the villain " + ("schemes" if k == 0 else "inflicts you")

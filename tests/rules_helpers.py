@@ -191,7 +191,8 @@ def run_op(g: Game, code: int, a: int = 0, b: int = 0, c: int = 0, hero: int = 0
 
 def run_program(g: Game, pid: int, hero: int = 0, src: int = -1) -> None:
     """Run compiled effect ``pid`` (e.g. a card's Showdown effect) on top of the pending
-    decision, its ops first to last, exactly as the interpreter pushes a program."""
+    decision, its ops first to last, as ``interp.push_ops`` pushes them (without the effect
+    scope of ``push_prog``, so every crisis cause in it counts)."""
     assert pid >= 0, "the card has no such effect"
     prog = g.scenario.tables.prog[pid]
     ops = [row for row in prog if row[0] != 0]

@@ -171,6 +171,21 @@ def test_crisis_resolves_issue_overview_crisis_effect(origin):
     assert int(f("minions")[2]) == 1
 
 
+def test_issue_card_running_out_twice_is_one_crisis(origin):
+    """Rulebook: A Crisis Occurs — a single card or effect triggers at most a single crisis:
+    Shift Change places a minion in the villain's panel and one in panel 4 with the supply
+    empty, and only one crisis occurs. The next card (Hired Help in the next villain turn,
+    also short) triggers its own."""
+    g = setup(origin, "B1")
+    g.field("minion_supply")[...] = 0
+    P.stack_issue_deck(g, ["Shift Change"])
+    P.stack_villain_deck(g, ["Hired Help"])
+    P.jump(g, "issue_turn")
+    assert int(g.field("round")) == 2 and g.decision == "main"
+    assert event(g, "crises") == 2
+    assert int(g.field("minions").sum()) == 0
+
+
 # --- Endings ---------------------------------------------------------------------------------
 
 def test_defeating_villain_wins(origin):

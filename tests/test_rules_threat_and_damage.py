@@ -18,6 +18,7 @@ from rules_helpers import (
     hcard,
     legal,
     move_one,
+    neighbours,
     pass_while,
     put_bystander,
     put_minions,
@@ -30,7 +31,7 @@ from rules_helpers import (
 
 from hon_env import Game, load_scenario
 from hon_env import positions as P
-from hon_env.content.tables import CFG_START_SPACE, HERO_DECK
+from hon_env.content.tables import CFG_START_SPACE, HERO_DECK, SP_PLAIN
 from hon_env.core import layout as L
 
 
@@ -206,6 +207,28 @@ def test_revealed_villain_activates_from_threat_area(origin):
     assert g.decision == "damage" and int(g.field("dec_a")) == 2
 
 
+def test_showdown_villain_goes_on_moving_after_capturing_a_bystander(origin):
+    """Rulebook: Movement and Targeting Priority — villains do not stop moving when they
+    capture a bystander. Dowager (Showdown: move 2, inflict 2) is 1 space from a bystander
+    and 3 from Majesty: she captures the bystander, then takes her second step to Majesty
+    and inflicts there."""
+    g = setup(origin, "C3")
+    T = g.scenario.tables
+    villain, bystander = next(
+        (v, b) for v in range(len(g.scenario.space_labels))
+        if T.space_kind[v] == SP_PLAIN and dist(g, v, "C3") == 3
+        for b in sorted(neighbours(g, v))
+        if T.space_kind[b] == SP_PLAIN and dist(g, b, "C3") == 2)
+    put_bystander(g, bystander)
+    P.set_villain(g, side="showdown", where=villain, owner=0)
+    P.jump(g, "hero_turn")
+    two_draws(g)
+    assert int(g.field("bystander_on")[bystander]) == 0
+    assert event(g, "captures") == 1
+    assert dist(g, int(g.field("vil_loc")), "C3") == 1
+    assert g.decision == "damage" and int(g.field("dec_a")) == 2
+
+
 # --- Dealing and Suffering Damage / Defense Value ---------------------------------------------
 
 def test_effect_damage_ignores_defense(origin):
@@ -330,6 +353,80 @@ def test_hero_defeat_in_threat_phase_returns_at_end_of_turn(origin):
     assert int(g.field("hdmg")[0]) == 0
     assert event(g, "hero_defeats") == 1
     assert event(g, "crises") == 1
+
+
+def test_hero_defeated_in_another_heros_threat_phase_takes_theirs_at_once(duo):
+    """Rulebook: Dealing and Suffering Damage — a hero defeated during the hero turn flips
+    their action tokens and resolves their threat phase right after the effect that
+    defeated them. In seat 0's threat phase Hatchet Hollis (seat 0's) defeats seat 1; seat
+    1's own Chauffeur Vance activates then, before Miss Tallow (seat 0's next card), and
+    seat 1 takes no second threat phase later in the turn."""
+    g = setup(duo, "A2", cards=("Backhand",))  # Backhand: a toughness feat, so seat 0 decides
+    P.empty_hand(g, 1)
+    P.place_hero(g, 1, "D4")
+    P.set_hero(g, 1, damage=9)  # Majesty: health 11, Hollis inflicts 2
+    hollis_at = next(s for s in sorted(neighbours(g, "D4"))
+                     if g.scenario.tables.space_kind[s] == SP_PLAIN and dist(g, s, "A2") > 2)
+    P.add_villain_card(g, "Hatchet Hollis", 0, hollis_at)
+    vance = P.add_villain_card(g, "Chauffeur Vance", 1, "H6")  # moves 3 toward a hero
+    P.add_villain_card(g, "Miss Tallow, Bookkeeper", 0, "H2")  # inflicts 1 on her owner
+    assert dist(g, "H6", "A2") == 9
+    stop_at_next_villain_turn(g)
+    P.jump(g, "hero_turn")
+    two_draws(g)
+    assert g.decision == "damage" and g.current_seat == 1  # Hollis's inflict
+    g.apply(L.A_PASS)
+    f = g.field
+    assert int(f("hloc")[1]) == -1 and event(g, "hero_defeats") == 1
+    # Tallow's inflict on seat 0 is pending: seat 1's threat phase has already run
+    assert g.decision == "damage" and g.current_seat == 0 and int(f("dec_a")) == 1
+    assert int(f("hthreat_done")[1]) == 1
+    assert dist(g, int(f("vpos")[vance]), "A2") == 6
+    suffer(g)
+    assert g.decision == "cunning" and int(f("round")) == 2
+    assert dist(g, int(f("vpos")[vance]), "A2") == 6  # no second threat phase for seat 1
+
+
+def test_hero_about_to_suffer_damage_may_become_focused_without_the_initiative(duo):
+    """Rulebook: Becoming Focused — during the hero turn any hero may become Focused at any
+    time. Seat 1, with 5 focus and no initiative, is inflicted by Hatchet Hollis in seat
+    0's threat phase: the damage decision is seat 1's and offers the flip; the 2 damage
+    that would defeat her normal side (9 of 11) then lands on the Focused side (health 12)."""
+    g = setup(duo, "A2")
+    P.empty_hand(g, 1)
+    P.place_hero(g, 1, "D4")
+    P.set_hero(g, 1, focus=5, damage=9)  # 9 + 2 defeats the normal side (health 11)
+    hollis_at = next(s for s in sorted(neighbours(g, "D4"))
+                     if g.scenario.tables.space_kind[s] == SP_PLAIN and dist(g, s, "A2") > 2)
+    P.add_villain_card(g, "Hatchet Hollis", 0, hollis_at)
+    stop_at_next_villain_turn(g)
+    P.jump(g, "hero_turn")
+    two_draws(g)
+    assert g.decision == "damage" and g.current_seat == 1
+    assert {L.A_PASS, L.A_FOCUS} <= legal(g)
+    g.apply(L.A_FOCUS)
+    f = g.field
+    assert int(f("hside")[1]) == 1 and int(f("hfocus")[1]) == 0
+    if g.decision == "damage":  # the Focused side's abilities may keep the window open
+        assert L.A_FOCUS not in legal(g)
+        suffer(g)
+    assert int(f("hloc")[1]) >= 0 and int(f("hdmg")[1]) == 11
+    assert event(g, "hero_defeats") == 0
+
+
+def test_no_becoming_focused_outside_the_hero_turn(origin):
+    """Rulebook: Becoming Focused — flipping is a hero-turn option: a damage window in the
+    villain turn (a cunning inflict) offers Majesty's prevent ability but not the flip."""
+    g = setup(origin, "C3", cards=())
+    P.set_hero(g, 0, focus=5)
+    P.stack_villain_deck(g, ["A Word in the Right Ear"])
+    P.jump(g, "villain_turn")
+    assert g.decision == "cunning"
+    g.apply(L.A_OPTION + 1)  # the villain inflicts 1
+    assert g.decision == "damage" and L.A_PASS in legal(g)
+    assert L.A_FOCUS not in legal(g)
+    g.apply(L.A_PASS)
+    assert int(g.field("hside")[0]) == 0 and int(g.field("hdmg")[0]) == 1
 
 
 @pytest.mark.parametrize("damage, defeated", [(8, False), (9, True)])

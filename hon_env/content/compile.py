@@ -13,7 +13,7 @@ a scenario's ``rules:``/``caps:`` and the keyword arguments override them key by
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
 from types import MappingProxyType
@@ -195,6 +195,7 @@ from hon_env.content.tables import (
     SM_NCOLS,
     SM_PRESENT,
     SM_SETUP_PROG,
+    SP_BYSTANDER,
     SPECIAL_BYSTANDER_TOKENS,
     SPECIAL_BYSTANDERS,
     SPECIAL_MINION_TOKENS,
@@ -243,7 +244,8 @@ DEFAULT_RULES: dict[str, Any] = {
     "dice_faces": [[0, 0, 0], [1, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0], [1, 0, 1]],
     # Minion tokens in the supply at setup; running out causes a crisis.
     "minions": 10,
-    # Bystander tokens in the supply at setup (besides those on the map's bystander spaces).
+    # Bystander tokens in the game: setup puts one on each bystander space of the map, the
+    # rest form the supply (so there must be at least one per bystander space).
     "bystanders": 8,
     # Health of a normal minion ("Normal minions have ... 1 health").
     "minion_health": 1,
@@ -523,15 +525,17 @@ def _load_scenario(path: Path, content_dir: str | Path | None, *,
         raise pool_ref.error(f"{len(pool_ids)} nemeses, a pool holds at most {NEMESIS_POOL}")
     pool = [load_nemesis(n, content_dir, pool_ref.index(i)) for i, n in enumerate(pool_ids)]
     resolved = resolve_rules(spec.rules, rules, ref.key("rules"), args.key("rules"))
+
+    def rule_ref(key: str) -> Where:
+        """Where rule ``key`` was set: the ``rules`` argument, else the scenario."""
+        return (args if rules and key in rules else ref).key("rules").key(key)
+
+    check_rule_pairs(resolved, rule_ref, (spec.rules or {}, rules or {}))
     issue_data = load_issue(spec.issue if issue is None else issue, content_dir, issue_ref)
-    rule_ref = (args if rules and "nemeses" in rules else ref).key("rules").key("nemeses")
-    count_ref = rule_ref if resolved["nemeses"] else hero_ref
+    count_ref = rule_ref("nemeses") if resolved["nemeses"] else hero_ref
     _check_nemesis_count(len(hero_ids), issue_data, len(pool), resolved["nemeses"], count_ref,
                          pool_ref if nemeses is not None or spec.nemeses is not None
                          else count_ref)
-    def rule_ref(key: str) -> Where:
-        """Where list rule ``key`` was set: the ``rules`` argument, else the scenario."""
-        return (args if rules and key in rules else ref).key("rules").key(key)
 
     def rule_cards(key: str, load: Callable[[str, Any, Where], Card]) -> list[Card]:
         """The content cards list rule ``key`` names, loaded and validated."""
@@ -548,6 +552,12 @@ def _load_scenario(path: Path, content_dir: str | Path | None, *,
             f"{len(bystanders)} special Bystander cards replace {SPECIAL_BYSTANDER_TOKENS} "
             f"bystander tokens each, but the game has {resolved['bystanders']} "
             "(rule 'bystanders')")
+    spaces = int((issue_data.board.space_kind == SP_BYSTANDER).sum())
+    if resolved["bystanders"] < spaces:
+        raise rule_ref("bystanders").error(
+            f"bystanders {resolved['bystanders']} is fewer than the {spaces} bystander spaces "
+            f"of issue {issue_data.id!r}, each of which gets one at setup (allowed: "
+            f"{spaces}..{RULE_RANGES['bystanders'][1]} with this issue)")
     crises = rule_cards("crisis_cards", load_crisis)
     if len(resolved["allies"]) > len(hero_ids):
         raise rule_ref("allies").error(
@@ -624,6 +634,37 @@ def resolve_rules(from_file: dict[str, Any], from_args: dict[str, Any] | None,
     return out
 
 
+# Pairs of integer rules (low, high) where ``low`` must not exceed ``high``, with why.
+RULE_ORDER: tuple[tuple[str, str, str], ...] = (
+    ("focus_to_flip", "focus_cap",
+     "a hero could never hold the focus that flipping to the Focused side costs"),
+)
+
+
+def check_rule_pairs(rules: dict[str, Any], where: Callable[[str], Where],
+                     given: Sequence[Collection[str]] = ()) -> None:
+    """Refuse resolved rules that contradict each other (each alone is in its range).
+
+    ``where(key)`` locates rule ``key``; ``given`` lists the keys each source set, the
+    latest source last (the scenario file, then the ``rules`` argument). The error names
+    the rule of the pair set by the latest source (the first of the pair on a tie) and the
+    range that rule may take given the other.
+    """
+    def latest(key: str) -> int:
+        return max((k + 1 for k, keys in enumerate(given) if key in keys), default=0)
+
+    for low, high, why in RULE_ORDER:
+        if rules[low] <= rules[high]:
+            continue
+        if latest(high) > latest(low):
+            raise where(high).error(
+                f"{high} {rules[high]} is less than {low} {rules[low]}: {why} (allowed: "
+                f"{rules[low]}..{RULE_RANGES[high][1]} with {low} {rules[low]})")
+        raise where(low).error(
+            f"{low} {rules[low]} is more than {high} {rules[high]}: {why} (allowed: "
+            f"{RULE_RANGES[low][0]}..{rules[high]} with {high} {rules[high]})")
+
+
 def _check_ids(raw: object, where: Where, what: str, most: int) -> list[str]:
     """A list of at most ``most`` distinct content ids (a switch naming optional cards)."""
     if isinstance(raw, str):
@@ -649,6 +690,13 @@ def _check_dice(raw: object, where: Where) -> list[list[int]]:
             raise where.index(i).error("a face is [success, focus, burst]")
         out.append([check_int(v, where.index(i).index(j), 0, MAX_FACE_COUNT)
                     for j, v in enumerate(triple)])
+    bursts = sum(face[2] for face in out)
+    if bursts >= DIE_FACES:
+        # each die would add one die or more on average: a roll might never end
+        raise where.error(
+            f"the faces hold {bursts} bursts in all, so a roll might never end (each burst "
+            f"rolls one more die); allowed: at most {DIE_FACES - 1} bursts over the "
+            f"{DIE_FACES} faces")
     return out
 
 

@@ -126,7 +126,8 @@ _N1 = Param("n", 1, 1, 20)
 
 OPS: tuple[OpSpec, ...] = (
     # hero-side effects
-    OpSpec("gain_focus", 1, (_N1,), H, "You gain n focus (at most 5 kept; see Focus Tokens)."),
+    OpSpec("gain_focus", 1, (_N1,), H,
+           "You gain n focus (at most `focus_cap`, default 5, kept; see Focus Tokens)."),
     OpSpec("draw", 2, (_N1,), H, "You draw n cards from your deck."),
     OpSpec("gain_clue", 3, (_N1,), ANY, "You (or the active hero) gain n clue cards."),
     OpSpec("heal", 4, (_N1, Param("range", 0, 0, 12)), H,

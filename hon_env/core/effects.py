@@ -164,16 +164,19 @@ def gain_focus(s, b, T, h, n):
 
     Focus is capped; during the hero turn, an unfocused hero whose focus would pass the
     cap spends the flip cost to turn Focused and keeps the remainder. The rulebook makes
-    this optional; flipping is never worse for the hero, so it is automatic here.
+    this optional; flipping is never worse for the hero, so it is automatic here. The
+    result stays within 0..cap whatever the rule settings (the loader also refuses a flip
+    cost above the cap, which would make the Focused side unreachable).
     """
     if s[b, HLOC + h] < 0 or n <= 0:
         return
     cap = T.cfg[CFG_FOCUS_CAP]
+    cost = T.cfg[CFG_FOCUS_TO_FLIP]
     f = s[b, HFOCUS + h] + n
-    if f > cap and s[b, HSIDE + h] == 0 and s[b, TURN] == TURN_HERO:
+    if f > cap and f >= cost and s[b, HSIDE + h] == 0 and s[b, TURN] == TURN_HERO:
         turn_focused(s, b, T, h)
-        f -= T.cfg[CFG_FOCUS_TO_FLIP]
-    s[b, HFOCUS + h] = min(f, cap)
+        f -= cost
+    s[b, HFOCUS + h] = max(0, min(f, cap))
 
 
 @njit(cache=True)

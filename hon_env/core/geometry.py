@@ -275,57 +275,92 @@ def enemy_move_target(s, b, T, pos, toward):
 
 
 @njit(cache=True)
-def move_enemy(s, b, T, pos, steps, through_figures, toward, h):
-    """Move an enemy figure from ``pos`` up to ``steps`` spaces toward its target.
+def _enemy_goal(s, b, T, pos, toward, through_figures):
+    """The spaces that end an enemy's move from ``pos``: (goal vector, target space).
 
-    Returns the new space. Bystanders on spaces it enters are captured (``h``: the hero the
-    moving effect resolves for, see ``capture_at``). Enemies stop once
-    near their hero target or on their bystander's space. ``through_figures`` (villains)
-    lets the figure pass occupied spaces, but it must end on an empty one.
+    Near its hero target (a space at distance 1 it may end on), or its bystander target's
+    space. The target is -1 when there is none or the enemy is already where it should be.
     """
+    goal = np.zeros(MAX_SPACES, np.int32)
     target, kind = enemy_move_target(s, b, T, pos, toward)
     if target < 0:
-        return pos
-    n = T.cfg[CFG_N_SPACES]
-    goal = np.zeros(MAX_SPACES, np.int32)
+        return goal, -1
     if kind == 0:
-        hloc = target
-        if T.dist[pos, hloc] <= 1:
-            return pos
-        for sp in range(n):
-            if T.space_kind[sp] != SP_NONE and T.dist[sp, hloc] <= 1 and sp != hloc:
+        if T.dist[pos, target] <= 1:
+            return goal, -1
+        for sp in range(T.cfg[CFG_N_SPACES]):
+            if T.space_kind[sp] != SP_NONE and T.dist[sp, target] <= 1 and sp != target:
                 if sp == pos or through_figures or is_empty(s, b, T, sp):
                     goal[sp] = 1
     else:
         if pos == target:
-            return pos
+            return goal, -1
         goal[target] = 1
+    return goal, target
+
+
+@njit(cache=True)
+def _villain_walk(s, b, T, pos, steps, toward, h):
+    """A villain's move (through figures): see ``move_enemy``.
+
+    Capturing a bystander does not stop a villain (rulebook: Movement and Targeting
+    Priority): when the space it reaches held its bystander target, it picks the next
+    nearest target from there and spends the rest of its move on it.
+    """
+    n = T.cfg[CFG_N_SPACES]
+    goal, target = _enemy_goal(s, b, T, pos, toward, True)
+    if target < 0:
+        return pos
+    cur = pos
+    left = steps
+    while left > 0:
+        if goal[cur]:
+            if T.dist[cur, target] > 0:
+                break  # near its hero target
+            goal, nxt_target = _enemy_goal(s, b, T, cur, toward, True)
+            if nxt_target < 0:
+                break
+            target = nxt_target
+            continue
+        nxt = -1
+        best = FAR
+        for k in range(6):
+            nb = T.adj[cur, k]
+            if nb < 0:
+                continue
+            dn = FAR
+            for g in range(n):
+                if goal[g] and T.dist[nb, g] < dn:
+                    dn = T.dist[nb, g]
+            if dn < best:
+                best, nxt = dn, nb
+        if nxt < 0:
+            break
+        cur = nxt
+        left -= 1
+        if bystander_at(s, b, T, cur):
+            capture_at(s, b, T, cur, h)
+    if cur != pos and not is_empty_except(s, b, T, cur, pos):
+        # blocked at the end: the empty space near it that is nearest the destination
+        cur = nearest_empty(s, b, T, cur, False, target)
+    return cur
+
+
+@njit(cache=True)
+def move_enemy(s, b, T, pos, steps, through_figures, toward, h):
+    """Move an enemy figure from ``pos`` up to ``steps`` spaces toward its target.
+
+    Returns the new space. Bystanders on spaces it enters are captured (``h``: the hero the
+    moving effect resolves for, see ``capture_at``). Enemies stop once near their hero
+    target or on their bystander's space; a villain (``through_figures``: it passes
+    occupied spaces but must end on an empty one) goes on toward its next target after
+    capturing its bystander target.
+    """
     if through_figures:
-        cur = pos
-        for _ in range(steps):
-            if goal[cur]:
-                break
-            nxt = -1
-            best = FAR
-            for k in range(6):
-                nb = T.adj[cur, k]
-                if nb < 0:
-                    continue
-                dn = FAR
-                for g in range(n):
-                    if goal[g] and T.dist[nb, g] < dn:
-                        dn = T.dist[nb, g]
-                if dn < best:
-                    best, nxt = dn, nb
-            if nxt < 0:
-                break
-            cur = nxt
-            if bystander_at(s, b, T, cur):
-                capture_at(s, b, T, cur, h)
-        if cur != pos and not is_empty_except(s, b, T, cur, pos):
-            # blocked at the end: the empty space near it that is nearest the destination
-            cur = nearest_empty(s, b, T, cur, False, target)
-        return cur
+        return _villain_walk(s, b, T, pos, steps, toward, h)
+    goal, target = _enemy_goal(s, b, T, pos, toward, False)
+    if target < 0:
+        return pos
     d = _bfs_to_goals(s, b, T, goal, pos)
     cur = pos
     for _ in range(steps):

@@ -82,6 +82,7 @@ from hon_env.content.tables import (
     AL_ATTACK,
     AL_SOLVE,
     CFG_CRISIS_PROG,
+    CFG_FOCUS_TO_FLIP,
     CFG_MAX_DECISIONS,
     CFG_MAX_ROUNDS,
     CFG_MINION_INFLICT,
@@ -278,6 +279,8 @@ from hon_env.core.layout import (
     L_PENDING,
     L_PLAY,
     L_THREAT,
+    LATCH_OPEN,
+    LATCH_SPENT,
     LOSS_CAP_DECISIONS,
     LOSS_CAP_ROUNDS,
     LOSS_ISSUE_DECK,
@@ -318,6 +321,8 @@ from hon_env.core.layout import (
     T_NEM0,
     T_V0,
     T_VILLAIN,
+    THREAT_OWED,
+    THREAT_RUNNING,
     TURN,
     TURN_HERO,
     TURN_ISSUE,
@@ -415,6 +420,8 @@ F_SCHEME_ONCE = 92
 F_INFLICT = 93  # a: damage, b: bitmask of seats that may suffer it, hero: decider
 F_NEMESIS_SETUP = 94  # place the nemesis figures, then resolve their Setup effects
 F_ALLY_STRIKE = 95  # a: 1 attack / 2 solve, b: target space, hero: the ally's hero
+F_EFFECT_BEGIN = 96  # a: stack index of the effect's F_EFFECT_END
+F_EFFECT_END = 97  # a: the crisis latch of the enclosing effect, restored here
 
 
 # --- stack primitives -----------------------------------------------------------------
@@ -454,8 +461,9 @@ def set_top(s, b, k, v):
 
 
 @njit(cache=True)
-def push_prog(s, b, T, pid, h, src):
-    """Push the ops of program ``pid`` so that they run first to last."""
+def push_ops(s, b, T, pid, h, src):
+    """Push the ops of program ``pid`` so that they run first to last (no effect scope:
+    they belong to the effect already resolving)."""
     if pid < 0:
         return
     n = 0
@@ -464,6 +472,27 @@ def push_prog(s, b, T, pid, h, src):
     for i in range(n - 1, -1, -1):
         push(s, b, T.prog[pid, i, 0], T.prog[pid, i, 1], T.prog[pid, i, 2], T.prog[pid, i, 3],
              h, src)
+
+
+@njit(cache=True)
+def push_prog(s, b, T, pid, h, src):
+    """Push program ``pid`` as one effect: its ops between F_EFFECT_BEGIN and F_EFFECT_END,
+    so that the effect triggers at most one crisis (see ``effect_crisis``)."""
+    if pid < 0:
+        return
+    end = s[b, SP]
+    push(s, b, F_EFFECT_END, 0, 0, 0, h, src)
+    push_ops(s, b, T, pid, h, src)
+    push(s, b, F_EFFECT_BEGIN, end, 0, 0, h, src)
+
+
+@njit(cache=True)
+def op_effect_begin(s, b, end):
+    """An effect starts: its F_EFFECT_END (stack entry ``end``) keeps the enclosing
+    effect's crisis latch, and this effect has triggered no crisis yet."""
+    pop(s, b)
+    s[b, STACK + end * STACK_W + 1] = s[b, CRISIS_LATCH]
+    s[b, CRISIS_LATCH] = LATCH_OPEN
 
 
 @njit(cache=True)
@@ -497,6 +526,18 @@ def crisis(s, b):
 
 
 @njit(cache=True)
+def effect_crisis(s, b):
+    """A crisis occurs, unless the card or effect resolving now already triggered one
+    (rulebook: A Crisis Occurs). Outside any effect (CRISIS_LATCH 0) every cause counts."""
+    latch = s[b, CRISIS_LATCH]
+    if latch == LATCH_SPENT:
+        return
+    if latch == LATCH_OPEN:
+        s[b, CRISIS_LATCH] = LATCH_SPENT
+    crisis(s, b)
+
+
+@njit(cache=True)
 def defeat_hero(s, b, T, h):
     """Hero ``h`` is defeated (rulebook: Dealing and Suffering Damage, hero defeat)."""
     s[b, HDMG + h] = 0
@@ -508,7 +549,24 @@ def defeat_hero(s, b, T, h):
     s[b, EVENTS + EV_HERO_DEFEATS] += 1
     if s[b, TURN] == TURN_HERO:
         s[b, HACTIONS + h] = 0
-    crisis(s, b)
+        if s[b, HTHREAT_DONE + h] == 0:
+            # their threat phase follows the effect that defeated them (engine.md #19)
+            if s[b, CRISIS_LATCH] == 0:
+                s[b, HTHREAT_DONE + h] = THREAT_RUNNING
+                push(s, b, F_THREAT, h, 0, 0, h, -1)
+            else:
+                s[b, HTHREAT_DONE + h] = THREAT_OWED
+    effect_crisis(s, b)
+
+
+@njit(cache=True)
+def push_owed_threat_phases(s, b, T):
+    """Push the threat phase of each hero defeated during the effect that just ended
+    (lowest seat first)."""
+    for h in range(T.cfg[CFG_N_HEROES] - 1, -1, -1):
+        if s[b, HTHREAT_DONE + h] == THREAT_OWED:
+            s[b, HTHREAT_DONE + h] = THREAT_RUNNING
+            push(s, b, F_THREAT, h, 0, 0, h, -1)
 
 
 @njit(cache=True)
@@ -613,24 +671,18 @@ def op_vdraw(s, b, T, h):
     """Hero ``h`` draws and resolves one villain card (rulebook: Villain Turn)."""
     pop(s, b)
     s[b, ACTIVE] = h
-    s[b, CRISIS_LATCH] = 0
     c = villain_draw(s, b)
     if c < 0:
         return
+    # the whole card is one effect: its ploy icons (special ones too) share one latch
+    push(s, b, F_EFFECT_END, s[b, CRISIS_LATCH], 0, 0, h, T_V0 + c)
+    s[b, CRISIS_LATCH] = LATCH_OPEN
     typ = T.vcard[c, VC_TYPE]
     if typ == VT_LACKEY or typ == VT_PERIL:
         place_figure_card(s, b, T, c, h)
     push(s, b, F_VCARD_END, c, 0, 0, h, T_V0 + c)
     for k in range(T.vcard[c, VC_NPLOYS] - 1, -1, -1):
         push(s, b, F_PLOY, c, k, 0, h, T_V0 + c)
-
-
-@njit(cache=True)
-def shortage(s, b):
-    """A ploy icon could not be resolved: one crisis per villain card at most."""
-    if s[b, CRISIS_LATCH] == 0:
-        s[b, CRISIS_LATCH] = 1
-        crisis(s, b)
 
 
 @njit(cache=True)
@@ -651,12 +703,12 @@ def op_ploy(s, b, T, c, k, h):
     pop(s, b)
     if icon == PLOY_BYSTANDER:
         if place_bystander(s, b, T, h):
-            shortage(s, b)
+            effect_crisis(s, b)
     elif icon == PLOY_SPECIAL:
-        push_prog(s, b, T, T.vcard[c, VC_SPECIAL_PROG], h, T_V0 + c)
+        push_ops(s, b, T, T.vcard[c, VC_SPECIAL_PROG], h, T_V0 + c)
     elif icon >= 1:
         if place_minions(s, b, T, 1, icon):
-            shortage(s, b)
+            effect_crisis(s, b)
 
 
 @njit(cache=True)
@@ -940,10 +992,11 @@ def op_main(s, b, T):
             s[b, HYIELDS + h] += 1
             s[b, ACTOR] = yield_target(s, b, T, h)
             return
-        s[b, HTHREAT_DONE + h] = 1
         pop(s, b)
         push(s, b, F_AFTER_THREAT, 0, 0, 0, h, -1)
-        push(s, b, F_THREAT, h, 0, 0, h, -1)
+        if s[b, HTHREAT_DONE + h] == 0:  # not already taken on their defeat
+            s[b, HTHREAT_DONE + h] = THREAT_RUNNING
+            push(s, b, F_THREAT, h, 0, 0, h, -1)
         return
     if ch == A_DRAW:
         s[b, HACTIONS + h] -= 1
@@ -984,7 +1037,7 @@ def op_main(s, b, T):
         s[b, CLUE_LOC + i] = -2
         push_prog(s, b, T, T.clue[i, CL_PROG], h, -1)
     elif ch == A_FOCUS:
-        s[b, HFOCUS + h] -= 5
+        s[b, HFOCUS + h] -= T.cfg[CFG_FOCUS_TO_FLIP]
         turn_focused(s, b, T, h)
 
 
@@ -1277,6 +1330,11 @@ def op_hero_damage(s, b, T, h, n):
         kind, pid = use_ability(s, b, T, h, ch - A_USE)
         set_top(s, b, 2, n - T.prog[pid, 0, 1])
         return
+    if ch == A_FOCUS:
+        # becoming Focused before the damage lands (engine.md #14); the window stays open
+        s[b, HFOCUS + h] -= T.cfg[CFG_FOCUS_TO_FLIP]
+        turn_focused(s, b, T, h)
+        return
     pop(s, b)
     s[b, HDMG + h] += n
     s[b, EVENTS + EV_HERO_DAMAGE] += n
@@ -1326,11 +1384,11 @@ def op_crisis(s, b, T):
     for k in range(s[b, CRISIS_AREA_N] - 1, -1, -1):
         t = s[b, CRISIS_AREA + k]
         pid = T.vcard[t, VC_CRISIS_PROG] if t < T_I0 else T.icard[t - T_I0, IC_CRISIS_PROG]
-        push_prog(s, b, T, pid, s[b, ACTIVE], t)
+        push_ops(s, b, T, pid, s[b, ACTIVE], t)
     for k in range(MAX_CRISES - 1, -1, -1):
         if T.crisis[k, CR_PRESENT] == 1 and s[b, CRISIS_OUT + k] == 0:  # not solved
-            push_prog(s, b, T, T.crisis[k, CR_CRISIS_PROG], s[b, ACTIVE], -1)
-    push_prog(s, b, T, T.cfg[CFG_CRISIS_PROG], s[b, ACTIVE], -1)
+            push_ops(s, b, T, T.crisis[k, CR_CRISIS_PROG], s[b, ACTIVE], -1)
+    push_ops(s, b, T, T.cfg[CFG_CRISIS_PROG], s[b, ACTIVE], -1)
 
 
 @njit(cache=True)
@@ -1608,7 +1666,7 @@ def op_content(s, b, T, op, a, bb, c, h, src):
             panel = villain_panel(s, b, T) if bb == PANEL_VILLAIN else bb
             short = place_minions(s, b, T, a, panel)
         if short:
-            crisis(s, b)
+            effect_crisis(s, b)
     elif op == OP_PLACE_BYSTANDERS:
         short = False
         for _ in range(a):
@@ -1617,12 +1675,12 @@ def op_content(s, b, T, op, a, bb, c, h, src):
             else:
                 short = place_bystander(s, b, T, h) or short
         if short:
-            crisis(s, b)
+            effect_crisis(s, b)
     elif op == OP_CAPTURE:
         capture_nearest_villain(s, b, T, a, h)
     elif op == OP_DEFEAT_BYSTANDERS:
         if defeat_bystanders(s, b, T, a, h):
-            crisis(s, b)
+            effect_crisis(s, b)
     elif op == OP_SCHEME:
         for _ in range(a):
             push(s, b, F_SCHEME_ONCE, 0, 0, 0, h, T_VILLAIN)
@@ -1637,7 +1695,7 @@ def op_content(s, b, T, op, a, bb, c, h, src):
     elif op == OP_DISCARD_OR_DAMAGE:
         push_hero_damage(s, b, heroes_for(s, b, T, bb, h), a, F_DISCARD_OR_DAMAGE, nh)
     elif op == OP_CRISIS:
-        crisis(s, b)
+        effect_crisis(s, b)
     elif op == OP_COUNTER_ADD:
         add_counter(s, b, T, a, bb)
     elif op == OP_HEAL_VILLAIN:
@@ -1771,6 +1829,12 @@ def step_op(s, b, T):
         op_nemesis_setup(s, b, T)
     elif op == F_ALLY_STRIKE:
         op_ally_strike(s, b, T, a, bb, h)
+    elif op == F_EFFECT_BEGIN:
+        op_effect_begin(s, b, a)
+    elif op == F_EFFECT_END:
+        pop(s, b)
+        s[b, CRISIS_LATCH] = a
+        push_owed_threat_phases(s, b, T)
     else:
         fail(s, b, ERR_UNKNOWN_OP)
 

@@ -58,6 +58,10 @@ T_ALLY0 = T_CAPTURED + 1
 T_CRISIS0 = T_ALLY0 + MAX_HEROES  # crisis targets come last (checks use t >= T_CRISIS0)
 N_TARGETS = T_CRISIS0 + MAX_CRISES
 ALLY_BIT = 8  # in a D_PICK_HERO seat mask, bit ALLY_BIT + h stands for seat h's ally
+LATCH_OPEN = 1  # CRISIS_LATCH: inside an effect that has caused no crisis yet
+LATCH_SPENT = 2  # CRISIS_LATCH: inside an effect that already caused its crisis
+THREAT_RUNNING = 1  # HTHREAT_DONE: the threat phase is taken or under way
+THREAT_OWED = 2  # HTHREAT_DONE: defeated inside an effect, the phase follows its end
 
 FIELDS: dict[str, tuple[int, tuple[int, ...]]] = {}
 # Legal values of every field, declared with the field (``_field(..., lo=, hi=)``) and read
@@ -110,7 +114,9 @@ CHOICE = _field("choice", lo=-1, hi=0)  # the answer being applied, -1 when none
 # --- hero turn
 ACTOR = _field("actor", hi="heroes")  # seat holding the initiative in the hero turn
 ACTIVE = _field("active", hi="heroes")  # the active hero for villain/issue effects
-CRISIS_LATCH = _field("crisis_latch", hi=2)  # 1: the card resolving now already caused a crisis
+# The effect resolving now: 0 none (every crisis cause counts), LATCH_OPEN it has caused no
+# crisis yet, LATCH_SPENT it has (rulebook: one crisis per card or effect).
+CRISIS_LATCH = _field("crisis_latch", hi=LATCH_SPENT + 1)
 CRISIS_DEPTH = _field("crisis_depth", hi=64)  # >0 while crisis effects resolve (no nested crises)
 # villain and issue cards with the Crisis trait in the issue play area (L_ISSUE_AREA), as
 # targets (T_V0 + i / T_I0 + i) in the order they arrived, left to right
@@ -221,8 +227,9 @@ HSIDE = _field("hside", MAX_HEROES, hi=2, seat=True)
 HPILOT_DMG = _field("hpilot_dmg", MAX_HEROES, hi=BIG, seat=True)
 HACTIONS = _field("hactions", MAX_HEROES, hi=64, seat=True)  # action tokens left this hero turn
 HYIELDS = _field("hyields", MAX_HEROES, hi=64, seat=True)  # initiative yields used this hero turn
-# threat phase resolved this hero turn
-HTHREAT_DONE = _field("hthreat_done", MAX_HEROES, hi=2, seat=True)
+# 0: the hero's threat phase is still to come this hero turn; THREAT_RUNNING: taken or under
+# way; THREAT_OWED: defeated, it runs when the effect that defeated them ends
+HTHREAT_DONE = _field("hthreat_done", MAX_HEROES, hi=THREAT_OWED + 1, seat=True)
 # 1: defeated, waiting to return at turn end
 HDEFEATED = _field("hdefeated", MAX_HEROES, hi=2, seat=True)
 HEXH = _field("hexh", MAX_HEROES, hi=2, seat=True)  # Hero card exhausted
@@ -352,7 +359,8 @@ D_CUNNING = 5  # OPTION 0: the villain schemes, 1: the villain inflicts
 D_CLUE_DICE = 6  # CLUE: discard for bonus dice; PASS: roll
 D_FOCUS_SPEND = 7  # OPTION k: spend k focus tokens to convert k focus results
 D_ASSIGN = 8  # TARGET: where the next success goes
-D_DAMAGE = 9  # CARD: toughness feat; USE: prevent ability; PASS: suffer DEC_A damage
+D_DAMAGE = 9  # CARD: toughness feat; USE: prevent ability; FOCUS: become Focused (hero turn);
+#              PASS: suffer DEC_A damage
 D_DISCARD_OR_DAMAGE = 10  # CARD: discard it; PASS: suffer DEC_A damage
 D_PICK_HERO = 11  # HERO: target of heal / who suffers an inflict (TARGET T_ALLY0 + h: an ally)
 D_PICK_TARGET = 12  # TARGET: target of damage_enemy / justice / exhaust_threat

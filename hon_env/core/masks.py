@@ -16,6 +16,7 @@ from hon_env.content.tables import (
     ABIL_EXHAUST,
     AL_ABILITY,
     AL_ABILITY_PROG,
+    CFG_FOCUS_TO_FLIP,
     CFG_MAX_YIELDS,
     CFG_N_HEROES,
     CFG_N_SPACES,
@@ -105,6 +106,8 @@ from hon_env.core.layout import (
     T_MINION,
     T_NEM0,
     T_VILLAIN,
+    TURN,
+    TURN_HERO,
     USE_ALLY_CARD,
     USE_HERO_CARD,
     VEXH,
@@ -125,8 +128,6 @@ from hon_env.core.queries import (
     target_space,
 )
 from hon_env.core.zones import held_clue
-
-FOCUS_FLIP = 5
 
 
 @njit(cache=True)
@@ -360,7 +361,7 @@ def legal_mask(s, b, T, out):
             i = held_clue(s, b, h, k)
             if i >= 0 and T.clue[i, CL_PROG] >= 0:
                 n, last = _set(out, A_CLUE + k, n, last)
-        if s[b, HFOCUS + h] >= FOCUS_FLIP and s[b, HSIDE + h] == 0:
+        if s[b, HFOCUS + h] >= T.cfg[CFG_FOCUS_TO_FLIP] and s[b, HSIDE + h] == 0:
             n, last = _set(out, A_FOCUS, n, last)
     elif kind == D_MOVE:
         n, last = _set(out, A_PASS, n, last)
@@ -409,6 +410,10 @@ def legal_mask(s, b, T, out):
         for i in range(N_USE):
             if ability_usable(s, b, T, h, i, True, 0):
                 n, last = _set(out, A_USE + i, n, last)
+        # any hero may become Focused during the hero turn, initiative or not (#14)
+        if (s[b, TURN] == TURN_HERO and s[b, HFOCUS + h] >= T.cfg[CFG_FOCUS_TO_FLIP]
+                and s[b, HSIDE + h] == 0):
+            n, last = _set(out, A_FOCUS, n, last)
     elif kind == D_DISCARD_OR_DAMAGE:
         n, last = _set(out, A_PASS, n, last)
         for c in range(HERO_DECK):

@@ -257,7 +257,7 @@ def _self(s, b, T, seat, here, out):
     out[o + F.SELF_THREATS] = threat_count(s, b, seat) / 6.0
     out[o + F.SELF_ARMOR] = armor(s, b, T, seat) / 3.0
     out[o + F.SELF_MOVE_BONUS] = move_bonus(s, b, T, seat) / 3.0
-    out[o + F.SELF_THREAT_DONE] = s[b, L.HTHREAT_DONE + seat]
+    out[o + F.SELF_THREAT_DONE] = 1.0 if s[b, L.HTHREAT_DONE + seat] > 0 else 0.0
     form = hero_form(s, b, T, seat)
     out[o + F.SELF_PILOT] = 1.0 if form == FORM_PILOT else 0.0
     out[o + F.SELF_MECH] = 1.0 if form == FORM_MECH else 0.0
@@ -299,7 +299,7 @@ def _others(s, b, T, seat, here, out):
                 n_clues += 1
         out[o + F.OTHER_CLUES] = n_clues / 5.0
         out[o + F.OTHER_THREATS] = threat_count(s, b, h) / 6.0
-        out[o + F.OTHER_THREAT_DONE] = s[b, L.HTHREAT_DONE + h]
+        out[o + F.OTHER_THREAT_DONE] = 1.0 if s[b, L.HTHREAT_DONE + h] > 0 else 0.0
         out[o + F.OTHER_DISTANCE] = _dist(T, here, loc)
         out[o + F.OTHER_DECIDING] = 1.0 if s[b, L.DEC_HERO] == h else 0.0
         form = hero_form(s, b, T, h)

@@ -20,6 +20,7 @@ from hon_env.core.interp import (
 )
 from hon_env.core.layout import (
     CHOICE,
+    CRISIS_LATCH,
     D_NONE,
     DEC_KIND,
     OUT_ONGOING,
@@ -53,6 +54,7 @@ def jump_to(s, b, T, where, mask):
     s[b, CHOICE] = -1
     s[b, ROLL_KIND] = 0
     s[b, SBY_QN] = 0
+    s[b, CRISIS_LATCH] = 0  # no effect is resolving any more
     if s[b, ROUND] == 0:
         s[b, ROUND] = 1
     push(s, b, F_ROUND, 0, 0, 0, -1, -1)

@@ -78,6 +78,8 @@ FLOW_ARGS: dict[int, tuple] = {
     I.F_INFLICT: (_AMOUNT, (0, 1 << (L.ALLY_BIT + MAX_HEROES)), None),
     I.F_NEMESIS_SETUP: (None, None, None),
     I.F_ALLY_STRIKE: ((1, 3), _SPACE, None),
+    I.F_EFFECT_BEGIN: ((0, L.STACK_DEPTH), None, None),
+    I.F_EFFECT_END: ((0, L.LATCH_SPENT + 1), None, None),
 }
 # Content op entries the interpreter pushes itself, besides program rows: a hero's Place,
 # Attack and Solve actions (interp.op_main); OP_PLACE with a range comes from board_mech.
