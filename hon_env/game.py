@@ -163,6 +163,9 @@ class Game:
     def state(self, value: np.ndarray) -> None:
         value = np.asarray(value)
         row = value.reshape(1, -1) if value.ndim == 1 else value
+        if row.ndim != 2 or row.shape[0] != 1:
+            raise StateError(f"a game's state is one row of {L.STATE_LEN} int32 values, got "
+                             f"shape {value.shape}")
         validate_state(row, self.scenario.tables)
         self._state = row.astype(np.int32, copy=True)
         self.refresh()
