@@ -9,6 +9,7 @@ Entry points:
 - ``hour_of_need_v1``: the PettingZoo module (``.env()``, ``.parallel_env()``, ``.raw_env()``).
 - ``HourOfNeedEnv``: single-agent Gymnasium env, registered as ``hon_env/HourOfNeed-v1``.
 - ``hon_env.positions``: build positions by hand.
+- ``hon_env.actions``: named action constructors (``move("D4", g)``, ``attack(...)``...).
 
 Importing the package first points numba's kernel cache at a folder keyed by the engine
 source (``hon_env/numba_cache.py``), so a changed engine never runs stale compiled code.
