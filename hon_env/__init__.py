@@ -12,6 +12,7 @@ Entry points:
 - ``hon_env.positions``: build positions by hand.
 - ``observation_spec`` / ``state_spec`` / ``feature_index``: the observation as named
   features (``docs/observation.md``).
+- ``hon_env.actions``: named action constructors (``move("D4", g)``, ``attack(...)``...).
 
 Importing the package first points numba's kernel cache at a folder keyed by the engine
 source (``hon_env/numba_cache.py``), so a changed engine never runs stale compiled code.
