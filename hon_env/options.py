@@ -116,17 +116,22 @@ class EnvOptions:
         if illegal_action not in ILLEGAL_ACTION_MODES:
             raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, got "
                              f"{illegal_action!r}")
-        if render_mode is not None and render_mode not in render_modes:
-            if not render_modes:
-                raise ValueError(f"render_mode must be None: this front end does not render, "
-                                 f"got {render_mode!r}")
-            raise ValueError(f"render_mode must be None or one of {tuple(render_modes)}, got "
-                             f"{render_mode!r}")
+        check_render_mode(render_mode, render_modes)
         if not isinstance(numeric_info, (bool, np.bool_)):
             raise TypeError(f"numeric_info must be True or False, got {numeric_info!r}")
         weights = shaping_weights(reward_shaping)
         return cls(scenario_from(scenario, **game_options), weights, illegal_action,
                    render_mode, bool(numeric_info))
+
+
+def check_render_mode(render_mode: str | None, render_modes: Sequence[str]) -> None:
+    """``ValueError`` unless ``render_mode`` is None or one of the front end's modes."""
+    if render_mode is not None and render_mode not in render_modes:
+        if not render_modes:
+            raise ValueError(f"render_mode must be None: this front end does not render, "
+                             f"got {render_mode!r}")
+        raise ValueError(f"render_mode must be None or one of {tuple(render_modes)}, got "
+                         f"{render_mode!r}")
 
 
 def _merge_max_cycles(caps: Mapping[str, Any] | None, max_cycles: int | None

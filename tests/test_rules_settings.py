@@ -75,7 +75,8 @@ def test_dice_whose_rolls_might_never_end_are_refused(bursts):
                        rf"{sum(bursts)} bursts .* at most 5 bursts over the 6 faces"):
         load_scenario("origin_story", rules={"dice_faces": faces})
     five = [[1, 0, 1]] * 5 + [[1, 0, 0]]
-    assert load_scenario("origin_story", rules={"dice_faces": five}).rules["dice_faces"] == five
+    loaded = load_scenario("origin_story", rules={"dice_faces": five}).rules["dice_faces"]
+    assert [list(face) for face in loaded] == five
 
 
 @pytest.mark.parametrize("cap, cost, start, gain, side, focus", [

@@ -38,6 +38,7 @@ from hon_env.checks import check_actions, check_seed, seed_span
 from hon_env.core import layout as L
 from hon_env.core.observe import OBS_DIM
 from hon_env.envs.vector import VectorEnv
+from hon_env.options import check_render_mode
 
 
 class SB3VecEnv(VecEnv):
@@ -45,8 +46,7 @@ class SB3VecEnv(VecEnv):
 
     def __init__(self, num_envs: int, seed: int = 0, *, render_mode: str | None = None,
                  **kwargs: Any) -> None:
-        if render_mode not in (None, "rgb_array"):
-            raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
+        check_render_mode(render_mode, ("rgb_array",))  # frames for VecVideoRecorder
         self.venv = VectorEnv(num_envs, seed, observations=True, **kwargs)
         self.render_mode = render_mode
         self._actions = np.zeros(num_envs, np.int64)

@@ -22,7 +22,7 @@ replays without the ``format`` header; ``Replay.from_dict`` reads them too.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -297,8 +297,9 @@ class VectorRecorder:
 
 
 def _plain(value: Any) -> Any:
-    """``value`` with tuples as lists and numpy scalars as Python numbers (JSON-ready)."""
-    if isinstance(value, dict):
+    """``value`` with mappings as dicts, tuples as lists and numpy scalars as Python
+    numbers (JSON-ready; a compiled Scenario's ``rules``/``caps`` are read-only mappings)."""
+    if isinstance(value, Mapping):
         return {str(k): _plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [_plain(v) for v in value]
