@@ -40,6 +40,7 @@ from agents.heuristic import (
     FINISH_BONUS,
     KIND_ATTACK,
     KIND_SOLVE,
+    ScriptedTeamPolicy,
     attack_weight,
     decide,
     first_legal,
@@ -475,22 +476,11 @@ def coordinated_actions(state, tabs, masks, out):
         out[b] = a if a >= 0 and masks[b, a] else first_legal(masks[b])
 
 
-class CoordinatedPolicy:
-    """The coordinated scripted team as a ``Policy`` (``load_policy("heuristic")``):
-    needs the engine view (state rows + tables)."""
+class CoordinatedPolicy(ScriptedTeamPolicy):
+    """The coordinated scripted team as a ``Policy`` (``load_policy("heuristic")``)."""
 
     name = "heuristic"
-    needs_engine = True
 
-    def act(self, observations: np.ndarray, masks: np.ndarray, seats: np.ndarray,
-            engine=None) -> np.ndarray:
-        if engine is None:
-            raise ValueError("CoordinatedPolicy reads the game state: pass engine=env.engine "
-                             "(VectorEnv.engine or Game.engine)")
-        state, tabs = engine
-        masks = np.ascontiguousarray(masks, np.int8)
-        if state.shape[0] != masks.shape[0]:
-            raise ValueError(f"engine state has {state.shape[0]} games, masks {masks.shape[0]}")
-        out = np.empty(masks.shape[0], np.int64)
+    def _actions(self, state: np.ndarray, tabs: np.ndarray, masks: np.ndarray,
+                 out: np.ndarray) -> None:
         coordinated_actions(state, tabs, masks, out)
-        return out

@@ -743,22 +743,36 @@ def heuristic_actions(state, tabs, masks, out):
         out[b] = a if a >= 0 and masks[b, a] else first_legal(masks[b])
 
 
-class HeuristicPolicy:
-    """The per-hero scripted team as a ``Policy`` (``load_policy("heuristic_solo")``):
-    needs the engine view (state rows + tables)."""
+class ScriptedTeamPolicy:
+    """A scripted team as a ``Policy``: a batched kernel over the engine view (state rows +
+    tables), which subclasses name in ``_actions``."""
 
-    name = "heuristic_solo"
+    name = "scripted"
     needs_engine = True
 
     def act(self, observations: np.ndarray, masks: np.ndarray, seats: np.ndarray,
             engine=None) -> np.ndarray:
         if engine is None:
-            raise ValueError("HeuristicPolicy reads the game state: pass engine=env.engine "
-                             "(VectorEnv.engine or Game.engine)")
+            raise ValueError(f"{type(self).__name__} reads the game state: pass "
+                             "engine=env.engine (VectorEnv.engine or Game.engine)")
         state, tabs = engine
         masks = np.ascontiguousarray(masks, np.int8)
         if state.shape[0] != masks.shape[0]:
             raise ValueError(f"engine state has {state.shape[0]} games, masks {masks.shape[0]}")
         out = np.empty(masks.shape[0], np.int64)
-        heuristic_actions(state, tabs, masks, out)
+        self._actions(state, tabs, masks, out)
         return out
+
+    def _actions(self, state: np.ndarray, tabs: np.ndarray, masks: np.ndarray,
+                 out: np.ndarray) -> None:
+        raise NotImplementedError
+
+
+class HeuristicPolicy(ScriptedTeamPolicy):
+    """The per-hero scripted team as a ``Policy`` (``load_policy("heuristic_solo")``)."""
+
+    name = "heuristic_solo"
+
+    def _actions(self, state: np.ndarray, tabs: np.ndarray, masks: np.ndarray,
+                 out: np.ndarray) -> None:
+        heuristic_actions(state, tabs, masks, out)
