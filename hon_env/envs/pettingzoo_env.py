@@ -1,9 +1,9 @@
 """
 # Hour of Need
 
-| Import             | `from hon_env import hour_of_need_v1` (this module)            |
+| Import             | `from hon_env import hour_of_need_v2` (this module)            |
 |--------------------|----------------------------------------------------------------|
-| Creation           | `hour_of_need_v1.env()` / `.parallel_env()` / `.raw_env()`     |
+| Creation           | `hour_of_need_v2.env()` / `.parallel_env()` / `.raw_env()`     |
 | Actions            | Discrete, masked                                               |
 | Parallel API       | Yes (`parallel_env`, implemented directly on the engine)       |
 | Manual Control     | Yes: `hon-play` (terminal) and `hon-play --web` (browser)      |
@@ -92,7 +92,7 @@ step, for wrappers that turn infos into tensors (TorchRL's `PettingZooWrapper`, 
 ### Arguments
 
 ``` python
-hour_of_need_v1.env(scenario="origin_story", heroes=None, villain=None, issue=None,
+hour_of_need_v2.env(scenario="origin_story", heroes=None, villain=None, issue=None,
                     n_heroes=None, nemeses=None, rules=None, caps=None, max_cycles=None,
                     reward_shaping=None, illegal_action="raise", render_mode=None,
                     numeric_info=False)
@@ -160,6 +160,12 @@ hero.
 
 ### Version History
 
+* v2: Same spaces (2103 floats, 409 actions, state 2223); the games change: rule fixes
+  (one crisis per card or effect, a villain goes on moving after a capture, the hero about
+  to suffer damage may become focused, a defeated hero's threat phase follows the effect
+  that defeated it), per-hero loss and advance thresholds on every issue, and infos
+  optionally numeric (`numeric_info`). v1 checkpoints load, but were trained on the old
+  games.
 * v1: The observation grows from 1608 to 2103 floats and the action space from 398 to
   409 actions for nemeses, hero forms, special minions, allies (an Ally card USE slot
   and ally targets for inflicts), crisis cards with a danger value (crisis targets) and
@@ -190,7 +196,7 @@ from hon_env.play.replay import Replay
 __all__ = ["env", "parallel_env", "raw_env"]
 
 METADATA: dict[str, Any] = {
-    "name": "hour_of_need_v1",
+    "name": "hour_of_need_v2",
     "render_modes": list(RENDER_MODES),
     "is_parallelizable": True,
     "render_fps": 2,
