@@ -207,7 +207,11 @@ def train_row(result: dict[str, Any], steps_per_s: float) -> dict[str, float]:
 def train(cfg: Config) -> dict[str, float]:
     """Run the training of ``cfg``; returns the last evaluation row (with ``steps_per_s``)."""
     cfg.check()
-    import ray
+    try:
+        import ray
+    except ImportError as e:
+        raise ImportError("hon-train --algo rllib needs RLlib: pip install 'hon_env[rllib]' "
+                          "(ray[rllib] and the gymnasium version it pins)") from e
 
     device = cfg.device
     if device == "auto":
