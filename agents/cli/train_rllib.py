@@ -19,8 +19,10 @@ starts Ray here with ``num_cpus`` CPUs. Every node needs hon_env installed
 
 Writes to ``run_dir`` what the other trainers write, under the same names: ``config.yaml``,
 ``train.csv`` (one row per RLlib iteration: the columns of
-``agents.training.logger.TRAIN_METRICS``; ``clip_fraction`` is empty, RLlib does not
-report it, and ``approx_kl`` is RLlib's mean KL; plus ``iteration`` and ``sample_s``),
+``agents.training.logger.TRAIN_METRICS``, plus ``iteration`` and ``sample_s``; the episode
+return, win and loss rates are RLlib's: over its window of the latest
+``metrics_num_episodes_for_smoothing`` (100) ended episodes, not only this iteration's;
+``approx_kl`` is RLlib's mean KL; ``clip_fraction`` is empty, RLlib does not report it),
 ``eval.csv`` (greedy win rate of the hero module with 95% interval next to the random and
 scripted baselines, every ``eval_every`` steps and at the end), TensorBoard events in
 ``tb/``, and RLlib checkpoints (folders) ``checkpoints/step_<N>`` and ``final``
@@ -35,6 +37,7 @@ import os
 
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
+import math
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -147,14 +150,21 @@ def ppo_config(cfg: Config, device: str) -> Any:
     )
 
 
-def _record_outcome(*, episode: Any, metrics_logger: Any = None, **kwargs: Any) -> None:
-    """Win and loss of each ended episode into RLlib's env-runner metrics."""
+def _record_outcome(*, episode: Any, env_runner: Any = None, metrics_logger: Any = None,
+                    **kwargs: Any) -> None:
+    """Win and loss of each ended episode into RLlib's env-runner metrics, averaged over
+    the window RLlib uses for the episode return (so both describe the same episodes)."""
     infos = [i for i in episode.get_infos(-1).values() if i]
     if not infos or metrics_logger is None:
         return
+    window = 100
+    if env_runner is not None:
+        rc = env_runner.config
+        window = max(1, math.ceil(rc.metrics_num_episodes_for_smoothing
+                                  / (rc.num_env_runners or 1)))
     outcome = int(infos[0]["outcome"])
-    metrics_logger.log_value("hon_win", float(outcome == L.OUT_WIN), reduce="mean")
-    metrics_logger.log_value("hon_loss", float(outcome == L.OUT_LOSS), reduce="mean")
+    metrics_logger.log_value("hon_win", float(outcome == L.OUT_WIN), window=window)
+    metrics_logger.log_value("hon_loss", float(outcome == L.OUT_LOSS), window=window)
 
 
 class RLlibModulePolicy:
