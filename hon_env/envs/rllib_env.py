@@ -34,9 +34,9 @@ whole episode (all heroes play to the end).
   plays the next game of this env's own stream: ``seed + j * 2**32 + k`` for its ``k``-th
   unseeded episode, where ``seed`` is the ``env_config`` key (default 0) and ``j`` numbers
   the env copies (``worker_index * 2**16`` plus the copy's creation order in its process).
-  So every env runner and every vector copy plays different games; RLlib's own seeds
-  (``config.debugging(seed=s)`` seeds each copy's first reset with ``s + worker_index +
-  copy index``) would make copies replay each other's games.
+  So every env runner and every vector copy plays different games. RLlib seeds only a
+  copy's first reset (with ``config.debugging(seed=s)``: ``s + worker_index + copy
+  index``, which can repeat across runners); every later episode follows the streams.
 
 ``config`` (RLlib's ``env_config``, an ``EnvContext``) holds the keyword arguments of the
 PettingZoo env (``scenario``, ``heroes``, ``n_heroes``, ``reward_shaping``, ``caps``,
