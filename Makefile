@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo play test test-all lint bench fuzz soak clean
+.PHONY: demo play test test-all test-rllib lint bench fuzz soak clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -13,6 +13,23 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install -q torch==2.13.0
 	$(BIN)/pip install -q -e ".[train,torchrl,play,data,dev]"
 	touch $(STAMP)
+
+# RLlib pins gymnasium 1.2.2 while .venv has the newest gymnasium, so RLlib gets its own
+# virtual environment: the RLlib tests and every test of a front end that gymnasium's
+# version could change run there (docs/scaling.md, "CI").
+RLLIB_VENV := .venv-rllib
+RLLIB_STAMP := $(RLLIB_VENV)/.installed
+RLLIB_TESTS := tests/test_rllib_env.py tests/test_gym_vector_env.py tests/test_pettingzoo_env.py \
+	tests/test_sb3_vec_env.py tests/test_torchrl_env.py tests/test_options.py \
+	tests/test_conformance.py tests/test_bad_inputs.py tests/test_datasets.py \
+	tests/test_docs_examples.py tests/test_training_scripts.py
+
+$(RLLIB_STAMP): pyproject.toml
+	$(PY) -m venv $(RLLIB_VENV)
+	$(RLLIB_VENV)/bin/pip install -q --upgrade pip
+	$(RLLIB_VENV)/bin/pip install -q torch==2.13.0
+	$(RLLIB_VENV)/bin/pip install -q -e ".[train,torchrl,play,data,dev,rllib]"
+	touch $(RLLIB_STAMP)
 
 demo: $(STAMP)
 	$(BIN)/python scripts/train_mappo.py --config configs/train/demo.yaml
@@ -32,6 +49,9 @@ fuzz: $(STAMP)
 	HON_ENV_DEBUG=1 $(BIN)/python scripts/fuzz_states.py --trials 300 --steps 50 --quiet
 	HON_ENV_DEBUG=1 $(BIN)/python scripts/fuzz_games.py --games 8
 
+test-rllib: $(RLLIB_STAMP)
+	$(RLLIB_VENV)/bin/python -m pytest -q -m "not slow" $(RLLIB_TESTS)
+
 lint: $(STAMP)
 	$(BIN)/ruff check .
 
@@ -44,4 +64,4 @@ soak: $(STAMP)
 	$(BIN)/python scripts/soak.py $(SOAK_ARGS)
 
 clean:
-	rm -rf $(VENV) .pytest_cache
+	rm -rf $(VENV) $(RLLIB_VENV) .pytest_cache

@@ -33,6 +33,8 @@ def test_the_page_has_examples():
 def test_example_runs(code, capsys):
     if "sb3_contrib" in code:
         pytest.importorskip("sb3_contrib")
+    if "rllib" in code:
+        pytest.importorskip("ray.rllib")  # the optional extra hon_env[rllib]
     if "torchrl" in code:
         pytest.importorskip("torchrl")  # the optional extra hon_env[torchrl]
     exec(compile(code, str(API_MD), "exec"), {"__name__": "__docs__"})

@@ -129,7 +129,8 @@ def test_checkpoint_of_another_env_version_is_refused(tmp_path):
         load_policy(str(path))
 
 
-@pytest.mark.parametrize("script", ["train_mappo", "train_ppo", "evaluate", "benchmark"])
+@pytest.mark.parametrize("script", ["train_mappo", "train_ppo", "train_rllib", "evaluate",
+                                    "benchmark"])
 def test_scripts_are_shims_over_the_cli_modules(script):
     """``python scripts/x.py --help`` still works from a checkout, and says what each flag
     means and its default."""

@@ -2,10 +2,12 @@
 
     hon-train                         # MAPPO, configs/train/mappo.yaml
     hon-train --algo ppo              # sb3-contrib MaskablePPO, configs/train/ppo.yaml
+    hon-train --algo rllib            # RLlib multi-agent PPO on Ray (extra hon_env[rllib])
     hon-train --algo mappo --help     # every flag of that trainer, with its default
 
 ``--algo`` picks the trainer; every other flag goes to it (the module docstrings of
-``agents/cli/train_mappo.py`` and ``agents/cli/train_ppo.py`` describe the trainers).
+``agents/cli/train_mappo.py``, ``agents/cli/train_ppo.py`` and ``agents/cli/train_rllib.py``
+describe the trainers).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-ALGOS = ("mappo", "ppo")
+ALGOS = ("mappo", "ppo", "rllib")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -23,10 +25,13 @@ def main(argv: list[str] | None = None) -> None:
         description="Train a team; --algo picks the trainer, the other flags go to it.")
     p.add_argument("--algo", choices=ALGOS, default="mappo",
                    help="mappo: one-file MAPPO with a centralized critic; ppo: sb3-contrib "
-                        "MaskablePPO (default: mappo)")
+                        "MaskablePPO; rllib: RLlib multi-agent PPO on a Ray cluster "
+                        "(default: mappo)")
     args, rest = p.parse_known_args(argv)
     if args.algo == "ppo":
         from agents.cli import train_ppo as trainer
+    elif args.algo == "rllib":
+        from agents.cli import train_rllib as trainer
     else:
         from agents.cli import train_mappo as trainer
     trainer.main(rest, prog=f"hon-train --algo {args.algo}")

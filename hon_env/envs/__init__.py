@@ -6,5 +6,6 @@
 - ``gym_vector``: the batched engine as a Gymnasium ``VectorEnv`` (``gymnasium.make_vec``).
 - ``sb3``: a stable-baselines3 ``VecEnv`` over the batched engine.
 - ``torchrl_env``: the batched engine as a TorchRL ``EnvBase`` (optional extra ``torchrl``).
+- ``rllib_env``: one game as a turn-based RLlib ``MultiAgentEnv`` (optional extra ``rllib``).
 - ``session``: the episode logic the single-game front ends share.
 """
