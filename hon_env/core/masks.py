@@ -200,161 +200,289 @@ def _set(out, a, count, last):
 
 
 @njit(cache=True)
-def legal_mask(s, b, T, out):
-    """Write the legal actions of game ``b``'s pending decision into ``out`` (int8 [N]).
+def legal_mask(state, game, tables, out):
+    """Write the legal actions of ``game``'s pending decision into ``out`` (int8 [N]).
 
     Reads the decision fields and the state; writes only ``out``.
-    Returns (number of legal actions, the last legal action or -1).
+    Returns (number of legal actions, the last legal action or -1). One ``mask_*``
+    function per decision kind; a new kind is one branch here and one function below.
     """
     out[:] = 0
-    kind = s[b, L.DEC_KIND]
-    h = s[b, L.DEC_HERO]
+    kind = state[game, L.DEC_KIND]
+    hero = state[game, L.DEC_HERO]
+    if kind == L.D_MULLIGAN:
+        return mask_mulligan(state, game, tables, hero, out)
+    if kind == L.D_MAIN:
+        return mask_main(state, game, tables, hero, out)
+    if kind == L.D_MOVE:
+        return mask_move(state, game, tables, hero, out)
+    if kind == L.D_PLACE:
+        return mask_place(state, game, tables, hero, out)
+    if kind == L.D_CUNNING:
+        return mask_cunning(out)
+    if kind == L.D_CLUE_DICE:
+        return mask_clue_dice(state, game, tables, hero, out)
+    if kind == L.D_FOCUS_SPEND:
+        return mask_focus_spend(state, game, hero, out)
+    if kind == L.D_ASSIGN:
+        return mask_assign(state, game, tables, out)
+    if kind == L.D_DAMAGE:
+        return mask_damage(state, game, tables, hero, out)
+    if kind == L.D_DISCARD_OR_DAMAGE:
+        return mask_discard_or_damage(state, game, hero, out)
+    if kind == L.D_PICK_HERO:
+        return mask_pick_hero(state, game, tables, hero, out)
+    if kind == L.D_PICK_TARGET:
+        return mask_pick_target(state, game, tables, hero, out)
+    if kind == L.D_ATTACK_SPACE or kind == L.D_SOLVE_SPACE:
+        return mask_strike_space(state, game, tables, hero, kind == L.D_ATTACK_SPACE, out)
+    if kind == L.D_RESCUE:
+        return mask_rescue(state, game, tables, hero, out)
+    return 0, -1
+
+
+@njit(cache=True)
+def mask_hand_cards(state, game, hero, out, n, last):
+    """Allow ``A_CARD + c`` for every card in ``hero``'s hand."""
+    for c in range(TB.HERO_DECK):
+        if state[game, L.HCLOC + hero * TB.HERO_DECK + c] == L.L_HAND:
+            n, last = _set(out, L.A_CARD + c, n, last)
+    return n, last
+
+
+@njit(cache=True)
+def mask_mulligan(state, game, tables, hero, out):
+    """D_MULLIGAN: keep the hand (pass) or put back one card of it."""
+    n, last = _set(out, L.A_PASS, 0, -1)
+    return mask_hand_cards(state, game, hero, out, n, last)
+
+
+@njit(cache=True)
+def mask_main(state, game, tables, hero, out):
+    """D_MAIN: a hero's turn: pass (when out of actions or able to yield), draw, move,
+    Attack or Solve nearby, play or feat a card, use an ability, play a clue, flip."""
     n = 0
     last = -1
-    n_spaces = T.cfg[TB.CFG_N_SPACES]
-    hbase = h * TB.HERO_DECK
-    if kind == L.D_MULLIGAN:
+    acts = state[game, L.HACTIONS + hero]
+    if acts == 0:
         n, last = _set(out, L.A_PASS, n, last)
-        for c in range(TB.HERO_DECK):
-            if s[b, L.HCLOC + hbase + c] == L.L_HAND:
-                n, last = _set(out, L.A_CARD + c, n, last)
-    elif kind == L.D_MAIN:
-        acts = s[b, L.HACTIONS + h]
-        if acts == 0:
-            n, last = _set(out, L.A_PASS, n, last)
-        elif s[b, L.HYIELDS + h] < T.cfg[TB.CFG_MAX_YIELDS] and yield_target(s, b, T, h) >= 0:
-            n, last = _set(out, L.A_PASS, n, last)
-        can_atk = False
-        can_slv = False
-        if acts > 0:
-            n, last = _set(out, L.A_DRAW, n, last)
-        here = s[b, L.HLOC + h]
-        for k in range(7):
-            sp = near_space(T, here, k)
-            if sp < 0:
-                continue
-            if acts > 0 and can_step(s, b, T, h, sp):
-                n, last = _set(out, L.A_SPACE + sp, n, last)
-            if can_attack_at(s, b, T, h, sp, 1):
-                can_atk = True
-                if acts > 0:
-                    n, last = _set(out, L.A_ATTACK + sp, n, last)
-            if can_solve_at(s, b, T, h, sp, 1):
-                can_slv = True
-                if acts > 0:
-                    n, last = _set(out, L.A_SOLVE + sp, n, last)
-        for c in range(TB.HERO_DECK):
-            if s[b, L.HCLOC + hbase + c] == L.L_HAND:
-                if acts > 0 or T.hcard[h, c, TB.HC_ACTION] == 0:
-                    n, last = _set(out, L.A_PLAY + c, n, last)
-                feats = T.hcard[h, c, TB.HC_FEATS]
-                if feats & TB.FEAT_MOBILITY:
-                    n, last = _set(out, L.A_FEAT + 3 * c, n, last)
-                if feats & TB.FEAT_STRENGTH and can_atk:
-                    n, last = _set(out, L.A_FEAT + 3 * c + 1, n, last)
-                if feats & TB.FEAT_DEDUCTION and can_slv:
-                    n, last = _set(out, L.A_FEAT + 3 * c + 2, n, last)
-        for i in range(L.N_USE):
-            if ability_usable(s, b, T, h, i, False, acts):
-                n, last = _set(out, L.A_USE + i, n, last)
-        for k in range(TB.CLUE_LIST):
-            i = held_clue(s, b, h, k)
-            if i >= 0 and T.clue[i, TB.CL_PROG] >= 0:
-                n, last = _set(out, L.A_CLUE + k, n, last)
-        if s[b, L.HFOCUS + h] >= T.cfg[TB.CFG_FOCUS_TO_FLIP] and s[b, L.HSIDE + h] == 0:
-            n, last = _set(out, L.A_FOCUS, n, last)
-    elif kind == L.D_MOVE:
+    elif (state[game, L.HYIELDS + hero] < tables.cfg[TB.CFG_MAX_YIELDS]
+          and yield_target(state, game, tables, hero) >= 0):
         n, last = _set(out, L.A_PASS, n, last)
-        for k in range(6):
-            sp = near_space(T, s[b, L.HLOC + h], k)
-            if sp >= 0 and can_step(s, b, T, h, sp):
-                n, last = _set(out, L.A_SPACE + sp, n, last)
-    elif kind == L.D_PLACE:
-        ally = s[b, L.DEC_B] == 1
-        for sp in range(n_spaces):
-            if ally:
-                ok = ally_can_place(s, b, T, h, sp, s[b, L.DEC_A])
-            else:
-                ok = can_place(s, b, T, h, sp, s[b, L.DEC_A])
-            if ok:
-                n, last = _set(out, L.A_SPACE + sp, n, last)
-    elif kind == L.D_CUNNING:
-        n, last = _set(out, L.A_OPTION, n, last)
-        n, last = _set(out, L.A_OPTION + 1, n, last)
-    elif kind == L.D_CLUE_DICE:
-        n, last = _set(out, L.A_PASS, n, last)
-        col = TB.CL_ATTACK_DICE if s[b, L.ROLL_KIND] == 1 else TB.CL_SOLVE_DICE
-        for k in range(TB.CLUE_LIST):
-            i = held_clue(s, b, h, k)
-            if i >= 0 and T.clue[i, col] > 0:
-                n, last = _set(out, L.A_CLUE + k, n, last)
-    elif kind == L.D_FOCUS_SPEND:
-        top = min(s[b, L.HFOCUS + h], s[b, L.ROLL_FOCUS], L.N_OPTIONS - 1)
-        for k in range(top + 1):
-            n, last = _set(out, L.A_OPTION + k, n, last)
-    elif kind == L.D_ASSIGN:
-        sp = s[b, L.ROLL_SPACE]
-        rh = roll_solver(s, b)
-        for t in range(L.N_TARGETS):
-            if s[b, L.ROLL_KIND] == 1:
-                ok = enemy_in_space(s, b, T, t, sp)
-            else:
-                ok = problem_in_space(s, b, T, t, sp, rh)
-            if ok:
-                n, last = _set(out, L.A_TARGET + t, n, last)
-    elif kind == L.D_DAMAGE:
-        n, last = _set(out, L.A_PASS, n, last)
-        for c in range(TB.HERO_DECK):
-            tough = T.hcard[h, c, TB.HC_FEATS] & TB.FEAT_TOUGHNESS
-            if s[b, L.HCLOC + hbase + c] == L.L_HAND and tough:
-                n, last = _set(out, L.A_CARD + c, n, last)
-        for i in range(L.N_USE):
-            if ability_usable(s, b, T, h, i, True, 0):
-                n, last = _set(out, L.A_USE + i, n, last)
-        # any hero may become Focused during the hero turn, initiative or not (#14)
-        if (s[b, L.TURN] == L.TURN_HERO and s[b, L.HFOCUS + h] >= T.cfg[TB.CFG_FOCUS_TO_FLIP]
-                and s[b, L.HSIDE + h] == 0):
-            n, last = _set(out, L.A_FOCUS, n, last)
-    elif kind == L.D_DISCARD_OR_DAMAGE:
-        n, last = _set(out, L.A_PASS, n, last)
-        for c in range(TB.HERO_DECK):
-            if s[b, L.HCLOC + hbase + c] == L.L_HAND:
-                n, last = _set(out, L.A_CARD + c, n, last)
-    elif kind == L.D_PICK_HERO:
-        seats = s[b, L.DEC_A]
-        nh = T.cfg[TB.CFG_N_HEROES]
-        for k in range(TB.MAX_HEROES):
-            if k < nh and (seats >> ((h + k) % nh)) & 1:
-                n, last = _set(out, L.A_HERO + k, n, last)
-        for o in range(nh):
-            if (seats >> (L.ALLY_BIT + o)) & 1:
-                n, last = _set(out, L.A_TARGET + L.T_ALLY0 + o, n, last)
-    elif kind == L.D_PICK_TARGET:
-        for t in range(L.N_TARGETS):
-            if pick_target_ok(s, b, T, h, t, s[b, L.DEC_A], s[b, L.DEC_B]):
-                n, last = _set(out, L.A_TARGET + t, n, last)
-    elif (kind == L.D_ATTACK_SPACE or kind == L.D_SOLVE_SPACE) and s[b, L.DEC_B] == 1:
-        rng = s[b, L.DEC_A]  # the ally's Attack or Solve, from its figure
-        for sp in range(n_spaces):
-            if kind == L.D_ATTACK_SPACE and ally_can_attack_at(s, b, T, h, sp, rng):
+    can_atk = False
+    can_slv = False
+    if acts > 0:
+        n, last = _set(out, L.A_DRAW, n, last)
+    here = state[game, L.HLOC + hero]
+    for k in range(7):
+        sp = near_space(tables, here, k)
+        if sp < 0:
+            continue
+        if acts > 0 and can_step(state, game, tables, hero, sp):
+            n, last = _set(out, L.A_SPACE + sp, n, last)
+        if can_attack_at(state, game, tables, hero, sp, 1):
+            can_atk = True
+            if acts > 0:
                 n, last = _set(out, L.A_ATTACK + sp, n, last)
-            if kind == L.D_SOLVE_SPACE and ally_can_solve_at(s, b, T, h, sp, rng):
+        if can_solve_at(state, game, tables, hero, sp, 1):
+            can_slv = True
+            if acts > 0:
                 n, last = _set(out, L.A_SOLVE + sp, n, last)
-    elif kind == L.D_ATTACK_SPACE or kind == L.D_SOLVE_SPACE:
-        rng = s[b, L.DEC_A]
-        for k in range(n_spaces if rng > 1 else 7):
-            sp = k if rng > 1 else near_space(T, s[b, L.HLOC + h], k)
-            if sp < 0:
-                continue
-            if kind == L.D_ATTACK_SPACE and can_attack_at(s, b, T, h, sp, rng):
+    hbase = hero * TB.HERO_DECK
+    for c in range(TB.HERO_DECK):
+        if state[game, L.HCLOC + hbase + c] == L.L_HAND:
+            if acts > 0 or tables.hcard[hero, c, TB.HC_ACTION] == 0:
+                n, last = _set(out, L.A_PLAY + c, n, last)
+            feats = tables.hcard[hero, c, TB.HC_FEATS]
+            if feats & TB.FEAT_MOBILITY:
+                n, last = _set(out, L.A_FEAT + 3 * c, n, last)
+            if feats & TB.FEAT_STRENGTH and can_atk:
+                n, last = _set(out, L.A_FEAT + 3 * c + 1, n, last)
+            if feats & TB.FEAT_DEDUCTION and can_slv:
+                n, last = _set(out, L.A_FEAT + 3 * c + 2, n, last)
+    for i in range(L.N_USE):
+        if ability_usable(state, game, tables, hero, i, False, acts):
+            n, last = _set(out, L.A_USE + i, n, last)
+    for k in range(TB.CLUE_LIST):
+        i = held_clue(state, game, hero, k)
+        if i >= 0 and tables.clue[i, TB.CL_PROG] >= 0:
+            n, last = _set(out, L.A_CLUE + k, n, last)
+    if (state[game, L.HFOCUS + hero] >= tables.cfg[TB.CFG_FOCUS_TO_FLIP]
+            and state[game, L.HSIDE + hero] == 0):
+        n, last = _set(out, L.A_FOCUS, n, last)
+    return n, last
+
+
+@njit(cache=True)
+def mask_move(state, game, tables, hero, out):
+    """D_MOVE: stop (pass) or step to an adjacent space."""
+    n, last = _set(out, L.A_PASS, 0, -1)
+    for k in range(6):
+        sp = near_space(tables, state[game, L.HLOC + hero], k)
+        if sp >= 0 and can_step(state, game, tables, hero, sp):
+            n, last = _set(out, L.A_SPACE + sp, n, last)
+    return n, last
+
+
+@njit(cache=True)
+def mask_place(state, game, tables, hero, out):
+    """D_PLACE: a space within DEC_A for the hero (DEC_B 0) or their ally figure (1)."""
+    n = 0
+    last = -1
+    ally = state[game, L.DEC_B] == 1
+    for sp in range(tables.cfg[TB.CFG_N_SPACES]):
+        if ally:
+            ok = ally_can_place(state, game, tables, hero, sp, state[game, L.DEC_A])
+        else:
+            ok = can_place(state, game, tables, hero, sp, state[game, L.DEC_A])
+        if ok:
+            n, last = _set(out, L.A_SPACE + sp, n, last)
+    return n, last
+
+
+@njit(cache=True)
+def mask_cunning(out):
+    """D_CUNNING: one of the two options of a Cunning ploy."""
+    n, last = _set(out, L.A_OPTION, 0, -1)
+    return _set(out, L.A_OPTION + 1, n, last)
+
+
+@njit(cache=True)
+def mask_clue_dice(state, game, tables, hero, out):
+    """D_CLUE_DICE: roll as is (pass) or add a held clue's dice of the roll's kind."""
+    n, last = _set(out, L.A_PASS, 0, -1)
+    col = TB.CL_ATTACK_DICE if state[game, L.ROLL_KIND] == 1 else TB.CL_SOLVE_DICE
+    for k in range(TB.CLUE_LIST):
+        i = held_clue(state, game, hero, k)
+        if i >= 0 and tables.clue[i, col] > 0:
+            n, last = _set(out, L.A_CLUE + k, n, last)
+    return n, last
+
+
+@njit(cache=True)
+def mask_focus_spend(state, game, hero, out):
+    """D_FOCUS_SPEND: how many focus tokens to spend on the roll (option k: k tokens)."""
+    n = 0
+    last = -1
+    top = min(state[game, L.HFOCUS + hero], state[game, L.ROLL_FOCUS], L.N_OPTIONS - 1)
+    for k in range(top + 1):
+        n, last = _set(out, L.A_OPTION + k, n, last)
+    return n, last
+
+
+@njit(cache=True)
+def mask_assign(state, game, tables, out):
+    """D_ASSIGN: the enemy (Attack roll) or problem (Solve roll) in the rolled space that
+    takes the next success."""
+    n = 0
+    last = -1
+    for t in range(L.N_TARGETS):
+        if can_take_success(state, game, tables, t):
+            n, last = _set(out, L.A_TARGET + t, n, last)
+    return n, last
+
+
+@njit(cache=True)
+def can_take_success(state, game, tables, t):
+    """Can target ``t`` take a success of the roll in progress: an enemy in the rolled
+    space (Attack) or a problem there that the roll's solver may Solve (Solve)?"""
+    sp = state[game, L.ROLL_SPACE]
+    if state[game, L.ROLL_KIND] == 1:
+        return enemy_in_space(state, game, tables, t, sp)
+    return problem_in_space(state, game, tables, t, sp, roll_solver(state, game))
+
+
+@njit(cache=True)
+def mask_damage(state, game, tables, hero, out):
+    """D_DAMAGE: take the damage (pass), or prevent it with a Toughness card, a Prevent
+    ability or by becoming Focused."""
+    n, last = _set(out, L.A_PASS, 0, -1)
+    hbase = hero * TB.HERO_DECK
+    for c in range(TB.HERO_DECK):
+        tough = tables.hcard[hero, c, TB.HC_FEATS] & TB.FEAT_TOUGHNESS
+        if state[game, L.HCLOC + hbase + c] == L.L_HAND and tough:
+            n, last = _set(out, L.A_CARD + c, n, last)
+    for i in range(L.N_USE):
+        if ability_usable(state, game, tables, hero, i, True, 0):
+            n, last = _set(out, L.A_USE + i, n, last)
+    # any hero may become Focused during the hero turn, initiative or not (#14)
+    if (state[game, L.TURN] == L.TURN_HERO
+            and state[game, L.HFOCUS + hero] >= tables.cfg[TB.CFG_FOCUS_TO_FLIP]
+            and state[game, L.HSIDE + hero] == 0):
+        n, last = _set(out, L.A_FOCUS, n, last)
+    return n, last
+
+
+@njit(cache=True)
+def mask_discard_or_damage(state, game, hero, out):
+    """D_DISCARD_OR_DAMAGE: take the damage (pass) or discard a card from hand."""
+    n, last = _set(out, L.A_PASS, 0, -1)
+    return mask_hand_cards(state, game, hero, out, n, last)
+
+
+@njit(cache=True)
+def mask_pick_hero(state, game, tables, hero, out):
+    """D_PICK_HERO: a seat of the DEC_A bitmask (A_HERO + k: k seats after ``hero``), or an
+    ally figure of it (its ALLY_BIT bits)."""
+    n = 0
+    last = -1
+    seats = state[game, L.DEC_A]
+    nh = tables.cfg[TB.CFG_N_HEROES]
+    for k in range(TB.MAX_HEROES):
+        if k < nh and (seats >> ((hero + k) % nh)) & 1:
+            n, last = _set(out, L.A_HERO + k, n, last)
+    for o in range(nh):
+        if (seats >> (L.ALLY_BIT + o)) & 1:
+            n, last = _set(out, L.A_TARGET + L.T_ALLY0 + o, n, last)
+    return n, last
+
+
+@njit(cache=True)
+def mask_pick_target(state, game, tables, hero, out):
+    """D_PICK_TARGET: a target card that ``pick_target_ok`` accepts for DEC_A/DEC_B."""
+    n = 0
+    last = -1
+    for t in range(L.N_TARGETS):
+        if pick_target_ok(state, game, tables, hero, t, state[game, L.DEC_A], state[game, L.DEC_B]):
+            n, last = _set(out, L.A_TARGET + t, n, last)
+    return n, last
+
+
+@njit(cache=True)
+def mask_strike_space(state, game, tables, hero, attack, out):
+    """D_ATTACK_SPACE (``attack``) or D_SOLVE_SPACE: a space within DEC_A to Attack or
+    Solve at, from the hero's space, or (DEC_B 1) from their ally figure's."""
+    n = 0
+    last = -1
+    rng = state[game, L.DEC_A]
+    if state[game, L.DEC_B] == 1:
+        for sp in range(tables.cfg[TB.CFG_N_SPACES]):
+            if attack and ally_can_attack_at(state, game, tables, hero, sp, rng):
                 n, last = _set(out, L.A_ATTACK + sp, n, last)
-            if kind == L.D_SOLVE_SPACE and can_solve_at(s, b, T, h, sp, rng):
+            if not attack and ally_can_solve_at(state, game, tables, hero, sp, rng):
                 n, last = _set(out, L.A_SOLVE + sp, n, last)
-    elif kind == L.D_RESCUE:
-        here = s[b, L.HLOC + h]
-        for sp in range(n_spaces):
-            if here >= 0 and T.dist[here, sp] <= s[b, L.DEC_A] and rescuable_at(s, b, T, sp):
-                n, last = _set(out, L.A_SPACE + sp, n, last)
+        return n, last
+    for k in range(tables.cfg[TB.CFG_N_SPACES] if rng > 1 else 7):
+        sp = k if rng > 1 else near_space(tables, state[game, L.HLOC + hero], k)
+        if sp < 0:
+            continue
+        if attack and can_attack_at(state, game, tables, hero, sp, rng):
+            n, last = _set(out, L.A_ATTACK + sp, n, last)
+        if not attack and can_solve_at(state, game, tables, hero, sp, rng):
+            n, last = _set(out, L.A_SOLVE + sp, n, last)
+    return n, last
+
+
+@njit(cache=True)
+def mask_rescue(state, game, tables, hero, out):
+    """D_RESCUE: a space within DEC_A with a bystander or captives to rescue."""
+    n = 0
+    last = -1
+    here = state[game, L.HLOC + hero]
+    for sp in range(tables.cfg[TB.CFG_N_SPACES]):
+        in_range = here >= 0 and tables.dist[here, sp] <= state[game, L.DEC_A]
+        if in_range and rescuable_at(state, game, tables, sp):
+            n, last = _set(out, L.A_SPACE + sp, n, last)
     return n, last
 
 
