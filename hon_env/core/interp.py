@@ -60,6 +60,7 @@ from hon_env.core.masks import (
     can_attack_at,
     can_solve_at,
     can_step,
+    can_take_success,
     legal_mask,
     near_space,
     pick_target_ok,
@@ -72,15 +73,12 @@ from hon_env.core.queries import (
     attack_dice,
     enemies_in_panel,
     enemy_defense,
-    enemy_in_space,
     enemy_inflict,
     hero_form,
     hero_health,
     is_enemy_card,
     move_bonus,
     nem_in_play,
-    problem_in_space,
-    roll_solver,
     solve_dice,
     target_space,
     villain_panel,
@@ -886,14 +884,8 @@ def assign_candidates(s, b, T):
     """How many targets in the roll's space can take successes, and the last of them."""
     n = 0
     last = -1
-    sp = s[b, L.ROLL_SPACE]
-    solver = roll_solver(s, b)
     for t in range(L.N_TARGETS):
-        if s[b, L.ROLL_KIND] == 1:
-            ok = enemy_in_space(s, b, T, t, sp)
-        else:
-            ok = problem_in_space(s, b, T, t, sp, solver)
-        if ok:
+        if can_take_success(s, b, T, t):
             n += 1
             last = t
     return n, last
@@ -1239,88 +1231,109 @@ def set_enemy_pos(s, b, t, sp):
 
 
 @njit(cache=True)
-def op_choice_effect(s, b, T, op, a, bb, h):
-    """Hero effects that ask a question first (targets, spaces, heroes)."""
-    if not on_board(s, b, h):
-        pop(s, b)
+def op_choice_effect(state, game, tables, op, a, bb, hero):
+    """Hero effects that ask a question first (targets, spaces, heroes): the first run
+    parks the question (or drops the effect when nothing qualifies), the second resolves
+    the answer."""
+    if not on_board(state, game, hero):
+        pop(state, game)
         return
-    ch = take_choice(s, b)
+    ch = take_choice(state, game)
     if ch < 0:
-        if op == ops.OP_HEAL:
-            seats = seats_within(s, b, T, h, bb)
-            if seats == 0:
-                pop(s, b)
-            else:
-                park(s, b, L.D_PICK_HERO, h, seats, 0)
-        elif op == ops.OP_DAMAGE_ENEMY or op == ops.OP_JUSTICE or op == ops.OP_EXHAUST_THREAT:
-            kind = 0 if op == ops.OP_DAMAGE_ENEMY else (1 if op == ops.OP_JUSTICE else 2)
-            rng = bb if op != ops.OP_EXHAUST_THREAT else 0
-            if any_pick_target(s, b, T, h, kind, rng):
-                park(s, b, L.D_PICK_TARGET, h, kind, rng)
-            else:
-                pop(s, b)
-        elif op == ops.OP_ATTACK or op == ops.OP_SOLVE:
-            rng = max(1, bb)
-            if any_space(s, b, T, h, 1 if op == ops.OP_ATTACK else 2, rng):
-                park(s, b, L.D_ATTACK_SPACE if op == ops.OP_ATTACK else L.D_SOLVE_SPACE, h, rng, 0)
-            else:
-                pop(s, b)
-        elif op == ops.OP_PLACE:
-            park(s, b, L.D_PLACE, h, a, 0)
-        elif op == ops.OP_RESCUE:
-            if any_space(s, b, T, h, 3, a):
-                park(s, b, L.D_RESCUE, h, a, 0)
-            else:
-                pop(s, b)
-        elif op == ops.OP_ALLY_MOVE:
-            if s[b, L.ALLY_LOC + h] >= 0:
-                park(s, b, L.D_PLACE, h, a, 1)
-            else:
-                pop(s, b)
-        elif op == ops.OP_ALLY_ATTACK or op == ops.OP_ALLY_SOLVE:
-            kind = 1 if op == ops.OP_ALLY_ATTACK else 2
-            value = T.ally[h, TB.AL_ATTACK if kind == 1 else TB.AL_SOLVE]
-            if value > 0 and any_ally_space(s, b, T, h, kind, a):
-                park(s, b, L.D_ATTACK_SPACE if kind == 1 else L.D_SOLVE_SPACE, h, a, 1)
-            else:
-                pop(s, b)
-        return
-    pop(s, b)
+        ask_choice_effect(state, game, tables, op, a, bb, hero)
+    else:
+        pop(state, game)
+        resolve_choice_effect(state, game, tables, op, a, hero, ch)
+
+
+@njit(cache=True)
+def ask_choice_effect(state, game, tables, op, a, bb, hero):
+    """Park the question of choice effect ``op``, or pop it when no answer qualifies."""
     if op == ops.OP_HEAL:
-        o = (h + ch - L.A_HERO) % T.cfg[TB.CFG_N_HEROES]
-        s[b, L.HDMG + o] = max(0, s[b, L.HDMG + o] - a)
-    elif op == ops.OP_DAMAGE_ENEMY:
-        damage_enemy_card(s, b, T, ch - L.A_TARGET, a, h)
-    elif op == ops.OP_JUSTICE:
-        push_prog(s, b, T, place_justice(s, b, T, ch - L.A_TARGET, a, h), h, -1)
-    elif op == ops.OP_EXHAUST_THREAT:
-        t = ch - L.A_TARGET
-        if t == L.T_VILLAIN:
-            s[b, L.VIL_EXH] = 1
-        elif t > L.T_VILLAIN:
-            s[b, L.NEM_EXH + t - L.T_NEM0] = 1
-        elif t < L.T_I0:
-            s[b, L.VEXH + t] = 1
+        seats = seats_within(state, game, tables, hero, bb)
+        if seats == 0:
+            pop(state, game)
         else:
-            s[b, L.IEXH + t - L.T_I0] = 1
-    elif op == ops.OP_ATTACK:
-        push(s, b, F_ROLL_BEGIN, 1, ch - L.A_ATTACK, a, h, -1)
-    elif op == ops.OP_SOLVE:
-        push(s, b, F_ROLL_BEGIN, 2, ch - L.A_SOLVE, a, h, -1)
+            park(state, game, L.D_PICK_HERO, hero, seats, 0)
+    elif op == ops.OP_DAMAGE_ENEMY or op == ops.OP_JUSTICE or op == ops.OP_EXHAUST_THREAT:
+        kind = 0 if op == ops.OP_DAMAGE_ENEMY else (1 if op == ops.OP_JUSTICE else 2)
+        rng = bb if op != ops.OP_EXHAUST_THREAT else 0
+        if any_pick_target(state, game, tables, hero, kind, rng):
+            park(state, game, L.D_PICK_TARGET, hero, kind, rng)
+        else:
+            pop(state, game)
+    elif op == ops.OP_ATTACK or op == ops.OP_SOLVE:
+        rng = max(1, bb)
+        if any_space(state, game, tables, hero, 1 if op == ops.OP_ATTACK else 2, rng):
+            kind = L.D_ATTACK_SPACE if op == ops.OP_ATTACK else L.D_SOLVE_SPACE
+            park(state, game, kind, hero, rng, 0)
+        else:
+            pop(state, game)
     elif op == ops.OP_PLACE:
-        move_hero_to(s, b, T, h, ch - L.A_SPACE)
+        park(state, game, L.D_PLACE, hero, a, 0)
+    elif op == ops.OP_RESCUE:
+        if any_space(state, game, tables, hero, 3, a):
+            park(state, game, L.D_RESCUE, hero, a, 0)
+        else:
+            pop(state, game)
+    elif op == ops.OP_ALLY_MOVE:
+        if state[game, L.ALLY_LOC + hero] >= 0:
+            park(state, game, L.D_PLACE, hero, a, 1)
+        else:
+            pop(state, game)
+    elif op == ops.OP_ALLY_ATTACK or op == ops.OP_ALLY_SOLVE:
+        kind = 1 if op == ops.OP_ALLY_ATTACK else 2
+        value = tables.ally[hero, TB.AL_ATTACK if kind == 1 else TB.AL_SOLVE]
+        if value > 0 and any_ally_space(state, game, tables, hero, kind, a):
+            park(state, game, L.D_ATTACK_SPACE if kind == 1 else L.D_SOLVE_SPACE, hero, a, 1)
+        else:
+            pop(state, game)
+
+
+@njit(cache=True)
+def resolve_choice_effect(state, game, tables, op, a, hero, ch):
+    """Carry out choice effect ``op`` of ``hero`` with the chosen action ``ch``."""
+    if op == ops.OP_HEAL:
+        o = (hero + ch - L.A_HERO) % tables.cfg[TB.CFG_N_HEROES]
+        state[game, L.HDMG + o] = max(0, state[game, L.HDMG + o] - a)
+    elif op == ops.OP_DAMAGE_ENEMY:
+        damage_enemy_card(state, game, tables, ch - L.A_TARGET, a, hero)
+    elif op == ops.OP_JUSTICE:
+        pid = place_justice(state, game, tables, ch - L.A_TARGET, a, hero)
+        push_prog(state, game, tables, pid, hero, -1)
+    elif op == ops.OP_EXHAUST_THREAT:
+        exhaust_target(state, game, ch - L.A_TARGET)
+    elif op == ops.OP_ATTACK:
+        push(state, game, F_ROLL_BEGIN, 1, ch - L.A_ATTACK, a, hero, -1)
+    elif op == ops.OP_SOLVE:
+        push(state, game, F_ROLL_BEGIN, 2, ch - L.A_SOLVE, a, hero, -1)
+    elif op == ops.OP_PLACE:
+        move_hero_to(state, game, tables, hero, ch - L.A_SPACE)
     elif op == ops.OP_RESCUE:
         sp = ch - L.A_SPACE
-        if bystander_at(s, b, T, sp):
-            rescue_on_map(s, b, T, h, sp)
+        if bystander_at(state, game, tables, sp):
+            rescue_on_map(state, game, tables, hero, sp)
         else:
-            rescue_captured(s, b, T, h, panel_of_space(T, sp), 1)
+            rescue_captured(state, game, tables, hero, panel_of_space(tables, sp), 1)
     elif op == ops.OP_ALLY_MOVE:
-        move_ally_to(s, b, T, h, ch - L.A_SPACE)
+        move_ally_to(state, game, tables, hero, ch - L.A_SPACE)
     elif op == ops.OP_ALLY_ATTACK:
-        push(s, b, F_ALLY_STRIKE, 1, ch - L.A_ATTACK, 0, h, -1)
+        push(state, game, F_ALLY_STRIKE, 1, ch - L.A_ATTACK, 0, hero, -1)
     elif op == ops.OP_ALLY_SOLVE:
-        push(s, b, F_ALLY_STRIKE, 2, ch - L.A_SOLVE, 0, h, -1)
+        push(state, game, F_ALLY_STRIKE, 2, ch - L.A_SOLVE, 0, hero, -1)
+
+
+@njit(cache=True)
+def exhaust_target(state, game, t):
+    """Exhaust threat card ``t`` (T_* numbering)."""
+    if t == L.T_VILLAIN:
+        state[game, L.VIL_EXH] = 1
+    elif t > L.T_VILLAIN:
+        state[game, L.NEM_EXH + t - L.T_NEM0] = 1
+    elif t < L.T_I0:
+        state[game, L.VEXH + t] = 1
+    else:
+        state[game, L.IEXH + t - L.T_I0] = 1
 
 
 @njit(cache=True)
@@ -1350,206 +1363,302 @@ def push_hero_damage(s, b, mask, n, op, nh):
 
 
 @njit(cache=True)
-def op_content(s, b, T, op, a, bb, c, h, src):
-    """Run one content op (content/ops.py) for hero ``h`` with source card ``src``."""
-    nh = T.cfg[TB.CFG_N_HEROES]
-    if op in (ops.OP_HEAL, ops.OP_DAMAGE_ENEMY, ops.OP_JUSTICE, ops.OP_EXHAUST_THREAT,
-              ops.OP_ATTACK, ops.OP_SOLVE, ops.OP_PLACE, ops.OP_RESCUE, ops.OP_ALLY_MOVE,
-              ops.OP_ALLY_ATTACK, ops.OP_ALLY_SOLVE):
-        op_choice_effect(s, b, T, op, a, bb, h)
+def op_content(state, game, tables, op, a, bb, c, hero, src):
+    """Run one content op (content/ops.py) for ``hero`` with source card ``src``.
+
+    Effects that ask a question run in two steps (``op_choice_effect``); every other op is
+    popped first and then carried out by its family's function (each returns False for an
+    op that is not its own). ``prevent`` is only an ability answered in the damage window:
+    run as an op it does nothing."""
+    if is_choice_effect(op):
+        op_choice_effect(state, game, tables, op, a, bb, hero)
         return
-    pop(s, b)
+    pop(state, game)
+    if op == ops.OP_IF:
+        if count_value(state, game, tables, a, hero) < bb:
+            state[game, L.SP] -= c  # skip the next c entries of the program
+    elif not hero_effect(state, game, tables, op, a, hero, src):
+        if not token_effect(state, game, tables, op, a, bb, hero):
+            if not harm_effect(state, game, tables, op, a, bb, hero, src):
+                villain_effect(state, game, tables, op, a, bb, c, hero, src)
+
+
+@njit(cache=True)
+def is_choice_effect(op):
+    """Does content op ``op`` ask its hero a question before it resolves?"""
+    return (op == ops.OP_HEAL or op == ops.OP_DAMAGE_ENEMY or op == ops.OP_JUSTICE
+            or op == ops.OP_EXHAUST_THREAT or op == ops.OP_ATTACK or op == ops.OP_SOLVE
+            or op == ops.OP_PLACE or op == ops.OP_RESCUE or op == ops.OP_ALLY_MOVE
+            or op == ops.OP_ALLY_ATTACK or op == ops.OP_ALLY_SOLVE)
+
+
+@njit(cache=True)
+def hero_effect(state, game, tables, op, a, hero, src):
+    """Ops on ``hero`` themselves: focus, cards, clues, movement, mech forms."""
     if op == ops.OP_GAIN_FOCUS:
-        gain_focus(s, b, T, h, a)
+        gain_focus(state, game, tables, hero, a)
     elif op == ops.OP_DRAW:
-        if on_board(s, b, h):
+        if on_board(state, game, hero):
             for _ in range(a):
-                hero_draw(s, b, h)
+                hero_draw(state, game, hero)
     elif op == ops.OP_GAIN_CLUE:
         for _ in range(a):
-            gain_clue(s, b, T, h)
+            gain_clue(state, game, tables, hero)
     elif op == ops.OP_MOVE:
-        push(s, b, F_MOVE, a, 0, 0, h, -1)
-    elif op == ops.OP_PLACE_MINIONS:
+        push(state, game, F_MOVE, a, 0, 0, hero, -1)
+    elif op == ops.OP_BOARD_MECH:
+        if on_board(state, game, hero) and hero_form(state, game, tables, hero) == TB.FORM_PILOT:
+            turn_focused(state, game, tables, hero)
+            if a > 0:
+                # the mech lands within range and the pilot climbs in there: a "move to"
+                push(state, game, ops.OP_PLACE, a, 0, 0, hero, src)
+    elif op == ops.OP_EJECT:
+        if on_board(state, game, hero):
+            leave_mech(state, game, tables, hero)
+    else:
+        return False
+    return True
+
+
+@njit(cache=True)
+def token_effect(state, game, tables, op, a, bb, hero):
+    """Ops on the tokens of the board: minions, bystanders, captives, crises."""
+    if op == ops.OP_PLACE_MINIONS:
         short = False
         if a > 0 and bb == ops.PANEL_ALL:
-            for k in range(1, T.cfg[TB.CFG_N_PANELS] + 1):
-                short = place_minions(s, b, T, a, k) or short
+            for k in range(1, tables.cfg[TB.CFG_N_PANELS] + 1):
+                short = place_minions(state, game, tables, a, k) or short
         else:
-            panel = villain_panel(s, b, T) if bb == ops.PANEL_VILLAIN else bb
-            short = place_minions(s, b, T, a, panel)
+            panel = villain_panel(state, game, tables) if bb == ops.PANEL_VILLAIN else bb
+            short = place_minions(state, game, tables, a, panel)
         if short:
-            effect_crisis(s, b)
+            effect_crisis(state, game)
     elif op == ops.OP_PLACE_BYSTANDERS:
         short = False
         for _ in range(a):
             if bb > 0:  # figure: own, compiled to the card's sby row + 1
-                place_own_figure(s, b, T, bb - 1, h)
+                place_own_figure(state, game, tables, bb - 1, hero)
             else:
-                short = place_bystander(s, b, T, h) or short
+                short = place_bystander(state, game, tables, hero) or short
         if short:
-            effect_crisis(s, b)
+            effect_crisis(state, game)
     elif op == ops.OP_CAPTURE:
-        capture_nearest_villain(s, b, T, a, h)
+        capture_nearest_villain(state, game, tables, a, hero)
     elif op == ops.OP_DEFEAT_BYSTANDERS:
-        if defeat_bystanders(s, b, T, a, h):
-            effect_crisis(s, b)
-    elif op == ops.OP_SCHEME:
-        for _ in range(a):
-            push(s, b, F_SCHEME_ONCE, 0, 0, 0, h, L.T_VILLAIN)
-    elif op == ops.OP_ADVANCE:
-        for _ in range(a):
-            advance_villain(s, b, T)
-    elif op == ops.OP_VILLAIN_INFLICT:
-        if on_board(s, b, h):
-            push(s, b, F_HERO_DAMAGE, h, enemy_inflict(s, b, T, L.T_VILLAIN), 0, h, -1)
-    elif op == ops.OP_DAMAGE_HERO:
-        push_hero_damage(s, b, heroes_for(s, b, T, bb, h), a, F_HERO_DAMAGE, nh)
-    elif op == ops.OP_DISCARD_OR_DAMAGE:
-        push_hero_damage(s, b, heroes_for(s, b, T, bb, h), a, F_DISCARD_OR_DAMAGE, nh)
+        if defeat_bystanders(state, game, tables, a, hero):
+            effect_crisis(state, game)
     elif op == ops.OP_CRISIS:
-        effect_crisis(s, b)
-    elif op == ops.OP_COUNTER_ADD:
-        add_counter(s, b, T, a, bb)
-    elif op == ops.OP_HEAL_VILLAIN:
-        s[b, L.VIL_DAMAGE] = max(0, s[b, L.VIL_DAMAGE] - a)
-    elif op == ops.OP_VILLAIN_MOVE or op == ops.OP_ENEMY_MOVE:
-        t = L.T_VILLAIN if op == ops.OP_VILLAIN_MOVE else src
-        pos = enemy_pos(s, b, T, t)
-        if pos >= 0:
-            set_enemy_pos(s, b, t, move_enemy(s, b, T, pos, a, t == L.T_VILLAIN, bb, h))
-    elif op == ops.OP_MOVE_AWAY:
-        origin = s[b, L.VIL_LOC] if c == ops.AWAY_FROM_VILLAIN else enemy_pos(s, b, T, src)
-        if origin >= 0:
-            mask = heroes_for(s, b, T, bb, h)
-            for o in range(nh):
-                if (mask >> o) & 1:
-                    move_hero_away(s, b, T, o, origin, a)
+        effect_crisis(state, game)
+    else:
+        return False
+    return True
+
+
+@njit(cache=True)
+def harm_effect(state, game, tables, op, a, bb, hero, src):
+    """Ops that damage heroes (and ally figures): pushed as damage frames, one per seat."""
+    nh = tables.cfg[TB.CFG_N_HEROES]
+    if op == ops.OP_VILLAIN_INFLICT:
+        if on_board(state, game, hero):
+            n = enemy_inflict(state, game, tables, L.T_VILLAIN)
+            push(state, game, F_HERO_DAMAGE, hero, n, 0, hero, -1)
+    elif op == ops.OP_DAMAGE_HERO:
+        seats = heroes_for(state, game, tables, bb, hero)
+        push_hero_damage(state, game, seats, a, F_HERO_DAMAGE, nh)
+    elif op == ops.OP_DISCARD_OR_DAMAGE:
+        seats = heroes_for(state, game, tables, bb, hero)
+        push_hero_damage(state, game, seats, a, F_DISCARD_OR_DAMAGE, nh)
     elif op == ops.OP_INFLICT:
-        pos = enemy_pos(s, b, T, src)
+        pos = enemy_pos(state, game, tables, src)
         if src == L.T_VILLAIN:
-            pos = s[b, L.VIL_LOC]
+            pos = state[game, L.VIL_LOC]
         if pos >= 0:
             seats = 0
             for o in range(nh):
-                loc = s[b, L.HLOC + o]
-                if loc >= 0 and T.dist[pos, loc] <= 1:
+                loc = state[game, L.HLOC + o]
+                if loc >= 0 and tables.dist[pos, loc] <= 1:
                     seats |= 1 << o
-                loc = s[b, L.ALLY_LOC + o]  # enemies treat ally figures as heroes
-                if loc >= 0 and T.dist[pos, loc] <= 1:
+                loc = state[game, L.ALLY_LOC + o]  # enemies treat ally figures as heroes
+                if loc >= 0 and tables.dist[pos, loc] <= 1:
                     seats |= 1 << (L.ALLY_BIT + o)
-            n = enemy_inflict(s, b, T, src) + a
+            n = enemy_inflict(state, game, tables, src) + a
             if seats != 0 and n > 0:
-                push(s, b, F_INFLICT, n, seats, 0, h if h >= 0 else 0, src)
+                push(state, game, F_INFLICT, n, seats, 0, hero if hero >= 0 else 0, src)
     elif op == ops.OP_INFLICT_OWNER:
-        n = enemy_inflict(s, b, T, src) + a
-        if on_board(s, b, h) and n > 0:
-            push(s, b, F_HERO_DAMAGE, h, n, 0, h, src)
+        n = enemy_inflict(state, game, tables, src) + a
+        if on_board(state, game, hero) and n > 0:
+            push(state, game, F_HERO_DAMAGE, hero, n, 0, hero, src)
+    else:
+        return False
+    return True
+
+
+@njit(cache=True)
+def villain_effect(state, game, tables, op, a, bb, c, hero, src):
+    """Ops of the villain side: scheming, advancing, healing, enemy movement, forced
+    movement of heroes, counters and fortification."""
+    if op == ops.OP_SCHEME:
+        for _ in range(a):
+            push(state, game, F_SCHEME_ONCE, 0, 0, 0, hero, L.T_VILLAIN)
+    elif op == ops.OP_ADVANCE:
+        for _ in range(a):
+            advance_villain(state, game, tables)
+    elif op == ops.OP_HEAL_VILLAIN:
+        state[game, L.VIL_DAMAGE] = max(0, state[game, L.VIL_DAMAGE] - a)
+    elif op == ops.OP_VILLAIN_MOVE or op == ops.OP_ENEMY_MOVE:
+        t = L.T_VILLAIN if op == ops.OP_VILLAIN_MOVE else src
+        pos = enemy_pos(state, game, tables, t)
+        if pos >= 0:
+            to = move_enemy(state, game, tables, pos, a, t == L.T_VILLAIN, bb, hero)
+            set_enemy_pos(state, game, t, to)
+    elif op == ops.OP_MOVE_AWAY:
+        if c == ops.AWAY_FROM_VILLAIN:
+            origin = state[game, L.VIL_LOC]
+        else:
+            origin = enemy_pos(state, game, tables, src)
+        if origin >= 0:
+            mask = heroes_for(state, game, tables, bb, hero)
+            for o in range(tables.cfg[TB.CFG_N_HEROES]):
+                if (mask >> o) & 1:
+                    move_hero_away(state, game, tables, o, origin, a)
+    elif op == ops.OP_COUNTER_ADD:
+        add_counter(state, game, tables, a, bb)
     elif op == ops.OP_FORTIFY:
-        s[b, L.DEF_BONUS + bb] += a
-    elif op == ops.OP_BOARD_MECH:
-        if on_board(s, b, h) and hero_form(s, b, T, h) == TB.FORM_PILOT:
-            turn_focused(s, b, T, h)
-            if a > 0:
-                # the mech lands within range and the pilot climbs in there: a "move to"
-                push(s, b, ops.OP_PLACE, a, 0, 0, h, src)
-    elif op == ops.OP_EJECT:
-        if on_board(s, b, h):
-            leave_mech(s, b, T, h)
-    elif op == ops.OP_IF:
-        if count_value(s, b, T, a, h) < bb:
-            s[b, L.SP] -= c
+        state[game, L.DEF_BONUS + bb] += a
+    else:
+        return False
+    return True
 
 
 # --- the interpreter loop ---------------------------------------------------------------
 
 @njit(cache=True)
-def step_op(s, b, T):
-    """Execute (part of) the top stack entry."""
-    op = top(s, b, 0)
-    a = top(s, b, 1)
-    bb = top(s, b, 2)
-    c = top(s, b, 3)
-    h = top(s, b, 4)
-    src = top(s, b, 5)
+def step_op(state, game, tables):
+    """Execute (part of) the top stack entry: a content op, or a flow op of the round,
+    of a dice roll, of damage to heroes or of an effect's bookkeeping."""
+    op = top(state, game, 0)
+    a = top(state, game, 1)
+    bb = top(state, game, 2)
+    c = top(state, game, 3)
+    h = top(state, game, 4)
+    src = top(state, game, 5)
     if 0 < op < ops.N_CONTENT_OPS:
-        op_content(s, b, T, op, a, bb, c, h, src)
-    elif op == F_ROUND:
-        op_round(s, b, T)
+        op_content(state, game, tables, op, a, bb, c, h, src)
+    elif not step_turn_op(state, game, tables, op, a, bb, h):
+        if not step_roll_op(state, game, tables, op, a, bb, c, h):
+            if not step_damage_op(state, game, tables, op, a, bb, h):
+                if not step_effect_op(state, game, tables, op, a):
+                    fail(state, game, L.ERR_UNKNOWN_OP)
+
+
+@njit(cache=True)
+def step_turn_op(state, game, tables, op, a, bb, hero):
+    """Flow ops of the round: villain, hero and issue turns, their cards and phases.
+    Returns False for an op of another family."""
+    if op == F_ROUND:
+        op_round(state, game, tables)
     elif op == F_VDRAW:
-        op_vdraw(s, b, T, a)
+        op_vdraw(state, game, tables, a)
     elif op == F_PLOY:
-        op_ploy(s, b, T, a, bb, h)
+        op_ploy(state, game, tables, a, bb, hero)
     elif op == F_VCARD_END:
-        op_vcard_end(s, b, T, a)
-    elif op == F_HERO_TURN:
-        op_hero_turn(s, b, T)
-    elif op == F_MAIN:
-        op_main(s, b, T)
-    elif op == F_AFTER_THREAT:
-        op_after_threat(s, b, T)
-    elif op == F_THREAT:
-        op_threat(s, b, T, a)
-    elif op == F_ACTIVATE:
-        op_activate(s, b, T, a, h)
-    elif op == F_HERO_TURN_END:
-        op_hero_turn_end(s, b, T)
-    elif op == F_ISSUE_TURN:
-        op_issue_turn(s, b, T)
-    elif op == F_ICARD_END:
-        op_icard_end(s, b, T, a, h)
-    elif op == F_RETURN:
-        op_return(s, b, T)
-    elif op == F_MULLIGAN:
-        op_mulligan(s, b, T, h)
-    elif op == F_MOVE:
-        op_move(s, b, T, a, h)
-    elif op == F_ROLL_BEGIN:
-        op_roll_begin(s, b, T, a, bb, c, h)
-    elif op == F_CLUE_DICE:
-        op_clue_dice(s, b, T, h)
-    elif op == F_ROLL:
-        op_roll(s, b, T)
-    elif op == F_SHOWDOWN:
-        op_showdown(s, b, T, h)
-    elif op == F_FOCUS:
-        op_focus(s, b, h)
-    elif op == F_ASSIGN:
-        op_assign(s, b, T, h)
-    elif op == F_ROLL_END:
-        op_roll_end(s, b, T, h)
-    elif op == F_POST_SOLVE:
-        op_post_solve(s, b, T, h)
-    elif op == F_HERO_DAMAGE:
-        op_hero_damage(s, b, T, a, bb)
-    elif op == F_DISCARD_OR_DAMAGE:
-        op_discard_or_damage(s, b, a, bb)
-    elif op == F_CRISIS:
-        op_crisis(s, b, T)
-    elif op == F_CRISIS_END:
-        pop(s, b)
-        s[b, L.CRISIS_DEPTH] = 0
-    elif op == F_PLAY_END:
-        pop(s, b)
-        base = L.HCLOC + h * TB.HERO_DECK + a
-        if s[b, base] == L.L_PENDING:
-            s[b, base] = L.L_DISCARD
+        op_vcard_end(state, game, tables, a)
     elif op == F_SCHEME_ONCE:
-        op_scheme_once(s, b, T, h)
-    elif op == F_INFLICT:
-        op_inflict_choice(s, b, T, a, bb, h)
+        op_scheme_once(state, game, tables, hero)
+    elif op == F_HERO_TURN:
+        op_hero_turn(state, game, tables)
+    elif op == F_MAIN:
+        op_main(state, game, tables)
+    elif op == F_MOVE:
+        op_move(state, game, tables, a, hero)
+    elif op == F_PLAY_END:
+        pop(state, game)
+        base = L.HCLOC + hero * TB.HERO_DECK + a
+        if state[game, base] == L.L_PENDING:
+            state[game, base] = L.L_DISCARD
+    elif op == F_AFTER_THREAT:
+        op_after_threat(state, game, tables)
+    elif op == F_THREAT:
+        op_threat(state, game, tables, a)
+    elif op == F_ACTIVATE:
+        op_activate(state, game, tables, a, hero)
+    elif op == F_HERO_TURN_END:
+        op_hero_turn_end(state, game, tables)
+    elif op == F_ISSUE_TURN:
+        op_issue_turn(state, game, tables)
+    elif op == F_ICARD_END:
+        op_icard_end(state, game, tables, a, hero)
+    elif op == F_RETURN:
+        op_return(state, game, tables)
+    elif op == F_MULLIGAN:
+        op_mulligan(state, game, tables, hero)
     elif op == F_NEMESIS_SETUP:
-        op_nemesis_setup(s, b, T)
-    elif op == F_ALLY_STRIKE:
-        op_ally_strike(s, b, T, a, bb, h)
-    elif op == F_EFFECT_BEGIN:
-        op_effect_begin(s, b, a)
-    elif op == F_EFFECT_END:
-        pop(s, b)
-        s[b, L.CRISIS_LATCH] = a
-        push_owed_threat_phases(s, b, T)
+        op_nemesis_setup(state, game, tables)
     else:
-        fail(s, b, L.ERR_UNKNOWN_OP)
+        return False
+    return True
+
+
+@njit(cache=True)
+def step_roll_op(state, game, tables, op, a, bb, c, hero):
+    """Flow ops of an Attack or Solve dice roll, from its start to what follows a solve.
+    Returns False for an op of another family."""
+    if op == F_ROLL_BEGIN:
+        op_roll_begin(state, game, tables, a, bb, c, hero)
+    elif op == F_ALLY_STRIKE:
+        op_ally_strike(state, game, tables, a, bb, hero)
+    elif op == F_CLUE_DICE:
+        op_clue_dice(state, game, tables, hero)
+    elif op == F_ROLL:
+        op_roll(state, game, tables)
+    elif op == F_SHOWDOWN:
+        op_showdown(state, game, tables, hero)
+    elif op == F_FOCUS:
+        op_focus(state, game, hero)
+    elif op == F_ASSIGN:
+        op_assign(state, game, tables, hero)
+    elif op == F_ROLL_END:
+        op_roll_end(state, game, tables, hero)
+    elif op == F_POST_SOLVE:
+        op_post_solve(state, game, tables, hero)
+    else:
+        return False
+    return True
+
+
+@njit(cache=True)
+def step_damage_op(state, game, tables, op, a, bb, hero):
+    """Flow ops that deal damage to heroes and let them answer it.
+    Returns False for an op of another family."""
+    if op == F_HERO_DAMAGE:
+        op_hero_damage(state, game, tables, a, bb)
+    elif op == F_DISCARD_OR_DAMAGE:
+        op_discard_or_damage(state, game, a, bb)
+    elif op == F_INFLICT:
+        op_inflict_choice(state, game, tables, a, bb, hero)
+    else:
+        return False
+    return True
+
+
+@njit(cache=True)
+def step_effect_op(state, game, tables, op, a):
+    """Flow ops that bracket an effect: crises it causes and what is owed when it ends.
+    Returns False for an op of another family."""
+    if op == F_CRISIS:
+        op_crisis(state, game, tables)
+    elif op == F_CRISIS_END:
+        pop(state, game)
+        state[game, L.CRISIS_DEPTH] = 0
+    elif op == F_EFFECT_BEGIN:
+        op_effect_begin(state, game, a)
+    elif op == F_EFFECT_END:
+        pop(state, game)
+        state[game, L.CRISIS_LATCH] = a
+        push_owed_threat_phases(state, game, tables)
+    else:
+        return False
+    return True
 
 
 @njit(cache=True)
