@@ -37,11 +37,19 @@ demo: $(STAMP)
 play: $(STAMP)
 	$(BIN)/python scripts/play.py --scenario origin_story --games 2000 --seed 0
 
+# The kernels compile once (hon_env.warmup) before pytest spreads the files over every
+# core (pytest-xdist; --dist loadfile keeps each file, and its module fixtures, on one
+# worker): otherwise each worker would compile the same kernels.
+PYTEST_WORKERS ?= auto
+PYTEST_PAR = -n $(PYTEST_WORKERS) --dist loadfile
+
 test: $(STAMP)
-	$(BIN)/python -m pytest -q -m "not slow"
+	$(BIN)/python -m hon_env.warmup --agents
+	$(BIN)/python -m pytest -q -m "not slow" $(PYTEST_PAR)
 
 test-all: $(STAMP)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m hon_env.warmup --agents
+	$(BIN)/python -m pytest -q $(PYTEST_PAR)
 
 # Corrupted states into Game.from_bytes and random games, in debug mode (bounds-checked
 # kernels, invariants after every step); docs/reliability.md has the full-size figures.

@@ -57,73 +57,9 @@ from agents.heuristic import (
     support_card,
     toward,
 )
-from hon_env.content.tables import (
-    BACK_PROBLEM,
-    CFG_MAX_YIELDS,
-    CFG_MOVE,
-    CFG_N_HEROES,
-    CFG_N_PANELS,
-    CFG_N_SPACES,
-    IC_BACK,
-    IC_STAYS,
-    IC_TYPE,
-    IDECK,
-    IT_ISSUE,
-    IT_SCHEME,
-    MAX_CRISES,
-    NEMESES,
-    SP_NONE,
-    VC_TYPE,
-    VDECK,
-    VT_LACKEY,
-    VT_PERIL,
-)
+from hon_env.content import tables as TB
+from hon_env.core import layout as L
 from hon_env.core.geometry import FAR, bystander_at, captives, panel_of_space
-from hon_env.core.layout import (
-    A_ATTACK,
-    A_DRAW,
-    A_PASS,
-    A_SOLVE,
-    A_SPACE,
-    A_TARGET,
-    CRISIS_POS,
-    D_ASSIGN,
-    D_ATTACK_SPACE,
-    D_MAIN,
-    D_MOVE,
-    D_PICK_TARGET,
-    D_PLACE,
-    D_SOLVE_SPACE,
-    DEC_A,
-    DEC_B,
-    DEC_HERO,
-    DEC_KIND,
-    HACTIONS,
-    HLOC,
-    HYIELDS,
-    ILOC,
-    IPOS,
-    ISIDE,
-    L_THREAT,
-    N_TARGETS,
-    NEM_POS,
-    NEM_SIDE,
-    ROLL_KIND,
-    ROLL_SPACE,
-    ROLL_SUCC,
-    T_CAPTURED,
-    T_CRISIS0,
-    T_I0,
-    T_MINION,
-    T_NEM0,
-    T_VILLAIN,
-    VIL_HIDDEN,
-    VIL_IN_PANEL,
-    VIL_LOC,
-    VIL_SIDE,
-    VLOC,
-    VPOS,
-)
 from hon_env.core.masks import yield_target
 from hon_env.core.queries import (
     enemy_in_space,
@@ -150,14 +86,14 @@ G_SP, G_IN, G_T, G_KIND = 0, 1, 2, 3
 @njit(cache=True)
 def villain_panel(s, b, T):
     """The scheme panel the villain stands in or schemes from, or 0 off the panels."""
-    loc = s[b, VIL_LOC]
+    loc = s[b, L.VIL_LOC]
     return panel_of_space(T, loc) if loc >= 0 else 0
 
 
 @njit(cache=True)
 def wounded(s, b, T, o):
     """Is hero ``o`` wounded (at most WOUNDED_LEFT or half their health left)?"""
-    if s[b, HLOC + o] < 0:
+    if s[b, L.HLOC + o] < 0:
         return False
     left = health_left(s, b, T, o)
     return left <= WOUNDED_LEFT or 2 * left <= hero_health(s, b, T, o)
@@ -166,7 +102,7 @@ def wounded(s, b, T, o):
 @njit(cache=True)
 def protect_bonus(s, b, T, t, h):
     """Extra weight of enemy ``t`` for hero ``h`` when it threatens a wounded teammate."""
-    n = T.cfg[CFG_N_HEROES]
+    n = T.cfg[TB.CFG_N_HEROES]
     for o in range(n):
         if o != h and owned_by(s, b, t, o) and wounded(s, b, T, o):
             return PROTECT_BONUS
@@ -176,7 +112,7 @@ def protect_bonus(s, b, T, t, h):
 @njit(cache=True)
 def co_attack_weight(s, b, T, t, h, sp):
     """How much hero ``h`` wants to damage target ``t`` (a minion: one in space ``sp``)."""
-    if t == T_MINION:
+    if t == L.T_MINION:
         p = panel_of_space(T, sp) if sp >= 0 else 0
         return MINION_THREAT if p > 0 and p == villain_panel(s, b, T) else 1
     return attack_weight(s, b, T, t, h) + protect_bonus(s, b, T, t, h)
@@ -194,8 +130,8 @@ def co_space_value(s, b, T, h, sp, kind):
     the per-hero value plus the enemies that threaten wounded teammates."""
     v = space_value(s, b, T, h, sp, kind)
     if kind == KIND_ATTACK:
-        for t in range(N_TARGETS):
-            if t != T_MINION and enemy_in_space(s, b, T, t, sp):
+        for t in range(L.N_TARGETS):
+            if t != L.T_MINION and enemy_in_space(s, b, T, t, sp):
                 v += protect_bonus(s, b, T, t, h)
     return v
 
@@ -204,7 +140,7 @@ def co_space_value(s, b, T, h, sp, kind):
 def co_best_space(s, b, T, h, mask, base, kind):
     """Legal ``base + sp`` whose space holds the most team weight, and that weight."""
     best_a, best_v = -1, 0
-    for sp in range(T.cfg[CFG_N_SPACES]):
+    for sp in range(T.cfg[TB.CFG_N_SPACES]):
         if mask[base + sp]:
             v = co_space_value(s, b, T, h, sp, kind)
             if best_a < 0 or v > best_v:
@@ -227,53 +163,53 @@ def list_goals(s, b, T, g):
     """Every goal on the board into ``g`` [MAX_GOALS, 4]; returns how many (the targets of
     ``heuristic.goal_of``, plus the minions of the villain's panel)."""
     n = 0
-    for i in range(VDECK):
-        if s[b, VLOC + i] != L_THREAT or s[b, VPOS + i] < 0:
+    for i in range(TB.VDECK):
+        if s[b, L.VLOC + i] != L.L_THREAT or s[b, L.VPOS + i] < 0:
             continue
-        if T.vcard[i, VC_TYPE] == VT_LACKEY:
-            n = add_goal(g, n, s[b, VPOS + i], 0, i, KIND_ATTACK)
-        elif T.vcard[i, VC_TYPE] == VT_PERIL:
-            n = add_goal(g, n, s[b, VPOS + i], 0, i, KIND_SOLVE)
-    for i in range(IDECK):
-        t = T_I0 + i
-        pos = s[b, IPOS + i]
-        if s[b, ILOC + i] != L_THREAT or pos < 0:
+        if T.vcard[i, TB.VC_TYPE] == TB.VT_LACKEY:
+            n = add_goal(g, n, s[b, L.VPOS + i], 0, i, KIND_ATTACK)
+        elif T.vcard[i, TB.VC_TYPE] == TB.VT_PERIL:
+            n = add_goal(g, n, s[b, L.VPOS + i], 0, i, KIND_SOLVE)
+    for i in range(TB.IDECK):
+        t = L.T_I0 + i
+        pos = s[b, L.IPOS + i]
+        if s[b, L.ILOC + i] != L.L_THREAT or pos < 0:
             continue
         inside = 1 if panel_of_space(T, pos) > 0 else 0
         if is_enemy_card(s, b, T, t):
             n = add_goal(g, n, pos, 0, t, KIND_ATTACK)
-        elif T.icard[i, IC_TYPE] == IT_SCHEME:
-            if s[b, ISIDE + i] == 0:
+        elif T.icard[i, TB.IC_TYPE] == TB.IT_SCHEME:
+            if s[b, L.ISIDE + i] == 0:
                 n = add_goal(g, n, pos, 1, t, KIND_SOLVE)
-            elif T.icard[i, IC_BACK] == BACK_PROBLEM:
+            elif T.icard[i, TB.IC_BACK] == TB.BACK_PROBLEM:
                 n = add_goal(g, n, pos, inside, t, KIND_SOLVE)
-        elif T.icard[i, IC_TYPE] == IT_ISSUE and T.icard[i, IC_STAYS] == 1:
+        elif T.icard[i, TB.IC_TYPE] == TB.IT_ISSUE and T.icard[i, TB.IC_STAYS] == 1:
             n = add_goal(g, n, pos, inside, t, KIND_SOLVE)
-    for k in range(NEMESES):
-        t = T_NEM0 + k
-        pos = s[b, NEM_POS + k]
+    for k in range(TB.NEMESES):
+        t = L.T_NEM0 + k
+        pos = s[b, L.NEM_POS + k]
         if not nem_in_play(s, b, k) or pos < 0:
             continue
-        if s[b, NEM_SIDE + k] == 1:
+        if s[b, L.NEM_SIDE + k] == 1:
             n = add_goal(g, n, pos, 0, t, KIND_ATTACK)
         else:
             n = add_goal(g, n, pos, 1, t, KIND_SOLVE)
-    vloc = s[b, VIL_LOC]
+    vloc = s[b, L.VIL_LOC]
     if vloc >= 0:
-        if s[b, VIL_SIDE] == 1:
-            n = add_goal(g, n, vloc, 0, T_VILLAIN, KIND_ATTACK)
-        elif s[b, VIL_HIDDEN] == 0 and s[b, VIL_IN_PANEL] == 1:
-            n = add_goal(g, n, vloc, 1, T_VILLAIN, KIND_SOLVE)
-    for k in range(MAX_CRISES):
-        pos = s[b, CRISIS_POS + k]
+        if s[b, L.VIL_SIDE] == 1:
+            n = add_goal(g, n, vloc, 0, L.T_VILLAIN, KIND_ATTACK)
+        elif s[b, L.VIL_HIDDEN] == 0 and s[b, L.VIL_IN_PANEL] == 1:
+            n = add_goal(g, n, vloc, 1, L.T_VILLAIN, KIND_SOLVE)
+    for k in range(TB.MAX_CRISES):
+        pos = s[b, L.CRISIS_POS + k]
         if pos >= 0:
-            n = add_goal(g, n, pos, 1 if panel_of_space(T, pos) > 0 else 0, T_CRISIS0 + k,
+            n = add_goal(g, n, pos, 1 if panel_of_space(T, pos) > 0 else 0, L.T_CRISIS0 + k,
                          KIND_SOLVE)
-    for p in range(1, T.cfg[CFG_N_PANELS] + 1):
+    for p in range(1, T.cfg[TB.CFG_N_PANELS] + 1):
         if captives(s, b, T, p) > 0:
-            n = add_goal(g, n, T.scheme_space[p], 1, T_CAPTURED, KIND_SOLVE)
-    for sp in range(T.cfg[CFG_N_SPACES]):
-        if T.space_kind[sp] != SP_NONE and bystander_at(s, b, T, sp):
+            n = add_goal(g, n, T.scheme_space[p], 1, L.T_CAPTURED, KIND_SOLVE)
+    for sp in range(T.cfg[TB.CFG_N_SPACES]):
+        if T.space_kind[sp] != TB.SP_NONE and bystander_at(s, b, T, sp):
             n = add_goal(g, n, sp, 1, T_BYSTANDER, KIND_SOLVE)
     return n
 
@@ -284,7 +220,7 @@ def goal_weight(s, b, T, g, j, h):
     sp, t, kind = g[j, G_SP], g[j, G_T], g[j, G_KIND]
     if t == T_BYSTANDER:
         return 2
-    if t == T_CAPTURED:
+    if t == L.T_CAPTURED:
         return co_solve_weight(s, b, T, t, h) * captives(s, b, T, panel_of_space(T, sp))
     if kind == KIND_ATTACK:
         return co_attack_weight(s, b, T, t, h, sp)
@@ -297,7 +233,7 @@ def goal_work(s, b, T, g, j):
     t = g[j, G_T]
     if t == T_BYSTANDER:
         return 1
-    if t == T_CAPTURED:
+    if t == L.T_CAPTURED:
         return captives(s, b, T, panel_of_space(T, g[j, G_SP]))
     return left_to_finish(s, b, T, t, g[j, G_KIND])
 
@@ -311,16 +247,16 @@ def team_goal(s, b, T, h):
     ``h`` has a goal. A goal is taken by one hero when one hero can finish it, by two when
     not, and never for the villain (everyone may join the showdown).
     """
-    n_heroes = T.cfg[CFG_N_HEROES]
+    n_heroes = T.cfg[TB.CFG_N_HEROES]
     g = np.empty((MAX_GOALS, 4), np.int64)
     n = list_goals(s, b, T, g)
-    if n == 0 or s[b, HLOC + h] < 0:
+    if n == 0 or s[b, L.HLOC + h] < 0:
         return -1, 0
     takers = np.zeros(n, np.int64)
     cap = np.empty(n, np.int64)
     for j in range(n):
         work = goal_work(s, b, T, g, j)
-        if g[j, G_T] == T_VILLAIN:
+        if g[j, G_T] == L.T_VILLAIN:
             cap[j] = n_heroes
         elif work > ONE_HERO_WORK:
             cap[j] = 2
@@ -330,10 +266,10 @@ def team_goal(s, b, T, h):
     for _ in range(n_heroes):
         best, best_o, best_j = 0, -1, -1
         for o in range(n_heroes):
-            here = s[b, HLOC + o]
+            here = s[b, L.HLOC + o]
             if done[o] or here < 0:
                 continue
-            step = max(1, T.cfg[CFG_MOVE] + move_bonus(s, b, T, o))
+            step = max(1, T.cfg[TB.CFG_MOVE] + move_bonus(s, b, T, o))
             for j in range(n):
                 w = goal_weight(s, b, T, g, j, o) * 1000
                 if takers[j] >= cap[j]:
@@ -362,12 +298,12 @@ def team_goal(s, b, T, h):
 def should_yield(s, b, T, h, mask):
     """Does hero ``h`` hand the initiative to the next hero, who stands in reach of their
     goal while ``h`` has nothing worth rolling?"""
-    if not mask[A_PASS] or s[b, HACTIONS + h] == 0:
+    if not mask[L.A_PASS] or s[b, L.HACTIONS + h] == 0:
         return False
-    if s[b, HYIELDS + h] >= T.cfg[CFG_MAX_YIELDS]:
+    if s[b, L.HYIELDS + h] >= T.cfg[TB.CFG_MAX_YIELDS]:
         return False
     o = yield_target(s, b, T, h)
-    if o < 0 or s[b, HACTIONS + o] == 0:
+    if o < 0 or s[b, L.HACTIONS + o] == 0:
         return False
     goal, inside = team_goal(s, b, T, o)
     return goal >= 0 and in_reach(s, b, T, o, goal, inside)
@@ -379,15 +315,15 @@ def co_decide_main(s, b, T, h, mask):
     a = free_action(s, b, T, mask)
     if a >= 0:
         return a
-    atk_a, atk_v = co_best_space(s, b, T, h, mask, A_ATTACK, KIND_ATTACK)
-    slv_a, slv_v = co_best_space(s, b, T, h, mask, A_SOLVE, KIND_SOLVE)
+    atk_a, atk_v = co_best_space(s, b, T, h, mask, L.A_ATTACK, KIND_ATTACK)
+    slv_a, slv_v = co_best_space(s, b, T, h, mask, L.A_SOLVE, KIND_SOLVE)
     a = roll_action(s, b, T, h, mask, atk_a, atk_v, slv_a, slv_v)
     if a >= 0:
         return a
-    if s[b, HACTIONS + h] == 0:
-        return A_PASS
+    if s[b, L.HACTIONS + h] == 0:
+        return L.A_PASS
     if should_yield(s, b, T, h, mask):
-        return A_PASS
+        return L.A_PASS
     a = support_card(T, h, mask)
     if a >= 0:
         return a
@@ -395,20 +331,20 @@ def co_decide_main(s, b, T, h, mask):
     a = go_to(s, b, T, h, mask, goal, inside)
     if a >= 0:
         return a
-    if mask[A_DRAW]:
-        return A_DRAW
+    if mask[L.A_DRAW]:
+        return L.A_DRAW
     return first_legal(mask)
 
 
 @njit(cache=True)
 def co_assign(s, b, T, h, mask):
     """Where the next success goes: the heaviest target by team weight, finishing first."""
-    kind = s[b, ROLL_KIND]
-    succ = s[b, ROLL_SUCC]
-    sp = s[b, ROLL_SPACE]
+    kind = s[b, L.ROLL_KIND]
+    succ = s[b, L.ROLL_SUCC]
+    sp = s[b, L.ROLL_SPACE]
     best_a, best_v = -1, -BIG
-    for t in range(N_TARGETS):
-        if not mask[A_TARGET + t]:
+    for t in range(L.N_TARGETS):
+        if not mask[L.A_TARGET + t]:
             continue
         if kind == KIND_ATTACK:
             w = co_attack_weight(s, b, T, t, h, sp)
@@ -417,7 +353,7 @@ def co_assign(s, b, T, h, mask):
         if left_to_finish(s, b, T, t, kind) <= succ:
             w += FINISH_BONUS
         if w > best_v:
-            best_a, best_v = A_TARGET + t, w
+            best_a, best_v = L.A_TARGET + t, w
     return best_a
 
 
@@ -425,10 +361,10 @@ def co_assign(s, b, T, h, mask):
 def co_pick_target(s, b, T, h, mask):
     """Damage/justice from an effect goes to the heaviest target by team weight;
     exhausting a threat card stops the enemy that inflicts most."""
-    kind = s[b, DEC_A]
+    kind = s[b, L.DEC_A]
     best_a, best_v = -1, -BIG
-    for t in range(N_TARGETS):
-        if not mask[A_TARGET + t]:
+    for t in range(L.N_TARGETS):
+        if not mask[L.A_TARGET + t]:
             continue
         if kind == 0:
             w = co_attack_weight(s, b, T, t, h, -1)
@@ -437,31 +373,31 @@ def co_pick_target(s, b, T, h, mask):
         else:
             w = enemy_inflict(s, b, T, t) if is_enemy_card(s, b, T, t) else 0
         if w > best_v:
-            best_a, best_v = A_TARGET + t, w
+            best_a, best_v = L.A_TARGET + t, w
     return best_a
 
 
 @njit(cache=True)
 def co_decide(s, b, T, mask):
     """The coordinated team's action for game ``b`` (reads the state row and ``mask``)."""
-    kind = s[b, DEC_KIND]
-    h = s[b, DEC_HERO]
-    if kind == D_MAIN:
+    kind = s[b, L.DEC_KIND]
+    h = s[b, L.DEC_HERO]
+    if kind == L.D_MAIN:
         return co_decide_main(s, b, T, h, mask)
-    if kind == D_MOVE or (kind == D_PLACE and s[b, DEC_B] != 1):
+    if kind == L.D_MOVE or (kind == L.D_PLACE and s[b, L.DEC_B] != 1):
         goal, inside = team_goal(s, b, T, h)
         if goal >= 0:
-            a = toward(s, b, T, h, mask, A_SPACE, goal, inside, kind == D_MOVE)
+            a = toward(s, b, T, h, mask, L.A_SPACE, goal, inside, kind == L.D_MOVE)
             if a >= 0:
                 return a
-        return A_PASS if mask[A_PASS] else first_legal(mask)
-    if kind == D_ATTACK_SPACE:
-        return co_best_space(s, b, T, h, mask, A_ATTACK, KIND_ATTACK)[0]
-    if kind == D_SOLVE_SPACE:
-        return co_best_space(s, b, T, h, mask, A_SOLVE, KIND_SOLVE)[0]
-    if kind == D_ASSIGN:
+        return L.A_PASS if mask[L.A_PASS] else first_legal(mask)
+    if kind == L.D_ATTACK_SPACE:
+        return co_best_space(s, b, T, h, mask, L.A_ATTACK, KIND_ATTACK)[0]
+    if kind == L.D_SOLVE_SPACE:
+        return co_best_space(s, b, T, h, mask, L.A_SOLVE, KIND_SOLVE)[0]
+    if kind == L.D_ASSIGN:
         return co_assign(s, b, T, h, mask)
-    if kind == D_PICK_TARGET:
+    if kind == L.D_PICK_TARGET:
         return co_pick_target(s, b, T, h, mask)
     return decide(s, b, T, mask)
 

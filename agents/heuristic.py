@@ -40,138 +40,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from hon_env.content.ops import (
-    OP_ATTACK,
-    OP_DAMAGE_ENEMY,
-    OP_HEAL,
-    OP_JUSTICE,
-    OP_MOVE,
-    OP_PLACE,
-    OP_RESCUE,
-    OP_SOLVE,
-)
-from hon_env.content.tables import (
-    ABIL_EXHAUST,
-    AL_ABILITY,
-    AL_HEALTH,
-    BACK_PROBLEM,
-    CFG_MOVE,
-    CFG_N_HEROES,
-    CFG_N_PANELS,
-    CFG_N_SPACES,
-    CL_ATTACK_DICE,
-    CL_SOLVE_DICE,
-    CLUE_LIST,
-    DASH,
-    FEAT_DEDUCTION,
-    FEAT_MOBILITY,
-    FEAT_STRENGTH,
-    HC_ABILITY,
-    HC_ACTION,
-    HC_CONSTANT,
-    HC_FEATS,
-    HC_PLAY_PROG,
-    HERO_DECK,
-    HS_ABILITY,
-    IC_BACK,
-    IC_STAYS,
-    IC_TYPE,
-    IDECK,
-    IT_ISSUE,
-    IT_SCHEME,
-    MAX_CRISES,
-    MAX_HEROES,
-    NEMESES,
-    PROG_LEN,
-    SP_NONE,
-    VC_TYPE,
-    VDECK,
-    VT_LACKEY,
-    VT_PERIL,
-)
+from hon_env.content import ops
+from hon_env.content import tables as TB
+from hon_env.core import layout as L
 from hon_env.core.geometry import FAR, bystander_at, captives, panel_of_space
-from hon_env.core.layout import (
-    A_ATTACK,
-    A_CARD,
-    A_CLUE,
-    A_DRAW,
-    A_FEAT,
-    A_FOCUS,
-    A_HERO,
-    A_OPTION,
-    A_PASS,
-    A_PLAY,
-    A_SOLVE,
-    A_SPACE,
-    A_TARGET,
-    A_USE,
-    ALLY_DMG,
-    ALLY_LOC,
-    CRISIS_JUST,
-    CRISIS_POS,
-    D_ASSIGN,
-    D_ATTACK_SPACE,
-    D_CLUE_DICE,
-    D_CUNNING,
-    D_DAMAGE,
-    D_DISCARD_OR_DAMAGE,
-    D_FOCUS_SPEND,
-    D_MAIN,
-    D_MOVE,
-    D_PICK_HERO,
-    D_PICK_TARGET,
-    D_PLACE,
-    D_SOLVE_SPACE,
-    DEC_A,
-    DEC_B,
-    DEC_HERO,
-    DEC_KIND,
-    HACTIONS,
-    HDMG,
-    HLOC,
-    HSIDE,
-    IDMG,
-    IJUST,
-    ILOC,
-    IOWNER,
-    IPOS,
-    ISIDE,
-    L_THREAT,
-    MINIONS,
-    N_OPTIONS,
-    N_TARGETS,
-    N_USE,
-    NEM_DMG,
-    NEM_JUST,
-    NEM_OWNER,
-    NEM_POS,
-    NEM_SIDE,
-    ROLL_KIND,
-    ROLL_SPACE,
-    ROLL_SUCC,
-    SP,
-    STACK,
-    STACK_W,
-    T_ALLY0,
-    T_CAPTURED,
-    T_CRISIS0,
-    T_I0,
-    T_MINION,
-    T_NEM0,
-    T_VILLAIN,
-    USE_ALLY_CARD,
-    USE_HERO_CARD,
-    VDMG,
-    VIL_HIDDEN,
-    VIL_IN_PANEL,
-    VIL_LOC,
-    VIL_OWNER,
-    VIL_SIDE,
-    VJUST,
-    VLOC,
-    VOWNER,
-    VPOS,
-)
 from hon_env.core.queries import (
     enemy_health,
     enemy_in_space,
@@ -201,15 +73,15 @@ def prog_kinds(T, pid):
     bits = 0
     if pid < 0:
         return 0
-    for k in range(PROG_LEN):
+    for k in range(TB.PROG_LEN):
         op = T.prog[pid, k, 0]
         if op == 0:
             break
-        if op == OP_ATTACK or op == OP_DAMAGE_ENEMY:
+        if op == ops.OP_ATTACK or op == ops.OP_DAMAGE_ENEMY:
             bits |= 1
-        elif op == OP_SOLVE or op == OP_JUSTICE or op == OP_RESCUE:
+        elif op == ops.OP_SOLVE or op == ops.OP_JUSTICE or op == ops.OP_RESCUE:
             bits |= 2
-        elif op == OP_MOVE or op == OP_PLACE:
+        elif op == ops.OP_MOVE or op == ops.OP_PLACE:
             bits |= 4
     return bits
 
@@ -219,25 +91,25 @@ def prog_kinds(T, pid):
 @njit(cache=True)
 def owned_by(s, b, t, h):
     """Is target ``t`` a card in hero ``h``'s threat area?"""
-    if t < T_I0:
-        return s[b, VOWNER + t] == h
-    if t < T_VILLAIN:
-        return s[b, IOWNER + t - T_I0] == h
-    if t == T_VILLAIN:
-        return s[b, VIL_OWNER] == h
-    if t < T_MINION:
-        return s[b, NEM_OWNER + t - T_NEM0] == h
+    if t < L.T_I0:
+        return s[b, L.VOWNER + t] == h
+    if t < L.T_VILLAIN:
+        return s[b, L.IOWNER + t - L.T_I0] == h
+    if t == L.T_VILLAIN:
+        return s[b, L.VIL_OWNER] == h
+    if t < L.T_MINION:
+        return s[b, L.NEM_OWNER + t - L.T_NEM0] == h
     return False
 
 
 @njit(cache=True)
 def attack_weight(s, b, T, t, h):
     """How much hero ``h`` wants to damage enemy target ``t``."""
-    if t == T_MINION:
+    if t == L.T_MINION:
         return 1
-    if t == T_VILLAIN:
+    if t == L.T_VILLAIN:
         w = 10
-    elif t > T_VILLAIN:
+    elif t > L.T_VILLAIN:
         w = 6  # a nemesis: the villain cannot fall while one stands
     else:
         w = 3 + enemy_inflict(s, b, T, t)
@@ -249,20 +121,20 @@ def attack_weight(s, b, T, t, h):
 @njit(cache=True)
 def solve_weight(s, b, T, t, h):
     """How much hero ``h`` wants to place justice on problem target ``t``."""
-    if t == T_VILLAIN:
+    if t == L.T_VILLAIN:
         return 10
-    if t == T_CAPTURED:
+    if t == L.T_CAPTURED:
         return 2
-    if t >= T_CRISIS0:
+    if t >= L.T_CRISIS0:
         return CRISIS_WEIGHT
     w = 3
-    if t > T_VILLAIN:
+    if t > L.T_VILLAIN:
         w = 6  # a nemesis Scheme side holds a hidden token, like a Scheme card
-    elif t >= T_I0:
-        i = t - T_I0
-        if T.icard[i, IC_TYPE] == IT_SCHEME and s[b, ISIDE + i] == 0:
+    elif t >= L.T_I0:
+        i = t - L.T_I0
+        if T.icard[i, TB.IC_TYPE] == TB.IT_SCHEME and s[b, L.ISIDE + i] == 0:
             w = 6
-        elif T.icard[i, IC_TYPE] == IT_ISSUE:
+        elif T.icard[i, TB.IC_TYPE] == TB.IT_ISSUE:
             w = 4
     if owned_by(s, b, t, h):
         w += 2
@@ -272,50 +144,50 @@ def solve_weight(s, b, T, t, h):
 @njit(cache=True)
 def left_to_finish(s, b, T, t, kind):
     """Damage (kind 1) or justice (kind 2) still needed to overcome target ``t``."""
-    n = T.cfg[CFG_N_HEROES]
-    if t == T_MINION or t == T_CAPTURED:
+    n = T.cfg[TB.CFG_N_HEROES]
+    if t == L.T_MINION or t == L.T_CAPTURED:
         return 1
     if kind == KIND_ATTACK:
-        if t == T_VILLAIN:
+        if t == L.T_VILLAIN:
             return BIG  # the villain's health is large; never a quick finish
         hp = enemy_health(s, b, T, t, n)
-        if t < T_I0:
-            dmg = s[b, VDMG + t]
-        elif t < T_VILLAIN:
-            dmg = s[b, IDMG + t - T_I0]
+        if t < L.T_I0:
+            dmg = s[b, L.VDMG + t]
+        elif t < L.T_VILLAIN:
+            dmg = s[b, L.IDMG + t - L.T_I0]
         else:
-            dmg = s[b, NEM_DMG + t - T_NEM0]
-        return BIG if hp == DASH else hp - dmg
-    if t == T_VILLAIN:
+            dmg = s[b, L.NEM_DMG + t - L.T_NEM0]
+        return BIG if hp == TB.DASH else hp - dmg
+    if t == L.T_VILLAIN:
         return BIG
     danger = problem_danger(s, b, T, t, n)
-    if t >= T_CRISIS0:
-        just = s[b, CRISIS_JUST + t - T_CRISIS0]
-    elif t < T_I0:
-        just = s[b, VJUST + t]
-    elif t < T_VILLAIN:
-        just = s[b, IJUST + t - T_I0]
+    if t >= L.T_CRISIS0:
+        just = s[b, L.CRISIS_JUST + t - L.T_CRISIS0]
+    elif t < L.T_I0:
+        just = s[b, L.VJUST + t]
+    elif t < L.T_VILLAIN:
+        just = s[b, L.IJUST + t - L.T_I0]
     else:
-        just = s[b, NEM_JUST + t - T_NEM0]
-    return BIG if danger == DASH else danger - just
+        just = s[b, L.NEM_JUST + t - L.T_NEM0]
+    return BIG if danger == TB.DASH else danger - just
 
 
 @njit(cache=True)
 def space_value(s, b, T, h, sp, kind):
     """Total weight of what hero ``h`` could attack (1) or solve (2) in space ``sp`` now."""
     v = 0
-    for t in range(N_TARGETS):
+    for t in range(L.N_TARGETS):
         if kind == KIND_ATTACK:
             if enemy_in_space(s, b, T, t, sp):
                 v += attack_weight(s, b, T, t, h)
         elif problem_in_space(s, b, T, t, sp, h):
             w = solve_weight(s, b, T, t, h)
-            if t == T_CAPTURED:
+            if t == L.T_CAPTURED:
                 w *= captives(s, b, T, panel_of_space(T, sp))
             v += w
     p = panel_of_space(T, sp)
-    if kind == KIND_ATTACK and p > 0 and s[b, MINIONS + p] > 1:
-        v += s[b, MINIONS + p] - 1  # every minion of the panel is a target
+    if kind == KIND_ATTACK and p > 0 and s[b, L.MINIONS + p] > 1:
+        v += s[b, L.MINIONS + p] - 1  # every minion of the panel is a target
     return v
 
 
@@ -348,59 +220,59 @@ def consider(best, T, here, step, sp, inside, w):
 @njit(cache=True)
 def goal_of(s, b, T, h):
     """Hero ``h``'s goal: (space, 1 if they must stand inside its panel), or (-1, 0)."""
-    here = s[b, HLOC + h]
+    here = s[b, L.HLOC + h]
     if here < 0:
         return -1, 0
-    step = max(1, T.cfg[CFG_MOVE] + move_bonus(s, b, T, h))
+    step = max(1, T.cfg[TB.CFG_MOVE] + move_bonus(s, b, T, h))
     best = (0, -1, 0)
-    for i in range(VDECK):
-        if s[b, VLOC + i] != L_THREAT or s[b, VPOS + i] < 0:
+    for i in range(TB.VDECK):
+        if s[b, L.VLOC + i] != L.L_THREAT or s[b, L.VPOS + i] < 0:
             continue
-        if T.vcard[i, VC_TYPE] == VT_LACKEY:
-            best = consider(best, T, here, step, s[b, VPOS + i], 0, attack_weight(s, b, T, i, h))
-        elif T.vcard[i, VC_TYPE] == VT_PERIL:
-            best = consider(best, T, here, step, s[b, VPOS + i], 0, solve_weight(s, b, T, i, h))
-    for i in range(IDECK):
-        t = T_I0 + i
-        pos = s[b, IPOS + i]
-        if s[b, ILOC + i] != L_THREAT or pos < 0:
+        if T.vcard[i, TB.VC_TYPE] == TB.VT_LACKEY:
+            best = consider(best, T, here, step, s[b, L.VPOS + i], 0, attack_weight(s, b, T, i, h))
+        elif T.vcard[i, TB.VC_TYPE] == TB.VT_PERIL:
+            best = consider(best, T, here, step, s[b, L.VPOS + i], 0, solve_weight(s, b, T, i, h))
+    for i in range(TB.IDECK):
+        t = L.T_I0 + i
+        pos = s[b, L.IPOS + i]
+        if s[b, L.ILOC + i] != L.L_THREAT or pos < 0:
             continue
         inside = panel_of_space(T, pos) > 0
         if is_enemy_card(s, b, T, t):
             best = consider(best, T, here, step, pos, 0, attack_weight(s, b, T, t, h))
-        elif T.icard[i, IC_TYPE] == IT_SCHEME:
-            if s[b, ISIDE + i] == 0:
+        elif T.icard[i, TB.IC_TYPE] == TB.IT_SCHEME:
+            if s[b, L.ISIDE + i] == 0:
                 best = consider(best, T, here, step, pos, 1, solve_weight(s, b, T, t, h))
-            elif T.icard[i, IC_BACK] == BACK_PROBLEM:
+            elif T.icard[i, TB.IC_BACK] == TB.BACK_PROBLEM:
                 best = consider(best, T, here, step, pos, inside, solve_weight(s, b, T, t, h))
-        elif T.icard[i, IC_TYPE] == IT_ISSUE and T.icard[i, IC_STAYS] == 1:
+        elif T.icard[i, TB.IC_TYPE] == TB.IT_ISSUE and T.icard[i, TB.IC_STAYS] == 1:
             best = consider(best, T, here, step, pos, inside, solve_weight(s, b, T, t, h))
-    for k in range(NEMESES):
-        t = T_NEM0 + k
-        pos = s[b, NEM_POS + k]
+    for k in range(TB.NEMESES):
+        t = L.T_NEM0 + k
+        pos = s[b, L.NEM_POS + k]
         if not nem_in_play(s, b, k) or pos < 0:
             continue
-        if s[b, NEM_SIDE + k] == 1:
+        if s[b, L.NEM_SIDE + k] == 1:
             best = consider(best, T, here, step, pos, 0, attack_weight(s, b, T, t, h))
         else:
             best = consider(best, T, here, step, pos, 1, solve_weight(s, b, T, t, h))
-    vloc = s[b, VIL_LOC]
+    vloc = s[b, L.VIL_LOC]
     if vloc >= 0:
-        if s[b, VIL_SIDE] == 1:
-            best = consider(best, T, here, step, vloc, 0, attack_weight(s, b, T, T_VILLAIN, h))
-        elif s[b, VIL_HIDDEN] == 0 and s[b, VIL_IN_PANEL] == 1:
-            best = consider(best, T, here, step, vloc, 1, solve_weight(s, b, T, T_VILLAIN, h))
-    for k in range(MAX_CRISES):
-        pos = s[b, CRISIS_POS + k]
+        if s[b, L.VIL_SIDE] == 1:
+            best = consider(best, T, here, step, vloc, 0, attack_weight(s, b, T, L.T_VILLAIN, h))
+        elif s[b, L.VIL_HIDDEN] == 0 and s[b, L.VIL_IN_PANEL] == 1:
+            best = consider(best, T, here, step, vloc, 1, solve_weight(s, b, T, L.T_VILLAIN, h))
+    for k in range(TB.MAX_CRISES):
+        pos = s[b, L.CRISIS_POS + k]
         if pos >= 0:  # a crisis card with a danger value, solved at its crisis token
             best = consider(best, T, here, step, pos, panel_of_space(T, pos) > 0,
-                            solve_weight(s, b, T, T_CRISIS0 + k, h))
-    for p in range(1, T.cfg[CFG_N_PANELS] + 1):
+                            solve_weight(s, b, T, L.T_CRISIS0 + k, h))
+    for p in range(1, T.cfg[TB.CFG_N_PANELS] + 1):
         c = captives(s, b, T, p)
         if c > 0:
             best = consider(best, T, here, step, T.scheme_space[p], 1, 2 * c)
-    for sp in range(T.cfg[CFG_N_SPACES]):
-        if T.space_kind[sp] != SP_NONE and bystander_at(s, b, T, sp):
+    for sp in range(T.cfg[TB.CFG_N_SPACES]):
+        if T.space_kind[sp] != TB.SP_NONE and bystander_at(s, b, T, sp):
             best = consider(best, T, here, step, sp, 1, 2)
     return best[1], best[2]
 
@@ -411,7 +283,7 @@ def goal_of(s, b, T, h):
 def best_space(s, b, T, h, mask, base, kind):
     """Legal action ``base + sp`` whose space holds the most weight, and that weight."""
     best_a, best_v = -1, 0
-    for sp in range(T.cfg[CFG_N_SPACES]):
+    for sp in range(T.cfg[TB.CFG_N_SPACES]):
         if mask[base + sp]:
             v = space_value(s, b, T, h, sp, kind)
             if best_a < 0 or v > best_v:
@@ -426,11 +298,11 @@ def toward(s, b, T, h, mask, base, goal, inside, allow_stay):
     Returns -1 when staying (``allow_stay``) is at least as good: no step gets closer.
     Bystander spaces win ties, since walking through one rescues it.
     """
-    here = s[b, HLOC + h]
+    here = s[b, L.HLOC + h]
     want = 0 if inside else 1
     now = max(0, T.dist[here, goal] - want) if here >= 0 else FAR
     best_a, best_d = -1, now if allow_stay else FAR
-    for sp in range(T.cfg[CFG_N_SPACES]):
+    for sp in range(T.cfg[TB.CFG_N_SPACES]):
         if not mask[base + sp]:
             continue
         d = max(0, T.dist[sp, goal] - want)
@@ -445,7 +317,7 @@ def toward(s, b, T, h, mask, base, goal, inside, allow_stay):
 @njit(cache=True)
 def in_reach(s, b, T, h, goal, inside):
     """Can hero ``h`` act on ``goal`` from where they stand (inside its panel / near it)?"""
-    here = s[b, HLOC + h]
+    here = s[b, L.HLOC + h]
     if here < 0 or goal < 0:
         return False
     return here == goal if inside else T.dist[here, goal] <= 1
@@ -454,7 +326,7 @@ def in_reach(s, b, T, h, goal, inside):
 @njit(cache=True)
 def health_left(s, b, T, h):
     """Damage hero ``h`` can still take before being defeated (current side's health)."""
-    return hero_health(s, b, T, h) - s[b, HDMG + h]
+    return hero_health(s, b, T, h) - s[b, L.HDMG + h]
 
 
 @njit(cache=True)
@@ -462,25 +334,26 @@ def free_action(s, b, T, mask):
     """A free thing worth doing first for the deciding hero, or -1: flip to the Focused
     side, play a card without the action icon, use an Exhaust ability, use a clue card
     that carries an effect rather than dice."""
-    h = s[b, DEC_HERO]
-    if mask[A_FOCUS]:
-        return A_FOCUS
-    for c in range(HERO_DECK):
-        if mask[A_PLAY + c] and T.hcard[h, c, HC_ACTION] == 0:
-            return A_PLAY + c
-    for i in range(N_USE):
-        if mask[A_USE + i]:
-            if i == USE_HERO_CARD:
-                kind = T.hero_stat[h, s[b, HSIDE + h], HS_ABILITY]
-            elif i == USE_ALLY_CARD:
-                kind = T.ally[h, AL_ABILITY]
+    h = s[b, L.DEC_HERO]
+    if mask[L.A_FOCUS]:
+        return L.A_FOCUS
+    for c in range(TB.HERO_DECK):
+        if mask[L.A_PLAY + c] and T.hcard[h, c, TB.HC_ACTION] == 0:
+            return L.A_PLAY + c
+    for i in range(L.N_USE):
+        if mask[L.A_USE + i]:
+            if i == L.USE_HERO_CARD:
+                kind = T.hero_stat[h, s[b, L.HSIDE + h], TB.HS_ABILITY]
+            elif i == L.USE_ALLY_CARD:
+                kind = T.ally[h, TB.AL_ABILITY]
             else:
-                kind = T.hcard[h, i, HC_ABILITY]
-            if kind == ABIL_EXHAUST:
-                return A_USE + i
-    for i in range(CLUE_LIST):
-        if mask[A_CLUE + i] and T.clue[i, CL_ATTACK_DICE] == 0 and T.clue[i, CL_SOLVE_DICE] == 0:
-            return A_CLUE + i
+                kind = T.hcard[h, i, TB.HC_ABILITY]
+            if kind == TB.ABIL_EXHAUST:
+                return L.A_USE + i
+    for i in range(TB.CLUE_LIST):
+        no_dice = T.clue[i, TB.CL_ATTACK_DICE] == 0 and T.clue[i, TB.CL_SOLVE_DICE] == 0
+        if mask[L.A_CLUE + i] and no_dice:
+            return L.A_CLUE + i
     return -1
 
 
@@ -488,26 +361,26 @@ def free_action(s, b, T, mask):
 def roll_action(s, b, T, h, mask, atk_a, atk_v, slv_a, slv_v):
     """Given the best attack and solve spaces in reach (actions and their weights): a feat
     roll, an action card or basic action that rolls there, or -1 when none is worth it."""
-    acts = s[b, HACTIONS + h]
+    acts = s[b, L.HACTIONS + h]
     roll_a, roll_v, roll_kind = atk_a, atk_v, KIND_ATTACK
     if slv_v > atk_v:
         roll_a, roll_v, roll_kind = slv_a, slv_v, KIND_SOLVE
     hand = hand_size(s, b, h)
     # a feat is a free roll at the cost of a card: worth it on heavy targets
     if roll_v >= FEAT_ROLL_MIN and (hand >= 3 or acts == 0):
-        bit = FEAT_STRENGTH if roll_kind == KIND_ATTACK else FEAT_DEDUCTION
+        bit = TB.FEAT_STRENGTH if roll_kind == KIND_ATTACK else TB.FEAT_DEDUCTION
         k = 1 if roll_kind == KIND_ATTACK else 2
-        for c in range(HERO_DECK):
-            if mask[A_FEAT + 3 * c + k] and T.hcard[h, c, HC_FEATS] & bit:
-                return A_FEAT + 3 * c + k
+        for c in range(TB.HERO_DECK):
+            if mask[L.A_FEAT + 3 * c + k] and T.hcard[h, c, TB.HC_FEATS] & bit:
+                return L.A_FEAT + 3 * c + k
     if acts == 0:
         return -1
     if roll_v >= 2 and roll_a >= 0:
         # an action card that rolls the same way usually beats the basic action
         want = 1 if roll_kind == KIND_ATTACK else 2
-        for c in range(HERO_DECK):
-            if mask[A_PLAY + c] and prog_kinds(T, T.hcard[h, c, HC_PLAY_PROG]) & want:
-                return A_PLAY + c
+        for c in range(TB.HERO_DECK):
+            if mask[L.A_PLAY + c] and prog_kinds(T, T.hcard[h, c, TB.HC_PLAY_PROG]) & want:
+                return L.A_PLAY + c
         return roll_a
     return -1
 
@@ -515,11 +388,11 @@ def roll_action(s, b, T, h, mask, atk_a, atk_v, slv_a, slv_v):
 @njit(cache=True)
 def support_card(T, h, mask):
     """A Constant card or one that neither attacks, solves nor moves, or -1."""
-    for c in range(HERO_DECK):
-        if mask[A_PLAY + c]:
-            bits = prog_kinds(T, T.hcard[h, c, HC_PLAY_PROG])
-            if T.hcard[h, c, HC_CONSTANT] == 1 or bits == 0:
-                return A_PLAY + c
+    for c in range(TB.HERO_DECK):
+        if mask[L.A_PLAY + c]:
+            bits = prog_kinds(T, T.hcard[h, c, TB.HC_PLAY_PROG])
+            if T.hcard[h, c, TB.HC_CONSTANT] == 1 or bits == 0:
+                return L.A_PLAY + c
     return -1
 
 
@@ -529,17 +402,17 @@ def go_to(s, b, T, h, mask, goal, inside):
     can spare a card, a card that only moves, else a Move), or -1 when none helps."""
     if goal < 0 or in_reach(s, b, T, h, goal, inside):
         return -1
-    here = s[b, HLOC + h]
-    step = max(1, T.cfg[CFG_MOVE] + move_bonus(s, b, T, h))
+    here = s[b, L.HLOC + h]
+    step = max(1, T.cfg[TB.CFG_MOVE] + move_bonus(s, b, T, h))
     far = reach_cost(T, here, goal, inside, step) >= 2
     if far and hand_size(s, b, h) >= 2:
-        for c in range(HERO_DECK):
-            if mask[A_FEAT + 3 * c] and T.hcard[h, c, HC_FEATS] & FEAT_MOBILITY:
-                return A_FEAT + 3 * c
-    for c in range(HERO_DECK):
-        if mask[A_PLAY + c] and prog_kinds(T, T.hcard[h, c, HC_PLAY_PROG]) == 4:
-            return A_PLAY + c
-    return toward(s, b, T, h, mask, A_SPACE, goal, inside, True)
+        for c in range(TB.HERO_DECK):
+            if mask[L.A_FEAT + 3 * c] and T.hcard[h, c, TB.HC_FEATS] & TB.FEAT_MOBILITY:
+                return L.A_FEAT + 3 * c
+    for c in range(TB.HERO_DECK):
+        if mask[L.A_PLAY + c] and prog_kinds(T, T.hcard[h, c, TB.HC_PLAY_PROG]) == 4:
+            return L.A_PLAY + c
+    return toward(s, b, T, h, mask, L.A_SPACE, goal, inside, True)
 
 
 @njit(cache=True)
@@ -548,13 +421,13 @@ def decide_main(s, b, T, h, mask):
     a = free_action(s, b, T, mask)
     if a >= 0:
         return a
-    atk_a, atk_v = best_space(s, b, T, h, mask, A_ATTACK, KIND_ATTACK)
-    slv_a, slv_v = best_space(s, b, T, h, mask, A_SOLVE, KIND_SOLVE)
+    atk_a, atk_v = best_space(s, b, T, h, mask, L.A_ATTACK, KIND_ATTACK)
+    slv_a, slv_v = best_space(s, b, T, h, mask, L.A_SOLVE, KIND_SOLVE)
     a = roll_action(s, b, T, h, mask, atk_a, atk_v, slv_a, slv_v)
     if a >= 0:
         return a
-    if s[b, HACTIONS + h] == 0:
-        return A_PASS
+    if s[b, L.HACTIONS + h] == 0:
+        return L.A_PASS
     a = support_card(T, h, mask)
     if a >= 0:
         return a
@@ -562,8 +435,8 @@ def decide_main(s, b, T, h, mask):
     a = go_to(s, b, T, h, mask, goal, inside)
     if a >= 0:
         return a
-    if mask[A_DRAW]:
-        return A_DRAW
+    if mask[L.A_DRAW]:
+        return L.A_DRAW
     return first_legal(mask)
 
 
@@ -579,17 +452,17 @@ def first_legal(mask):
 @njit(cache=True)
 def decide_assign(s, b, T, h, mask):
     """Where the next success goes: the heaviest target, finishing ones first."""
-    kind = s[b, ROLL_KIND]
-    succ = s[b, ROLL_SUCC]
+    kind = s[b, L.ROLL_KIND]
+    succ = s[b, L.ROLL_SUCC]
     best_a, best_v = -1, -BIG
-    for t in range(N_TARGETS):
-        if not mask[A_TARGET + t]:
+    for t in range(L.N_TARGETS):
+        if not mask[L.A_TARGET + t]:
             continue
         w = attack_weight(s, b, T, t, h) if kind == KIND_ATTACK else solve_weight(s, b, T, t, h)
         if left_to_finish(s, b, T, t, kind) <= succ:
             w += FINISH_BONUS
         if w > best_v:
-            best_a, best_v = A_TARGET + t, w
+            best_a, best_v = L.A_TARGET + t, w
     return best_a
 
 
@@ -597,10 +470,10 @@ def decide_assign(s, b, T, h, mask):
 def decide_pick_target(s, b, T, h, mask):
     """Damage/justice from an effect goes to the heaviest target; exhausting a threat card
     stops the enemy that inflicts most."""
-    kind = s[b, DEC_A]
+    kind = s[b, L.DEC_A]
     best_a, best_v = -1, -BIG
-    for t in range(N_TARGETS):
-        if not mask[A_TARGET + t]:
+    for t in range(L.N_TARGETS):
+        if not mask[L.A_TARGET + t]:
             continue
         if kind == 0:
             w = attack_weight(s, b, T, t, h)
@@ -609,7 +482,7 @@ def decide_pick_target(s, b, T, h, mask):
         else:
             w = enemy_inflict(s, b, T, t) if is_enemy_card(s, b, T, t) else 0
         if w > best_v:
-            best_a, best_v = A_TARGET + t, w
+            best_a, best_v = L.A_TARGET + t, w
     return best_a
 
 
@@ -618,13 +491,13 @@ def decide_ally_place(s, b, T, h, mask):
     """The ally figure moves to the legal space nearest its hero's goal (staying put on
     ties, lowest space next)."""
     goal, _ = goal_of(s, b, T, h)
-    here = s[b, ALLY_LOC + h]
+    here = s[b, L.ALLY_LOC + h]
     if goal < 0 or here < 0:
         return first_legal(mask)
-    best_a, best_d = A_SPACE + here, T.dist[here, goal]
-    for sp in range(T.cfg[CFG_N_SPACES]):
-        if mask[A_SPACE + sp] and T.dist[sp, goal] < best_d:
-            best_a, best_d = A_SPACE + sp, T.dist[sp, goal]
+    best_a, best_d = L.A_SPACE + here, T.dist[here, goal]
+    for sp in range(T.cfg[TB.CFG_N_SPACES]):
+        if mask[L.A_SPACE + sp] and T.dist[sp, goal] < best_d:
+            best_a, best_d = L.A_SPACE + sp, T.dist[sp, goal]
     return best_a if mask[best_a] else first_legal(mask)
 
 
@@ -632,39 +505,39 @@ def decide_ally_place(s, b, T, h, mask):
 def decide_pick_hero(s, b, T, h, mask):
     """Heals go to the most wounded hero, inflicts to the hero or ally figure with most
     health left (an ally on ties: losing one costs less than a hero's defeat)."""
-    top = s[b, SP] - 1
-    healing = top >= 0 and s[b, STACK + top * STACK_W] == OP_HEAL
-    n = T.cfg[CFG_N_HEROES]
+    top = s[b, L.SP] - 1
+    healing = top >= 0 and s[b, L.STACK + top * L.STACK_W] == ops.OP_HEAL
+    n = T.cfg[TB.CFG_N_HEROES]
     best_a, best_v = -1, -BIG
-    for k in range(MAX_HEROES):
-        if not mask[A_HERO + k]:
+    for k in range(TB.MAX_HEROES):
+        if not mask[L.A_HERO + k]:
             continue
         o = (h + k) % n
-        v = s[b, HDMG + o] if healing else health_left(s, b, T, o)
+        v = s[b, L.HDMG + o] if healing else health_left(s, b, T, o)
         if v > best_v:
-            best_a, best_v = A_HERO + k, v
+            best_a, best_v = L.A_HERO + k, v
     for o in range(n):
-        if mask[A_TARGET + T_ALLY0 + o]:
-            v = T.ally[o, AL_HEALTH] - s[b, ALLY_DMG + o]
+        if mask[L.A_TARGET + L.T_ALLY0 + o]:
+            v = T.ally[o, TB.AL_HEALTH] - s[b, L.ALLY_DMG + o]
             if v >= best_v:
-                best_a, best_v = A_TARGET + T_ALLY0 + o, v
+                best_a, best_v = L.A_TARGET + L.T_ALLY0 + o, v
     return best_a
 
 
 @njit(cache=True)
 def roll_is_heavy(s, b, T, h):
     """Is the roll in progress against the villain or a Scheme card on its Scheme side?"""
-    sp = s[b, ROLL_SPACE]
-    for k in range(NEMESES):
-        if nem_in_play(s, b, k) and s[b, NEM_POS + k] == sp:
+    sp = s[b, L.ROLL_SPACE]
+    for k in range(TB.NEMESES):
+        if nem_in_play(s, b, k) and s[b, L.NEM_POS + k] == sp:
             return True
-    for t in range(T_I0, T_VILLAIN + 1):
-        if t == T_VILLAIN:
-            if s[b, VIL_LOC] == sp and (s[b, VIL_SIDE] == 1 or s[b, VIL_HIDDEN] == 0):
+    for t in range(L.T_I0, L.T_VILLAIN + 1):
+        if t == L.T_VILLAIN:
+            if s[b, L.VIL_LOC] == sp and (s[b, L.VIL_SIDE] == 1 or s[b, L.VIL_HIDDEN] == 0):
                 return True
-        elif target_space(s, b, T, t) == sp and s[b, ILOC + t - T_I0] == L_THREAT:
-            i = t - T_I0
-            if T.icard[i, IC_TYPE] == IT_SCHEME and s[b, ISIDE + i] == 0:
+        elif target_space(s, b, T, t) == sp and s[b, L.ILOC + t - L.T_I0] == L.L_THREAT:
+            i = t - L.T_I0
+            if T.icard[i, TB.IC_TYPE] == TB.IT_SCHEME and s[b, L.ISIDE + i] == 0:
                 return True
     return False
 
@@ -672,64 +545,64 @@ def roll_is_heavy(s, b, T, h):
 @njit(cache=True)
 def decide(s, b, T, mask):
     """The scripted team's action for game ``b`` (reads the state row and ``mask``)."""
-    kind = s[b, DEC_KIND]
-    h = s[b, DEC_HERO]
-    if kind == D_MAIN:
+    kind = s[b, L.DEC_KIND]
+    h = s[b, L.DEC_HERO]
+    if kind == L.D_MAIN:
         return decide_main(s, b, T, h, mask)
-    if kind == D_PLACE and s[b, DEC_B] == 1:
+    if kind == L.D_PLACE and s[b, L.DEC_B] == 1:
         return decide_ally_place(s, b, T, h, mask)
-    if kind == D_MOVE or kind == D_PLACE:
+    if kind == L.D_MOVE or kind == L.D_PLACE:
         goal, inside = goal_of(s, b, T, h)
         if goal >= 0:
-            a = toward(s, b, T, h, mask, A_SPACE, goal, inside, kind == D_MOVE)
+            a = toward(s, b, T, h, mask, L.A_SPACE, goal, inside, kind == L.D_MOVE)
             if a >= 0:
                 return a
-        return A_PASS if mask[A_PASS] else first_legal(mask)
-    if kind == D_ATTACK_SPACE:
-        return best_space(s, b, T, h, mask, A_ATTACK, KIND_ATTACK)[0]
-    if kind == D_SOLVE_SPACE:
-        return best_space(s, b, T, h, mask, A_SOLVE, KIND_SOLVE)[0]
-    if kind == D_ASSIGN:
+        return L.A_PASS if mask[L.A_PASS] else first_legal(mask)
+    if kind == L.D_ATTACK_SPACE:
+        return best_space(s, b, T, h, mask, L.A_ATTACK, KIND_ATTACK)[0]
+    if kind == L.D_SOLVE_SPACE:
+        return best_space(s, b, T, h, mask, L.A_SOLVE, KIND_SOLVE)[0]
+    if kind == L.D_ASSIGN:
         return decide_assign(s, b, T, h, mask)
-    if kind == D_PICK_TARGET:
+    if kind == L.D_PICK_TARGET:
         return decide_pick_target(s, b, T, h, mask)
-    if kind == D_PICK_HERO:
+    if kind == L.D_PICK_HERO:
         return decide_pick_hero(s, b, T, h, mask)
-    if kind == D_FOCUS_SPEND:
-        for k in range(N_OPTIONS - 1, -1, -1):
-            if mask[A_OPTION + k]:
-                return A_OPTION + k
-    if kind == D_CLUE_DICE:
+    if kind == L.D_FOCUS_SPEND:
+        for k in range(L.N_OPTIONS - 1, -1, -1):
+            if mask[L.A_OPTION + k]:
+                return L.A_OPTION + k
+    if kind == L.D_CLUE_DICE:
         if roll_is_heavy(s, b, T, h):
-            for i in range(CLUE_LIST):
-                if mask[A_CLUE + i]:
-                    return A_CLUE + i
-        return A_PASS
-    if kind == D_CUNNING:
-        inflict = enemy_inflict(s, b, T, T_VILLAIN)
-        return A_OPTION + (1 if health_left(s, b, T, h) > inflict else 0)
-    if kind == D_DAMAGE:
-        if mask[A_FOCUS]:  # the Focused side is never worse, as in the main menu
-            return A_FOCUS
-        for i in range(N_USE):
-            if mask[A_USE + i]:
-                return A_USE + i
-        dmg = s[b, DEC_A]
+            for i in range(TB.CLUE_LIST):
+                if mask[L.A_CLUE + i]:
+                    return L.A_CLUE + i
+        return L.A_PASS
+    if kind == L.D_CUNNING:
+        inflict = enemy_inflict(s, b, T, L.T_VILLAIN)
+        return L.A_OPTION + (1 if health_left(s, b, T, h) > inflict else 0)
+    if kind == L.D_DAMAGE:
+        if mask[L.A_FOCUS]:  # the Focused side is never worse, as in the main menu
+            return L.A_FOCUS
+        for i in range(L.N_USE):
+            if mask[L.A_USE + i]:
+                return L.A_USE + i
+        dmg = s[b, L.DEC_A]
         if dmg >= health_left(s, b, T, h) or dmg >= 3:
-            for c in range(HERO_DECK):
-                if mask[A_CARD + c]:
-                    return A_CARD + c
-        return A_PASS
-    if kind == D_DISCARD_OR_DAMAGE:
+            for c in range(TB.HERO_DECK):
+                if mask[L.A_CARD + c]:
+                    return L.A_CARD + c
+        return L.A_PASS
+    if kind == L.D_DISCARD_OR_DAMAGE:
         left = health_left(s, b, T, h)
-        if s[b, DEC_A] >= left or 2 * left <= hero_health(s, b, T, h):
-            for c in range(HERO_DECK):
-                if mask[A_CARD + c]:
-                    return A_CARD + c
-        return A_PASS
+        if s[b, L.DEC_A] >= left or 2 * left <= hero_health(s, b, T, h):
+            for c in range(TB.HERO_DECK):
+                if mask[L.A_CARD + c]:
+                    return L.A_CARD + c
+        return L.A_PASS
     # mulligan (keep), rescue and anything else: the first legal answer
-    if mask[A_PASS]:
-        return A_PASS
+    if mask[L.A_PASS]:
+        return L.A_PASS
     return first_legal(mask)
 
 

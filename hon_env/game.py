@@ -67,7 +67,7 @@ from hon_env.core.observe import OBS_DIM, STATE_DIM
 from hon_env.core.validate import validate_state
 from hon_env.describe import action_to_string, space_name, target_name
 from hon_env.errors import EngineError, StateError, engine_error
-from hon_env.numba_cache import debug_mode
+from hon_env.numba_cache import announce_compile, debug_mode
 from hon_env.options import scenario_from
 from hon_env.state_io import pack, unpack
 
@@ -151,6 +151,7 @@ class Game:
         self.seed = seed
         self._state = np.zeros((1, L.STATE_LEN), np.int32)
         self._mask = np.zeros((1, L.N_ACTIONS), np.int8)
+        announce_compile("game", "kernels.game_apply")
         game_init(self._state, self._tabs, np.int64(self.seed), self._mask[0])
         self._check_engine()
 

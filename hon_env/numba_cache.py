@@ -21,9 +21,14 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sys
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent
+# first-call compile seconds of each front end's kernels, measured on 2 busy cores
+# (docs/benchmarks.md, "Cold start"); the progress message quotes them
+COMPILE_SECONDS = {"game": 90, "vector": 150, "rollout": 150}
+_checked: set[str] = set()  # kernels looked up in the cache by this process
 # every file numba-compiled code reads constants or calls functions from
 ENGINE_SOURCES = ("core/*.py", "content/tables.py", "content/ops.py")
 
@@ -70,3 +75,26 @@ def configure_cache() -> str:
     os.environ["NUMBA_CACHE_DIR"] = path  # kept by numba's config reloads, and by workers
     config.CACHE_DIR = path
     return path
+
+
+def compiled_before(kernel: str = "kernels.game_apply") -> bool:
+    """Does numba's cache folder hold ``kernel`` (``module.function`` of ``hon_env/core``)
+    from an earlier run? (numba names its index files ``module.function-line.pyXY.nbi``.)"""
+    folder = Path(os.environ.get("NUMBA_CACHE_DIR") or ".")
+    return folder.is_dir() and any(folder.glob(f"*/{kernel}-*.nbi"))
+
+
+def announce_compile(front_end: str, kernel: str) -> None:
+    """Say on stderr, once per process, that the engine compiles now when ``kernel`` is not
+    in the cache yet: the first run of a new engine version is otherwise silent for a
+    minute or more. ``front_end`` picks the time quoted (``COMPILE_SECONDS``)."""
+    if kernel in _checked:
+        return
+    said = "said" in _checked
+    _checked.add(kernel)
+    if said or compiled_before(kernel):
+        return
+    _checked.add("said")
+    print(f"hon_env: compiling the rules engine, once per version: "
+          f"~{COMPILE_SECONDS[front_end]} s (later runs load it from "
+          f"{os.environ.get('NUMBA_CACHE_DIR')})", file=sys.stderr, flush=True)

@@ -15,6 +15,7 @@ from hon_env.content import Scenario
 from hon_env.core import layout as L
 from hon_env.core.kernels import reset_batch, reset_serial, step_batch, step_serial
 from hon_env.errors import engine_error
+from hon_env.numba_cache import announce_compile
 
 PolicyFn = Callable[[np.ndarray, np.ndarray], np.ndarray]  # (state, masks) -> actions [B]
 
@@ -62,6 +63,7 @@ def play_batch(sc: Scenario, seeds: np.ndarray, policy: PolicyFn, *,
     status = np.zeros(B, np.int32)
     reset, step = (reset_serial, step_serial) if B == 1 else (reset_batch, step_batch)
     seeds = np.asarray(seeds, np.int64)
+    announce_compile("rollout", "kernels.step_serial" if B == 1 else "kernels._step_parallel")
     reset(state, sc.tables, seeds, masks)
     _raise_stopped(state, seeds)
     if on_step:

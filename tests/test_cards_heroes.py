@@ -45,9 +45,9 @@ from rules_helpers import (
 
 from hon_env import Game
 from hon_env import positions as P
+from hon_env.content import ops
 from hon_env.content.ops import WHO_ACTIVE
 from hon_env.content.tables import HERO_DECK
-from hon_env.core import interp
 from hon_env.core import layout as L
 
 HERE = "C3"
@@ -187,7 +187,7 @@ def test_armor_reduces_each_damage_instance_by_one(hero, card):
     for armored, expected in ((False, 3), (True, 2)):
         g = start(hero_game(hero, play_cards=[card] if armored and card != "focused" else [],
                             focused=armored and card == "focused"))
-        run_op(g, interp.OP_DAMAGE_HERO, 3, WHO_ACTIVE)
+        run_op(g, ops.OP_DAMAGE_HERO, 3, WHO_ACTIVE)
         answer_damage(g)
         assert int(g.field("hdmg")[0]) == expected
 
@@ -233,7 +233,7 @@ def test_exhaust_prevent_reduces_damage(hero, card, n):
     g = start(hero_game(hero, play_cards=[card] if card else []))
     i = HERO_DECK if card is None else card_in(g, card, L.L_PLAY)
     assert L.A_USE + i not in legal(g)  # prevention is only offered while taking damage
-    run_op(g, interp.OP_DAMAGE_HERO, 3, WHO_ACTIVE)
+    run_op(g, ops.OP_DAMAGE_HERO, 3, WHO_ACTIVE)
     assert g.decision == "damage" and L.A_USE + i in legal(g)
     g.apply(L.A_USE + i)
     assert exhausted(g, card)

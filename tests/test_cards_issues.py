@@ -39,8 +39,8 @@ from rules_helpers import (
 
 from hon_env import Game
 from hon_env import positions as P
+from hon_env.content import ops
 from hon_env.content.tables import CFG_START_SPACE, IC_STAYS, IC_TYPE, IT_SCHEME
-from hon_env.core import interp
 from hon_env.core import layout as L
 
 STOP_CARD = "A Word in the Right Ear"  # Dowager's lone-cunning card stops the next round
@@ -113,7 +113,7 @@ def test_overview_crisis_effect(issue, pieces, expected):
     g = issue_game(issue, **pieces)
     P.jump(g, "hero_turn")
     before = summary(g)
-    run_op(g, interp.OP_CRISIS)
+    run_op(g, ops.OP_CRISIS)
     assert changes(before, summary(g)) == expected | {"crises": 1}
 
 

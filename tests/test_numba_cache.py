@@ -32,3 +32,22 @@ def test_numba_uses_the_engine_cache_folder():
     assert config.CACHE_DIR == os.environ["NUMBA_CACHE_DIR"] == hon_env.NUMBA_CACHE_DIR
     if Path(hon_env.NUMBA_CACHE_DIR).name.startswith("numba-"):
         assert Path(hon_env.NUMBA_CACHE_DIR).name == f"numba-{engine_fingerprint()}"
+
+
+def test_first_compile_is_announced_once(tmp_path: Path, monkeypatch, capsys):
+    """A kernel missing from the cache folder is announced on stderr, once per process;
+    a cached one (its numba index file present) is not."""
+    from hon_env import numba_cache
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(numba_cache, "_checked", set())
+    (tmp_path / "core_x").mkdir()
+    (tmp_path / "core_x" / "kernels.game_apply-68.py311.nbi").write_bytes(b"")
+    numba_cache.announce_compile("game", "kernels.game_apply")
+    assert capsys.readouterr().err == ""
+    numba_cache.announce_compile("vector", "vector.vector_step")
+    numba_cache.announce_compile("vector", "vector.vector_step")
+    numba_cache.announce_compile("rollout", "kernels.step_serial")
+    err = capsys.readouterr().err
+    assert err.count("compiling the rules engine, once per version") == 1
+    assert f"~{numba_cache.COMPILE_SECONDS['vector']} s" in err and str(tmp_path) in err

@@ -25,6 +25,7 @@ from rules_helpers import (
 
 from hon_env import ContentError, Game, list_content, load_scenario
 from hon_env import positions as P
+from hon_env.content import ops
 from hon_env.content.loader import parse_ally
 from hon_env.content.tables import AL_ATTACK, AL_HEALTH, AL_SOLVE, SP_SCHEME
 from hon_env.core import interp
@@ -359,7 +360,7 @@ def test_inflict_may_go_to_an_ally_and_defeats_it(lox):
     between = [s for s in neighbours(g, "C3") & neighbours(g, int(g.field("ally_loc")[0]))
                if lox.tables.space_kind[s] != SP_SCHEME]
     i = lackey(g, "Hatchet Hollis", between[0])  # inflict 2
-    run_op(g, interp.OP_INFLICT, hero=0, src=L.T_V0 + i)
+    run_op(g, ops.OP_INFLICT, hero=0, src=L.T_V0 + i)
     assert g.decision == "pick_hero"
     assert legal(g) == {L.A_HERO, L.A_TARGET + L.T_ALLY0}
     g.apply(L.A_TARGET + L.T_ALLY0)
@@ -377,7 +378,7 @@ def test_effects_aimed_at_heroes_leave_allies_alone(lox):
     effects do not touch them."""
     g = setup(lox, "C3")
     P.place_ally(g, 0, space_at(g, "C3", 1))
-    run_op(g, interp.OP_DAMAGE_HERO, a=2, b=1, hero=0)  # who: each
+    run_op(g, ops.OP_DAMAGE_HERO, a=2, b=1, hero=0)  # who: each
     suffer(g)
     assert int(g.field("hdmg")[0]) == 2 and int(g.field("ally_dmg")[0]) == 0
 

@@ -14,6 +14,7 @@ from rules_helpers import dist, edited_content, run_op, sp
 
 from hon_env import Game
 from hon_env import positions as P
+from hon_env.content import ops
 from hon_env.content.ops import (
     AWAY_FROM_VILLAIN,
     TOWARD_ANY,
@@ -22,7 +23,6 @@ from hon_env.content.ops import (
     WHO_ACTIVE,
 )
 from hon_env.content.tables import HS_ATTACK, VC_DEFENSE, VC_HEALTH, VC_SCALING
-from hon_env.core import interp
 from hon_env.core import layout as L
 
 
@@ -39,7 +39,7 @@ def test_forced_movement_steps_away_from_the_villain(origin):
     g = hero_turn_game(origin, "D4")
     villain = int(g.field("vil_loc"))
     before = dist(g, "D4", villain)
-    run_op(g, interp.OP_MOVE_AWAY, 2, WHO_ACTIVE, AWAY_FROM_VILLAIN)
+    run_op(g, ops.OP_MOVE_AWAY, 2, WHO_ACTIVE, AWAY_FROM_VILLAIN)
     after = int(g.scenario.tables.dist[int(g.field("hloc")[0]), villain])
     assert after == before + 2
 
@@ -56,7 +56,7 @@ def test_forced_movement_stops_when_no_space_is_farther(origin):
     assert all(T.dist[villain, x] <= T.dist[villain, farthest] for x in T.adj[farthest] if x >= 0)
     P.place_hero(g, 0, int(farthest))
     P.jump(g, "hero_turn")
-    run_op(g, interp.OP_MOVE_AWAY, 3, WHO_ACTIVE, AWAY_FROM_VILLAIN)
+    run_op(g, ops.OP_MOVE_AWAY, 3, WHO_ACTIVE, AWAY_FROM_VILLAIN)
     assert int(g.field("hloc")[0]) == farthest
 
 
@@ -73,7 +73,7 @@ def test_enemy_moves_toward_nearest_target_by_default(origin):
     bystander nearest it (here the bystander two spaces away, not the hero)."""
     g, i = _lackey_game(origin)
     assert dist(g, "F3", "H3") < dist(g, "F3", "B5")
-    run_op(g, interp.OP_ENEMY_MOVE, 3, TOWARD_ANY, 0, 0, L.T_V0 + i)
+    run_op(g, ops.OP_ENEMY_MOVE, 3, TOWARD_ANY, 0, 0, L.T_V0 + i)
     assert g.field("bystander_on")[sp(g, "H3")] == 0  # walked in and captured it
     assert int(g.field("captured").sum()) == 1
 
@@ -83,11 +83,11 @@ def test_enemy_told_to_move_toward_heroes_ignores_bystanders(origin):
     enemy ignore nearer targets of other types."""
     g, i = _lackey_game(origin)
     start = dist(g, "F3", "B5")
-    run_op(g, interp.OP_ENEMY_MOVE, 2, TOWARD_HERO, 0, 0, L.T_V0 + i)
+    run_op(g, ops.OP_ENEMY_MOVE, 2, TOWARD_HERO, 0, 0, L.T_V0 + i)
     now = int(g.field("vpos")[i])
     assert dist(g, now, "B5") == start - 2
     assert g.field("bystander_on")[sp(g, "H3")] == 1
-    run_op(g, interp.OP_ENEMY_MOVE, 2, TOWARD_BYSTANDER, 0, 0, L.T_V0 + i)
+    run_op(g, ops.OP_ENEMY_MOVE, 2, TOWARD_BYSTANDER, 0, 0, L.T_V0 + i)
     assert dist(g, int(g.field("vpos")[i]), "H3") < dist(g, now, "H3")
 
 
@@ -102,7 +102,7 @@ def test_attack_effect_with_range_targets_distant_spaces(origin):
     T = g.scenario.tables
     dice = int(T.hero_stat[0, 0, HS_ATTACK])
     P.force_dice(g, [1] * dice)  # all plain successes
-    run_op(g, interp.OP_ATTACK, 0, 3)  # the only target in range is chosen automatically
+    run_op(g, ops.OP_ATTACK, 0, 3)  # the only target in range is chosen automatically
     dealt = dice - int(T.vcard[i, VC_DEFENSE])
     if dealt >= int(T.vcard[i, VC_HEALTH]):
         assert g.field("vloc")[i] == L.L_DISCARD
@@ -120,7 +120,7 @@ def test_villain_blocked_at_the_end_lands_nearest_its_destination(origin):
     P.add_villain_card(g, "Hatchet Hollis", 0, "D1")
     g.refresh()
     assert dist(g, "B1", "D1") == 2
-    run_op(g, interp.OP_VILLAIN_MOVE, 2, TOWARD_ANY)
+    run_op(g, ops.OP_VILLAIN_MOVE, 2, TOWARD_ANY)
     assert int(g.field("vil_loc")) == sp(g, "E1")
 
 
@@ -141,14 +141,14 @@ def test_defeat_bystanders_takes_captives_first_else_crisis(origin):
     panel = 1
     P.put_bystander(g, f"panel {panel}", 2)
     supply = int(g.field("bystander_supply"))
-    run_op(g, interp.OP_DEFEAT_BYSTANDERS, 1)
+    run_op(g, ops.OP_DEFEAT_BYSTANDERS, 1)
     assert int(g.field("captured")[panel]) == 1
     assert int(g.field("bystanders_defeated")) == 1
     assert int(g.field("bystander_supply")) == supply
     g.field("captured")[panel] = 0
     g.field("bystanders_defeated")[...] += 1
     crises = int(g.field("events")[L.EV_CRISES])
-    run_op(g, interp.OP_DEFEAT_BYSTANDERS, 1)
+    run_op(g, ops.OP_DEFEAT_BYSTANDERS, 1)
     assert int(g.field("events")[L.EV_CRISES]) == crises + 1
 
 
@@ -161,7 +161,7 @@ def test_rescue_effect_reaches_a_bystander_within_range(origin):
                   and g.scenario.tables.space_kind[s] not in (0, 5))
     P.put_bystander(g, target)
     clues = int(np.sum(g.field("clue_loc") == 0))
-    run_op(g, interp.OP_RESCUE, 2)
+    run_op(g, ops.OP_RESCUE, 2)
     assert g.field("bystander_on")[target] == 0
     assert int(np.sum(g.field("clue_loc") == 0)) == clues + 1
 
@@ -172,7 +172,7 @@ def test_exhausting_a_threat_card_stops_its_next_activation(origin):
     g = hero_turn_game(origin, "B5")
     i = P.add_villain_card(g, "Hatchet Hollis", 0, "C5")
     g.refresh()
-    run_op(g, interp.OP_EXHAUST_THREAT)
+    run_op(g, ops.OP_EXHAUST_THREAT)
     # the Scheme card in the threat area is a candidate too, so the hero picks
     assert g.decision == "pick_target"
     assert L.A_TARGET + L.T_V0 + i in g.legal_actions()
@@ -217,7 +217,7 @@ def test_defense_modifiers_positive_before_negative(tmp_path):
     P.add_villain_card(g, sc.villain_card_names[i], 0, "C5")
     P.give_cards(g, 0, [card["name"]], zone="play")
     g.refresh()
-    run_op(g, interp.OP_FORTIFY, 1, 1)  # lackeys +1 defense this round
+    run_op(g, ops.OP_FORTIFY, 1, 1)  # lackeys +1 defense this round
     dice = int(T.hero_stat[0, 0, HS_ATTACK]) + card["passive"].get("attack_dice", 0)
     P.force_dice(g, [1] * dice)
     g.apply(L.A_ATTACK + sp(g, "C5"))
@@ -232,7 +232,7 @@ def test_defense_modifiers_positive_before_negative(tmp_path):
 def test_fortify_lasts_until_the_end_of_the_round(origin):
     """Rulebook: Defense Value — a round-long defense bonus is gone the next round."""
     g = hero_turn_game(origin, "B5")
-    run_op(g, interp.OP_FORTIFY, 2, 0)
+    run_op(g, ops.OP_FORTIFY, 2, 0)
     assert int(g.field("def_bonus")[0]) == 2
     P.jump(g, "issue_turn")  # runs the issue turn, then the next round starts
     assert int(g.field("round")) >= 2
@@ -256,7 +256,7 @@ def test_attached_card_joins_its_host_and_leaves_with_it(origin):
     host = next(c for c in area if c["card"] == "Hatchet Hollis")
     assert host["attached"] == ["Bodyguard Contract"]
     health = int(g.scenario.tables.vcard[lackey, VC_HEALTH])
-    run_op(g, interp.OP_DAMAGE_ENEMY, health, 12)
+    run_op(g, ops.OP_DAMAGE_ENEMY, health, 12)
     if g.decision == "pick_target":
         g.apply(L.A_TARGET + L.T_V0 + lackey)
     assert g.field("vloc")[lackey] == L.L_DISCARD
@@ -335,7 +335,7 @@ def _capture_by_lackey(g: Game) -> None:
     """Hatchet Hollis, put at F3, moves 3 toward the nearest bystander (capturing it)."""
     i = P.add_villain_card(g, "Hatchet Hollis", 0, "F3")
     g.refresh()
-    run_op(g, interp.OP_ENEMY_MOVE, 3, TOWARD_BYSTANDER, 0, 0, L.T_V0 + i)
+    run_op(g, ops.OP_ENEMY_MOVE, 3, TOWARD_BYSTANDER, 0, 0, L.T_V0 + i)
 
 
 def _rescue_by_solve(g: Game, panel_space: int) -> None:
@@ -343,7 +343,7 @@ def _rescue_by_solve(g: Game, panel_space: int) -> None:
     P.place_hero(g, 0, panel_space)
     g.refresh()
     P.force_dice(g, [1] * 6)
-    run_op(g, interp.OP_SOLVE, 0, 1)
+    run_op(g, ops.OP_SOLVE, 0, 1)
     if g.decision == "solve_space":
         g.apply(L.A_SOLVE + panel_space)
     while g.decision == "assign":

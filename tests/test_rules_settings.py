@@ -14,9 +14,8 @@ from rules_helpers import run_op, setup
 
 from hon_env import load_scenario
 from hon_env import positions as P
-from hon_env.content import ContentError
+from hon_env.content import ContentError, ops
 from hon_env.content.compile import HERO_DECK
-from hon_env.core import interp
 from hon_env.core import layout as L
 from hon_env.core.invariants import violations
 from hon_env.rollout import play_batch, random_policy
@@ -94,7 +93,7 @@ def test_gaining_focus_stays_within_zero_and_the_cap(cap, cost, start, gain, sid
     g = setup(sc)
     P.set_hero(g, 0, focus=start)
     P.jump(g, "hero_turn")
-    run_op(g, interp.OP_GAIN_FOCUS, gain)
+    run_op(g, ops.OP_GAIN_FOCUS, gain)
     assert int(g.field("hside")[0]) == side
     assert int(g.field("hfocus")[0]) == focus
 

@@ -35,6 +35,7 @@ from rules_helpers import (
 from hon_env import ContentError, Game, list_content, load_scenario
 from hon_env import positions as P
 from hon_env.content.loader import parse_bystander, parse_crisis
+from hon_env.content.ops import OP_CAPTURE, OP_DEFEAT_BYSTANDERS, OP_PLACE_BYSTANDERS, OP_RESCUE
 from hon_env.content.tables import (
     MAX_CRISES,
     SB_CAPTURED_PROG,
@@ -46,7 +47,6 @@ from hon_env.content.tables import (
     SBE_RESCUED,
 )
 from hon_env.core import layout as L
-from hon_env.core.interp import OP_CAPTURE, OP_DEFEAT_BYSTANDERS, OP_PLACE_BYSTANDERS, OP_RESCUE
 from hon_env.core.invariants import violations
 from hon_env.core.obs_features import read_row
 from hon_env.rollout import play_batch, random_policy

@@ -186,8 +186,7 @@ def test_engine_error_in_game_and_rollout(origin):
 
 def test_content_op_codes_match_the_interpreter():
     """validate.py and interp.step_op agree on which codes are content ops."""
-    from hon_env.content.ops import OPS
-    from hon_env.core.interp import N_CONTENT_OPS
+    from hon_env.content.ops import N_CONTENT_OPS, OPS
 
     assert sorted(op.code for op in OPS) == list(range(1, N_CONTENT_OPS))
 

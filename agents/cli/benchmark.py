@@ -3,18 +3,22 @@
     hon-bench                   # full table (from a checkout: written to docs/benchmarks.md)
     hon-bench --quick           # smaller measurement, no file
     hon-bench --out bench.md    # the table written to another file
+    hon-bench --cold-only       # only the cold start and per-kernel compile rows
 
 (``python scripts/benchmark.py`` in a checkout is the same command.)
 
 Random legal actions are chosen inside every measurement. Numba compile (or cache load)
-time is measured apart, on a first call that is excluded from the timings. Memory per
-game counts the arrays the vector env keeps per game.
+time is measured apart, on a first call that is excluded from the timings. The cold start
+rows run in fresh processes on an empty kernel cache: the README quick start end to end,
+and each kernel's first call (``python -m hon_env.warmup``). Memory per game counts the
+arrays the vector env keeps per game.
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import json
 import os
 import platform
 import resource
@@ -148,6 +152,48 @@ def bench_training(algo: str, steps: int, extra: list[str]) -> float:
         return float(rows[-1]["steps_per_s"])
 
 
+# the README quick start, as a user runs it
+QUICK_START = """
+import hon_env
+
+env = hon_env.hour_of_need_v2.env(heroes=["majesty", "stride"], render_mode="ansi")
+env.reset(seed=0)
+for agent in env.agent_iter():
+    obs, reward, terminated, truncated, info = env.last()
+    if terminated or truncated:
+        action = None
+    else:
+        legal = obs["action_mask"].nonzero()[0]
+        action = int(legal[0])
+    env.step(action)
+print(info["outcome"], info["loss_reason"])
+"""
+
+WARM_ALL = ("import json, sys; from hon_env.warmup import warm; "
+            "print(json.dumps(warm(('game', 'vector', 'rollout', 'agents'))))")
+
+
+def _fresh_cache_run(code: str) -> tuple[float, str]:
+    """Wall seconds and stdout of ``python -c code`` in a new process whose kernel cache
+    folder is empty (the checkout's packages first)."""
+    with tempfile.TemporaryDirectory() as cache:
+        env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+        env["HON_ENV_CACHE_DIR"] = cache
+        env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
+        t0 = time.perf_counter()
+        done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                              text=True, check=True)
+        return time.perf_counter() - t0, done.stdout
+
+
+def bench_cold_start() -> tuple[float, dict[str, float]]:
+    """Seconds of the README quick start on an empty kernel cache (interpreter start and
+    imports included), and each kernel's first-call seconds on another empty cache."""
+    quick_s, _ = _fresh_cache_run(QUICK_START)
+    _, out = _fresh_cache_run(WARM_ALL)
+    return quick_s, json.loads(out.strip().splitlines()[-1])
+
+
 def machine() -> str:
     cpu = platform.processor() or "unknown CPU"
     try:
@@ -170,11 +216,25 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--quick", action="store_true",
                    help="1 s per measurement, no training rows, no file")
     p.add_argument("--no-training", action="store_true", help="skip the training rows")
+    p.add_argument("--no-cold-start", action="store_true",
+                   help="skip the cold start rows (two fresh compiles, minutes)")
+    p.add_argument("--cold-only", action="store_true",
+                   help="only the cold start rows, printed (no file)")
     p.add_argument("--out", default=str(CHECKOUT_DOCS) if CHECKOUT_DOCS.exists() else None,
                    help="Markdown file for the table (None: print only; from a checkout: "
                         "its docs/benchmarks.md)")
     args = p.parse_args(argv)
     seconds = 1.0 if args.quick else args.seconds
+    cold_lines: list[str] = []
+    if args.cold_only or not (args.quick or args.no_cold_start):
+        quick_s, kernels = bench_cold_start()
+        cold_lines = ["| cold start, empty kernel cache | s |", "|---|---|",
+                      f"| README quick start, end to end | {quick_s:.1f} |",
+                      *[f"| first call of `{name}` | {s:.1f} |" for name, s in kernels.items()],
+                      f"| all kernels above | {sum(kernels.values()):.1f} |"]
+        if args.cold_only:
+            print("\n".join(cold_lines))
+            return
     sc = load_scenario(args.scenario)
 
     t0 = time.perf_counter()
@@ -219,6 +279,8 @@ def main(argv: list[str] | None = None) -> None:
     if train_rows:
         lines += ["", "| training, end to end | env steps/s |", "|---|---|",
                   *[f"| {name} | {rate:,.0f} |" for name, rate in train_rows]]
+    if cold_lines:
+        lines += ["", *cold_lines]
     text = "\n".join(lines)
     print(text)
     print(f"numba compile or cache load: {compile_s:.1f} s")

@@ -17,29 +17,9 @@ from __future__ import annotations
 
 from numba import njit
 
-from hon_env.content.tables import (
-    IC_CAPTURED_PROG,
-    IC_RESCUED_PROG,
-    N_SBE,
-    SB_RESCUED_PROG,
-    SBE_CAPTURED,
-    SPECIAL_BYSTANDERS,
-)
+from hon_env.content import tables as TB
+from hon_env.core import layout as L
 from hon_env.core.failure import fail
-from hon_env.core.layout import (
-    ACTIVE,
-    BYSTANDER_SUPPLY,
-    CAPTURED,
-    ERR_BYSTANDER_QUEUE_FULL,
-    EV_CAPTURES,
-    EVENTS,
-    SBY_CAPT,
-    SBY_EVENTS,
-    SBY_QN,
-    SBY_QUEUE,
-    SBY_QUEUE_CAP,
-    SBY_SUPPLY,
-)
 from hon_env.core.rng import randint
 
 
@@ -52,38 +32,38 @@ def take_from_supply(s, b):
     weighted by how many of each kind are left (engine.md #40); without them no random
     number is drawn, so games without the rule keep their trajectories.
     """
-    supply = s[b, BYSTANDER_SUPPLY]
-    s[b, BYSTANDER_SUPPLY] = supply - 1
+    supply = s[b, L.BYSTANDER_SUPPLY]
+    s[b, L.BYSTANDER_SUPPLY] = supply - 1
     special = 0
-    for j in range(SPECIAL_BYSTANDERS):
-        special += s[b, SBY_SUPPLY + j]
+    for j in range(TB.SPECIAL_BYSTANDERS):
+        special += s[b, L.SBY_SUPPLY + j]
     if special == 0:
         return -1
     r = randint(s, b, supply) - (supply - special)  # < 0: a normal token
-    for j in range(SPECIAL_BYSTANDERS):
+    for j in range(TB.SPECIAL_BYSTANDERS):
         if r < 0:
             return -1
-        if r < s[b, SBY_SUPPLY + j]:
-            s[b, SBY_SUPPLY + j] -= 1
+        if r < s[b, L.SBY_SUPPLY + j]:
+            s[b, L.SBY_SUPPLY + j] -= 1
             return j
-        r -= s[b, SBY_SUPPLY + j]
+        r -= s[b, L.SBY_SUPPLY + j]
     return -1
 
 
 @njit(cache=True)
 def return_to_supply(s, b, j):
     """A bystander (special card ``j``, or -1 normal) goes back to the supply."""
-    s[b, BYSTANDER_SUPPLY] += 1
+    s[b, L.BYSTANDER_SUPPLY] += 1
     if j >= 0:
-        s[b, SBY_SUPPLY + j] += 1
+        s[b, L.SBY_SUPPLY + j] += 1
 
 
 @njit(cache=True)
 def special_captives(s, b, p):
     """Special figures (of any card) among the captives counted in panel ``p``."""
     n = 0
-    for j in range(SPECIAL_BYSTANDERS):
-        n += s[b, SBY_CAPT + p * SPECIAL_BYSTANDERS + j]
+    for j in range(TB.SPECIAL_BYSTANDERS):
+        n += s[b, L.SBY_CAPT + p * TB.SPECIAL_BYSTANDERS + j]
     return n
 
 
@@ -94,12 +74,12 @@ def release_captive(s, b, p, special_first):
     ``special_first``: special figures (card order) before normal tokens (rescues), else
     normal tokens first (defeats and replacements).
     """
-    s[b, CAPTURED + p] -= 1
-    normal = s[b, CAPTURED + p] + 1 - special_captives(s, b, p)
+    s[b, L.CAPTURED + p] -= 1
+    normal = s[b, L.CAPTURED + p] + 1 - special_captives(s, b, p)
     if normal > 0 and not special_first:
         return -1
-    for j in range(SPECIAL_BYSTANDERS):
-        col = SBY_CAPT + p * SPECIAL_BYSTANDERS + j
+    for j in range(TB.SPECIAL_BYSTANDERS):
+        col = L.SBY_CAPT + p * TB.SPECIAL_BYSTANDERS + j
         if s[b, col] > 0:
             s[b, col] -= 1
             return j
@@ -113,8 +93,8 @@ def special_event(s, b, T, j, ev, h):
     Counts it in SBY_EVENTS and queues the card's effect for the event, to resolve for hero
     ``h`` (the active hero when ``h`` < 0). Overflowing the queue is an engine bug.
     """
-    s[b, SBY_EVENTS + j * N_SBE + ev] += 1
-    queue_effect(s, b, T.sby[j, SB_RESCUED_PROG + ev], h)
+    s[b, L.SBY_EVENTS + j * TB.N_SBE + ev] += 1
+    queue_effect(s, b, T.sby[j, TB.SB_RESCUED_PROG + ev], h)
 
 
 @njit(cache=True)
@@ -122,7 +102,7 @@ def character_event(s, b, T, i, captured, h):
     """Bystander character ``i`` (an issue card) was rescued by hero ``h`` (``captured``
     False) or captured (True, for the hero of the capturing effect): queue its card's
     effect for that event, if it has one (rulebook: Bystander Characters)."""
-    queue_effect(s, b, T.icard[i, IC_CAPTURED_PROG if captured else IC_RESCUED_PROG], h)
+    queue_effect(s, b, T.icard[i, TB.IC_CAPTURED_PROG if captured else TB.IC_RESCUED_PROG], h)
 
 
 @njit(cache=True)
@@ -132,21 +112,21 @@ def queue_effect(s, b, pid, h):
     (the game stops with ERR_BYSTANDER_QUEUE_FULL)."""
     if pid < 0:
         return
-    n = s[b, SBY_QN]
-    if n >= SBY_QUEUE_CAP:
-        fail(s, b, ERR_BYSTANDER_QUEUE_FULL)
+    n = s[b, L.SBY_QN]
+    if n >= L.SBY_QUEUE_CAP:
+        fail(s, b, L.ERR_BYSTANDER_QUEUE_FULL)
         return
-    s[b, SBY_QUEUE + 2 * n] = pid
-    s[b, SBY_QUEUE + 2 * n + 1] = h if h >= 0 else s[b, ACTIVE]
-    s[b, SBY_QN] = n + 1
+    s[b, L.SBY_QUEUE + 2 * n] = pid
+    s[b, L.SBY_QUEUE + 2 * n + 1] = h if h >= 0 else s[b, L.ACTIVE]
+    s[b, L.SBY_QN] = n + 1
 
 
 @njit(cache=True)
 def capture_into(s, b, T, p, j, h):
     """A bystander (special card ``j``, or -1 normal) is captured into panel ``p``; ``h`` is
     the hero of the effect that captured it."""
-    s[b, CAPTURED + p] += 1
-    s[b, EVENTS + EV_CAPTURES] += 1
+    s[b, L.CAPTURED + p] += 1
+    s[b, L.EVENTS + L.EV_CAPTURES] += 1
     if j >= 0:
-        s[b, SBY_CAPT + p * SPECIAL_BYSTANDERS + j] += 1
-        special_event(s, b, T, j, SBE_CAPTURED, h)
+        s[b, L.SBY_CAPT + p * TB.SPECIAL_BYSTANDERS + j] += 1
+        special_event(s, b, T, j, TB.SBE_CAPTURED, h)

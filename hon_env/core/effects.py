@@ -8,41 +8,8 @@ from __future__ import annotations
 
 from numba import njit
 
-from hon_env.content.tables import (
-    AL_HEALTH,
-    BACK_ENEMY,
-    BACK_NONE,
-    BACK_PROBLEM,
-    CFG_BYSTANDERS,
-    CFG_FOCUS_CAP,
-    CFG_FOCUS_TO_FLIP,
-    CFG_LOSS_AT_LEAST,
-    CFG_LOSS_COUNTER,
-    CFG_MAX_MAP_BYSTANDERS,
-    CFG_MINION_HEALTH,
-    CFG_N_HEROES,
-    CFG_N_PANELS,
-    CFG_N_SPACES,
-    CR_SOLVED_PROG,
-    DASH,
-    FORM_MECH,
-    HS_FORM,
-    IC_BACK,
-    IC_LOCATION,
-    IC_PANEL,
-    IC_TYPE,
-    IT_SCHEME,
-    MAX_SPACES,
-    SB_PRESENT,
-    SBE_DEFEATED,
-    SBE_RESCUED,
-    SM_HEALTH,
-    SP_BYSTANDER,
-    SP_SCHEME,
-    SPECIAL_BYSTANDER_TOKENS,
-    SPECIAL_BYSTANDERS,
-    SPECIAL_MINIONS,
-)
+from hon_env.content import tables as TB
+from hon_env.core import layout as L
 from hon_env.core.bystanders import (
     capture_into,
     character_event,
@@ -60,90 +27,6 @@ from hon_env.core.geometry import (
     nearest_empty,
     nearest_panel,
 )
-from hon_env.core.layout import (
-    ALLY_DMG,
-    ALLY_LOC,
-    BYSTANDER_ON,
-    BYSTANDER_SUPPLY,
-    BYSTANDERS_DEFEATED,
-    CAPTURED,
-    COUNTERS,
-    CRISIS_JUST,
-    CRISIS_OUT,
-    CRISIS_POS,
-    EV_ALLY_DEFEATS,
-    EV_BYSTANDERS_DEFEATED,
-    EV_CAPTURES,
-    EV_DAMAGE_DEALT,
-    EV_ENEMIES_DEFEATED,
-    EV_JUSTICE,
-    EV_PROBLEMS_SOLVED,
-    EV_RESCUES,
-    EV_SCHEMES_SOLVED,
-    EV_VILLAIN_ADVANCES,
-    EVENTS,
-    HDMG,
-    HFOCUS,
-    HLOC,
-    HPILOT_DMG,
-    HSIDE,
-    IDECK,
-    IDMG,
-    IJUST,
-    ILOC,
-    IOWNER,
-    IPOS,
-    ISIDE,
-    L_ATTACHED,
-    L_BOARD,
-    L_DISCARD,
-    L_REMOVED,
-    LOSS_COUNTER,
-    LOSS_REASON,
-    MINION_SUPPLY,
-    MINIONS,
-    NEM_DMG,
-    NEM_EXH,
-    NEM_JUST,
-    NEM_OWNER,
-    NEM_POS,
-    NEM_SIDE,
-    OUT_LOSS,
-    OUT_ONGOING,
-    OUT_WIN,
-    OUTCOME,
-    SBY_CAPT,
-    SBY_DEFEATED,
-    SBY_ON,
-    SBY_SUPPLY,
-    SMIN,
-    SMIN_DMG,
-    SMIN_SUPPLY,
-    T_CAPTURED,
-    T_CRISIS0,
-    T_I0,
-    T_NEM0,
-    T_VILLAIN,
-    TURN,
-    TURN_HERO,
-    TURN_OVER,
-    VATTACH,
-    VDECK,
-    VDMG,
-    VIL_DAMAGE,
-    VIL_DANGER,
-    VIL_HEALTH,
-    VIL_HIDDEN,
-    VIL_IN_PANEL,
-    VIL_JUSTICE,
-    VIL_LOC,
-    VIL_OWNER,
-    VIL_SIDE,
-    VJUST,
-    VLOC,
-    VOWNER,
-    VPOS,
-)
 from hon_env.core.queries import enemy_health, nemeses_in_play, problem_danger, villain_panel
 from hon_env.core.rng import randint
 from hon_env.core.zones import gain_clue
@@ -152,10 +35,10 @@ from hon_env.core.zones import gain_clue
 @njit(cache=True)
 def end_game(s, b, outcome, reason):
     """Record the outcome once; later calls keep the first result."""
-    if s[b, OUTCOME] == OUT_ONGOING:
-        s[b, OUTCOME] = outcome
-        s[b, LOSS_REASON] = reason
-        s[b, TURN] = TURN_OVER
+    if s[b, L.OUTCOME] == L.OUT_ONGOING:
+        s[b, L.OUTCOME] = outcome
+        s[b, L.LOSS_REASON] = reason
+        s[b, L.TURN] = L.TURN_OVER
 
 
 @njit(cache=True)
@@ -168,15 +51,15 @@ def gain_focus(s, b, T, h, n):
     result stays within 0..cap whatever the rule settings (the loader also refuses a flip
     cost above the cap, which would make the Focused side unreachable).
     """
-    if s[b, HLOC + h] < 0 or n <= 0:
+    if s[b, L.HLOC + h] < 0 or n <= 0:
         return
-    cap = T.cfg[CFG_FOCUS_CAP]
-    cost = T.cfg[CFG_FOCUS_TO_FLIP]
-    f = s[b, HFOCUS + h] + n
-    if f > cap and f >= cost and s[b, HSIDE + h] == 0 and s[b, TURN] == TURN_HERO:
+    cap = T.cfg[TB.CFG_FOCUS_CAP]
+    cost = T.cfg[TB.CFG_FOCUS_TO_FLIP]
+    f = s[b, L.HFOCUS + h] + n
+    if f > cap and f >= cost and s[b, L.HSIDE + h] == 0 and s[b, L.TURN] == L.TURN_HERO:
         turn_focused(s, b, T, h)
         f -= cost
-    s[b, HFOCUS + h] = max(0, min(f, cap))
+    s[b, L.HFOCUS + h] = max(0, min(f, cap))
 
 
 @njit(cache=True)
@@ -187,12 +70,12 @@ def turn_focused(s, b, T, h):
     token's damage is set aside with the pilot (``hpilot_dmg``) and the mech, kept beside
     the play area until now, starts undamaged in the hero's space.
     """
-    if s[b, HSIDE + h] == 1:
+    if s[b, L.HSIDE + h] == 1:
         return
-    s[b, HSIDE + h] = 1
-    if T.hero_stat[h, 1, HS_FORM] == FORM_MECH:
-        s[b, HPILOT_DMG + h] = s[b, HDMG + h]
-        s[b, HDMG + h] = 0
+    s[b, L.HSIDE + h] = 1
+    if T.hero_stat[h, 1, TB.HS_FORM] == TB.FORM_MECH:
+        s[b, L.HPILOT_DMG + h] = s[b, L.HDMG + h]
+        s[b, L.HDMG + h] = 0
 
 
 @njit(cache=True)
@@ -203,11 +86,11 @@ def leave_mech(s, b, T, h):
     card flips to the pilot side, whose set-aside damage returns. The pilot token stays in
     the hero's space, so the hero never leaves the map (our reading of the pilot rule).
     """
-    if T.hero_stat[h, s[b, HSIDE + h], HS_FORM] != FORM_MECH:
+    if T.hero_stat[h, s[b, L.HSIDE + h], TB.HS_FORM] != TB.FORM_MECH:
         return
-    s[b, HSIDE + h] = 0
-    s[b, HDMG + h] = s[b, HPILOT_DMG + h]
-    s[b, HPILOT_DMG + h] = 0
+    s[b, L.HSIDE + h] = 0
+    s[b, L.HDMG + h] = s[b, L.HPILOT_DMG + h]
+    s[b, L.HPILOT_DMG + h] = 0
 
 
 @njit(cache=True)
@@ -218,22 +101,22 @@ def rescue_on_map(s, b, T, h, sp):
     rescued effect resolves for ``h``); a rescued bystander character's card is discarded
     (its token leaves the board).
     """
-    if T.space_kind[sp] == SP_SCHEME:
+    if T.space_kind[sp] == TB.SP_SCHEME:
         return
-    if s[b, BYSTANDER_ON + sp] == 1:
-        s[b, BYSTANDER_ON + sp] = 0
-        j = s[b, SBY_ON + sp]
-        s[b, SBY_ON + sp] = -1
+    if s[b, L.BYSTANDER_ON + sp] == 1:
+        s[b, L.BYSTANDER_ON + sp] = 0
+        j = s[b, L.SBY_ON + sp]
+        s[b, L.SBY_ON + sp] = -1
         return_to_supply(s, b, j)
-        s[b, EVENTS + EV_RESCUES] += 1
+        s[b, L.EVENTS + L.EV_RESCUES] += 1
         gain_clue(s, b, T, h)
         if j >= 0:
-            special_event(s, b, T, j, SBE_RESCUED, h)
+            special_event(s, b, T, j, TB.SBE_RESCUED, h)
     i = character_on(s, b, sp)
     if i >= 0:
-        s[b, ILOC + i] = L_DISCARD
-        s[b, IPOS + i] = -1
-        s[b, EVENTS + EV_RESCUES] += 1
+        s[b, L.ILOC + i] = L.L_DISCARD
+        s[b, L.IPOS + i] = -1
+        s[b, L.EVENTS + L.EV_RESCUES] += 1
         gain_clue(s, b, T, h)
         character_event(s, b, T, i, False, h)
 
@@ -245,20 +128,20 @@ def rescue_captured(s, b, T, h, panel, n):
     Special figures go first (card order), then normal tokens, then bystander characters
     held there (engine.md #22, #42).
     """
-    k = min(n, s[b, CAPTURED + panel])
+    k = min(n, s[b, L.CAPTURED + panel])
     for _ in range(k):
         j = release_captive(s, b, panel, True)
         return_to_supply(s, b, j)
-        s[b, EVENTS + EV_RESCUES] += 1
+        s[b, L.EVENTS + L.EV_RESCUES] += 1
         gain_clue(s, b, T, h)
         if j >= 0:
-            special_event(s, b, T, j, SBE_RESCUED, h)
+            special_event(s, b, T, j, TB.SBE_RESCUED, h)
     sp = T.scheme_space[panel]
-    for i in range(IDECK):
-        if k < n and s[b, ILOC + i] == L_BOARD and s[b, IPOS + i] == sp:
-            s[b, ILOC + i] = L_DISCARD
-            s[b, IPOS + i] = -1
-            s[b, EVENTS + EV_RESCUES] += 1
+    for i in range(L.IDECK):
+        if k < n and s[b, L.ILOC + i] == L.L_BOARD and s[b, L.IPOS + i] == sp:
+            s[b, L.ILOC + i] = L.L_DISCARD
+            s[b, L.IPOS + i] = -1
+            s[b, L.EVENTS + L.EV_RESCUES] += 1
             gain_clue(s, b, T, h)
             character_event(s, b, T, i, False, h)
             k += 1
@@ -268,7 +151,7 @@ def rescue_captured(s, b, T, h, panel, n):
 @njit(cache=True)
 def move_hero_to(s, b, T, h, sp):
     """Put hero ``h`` in ``sp`` (a scheme space means its panel) and rescue there."""
-    s[b, HLOC + h] = sp
+    s[b, L.HLOC + h] = sp
     rescue_on_map(s, b, T, h, sp)
 
 
@@ -276,7 +159,7 @@ def move_hero_to(s, b, T, h, sp):
 def move_ally_to(s, b, T, h, sp):
     """Put the ally of seat ``h`` in map space ``sp``; a bystander there is rescued for
     its hero (interpretation #38 in docs/engine.md)."""
-    s[b, ALLY_LOC + h] = sp
+    s[b, L.ALLY_LOC + h] = sp
     rescue_on_map(s, b, T, h, sp)
 
 
@@ -284,13 +167,13 @@ def move_ally_to(s, b, T, h, sp):
 def damage_ally(s, b, T, h, n):
     """The ally of seat ``h`` suffers ``n`` damage; at its health it is defeated and leaves
     the game (rulebook: Ally Cards and Figures). Writes ALLY_DMG, ALLY_LOC, the event."""
-    if s[b, ALLY_LOC + h] < 0 or n <= 0:
+    if s[b, L.ALLY_LOC + h] < 0 or n <= 0:
         return
-    s[b, ALLY_DMG + h] += n
-    if s[b, ALLY_DMG + h] >= T.ally[h, AL_HEALTH]:
-        s[b, ALLY_DMG + h] = T.ally[h, AL_HEALTH]
-        s[b, ALLY_LOC + h] = -1
-        s[b, EVENTS + EV_ALLY_DEFEATS] += 1
+    s[b, L.ALLY_DMG + h] += n
+    if s[b, L.ALLY_DMG + h] >= T.ally[h, TB.AL_HEALTH]:
+        s[b, L.ALLY_DMG + h] = T.ally[h, TB.AL_HEALTH]
+        s[b, L.ALLY_LOC + h] = -1
+        s[b, L.EVENTS + L.EV_ALLY_DEFEATS] += 1
 
 
 @njit(cache=True)
@@ -304,35 +187,35 @@ def place_minions(s, b, T, n, panel):
     """
     short = False
     for _ in range(n):
-        supply = s[b, MINION_SUPPLY]
+        supply = s[b, L.MINION_SUPPLY]
         if supply == 0:
             short = True
             break
         special = 0
-        for j in range(SPECIAL_MINIONS):
-            special += s[b, SMIN_SUPPLY + j]
+        for j in range(TB.SPECIAL_MINIONS):
+            special += s[b, L.SMIN_SUPPLY + j]
         if special > 0:
             r = randint(s, b, supply) - (supply - special)  # < 0: a normal minion
-            for j in range(SPECIAL_MINIONS):
+            for j in range(TB.SPECIAL_MINIONS):
                 if r < 0:
                     break
-                if r < s[b, SMIN_SUPPLY + j]:
-                    s[b, SMIN_SUPPLY + j] -= 1
-                    s[b, SMIN + panel * SPECIAL_MINIONS + j] += 1
+                if r < s[b, L.SMIN_SUPPLY + j]:
+                    s[b, L.SMIN_SUPPLY + j] -= 1
+                    s[b, L.SMIN + panel * TB.SPECIAL_MINIONS + j] += 1
                     break
-                r -= s[b, SMIN_SUPPLY + j]
-        s[b, MINION_SUPPLY] -= 1
-        s[b, MINIONS + panel] += 1
+                r -= s[b, L.SMIN_SUPPLY + j]
+        s[b, L.MINION_SUPPLY] -= 1
+        s[b, L.MINIONS + panel] += 1
     return short
 
 
 @njit(cache=True)
 def bystanders_on_map(s, b, T):
     n = 0
-    for sp in range(T.cfg[CFG_N_SPACES]):
-        n += s[b, BYSTANDER_ON + sp]
-    for i in range(IDECK):
-        if s[b, ILOC + i] == L_BOARD and T.space_kind[s[b, IPOS + i]] != SP_SCHEME:
+    for sp in range(T.cfg[TB.CFG_N_SPACES]):
+        n += s[b, L.BYSTANDER_ON + sp]
+    for i in range(L.IDECK):
+        if s[b, L.ILOC + i] == L.L_BOARD and T.space_kind[s[b, L.IPOS + i]] != TB.SP_SCHEME:
             n += 1
     return n
 
@@ -348,7 +231,7 @@ def place_bystander(s, b, T, h):
     captured effect then resolves for ``h``, the hero resolving the placement).
     Returns True when the supply was empty (a shortage).
     """
-    if s[b, BYSTANDER_SUPPLY] == 0:
+    if s[b, L.BYSTANDER_SUPPLY] == 0:
         return True
     land_bystander(s, b, T, take_from_supply(s, b), h)
     return False
@@ -358,14 +241,14 @@ def place_bystander(s, b, T, h):
 def land_bystander(s, b, T, j, h):
     """A bystander taken from the supply (special card ``j``, or -1) is placed on the map,
     or captured when it cannot be (see ``place_bystander``)."""
-    if bystanders_on_map(s, b, T) < T.cfg[CFG_MAX_MAP_BYSTANDERS]:
-        for sp in range(T.cfg[CFG_N_SPACES]):
-            if (T.space_kind[sp] == SP_BYSTANDER and s[b, BYSTANDER_ON + sp] == 0
+    if bystanders_on_map(s, b, T) < T.cfg[TB.CFG_MAX_MAP_BYSTANDERS]:
+        for sp in range(T.cfg[TB.CFG_N_SPACES]):
+            if (T.space_kind[sp] == TB.SP_BYSTANDER and s[b, L.BYSTANDER_ON + sp] == 0
                     and is_empty(s, b, T, sp)):
-                s[b, BYSTANDER_ON + sp] = 1
-                s[b, SBY_ON + sp] = j
+                s[b, L.BYSTANDER_ON + sp] = 1
+                s[b, L.SBY_ON + sp] = j
                 return
-    capture_into(s, b, T, nearest_panel(T, s[b, VIL_LOC]), j, h)
+    capture_into(s, b, T, nearest_panel(T, s[b, L.VIL_LOC]), j, h)
 
 
 @njit(cache=True)
@@ -378,25 +261,25 @@ def place_own_figure(s, b, T, j, h):
     With none to replace it is placed like any bystander. Nothing happens when none of the
     card's figures is left in the supply (engine.md #42).
     """
-    if s[b, SBY_SUPPLY + j] == 0:
+    if s[b, L.SBY_SUPPLY + j] == 0:
         return
-    s[b, SBY_SUPPLY + j] -= 1
+    s[b, L.SBY_SUPPLY + j] -= 1
     best = -1
     best_d = 1 << 30
-    for sp in range(T.cfg[CFG_N_SPACES]):
-        if (s[b, BYSTANDER_ON + sp] == 1 and s[b, SBY_ON + sp] < 0
-                and T.dist[s[b, VIL_LOC], sp] < best_d):
-            best, best_d = sp, T.dist[s[b, VIL_LOC], sp]
+    for sp in range(T.cfg[TB.CFG_N_SPACES]):
+        if (s[b, L.BYSTANDER_ON + sp] == 1 and s[b, L.SBY_ON + sp] < 0
+                and T.dist[s[b, L.VIL_LOC], sp] < best_d):
+            best, best_d = sp, T.dist[s[b, L.VIL_LOC], sp]
     if best >= 0:
-        s[b, SBY_ON + best] = j  # the normal token it replaces stays counted, now in the supply
+        s[b, L.SBY_ON + best] = j  # the normal token it replaces stays counted, now in the supply
         return
     first = villain_panel(s, b, T)
-    for k in range(T.cfg[CFG_N_PANELS] + 1):
+    for k in range(T.cfg[TB.CFG_N_PANELS] + 1):
         p = first if k == 0 else k
-        if s[b, CAPTURED + p] > special_captives(s, b, p):
-            s[b, SBY_CAPT + p * SPECIAL_BYSTANDERS + j] += 1
+        if s[b, L.CAPTURED + p] > special_captives(s, b, p):
+            s[b, L.SBY_CAPT + p * TB.SPECIAL_BYSTANDERS + j] += 1
             return
-    s[b, BYSTANDER_SUPPLY] -= 1
+    s[b, L.BYSTANDER_SUPPLY] -= 1
     land_bystander(s, b, T, j, h)
 
 
@@ -407,9 +290,9 @@ def capture_nearest_villain(s, b, T, n, h):
     for _ in range(n):
         best = -1
         best_d = 1 << 30
-        for sp in range(T.cfg[CFG_N_SPACES]):
-            if bystander_at(s, b, T, sp) and T.dist[s[b, VIL_LOC], sp] < best_d:
-                best, best_d = sp, T.dist[s[b, VIL_LOC], sp]
+        for sp in range(T.cfg[TB.CFG_N_SPACES]):
+            if bystander_at(s, b, T, sp) and T.dist[s[b, L.VIL_LOC], sp] < best_d:
+                best, best_d = sp, T.dist[s[b, L.VIL_LOC], sp]
         if best < 0:
             return
         capture_at(s, b, T, best, h)
@@ -426,21 +309,21 @@ def defeat_bystanders(s, b, T, n, h):
     first = villain_panel(s, b, T)
     for _ in range(n):
         p = first
-        if s[b, CAPTURED + p] == 0:
+        if s[b, L.CAPTURED + p] == 0:
             p = 0
-            for k in range(1, T.cfg[CFG_N_PANELS] + 1):
-                if s[b, CAPTURED + k] > 0:
+            for k in range(1, T.cfg[TB.CFG_N_PANELS] + 1):
+                if s[b, L.CAPTURED + k] > 0:
                     p = k
                     break
         if p == 0:
             break
         j = release_captive(s, b, p, False)
-        s[b, BYSTANDERS_DEFEATED] += 1
-        s[b, EVENTS + EV_BYSTANDERS_DEFEATED] += 1
+        s[b, L.BYSTANDERS_DEFEATED] += 1
+        s[b, L.EVENTS + L.EV_BYSTANDERS_DEFEATED] += 1
         done += 1
         if j >= 0:
-            s[b, SBY_DEFEATED + j] += 1
-            special_event(s, b, T, j, SBE_DEFEATED, h)
+            s[b, L.SBY_DEFEATED + j] += 1
+            special_event(s, b, T, j, TB.SBE_DEFEATED, h)
     return done == 0 and n > 0
 
 
@@ -451,27 +334,27 @@ def advance_villain(s, b, T):
     Beyond the highest panel there is nowhere to go: the villain stays.
     """
     p = villain_panel(s, b, T)
-    if p >= T.cfg[CFG_N_PANELS]:
+    if p >= T.cfg[TB.CFG_N_PANELS]:
         return
     nxt = T.scheme_space[p + 1]
-    if s[b, VIL_IN_PANEL] == 1:
-        s[b, VIL_LOC] = nxt
+    if s[b, L.VIL_IN_PANEL] == 1:
+        s[b, L.VIL_LOC] = nxt
     else:
-        s[b, VIL_LOC] = -1  # lift the figure so it does not block its own landing
+        s[b, L.VIL_LOC] = -1  # lift the figure so it does not block its own landing
         if is_empty(s, b, T, nxt):
-            s[b, VIL_LOC] = nxt
+            s[b, L.VIL_LOC] = nxt
         else:
-            s[b, VIL_LOC] = nearest_empty(s, b, T, nxt, False, -1)
-    s[b, EVENTS + EV_VILLAIN_ADVANCES] += 1
+            s[b, L.VIL_LOC] = nearest_empty(s, b, T, nxt, False, -1)
+    s[b, L.EVENTS + L.EV_VILLAIN_ADVANCES] += 1
 
 
 @njit(cache=True)
 def add_counter(s, b, T, k, n):
     """Add ``n`` to issue counter ``k`` (never below 0) and apply the issue's loss check."""
-    v = max(0, s[b, COUNTERS + k] + n)
-    s[b, COUNTERS + k] = v
-    if T.cfg[CFG_LOSS_COUNTER] == k and v >= T.cfg[CFG_LOSS_AT_LEAST]:
-        end_game(s, b, OUT_LOSS, LOSS_COUNTER)
+    v = max(0, s[b, L.COUNTERS + k] + n)
+    s[b, L.COUNTERS + k] = v
+    if T.cfg[TB.CFG_LOSS_COUNTER] == k and v >= T.cfg[TB.CFG_LOSS_AT_LEAST]:
+        end_game(s, b, L.OUT_LOSS, L.LOSS_COUNTER)
 
 
 @njit(cache=True)
@@ -486,34 +369,34 @@ def damage_enemy_card(s, b, T, t, n, h):
     """
     if n <= 0:
         return
-    s[b, EVENTS + EV_DAMAGE_DEALT] += n
-    nh = T.cfg[CFG_N_HEROES]
-    if t == T_VILLAIN:
-        s[b, VIL_DAMAGE] += n
-        if s[b, VIL_HEALTH] != DASH and nemeses_in_play(s, b) > 0:
-            s[b, VIL_DAMAGE] = min(s[b, VIL_DAMAGE], s[b, VIL_HEALTH] - 1)
-        if s[b, VIL_DAMAGE] >= s[b, VIL_HEALTH] and s[b, VIL_HEALTH] != DASH:
-            s[b, EVENTS + EV_ENEMIES_DEFEATED] += 1
-            end_game(s, b, OUT_WIN, 0)
+    s[b, L.EVENTS + L.EV_DAMAGE_DEALT] += n
+    nh = T.cfg[TB.CFG_N_HEROES]
+    if t == L.T_VILLAIN:
+        s[b, L.VIL_DAMAGE] += n
+        if s[b, L.VIL_HEALTH] != TB.DASH and nemeses_in_play(s, b) > 0:
+            s[b, L.VIL_DAMAGE] = min(s[b, L.VIL_DAMAGE], s[b, L.VIL_HEALTH] - 1)
+        if s[b, L.VIL_DAMAGE] >= s[b, L.VIL_HEALTH] and s[b, L.VIL_HEALTH] != TB.DASH:
+            s[b, L.EVENTS + L.EV_ENEMIES_DEFEATED] += 1
+            end_game(s, b, L.OUT_WIN, 0)
         return
     health = enemy_health(s, b, T, t, nh)
-    if t >= T_NEM0:
-        k = t - T_NEM0
-        s[b, NEM_DMG + k] += n
-        if health != DASH and s[b, NEM_DMG + k] >= health:
-            leave_play(s, b, t, L_REMOVED)
-            s[b, EVENTS + EV_ENEMIES_DEFEATED] += 1
+    if t >= L.T_NEM0:
+        k = t - L.T_NEM0
+        s[b, L.NEM_DMG + k] += n
+        if health != TB.DASH and s[b, L.NEM_DMG + k] >= health:
+            leave_play(s, b, t, L.L_REMOVED)
+            s[b, L.EVENTS + L.EV_ENEMIES_DEFEATED] += 1
             gain_clue(s, b, T, h)
         return
-    if t < T_I0:
-        s[b, VDMG + t] += n
-        defeated = health != DASH and s[b, VDMG + t] >= health
+    if t < L.T_I0:
+        s[b, L.VDMG + t] += n
+        defeated = health != TB.DASH and s[b, L.VDMG + t] >= health
     else:
-        s[b, IDMG + t - T_I0] += n
-        defeated = health != DASH and s[b, IDMG + t - T_I0] >= health
+        s[b, L.IDMG + t - L.T_I0] += n
+        defeated = health != TB.DASH and s[b, L.IDMG + t - L.T_I0] >= health
     if defeated:
-        leave_play(s, b, t, L_DISCARD if t < T_I0 else L_REMOVED)
-        s[b, EVENTS + EV_ENEMIES_DEFEATED] += 1
+        leave_play(s, b, t, L.L_DISCARD if t < L.T_I0 else L.L_REMOVED)
+        s[b, L.EVENTS + L.EV_ENEMIES_DEFEATED] += 1
         gain_clue(s, b, T, h)
 
 
@@ -523,36 +406,36 @@ def leave_play(s, b, t, zone):
     its figure or token and every card attached to it. A nemesis always leaves the game
     (rulebook: Nemeses); its slot keeps the card to show which one was beaten."""
     discard_attached(s, b, t)
-    if t >= T_NEM0:
-        k = t - T_NEM0
-        s[b, NEM_OWNER + k] = -1
-        s[b, NEM_POS + k] = -1
-        s[b, NEM_EXH + k] = 0
-    elif t < T_I0:
-        s[b, VLOC + t] = zone
-        s[b, VOWNER + t] = -1
-        s[b, VPOS + t] = -1
+    if t >= L.T_NEM0:
+        k = t - L.T_NEM0
+        s[b, L.NEM_OWNER + k] = -1
+        s[b, L.NEM_POS + k] = -1
+        s[b, L.NEM_EXH + k] = 0
+    elif t < L.T_I0:
+        s[b, L.VLOC + t] = zone
+        s[b, L.VOWNER + t] = -1
+        s[b, L.VPOS + t] = -1
     else:
-        s[b, ILOC + t - T_I0] = zone
-        s[b, IOWNER + t - T_I0] = -1
-        s[b, IPOS + t - T_I0] = -1
+        s[b, L.ILOC + t - L.T_I0] = zone
+        s[b, L.IOWNER + t - L.T_I0] = -1
+        s[b, L.IPOS + t - L.T_I0] = -1
 
 
 @njit(cache=True)
 def discard_attached(s, b, host):
     """``host`` leaves play: every card attached to it is discarded (Attaching Cards)."""
-    for i in range(VDECK):
-        if s[b, VLOC + i] == L_ATTACHED and s[b, VATTACH + i] == host:
-            s[b, VLOC + i] = L_DISCARD
-            s[b, VATTACH + i] = -1
+    for i in range(L.VDECK):
+        if s[b, L.VLOC + i] == L.L_ATTACHED and s[b, L.VATTACH + i] == host:
+            s[b, L.VLOC + i] = L.L_DISCARD
+            s[b, L.VATTACH + i] = -1
 
 
 @njit(cache=True)
 def normal_minions(s, b, panel):
     """Normal (not special) minions in ``panel``."""
-    n = s[b, MINIONS + panel]
-    for j in range(SPECIAL_MINIONS):
-        n -= s[b, SMIN + panel * SPECIAL_MINIONS + j]
+    n = s[b, L.MINIONS + panel]
+    for j in range(TB.SPECIAL_MINIONS):
+        n -= s[b, L.SMIN + panel * TB.SPECIAL_MINIONS + j]
     return n
 
 
@@ -565,11 +448,11 @@ def kill_minions(s, b, T, panel, successes):
     Normal minions are hit first: they are the cheapest to defeat, so this is the spread a
     hero would choose to defeat the most minions.
     """
-    health = max(1, T.cfg[CFG_MINION_HEALTH])
+    health = max(1, T.cfg[TB.CFG_MINION_HEALTH])
     killed = min(successes // health, normal_minions(s, b, panel))
-    s[b, MINIONS + panel] -= killed
-    s[b, MINION_SUPPLY] += killed
-    s[b, EVENTS + EV_DAMAGE_DEALT] += killed
+    s[b, L.MINIONS + panel] -= killed
+    s[b, L.MINION_SUPPLY] += killed
+    s[b, L.EVENTS + L.EV_DAMAGE_DEALT] += killed
     return successes - killed * health
 
 
@@ -583,22 +466,22 @@ def hurt_special_minions(s, b, T, panel, j, n):
     panel, since damage is always finished off before the next minion is hit). A defeated
     minion goes back to the supply undamaged.
     """
-    col = panel * SPECIAL_MINIONS + j
-    health = T.smin[j, SM_HEALTH]
+    col = panel * TB.SPECIAL_MINIONS + j
+    health = T.smin[j, TB.SM_HEALTH]
     killed = 0
-    while n > 0 and s[b, SMIN + col] > 0:
-        need = health - s[b, SMIN_DMG + col]
+    while n > 0 and s[b, L.SMIN + col] > 0:
+        need = health - s[b, L.SMIN_DMG + col]
         hit = min(n, need)
         n -= hit
-        s[b, EVENTS + EV_DAMAGE_DEALT] += hit
+        s[b, L.EVENTS + L.EV_DAMAGE_DEALT] += hit
         if hit < need:
-            s[b, SMIN_DMG + col] += hit
+            s[b, L.SMIN_DMG + col] += hit
             break
-        s[b, SMIN_DMG + col] = 0
-        s[b, SMIN + col] -= 1
-        s[b, SMIN_SUPPLY + j] += 1
-        s[b, MINIONS + panel] -= 1
-        s[b, MINION_SUPPLY] += 1
+        s[b, L.SMIN_DMG + col] = 0
+        s[b, L.SMIN + col] -= 1
+        s[b, L.SMIN_SUPPLY + j] += 1
+        s[b, L.MINIONS + panel] -= 1
+        s[b, L.MINION_SUPPLY] += 1
         killed += 1
     return killed, n
 
@@ -606,16 +489,16 @@ def hurt_special_minions(s, b, T, panel, j, n):
 @njit(cache=True)
 def reveal_villain(s, b, T, h):
     """The Villain card was solved: flip to Showdown in ``h``'s threat area (Revealing)."""
-    s[b, VIL_JUSTICE] = 0
-    s[b, VIL_SIDE] = 1
-    s[b, VIL_OWNER] = h
-    s[b, VIL_IN_PANEL] = 0
-    sp = s[b, VIL_LOC]
-    s[b, VIL_LOC] = -1
+    s[b, L.VIL_JUSTICE] = 0
+    s[b, L.VIL_SIDE] = 1
+    s[b, L.VIL_OWNER] = h
+    s[b, L.VIL_IN_PANEL] = 0
+    sp = s[b, L.VIL_LOC]
+    s[b, L.VIL_LOC] = -1
     if is_empty(s, b, T, sp):
-        s[b, VIL_LOC] = sp
+        s[b, L.VIL_LOC] = sp
     else:
-        s[b, VIL_LOC] = nearest_empty(s, b, T, sp, False, -1)
+        s[b, L.VIL_LOC] = nearest_empty(s, b, T, sp, False, -1)
 
 
 @njit(cache=True)
@@ -625,22 +508,22 @@ def flip_scheme(s, b, T, i, h):
     It flips in place, its solver gains a clue and one hidden token leaves the Villain
     card. Justice is cleared on the flip (our reading: the new side is a fresh problem).
     """
-    s[b, ISIDE + i] = 1
-    s[b, IJUST + i] = 0
-    s[b, IDMG + i] = 0
-    s[b, VIL_HIDDEN] = max(0, s[b, VIL_HIDDEN] - 1)
-    s[b, EVENTS + EV_SCHEMES_SOLVED] += 1
+    s[b, L.ISIDE + i] = 1
+    s[b, L.IJUST + i] = 0
+    s[b, L.IDMG + i] = 0
+    s[b, L.VIL_HIDDEN] = max(0, s[b, L.VIL_HIDDEN] - 1)
+    s[b, L.EVENTS + L.EV_SCHEMES_SOLVED] += 1
     gain_clue(s, b, T, h)
-    back = T.icard[i, IC_BACK]
-    if back == BACK_NONE:
-        leave_play(s, b, T_I0 + i, L_REMOVED)
-    elif back == BACK_PROBLEM:
-        loc = T.icard[i, IC_LOCATION]
-        s[b, IPOS + i] = loc if loc >= 0 else T.scheme_space[T.icard[i, IC_PANEL]]
-    elif back == BACK_ENEMY:
-        sp = T.scheme_space[T.icard[i, IC_PANEL]]
-        s[b, IPOS + i] = -1
-        s[b, IPOS + i] = sp if is_empty(s, b, T, sp) else nearest_empty(s, b, T, sp, False, -1)
+    back = T.icard[i, TB.IC_BACK]
+    if back == TB.BACK_NONE:
+        leave_play(s, b, L.T_I0 + i, L.L_REMOVED)
+    elif back == TB.BACK_PROBLEM:
+        loc = T.icard[i, TB.IC_LOCATION]
+        s[b, L.IPOS + i] = loc if loc >= 0 else T.scheme_space[T.icard[i, TB.IC_PANEL]]
+    elif back == TB.BACK_ENEMY:
+        sp = T.scheme_space[T.icard[i, TB.IC_PANEL]]
+        s[b, L.IPOS + i] = -1
+        s[b, L.IPOS + i] = sp if is_empty(s, b, T, sp) else nearest_empty(s, b, T, sp, False, -1)
 
 
 @njit(cache=True)
@@ -652,15 +535,15 @@ def flip_nemesis(s, b, T, k, h):
     space nearest that panel's scheme space. Justice is cleared on the flip, as for Scheme
     cards (engine.md #10).
     """
-    s[b, NEM_JUST + k] = 0
-    s[b, NEM_DMG + k] = 0
-    s[b, VIL_HIDDEN] = max(0, s[b, VIL_HIDDEN] - 1)
-    s[b, EVENTS + EV_SCHEMES_SOLVED] += 1
+    s[b, L.NEM_JUST + k] = 0
+    s[b, L.NEM_DMG + k] = 0
+    s[b, L.VIL_HIDDEN] = max(0, s[b, L.VIL_HIDDEN] - 1)
+    s[b, L.EVENTS + L.EV_SCHEMES_SOLVED] += 1
     gain_clue(s, b, T, h)
     # still on the Scheme side, the figure is in the panel and does not block its own space
-    sp = s[b, NEM_POS + k]
-    s[b, NEM_POS + k] = sp if is_empty(s, b, T, sp) else nearest_empty(s, b, T, sp, False, -1)
-    s[b, NEM_SIDE + k] = 1
+    sp = s[b, L.NEM_POS + k]
+    s[b, L.NEM_POS + k] = sp if is_empty(s, b, T, sp) else nearest_empty(s, b, T, sp, False, -1)
+    s[b, L.NEM_SIDE + k] = 1
 
 
 @njit(cache=True)
@@ -673,44 +556,44 @@ def place_justice(s, b, T, t, n, h):
     """
     if n <= 0:
         return -1
-    nh = T.cfg[CFG_N_HEROES]
-    if t == T_CAPTURED:
+    nh = T.cfg[TB.CFG_N_HEROES]
+    if t == L.T_CAPTURED:
         return -1
-    s[b, EVENTS + EV_JUSTICE] += n
-    if t >= T_CRISIS0:
-        return crisis_justice(s, b, T, t - T_CRISIS0, n, h)
-    if t == T_VILLAIN:
-        s[b, VIL_JUSTICE] += n
-        if s[b, VIL_DANGER] != DASH and s[b, VIL_JUSTICE] >= s[b, VIL_DANGER]:
-            s[b, EVENTS + EV_PROBLEMS_SOLVED] += 1
+    s[b, L.EVENTS + L.EV_JUSTICE] += n
+    if t >= L.T_CRISIS0:
+        return crisis_justice(s, b, T, t - L.T_CRISIS0, n, h)
+    if t == L.T_VILLAIN:
+        s[b, L.VIL_JUSTICE] += n
+        if s[b, L.VIL_DANGER] != TB.DASH and s[b, L.VIL_JUSTICE] >= s[b, L.VIL_DANGER]:
+            s[b, L.EVENTS + L.EV_PROBLEMS_SOLVED] += 1
             gain_clue(s, b, T, h)
             reveal_villain(s, b, T, h)
         return -1
     danger = problem_danger(s, b, T, t, nh)
-    if t >= T_NEM0:
-        k = t - T_NEM0
-        s[b, NEM_JUST + k] += n
-        if danger != DASH and s[b, NEM_JUST + k] >= danger:
-            s[b, EVENTS + EV_PROBLEMS_SOLVED] += 1
+    if t >= L.T_NEM0:
+        k = t - L.T_NEM0
+        s[b, L.NEM_JUST + k] += n
+        if danger != TB.DASH and s[b, L.NEM_JUST + k] >= danger:
+            s[b, L.EVENTS + L.EV_PROBLEMS_SOLVED] += 1
             flip_nemesis(s, b, T, k, h)
         return -1
-    if t < T_I0:
-        s[b, VJUST + t] += n
-        if danger != DASH and s[b, VJUST + t] >= danger:
-            leave_play(s, b, t, L_DISCARD)
-            s[b, EVENTS + EV_PROBLEMS_SOLVED] += 1
+    if t < L.T_I0:
+        s[b, L.VJUST + t] += n
+        if danger != TB.DASH and s[b, L.VJUST + t] >= danger:
+            leave_play(s, b, t, L.L_DISCARD)
+            s[b, L.EVENTS + L.EV_PROBLEMS_SOLVED] += 1
             gain_clue(s, b, T, h)
         return -1
-    i = t - T_I0
-    s[b, IJUST + i] += n
-    if danger == DASH or s[b, IJUST + i] < danger:
+    i = t - L.T_I0
+    s[b, L.IJUST + i] += n
+    if danger == TB.DASH or s[b, L.IJUST + i] < danger:
         return -1
-    s[b, EVENTS + EV_PROBLEMS_SOLVED] += 1
-    if T.icard[i, IC_TYPE] == IT_SCHEME and s[b, ISIDE + i] == 0:
+    s[b, L.EVENTS + L.EV_PROBLEMS_SOLVED] += 1
+    if T.icard[i, TB.IC_TYPE] == TB.IT_SCHEME and s[b, L.ISIDE + i] == 0:
         flip_scheme(s, b, T, i, h)
         return -1
     # an overcome flipped Scheme card leaves the game; a solved issue card is discarded
-    leave_play(s, b, t, L_REMOVED if T.icard[i, IC_TYPE] == IT_SCHEME else L_DISCARD)
+    leave_play(s, b, t, L.L_REMOVED if T.icard[i, TB.IC_TYPE] == TB.IT_SCHEME else L.L_DISCARD)
     gain_clue(s, b, T, h)
     return -1
 
@@ -723,17 +606,17 @@ def crisis_justice(s, b, T, k, n, h):
     play with its crisis token (its Crisis effect no longer resolves) and its justice is
     cleared. Returns its Solved effect's program for the caller to resolve, or -1.
     """
-    if s[b, CRISIS_POS + k] < 0:
+    if s[b, L.CRISIS_POS + k] < 0:
         return -1
-    s[b, CRISIS_JUST + k] += n
-    if s[b, CRISIS_JUST + k] < problem_danger(s, b, T, T_CRISIS0 + k, T.cfg[CFG_N_HEROES]):
+    s[b, L.CRISIS_JUST + k] += n
+    if s[b, L.CRISIS_JUST + k] < problem_danger(s, b, T, L.T_CRISIS0 + k, T.cfg[TB.CFG_N_HEROES]):
         return -1
-    s[b, CRISIS_JUST + k] = 0
-    s[b, CRISIS_POS + k] = -1
-    s[b, CRISIS_OUT + k] = 1
-    s[b, EVENTS + EV_PROBLEMS_SOLVED] += 1
+    s[b, L.CRISIS_JUST + k] = 0
+    s[b, L.CRISIS_POS + k] = -1
+    s[b, L.CRISIS_OUT + k] = 1
+    s[b, L.EVENTS + L.EV_PROBLEMS_SOLVED] += 1
     gain_clue(s, b, T, h)
-    return T.crisis[k, CR_SOLVED_PROG]
+    return T.crisis[k, TB.CR_SOLVED_PROG]
 
 
 @njit(cache=True)
@@ -746,32 +629,32 @@ def place_character(s, b, T, i):
     in the panel nearest the villain. (Which bystander is the players' choice; this order
     is our fixed tie-break.)
     """
-    s[b, ILOC + i] = L_BOARD
+    s[b, L.ILOC + i] = L.L_BOARD
     best = -1
     best_d = 1 << 30
-    for sp in range(T.cfg[CFG_N_SPACES]):
-        if s[b, BYSTANDER_ON + sp] == 1 and T.dist[s[b, VIL_LOC], sp] < best_d:
-            best, best_d = sp, T.dist[s[b, VIL_LOC], sp]
+    for sp in range(T.cfg[TB.CFG_N_SPACES]):
+        if s[b, L.BYSTANDER_ON + sp] == 1 and T.dist[s[b, L.VIL_LOC], sp] < best_d:
+            best, best_d = sp, T.dist[s[b, L.VIL_LOC], sp]
     if best >= 0:
-        s[b, BYSTANDER_ON + best] = 0
-        return_to_supply(s, b, s[b, SBY_ON + best])
-        s[b, SBY_ON + best] = -1
-        s[b, IPOS + i] = best
+        s[b, L.BYSTANDER_ON + best] = 0
+        return_to_supply(s, b, s[b, L.SBY_ON + best])
+        s[b, L.SBY_ON + best] = -1
+        s[b, L.IPOS + i] = best
         return
     first = villain_panel(s, b, T)
-    for k in range(T.cfg[CFG_N_PANELS] + 1):
+    for k in range(T.cfg[TB.CFG_N_PANELS] + 1):
         p = first if k == 0 else k
-        if s[b, CAPTURED + p] > 0:
+        if s[b, L.CAPTURED + p] > 0:
             return_to_supply(s, b, release_captive(s, b, p, False))
-            s[b, IPOS + i] = T.scheme_space[p]
+            s[b, L.IPOS + i] = T.scheme_space[p]
             return
-    for sp in range(T.cfg[CFG_N_SPACES]):
-        if (T.space_kind[sp] == SP_BYSTANDER and not bystander_at(s, b, T, sp)
+    for sp in range(T.cfg[TB.CFG_N_SPACES]):
+        if (T.space_kind[sp] == TB.SP_BYSTANDER and not bystander_at(s, b, T, sp)
                 and is_empty(s, b, T, sp)):
-            s[b, IPOS + i] = sp
+            s[b, L.IPOS + i] = sp
             return
-    s[b, IPOS + i] = T.scheme_space[nearest_panel(T, s[b, VIL_LOC])]
-    s[b, EVENTS + EV_CAPTURES] += 1
+    s[b, L.IPOS + i] = T.scheme_space[nearest_panel(T, s[b, L.VIL_LOC])]
+    s[b, L.EVENTS + L.EV_CAPTURES] += 1
     character_event(s, b, T, i, True, -1)
 
 
@@ -782,15 +665,15 @@ def initial_bystanders(s, b, T):
     Each special Bystander card first swaps 4 of the tokens for its figures; the bystanders
     on the map are then drawn from that mixed supply (engine.md #40).
     """
-    s[b, BYSTANDER_SUPPLY] = T.cfg[CFG_BYSTANDERS]
-    for j in range(SPECIAL_BYSTANDERS):
-        s[b, SBY_SUPPLY + j] = SPECIAL_BYSTANDER_TOKENS if T.sby[j, SB_PRESENT] == 1 else 0
-    for sp in range(MAX_SPACES):
-        s[b, SBY_ON + sp] = -1
-    for sp in range(T.cfg[CFG_N_SPACES]):
-        if T.space_kind[sp] == SP_BYSTANDER:
-            s[b, BYSTANDER_ON + sp] = 1
-            if s[b, BYSTANDER_SUPPLY] > 0:  # (more spaces than tokens: the extras are normal)
-                s[b, SBY_ON + sp] = take_from_supply(s, b)
+    s[b, L.BYSTANDER_SUPPLY] = T.cfg[TB.CFG_BYSTANDERS]
+    for j in range(TB.SPECIAL_BYSTANDERS):
+        s[b, L.SBY_SUPPLY + j] = TB.SPECIAL_BYSTANDER_TOKENS if T.sby[j, TB.SB_PRESENT] == 1 else 0
+    for sp in range(TB.MAX_SPACES):
+        s[b, L.SBY_ON + sp] = -1
+    for sp in range(T.cfg[TB.CFG_N_SPACES]):
+        if T.space_kind[sp] == TB.SP_BYSTANDER:
+            s[b, L.BYSTANDER_ON + sp] = 1
+            if s[b, L.BYSTANDER_SUPPLY] > 0:  # (more spaces than tokens: the extras are normal)
+                s[b, L.SBY_ON + sp] = take_from_supply(s, b)
 
 

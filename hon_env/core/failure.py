@@ -11,16 +11,16 @@ from __future__ import annotations
 
 from numba import njit
 
-from hon_env.core.layout import ERROR, ERROR_OP, SP, STACK, STACK_DEPTH, STACK_W
+from hon_env.core import layout as L
 
 
 @njit(cache=True)
 def fail(s, b, code):
     """Record error ``code`` for game ``b`` (the first error wins) and the op on top of its
     stack. Writes ``error`` and ``error_op`` of row ``b``; the caller returns at once."""
-    if s[b, ERROR] != 0:
+    if s[b, L.ERROR] != 0:
         return
-    s[b, ERROR] = code
-    sp = s[b, SP]
-    if 0 < sp <= STACK_DEPTH:
-        s[b, ERROR_OP] = s[b, STACK + (sp - 1) * STACK_W]
+    s[b, L.ERROR] = code
+    sp = s[b, L.SP]
+    if 0 < sp <= L.STACK_DEPTH:
+        s[b, L.ERROR_OP] = s[b, L.STACK + (sp - 1) * L.STACK_W]

@@ -12,44 +12,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from hon_env.content.tables import (
-    BACK_ENEMY,
-    CFG_N_HEROES,
-    CFG_N_PANELS,
-    CFG_N_SPACES,
-    IC_BACK,
-    MAX_SPACES,
-    NEMESES,
-    SP_NONE,
-    SP_SCHEME,
-    VC_TYPE,
-    VT_LACKEY,
-    VT_PERIL,
-)
+from hon_env.content import tables as TB
+from hon_env.core import layout as L
 from hon_env.core.bystanders import capture_into, character_event
-from hon_env.core.layout import (
-    ALLY_LOC,
-    BYSTANDER_ON,
-    CAPTURED,
-    EV_CAPTURES,
-    EVENTS,
-    HLOC,
-    IDECK,
-    ILOC,
-    IPOS,
-    ISIDE,
-    L_BOARD,
-    L_THREAT,
-    NEM_OWNER,
-    NEM_POS,
-    NEM_SIDE,
-    SBY_ON,
-    VDECK,
-    VIL_IN_PANEL,
-    VIL_LOC,
-    VLOC,
-    VPOS,
-)
 
 FAR = 999
 
@@ -57,10 +22,10 @@ FAR = 999
 @njit(cache=True)
 def hero_occupies(s, b, T, sp):
     """1 if a hero figure physically stands in map space ``sp`` (not in a panel)."""
-    if T.space_kind[sp] == SP_SCHEME:
+    if T.space_kind[sp] == TB.SP_SCHEME:
         return False
-    for h in range(T.cfg[CFG_N_HEROES]):
-        if s[b, HLOC + h] == sp:
+    for h in range(T.cfg[TB.CFG_N_HEROES]):
+        if s[b, L.HLOC + h] == sp:
             return True
     return False
 
@@ -69,8 +34,8 @@ def hero_occupies(s, b, T, sp):
 def ally_at(s, b, T, sp):
     """Seat whose ally figure stands in map space ``sp``, or -1 (rulebook: Ally Cards and
     Figures). Ally figures never enter scheme panels."""
-    for h in range(T.cfg[CFG_N_HEROES]):
-        if s[b, ALLY_LOC + h] == sp:
+    for h in range(T.cfg[TB.CFG_N_HEROES]):
+        if s[b, L.ALLY_LOC + h] == sp:
             return h
     return -1
 
@@ -79,17 +44,18 @@ def ally_at(s, b, T, sp):
 def enemy_occupies(s, b, T, sp):
     """1 if an enemy figure (lackey, villain or nemesis on the map, issue enemy) stands in
     ``sp``. A scheming nemesis, like a scheming villain, is in its panel, not on the map."""
-    for i in range(VDECK):
-        if s[b, VLOC + i] == L_THREAT and s[b, VPOS + i] == sp and T.vcard[i, VC_TYPE] == VT_LACKEY:
+    for i in range(L.VDECK):
+        if (s[b, L.VLOC + i] == L.L_THREAT and s[b, L.VPOS + i] == sp
+                and T.vcard[i, TB.VC_TYPE] == TB.VT_LACKEY):
             return True
-    if s[b, VIL_IN_PANEL] == 0 and s[b, VIL_LOC] == sp:
+    if s[b, L.VIL_IN_PANEL] == 0 and s[b, L.VIL_LOC] == sp:
         return True
-    for i in range(IDECK):
-        if (s[b, ILOC + i] == L_THREAT and s[b, ISIDE + i] == 1 and s[b, IPOS + i] == sp
-                and T.icard[i, IC_BACK] == BACK_ENEMY):
+    for i in range(L.IDECK):
+        if (s[b, L.ILOC + i] == L.L_THREAT and s[b, L.ISIDE + i] == 1 and s[b, L.IPOS + i] == sp
+                and T.icard[i, TB.IC_BACK] == TB.BACK_ENEMY):
             return True
-    for k in range(NEMESES):
-        if s[b, NEM_OWNER + k] >= 0 and s[b, NEM_SIDE + k] == 1 and s[b, NEM_POS + k] == sp:
+    for k in range(TB.NEMESES):
+        if s[b, L.NEM_OWNER + k] >= 0 and s[b, L.NEM_SIDE + k] == 1 and s[b, L.NEM_POS + k] == sp:
             return True
     return False
 
@@ -103,8 +69,9 @@ def is_empty(s, b, T, sp):
 
 @njit(cache=True)
 def peril_token_at(s, b, T, sp):
-    for i in range(VDECK):
-        if s[b, VLOC + i] == L_THREAT and s[b, VPOS + i] == sp and T.vcard[i, VC_TYPE] == VT_PERIL:
+    for i in range(L.VDECK):
+        if (s[b, L.VLOC + i] == L.L_THREAT and s[b, L.VPOS + i] == sp
+                and T.vcard[i, TB.VC_TYPE] == TB.VT_PERIL):
             return True
     return False
 
@@ -120,8 +87,8 @@ def nearest_empty(s, b, T, origin, skip_perils, prefer_toward):
     best = -1
     best_d = FAR
     best_t = FAR
-    for sp in range(T.cfg[CFG_N_SPACES]):
-        if T.space_kind[sp] == SP_NONE or not is_empty(s, b, T, sp):
+    for sp in range(T.cfg[TB.CFG_N_SPACES]):
+        if T.space_kind[sp] == TB.SP_NONE or not is_empty(s, b, T, sp):
             continue
         if skip_perils and peril_token_at(s, b, T, sp):
             continue
@@ -138,9 +105,9 @@ def nearest_empty_map(s, b, T, origin):
     -1 when there is none."""
     best = -1
     best_d = FAR
-    for sp in range(T.cfg[CFG_N_SPACES]):
+    for sp in range(T.cfg[TB.CFG_N_SPACES]):
         kind = T.space_kind[sp]
-        if kind == SP_NONE or kind == SP_SCHEME or not is_empty(s, b, T, sp):
+        if kind == TB.SP_NONE or kind == TB.SP_SCHEME or not is_empty(s, b, T, sp):
             continue
         if T.dist[origin, sp] < best_d:
             best, best_d = sp, T.dist[origin, sp]
@@ -152,7 +119,7 @@ def nearest_panel(T, sp):
     """Scheme panel nearest map space ``sp``; ties go to the higher-numbered panel."""
     best = 1
     best_d = FAR
-    for k in range(1, T.cfg[CFG_N_PANELS] + 1):
+    for k in range(1, T.cfg[TB.CFG_N_PANELS] + 1):
         d = T.dist[sp, T.scheme_space[k]]
         if d <= best_d:
             best, best_d = k, d
@@ -162,7 +129,7 @@ def nearest_panel(T, sp):
 @njit(cache=True)
 def panel_of_space(T, sp):
     """Panel number whose scheme space is ``sp``, or 0."""
-    if sp >= 0 and T.space_kind[sp] == SP_SCHEME:
+    if sp >= 0 and T.space_kind[sp] == TB.SP_SCHEME:
         return T.space_arg[sp]
     return 0
 
@@ -170,8 +137,8 @@ def panel_of_space(T, sp):
 @njit(cache=True)
 def character_on(s, b, sp):
     """Issue card index of a bystander character token on space ``sp``, or -1."""
-    for i in range(IDECK):
-        if s[b, ILOC + i] == L_BOARD and s[b, IPOS + i] == sp:
+    for i in range(L.IDECK):
+        if s[b, L.ILOC + i] == L.L_BOARD and s[b, L.IPOS + i] == sp:
             return i
     return -1
 
@@ -179,18 +146,18 @@ def character_on(s, b, sp):
 @njit(cache=True)
 def bystander_at(s, b, T, sp):
     """A bystander (token or character) stands on map space ``sp`` (not in a panel)."""
-    if T.space_kind[sp] == SP_SCHEME:
+    if T.space_kind[sp] == TB.SP_SCHEME:
         return False
-    return s[b, BYSTANDER_ON + sp] == 1 or character_on(s, b, sp) >= 0
+    return s[b, L.BYSTANDER_ON + sp] == 1 or character_on(s, b, sp) >= 0
 
 
 @njit(cache=True)
 def captives(s, b, T, p):
     """Captured bystanders in panel ``p``, bystander characters included."""
-    n = s[b, CAPTURED + p]
+    n = s[b, L.CAPTURED + p]
     sp = T.scheme_space[p]
-    for i in range(IDECK):
-        if s[b, ILOC + i] == L_BOARD and s[b, IPOS + i] == sp:
+    for i in range(L.IDECK):
+        if s[b, L.ILOC + i] == L.L_BOARD and s[b, L.IPOS + i] == sp:
             n += 1
     return n
 
@@ -203,15 +170,15 @@ def capture_at(s, b, T, sp, h):
     resolves for them).
     """
     p = nearest_panel(T, sp)
-    if s[b, BYSTANDER_ON + sp] == 1:
-        s[b, BYSTANDER_ON + sp] = 0
-        j = s[b, SBY_ON + sp]
-        s[b, SBY_ON + sp] = -1
+    if s[b, L.BYSTANDER_ON + sp] == 1:
+        s[b, L.BYSTANDER_ON + sp] = 0
+        j = s[b, L.SBY_ON + sp]
+        s[b, L.SBY_ON + sp] = -1
         capture_into(s, b, T, p, j, h)
     i = character_on(s, b, sp)
     if i >= 0:
-        s[b, IPOS + i] = T.scheme_space[p]
-        s[b, EVENTS + EV_CAPTURES] += 1
+        s[b, L.IPOS + i] = T.scheme_space[p]
+        s[b, L.EVENTS + L.EV_CAPTURES] += 1
         character_event(s, b, T, i, True, h)
 
 
@@ -221,9 +188,9 @@ def _bfs_to_goals(s, b, T, goal, mover_at):
 
     ``goal`` is a 0/1 vector over spaces. The mover's own space counts as empty.
     """
-    n = T.cfg[CFG_N_SPACES]
-    d = np.full(MAX_SPACES, FAR, np.int32)
-    queue = np.empty(MAX_SPACES, np.int32)
+    n = T.cfg[TB.CFG_N_SPACES]
+    d = np.full(TB.MAX_SPACES, FAR, np.int32)
+    queue = np.empty(TB.MAX_SPACES, np.int32)
     head = 0
     tail = 0
     for sp in range(n):
@@ -259,16 +226,16 @@ def enemy_move_target(s, b, T, pos, toward):
     kind = -1
     best_d = FAR
     if toward != 2:
-        for h in range(T.cfg[CFG_N_HEROES]):
-            loc = s[b, HLOC + h]
+        for h in range(T.cfg[TB.CFG_N_HEROES]):
+            loc = s[b, L.HLOC + h]
             if loc >= 0 and T.dist[pos, loc] < best_d:
                 best, kind, best_d = loc, 0, T.dist[pos, loc]
-        for h in range(T.cfg[CFG_N_HEROES]):
-            loc = s[b, ALLY_LOC + h]
+        for h in range(T.cfg[TB.CFG_N_HEROES]):
+            loc = s[b, L.ALLY_LOC + h]
             if loc >= 0 and T.dist[pos, loc] < best_d:
                 best, kind, best_d = loc, 0, T.dist[pos, loc]
     if toward != 1:
-        for sp in range(T.cfg[CFG_N_SPACES]):
+        for sp in range(T.cfg[TB.CFG_N_SPACES]):
             if bystander_at(s, b, T, sp) and T.dist[pos, sp] < best_d:
                 best, kind, best_d = sp, 1, T.dist[pos, sp]
     return best, kind
@@ -281,15 +248,15 @@ def _enemy_goal(s, b, T, pos, toward, through_figures):
     Near its hero target (a space at distance 1 it may end on), or its bystander target's
     space. The target is -1 when there is none or the enemy is already where it should be.
     """
-    goal = np.zeros(MAX_SPACES, np.int32)
+    goal = np.zeros(TB.MAX_SPACES, np.int32)
     target, kind = enemy_move_target(s, b, T, pos, toward)
     if target < 0:
         return goal, -1
     if kind == 0:
         if T.dist[pos, target] <= 1:
             return goal, -1
-        for sp in range(T.cfg[CFG_N_SPACES]):
-            if T.space_kind[sp] != SP_NONE and T.dist[sp, target] <= 1 and sp != target:
+        for sp in range(T.cfg[TB.CFG_N_SPACES]):
+            if T.space_kind[sp] != TB.SP_NONE and T.dist[sp, target] <= 1 and sp != target:
                 if sp == pos or through_figures or is_empty(s, b, T, sp):
                     goal[sp] = 1
     else:
@@ -307,7 +274,7 @@ def _villain_walk(s, b, T, pos, steps, toward, h):
     Priority): when the space it reaches held its bystander target, it picks the next
     nearest target from there and spends the rest of its move on it.
     """
-    n = T.cfg[CFG_N_SPACES]
+    n = T.cfg[TB.CFG_N_SPACES]
     goal, target = _enemy_goal(s, b, T, pos, toward, True)
     if target < 0:
         return pos

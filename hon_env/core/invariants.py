@@ -15,43 +15,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from hon_env.content.tables import (
-    AL_HEALTH,
-    AL_PRESENT,
-    CFG_BYSTANDERS,
-    CFG_FOCUS_CAP,
-    CFG_MINIONS,
-    CFG_N_HEROES,
-    CFG_N_NEMESES,
-    CFG_NEMESIS_POOL,
-    CL_PRESENT,
-    CR_DANGER,
-    CR_DANGER_PH,
-    CR_PRESENT,
-    CR_TOKEN,
-    DASH,
-    FORM_MECH,
-    HS_FORM,
-    HS_HEALTH,
-    IC_TYPE,
-    IT_SCHEME,
-    MAX_CRISES,
-    NEMESES,
-    NM_DANGER,
-    NM_DANGER_PH,
-    NM_HEALTH,
-    NM_HEALTH_PH,
-    SB_PRESENT,
-    SM_HEALTH,
-    SM_PRESENT,
-    SP_NONE,
-    SP_SCHEME,
-    SPECIAL_BYSTANDER_TOKENS,
-    SPECIAL_BYSTANDERS,
-    SPECIAL_MINION_TOKENS,
-    SPECIAL_MINIONS,
-    Tables,
-)
+from hon_env.content import tables as TB
 from hon_env.core import layout as L
 
 
@@ -80,11 +44,11 @@ def _deck_matches(order: np.ndarray, n: np.ndarray, zone: np.ndarray, in_deck: i
     return ok & (counts == (zone == in_deck)).all(axis=1)
 
 
-def violations(state: np.ndarray, T: Tables, masks: np.ndarray | None = None) -> list[str]:
+def violations(state: np.ndarray, T: TB.Tables, masks: np.ndarray | None = None) -> list[str]:
     """Check every game of a ``[B, STATE_LEN]`` batch; return a list of violations."""
     f = lambda name: L.field_view(state, name)  # noqa: E731
     out: list[str] = []
-    nh = int(T.cfg[CFG_N_HEROES])
+    nh = int(T.cfg[TB.CFG_N_HEROES])
 
     bad = _reporter(out)
 
@@ -92,32 +56,32 @@ def violations(state: np.ndarray, T: Tables, masks: np.ndarray | None = None) ->
         bad(~_deck_matches(f("hdeck_order")[:, h], f("hdeck_n")[:, h], f("hcloc")[:, h],
                            L.L_DECK), f"hero {h} deck order != cards in deck")
         side = f("hside")[:, h]
-        health = T.hero_stat[h, side, HS_HEALTH]
+        health = T.hero_stat[h, side, TB.HS_HEALTH]
         bad(f("hdmg")[:, h] >= health, f"hero {h} damage >= health")
         bad(f("hdmg")[:, h] < 0, f"hero {h} negative damage")
         aside = f("hpilot_dmg")[:, h]
-        in_mech = T.hero_stat[h, side, HS_FORM] == FORM_MECH
+        in_mech = T.hero_stat[h, side, TB.HS_FORM] == TB.FORM_MECH
         bad((aside != 0) & ~in_mech, f"hero {h} has pilot damage set aside outside a mech")
-        bad((aside < 0) | (aside >= T.hero_stat[h, 0, HS_HEALTH]),
+        bad((aside < 0) | (aside >= T.hero_stat[h, 0, TB.HS_HEALTH]),
             f"hero {h} set-aside pilot damage outside [0, pilot health)")
-        bad((f("hfocus")[:, h] < 0) | (f("hfocus")[:, h] > T.cfg[CFG_FOCUS_CAP]),
+        bad((f("hfocus")[:, h] < 0) | (f("hfocus")[:, h] > T.cfg[TB.CFG_FOCUS_CAP]),
             f"hero {h} focus outside [0, cap]")
     bad(~_deck_matches(f("vdeck_order"), f("vdeck_n"), f("vloc"), L.L_DECK),
         "villain deck order != cards in deck")
     bad(~_deck_matches(f("ideck_order"), f("ideck_n"), f("iloc"), L.L_DECK),
         "issue deck order != cards in deck")
     clue_zone = np.where(f("clue_loc") == -1, 0, 1)
-    present = T.clue[:, CL_PRESENT] == 1
+    present = T.clue[:, TB.CL_PRESENT] == 1
     clue_zone[:, ~present] = 2
     bad(~_deck_matches(f("clue_order"), f("clue_n"), clue_zone, 0),
         "clue deck order != cards in deck")
 
     minions = f("minion_supply") + f("minions").sum(axis=1)
-    bad(minions != T.cfg[CFG_MINIONS], "minions not conserved")
+    bad(minions != T.cfg[TB.CFG_MINIONS], "minions not conserved")
     bad(f("minion_supply") < 0, "negative minion supply")
     bystanders = (f("bystander_supply") + f("bystander_on").sum(axis=1)
                   + f("captured").sum(axis=1) + f("bystanders_defeated"))
-    bad(bystanders != T.cfg[CFG_BYSTANDERS], "bystanders not conserved")
+    bad(bystanders != T.cfg[TB.CFG_BYSTANDERS], "bystanders not conserved")
     bad(f("bystander_supply") < 0, "negative bystander supply")
     bad((f("vil_damage") > f("vil_health")) & (f("outcome") == L.OUT_ONGOING),
         "villain damage above health in a running game")
@@ -135,21 +99,21 @@ def violations(state: np.ndarray, T: Tables, masks: np.ndarray | None = None) ->
     return out
 
 
-def _nemesis_violations(state: np.ndarray, T: Tables, running: np.ndarray) -> list[str]:
+def _nemesis_violations(state: np.ndarray, T: TB.Tables, running: np.ndarray) -> list[str]:
     """Nemeses (rulebook: Playing with 5-6 Players, Nemeses) and the hidden tokens."""
     f = lambda name: L.field_view(state, name)  # noqa: E731
     out: list[str] = []
-    nh = int(T.cfg[CFG_N_HEROES])
+    nh = int(T.cfg[TB.CFG_N_HEROES])
 
     bad = _reporter(out)
 
     card, owner, side = f("nem_card"), f("nem_owner"), f("nem_side")
     pos, dmg, just = f("nem_pos"), f("nem_dmg"), f("nem_just")
-    bad((card >= 0).sum(axis=1) != T.cfg[CFG_N_NEMESES], "nemeses dealt != CFG_N_NEMESES")
-    bad(((card < -1) | (card >= T.cfg[CFG_NEMESIS_POOL])).any(axis=1),
+    bad((card >= 0).sum(axis=1) != T.cfg[TB.CFG_N_NEMESES], "nemeses dealt != CFG_N_NEMESES")
+    bad(((card < -1) | (card >= T.cfg[TB.CFG_NEMESIS_POOL])).any(axis=1),
         "nemesis card outside the pool")
     placed = f("turn") != L.TURN_SETUP  # figures are placed at the end of setup
-    for k in range(NEMESES):
+    for k in range(TB.NEMESES):
         c = np.maximum(card[:, k], 0)
         alive = (card[:, k] >= 0) & (owner[:, k] >= 0)
         gone = (card[:, k] >= 0) & (owner[:, k] < 0)
@@ -157,24 +121,26 @@ def _nemesis_violations(state: np.ndarray, T: Tables, running: np.ndarray) -> li
         bad(gone & (pos[:, k] != -1), f"defeated nemesis {k} still on the board")
         sp = np.maximum(pos[:, k], 0)
         kind = T.space_kind[sp]
-        bad(alive & placed & ((pos[:, k] < 0) | (kind == SP_NONE)),
+        bad(alive & placed & ((pos[:, k] < 0) | (kind == TB.SP_NONE)),
             f"nemesis {k} figure not on a space")
-        bad(alive & placed & (side[:, k] == 0) & (kind != SP_SCHEME),
+        bad(alive & placed & (side[:, k] == 0) & (kind != TB.SP_SCHEME),
             f"scheming nemesis {k} not in a scheme panel")
-        n_h = np.where(T.nemesis[c, NM_HEALTH_PH] == 1, nh, 1) * T.nemesis[c, NM_HEALTH]
-        n_d = np.where(T.nemesis[c, NM_DANGER_PH] == 1, nh, 1) * T.nemesis[c, NM_DANGER]
-        bad(alive & (side[:, k] == 1) & (T.nemesis[c, NM_HEALTH] != DASH) & (dmg[:, k] >= n_h),
+        n_h = np.where(T.nemesis[c, TB.NM_HEALTH_PH] == 1, nh, 1) * T.nemesis[c, TB.NM_HEALTH]
+        n_d = np.where(T.nemesis[c, TB.NM_DANGER_PH] == 1, nh, 1) * T.nemesis[c, TB.NM_DANGER]
+        bad(alive & (side[:, k] == 1) & (T.nemesis[c, TB.NM_HEALTH] != TB.DASH)
+            & (dmg[:, k] >= n_h),
             f"nemesis {k} damage >= health")
-        bad(alive & (side[:, k] == 0) & (T.nemesis[c, NM_DANGER] != DASH) & (just[:, k] >= n_d),
+        bad(alive & (side[:, k] == 0) & (T.nemesis[c, TB.NM_DANGER] != TB.DASH)
+            & (just[:, k] >= n_d),
             f"nemesis {k} justice >= danger")
-        for j in range(k + 1, NEMESES):
+        for j in range(k + 1, TB.NEMESES):
             both = alive & (card[:, j] >= 0) & (owner[:, j] >= 0) & (side[:, k] == 1)
             bad(both & (side[:, j] == 1) & (pos[:, k] == pos[:, j]),
                 f"nemeses {k} and {j} share a space")
     alive_all = (card >= 0) & (owner >= 0)
     bad((f("outcome") == L.OUT_WIN) & alive_all.any(axis=1), "a win while a nemesis remains")
     # one hidden token per Scheme side not yet solved: Scheme cards and nemesis Schemes
-    schemes = T.icard[:, IC_TYPE] == IT_SCHEME
+    schemes = T.icard[:, TB.IC_TYPE] == TB.IT_SCHEME
     unsolved = ((f("iloc") == L.L_THREAT) & (f("iside") == 0) & schemes).sum(axis=1)
     unsolved += (alive_all & (side == 0)).sum(axis=1)
     bad(f("vil_hidden") != unsolved, "hidden tokens != unsolved Scheme sides")
@@ -183,7 +149,7 @@ def _nemesis_violations(state: np.ndarray, T: Tables, running: np.ndarray) -> li
     return out
 
 
-def _special_minion_violations(state: np.ndarray, T: Tables) -> list[str]:
+def _special_minion_violations(state: np.ndarray, T: TB.Tables) -> list[str]:
     """Special minions (rulebook: Special Minions, Minion Cards): each card's 5 figures are
     conserved, they are a part of the minion counts, and kept damage stays below health."""
     f = lambda name: L.field_view(state, name)  # noqa: E731
@@ -191,16 +157,16 @@ def _special_minion_violations(state: np.ndarray, T: Tables) -> list[str]:
     bad = _reporter(out)
 
     supply, panels, dmg = f("smin_supply"), f("smin"), f("smin_dmg")
-    for j in range(SPECIAL_MINIONS):
-        present = T.smin[j, SM_PRESENT] == 1
+    for j in range(TB.SPECIAL_MINIONS):
+        present = T.smin[j, TB.SM_PRESENT] == 1
         total = supply[:, j] + panels[:, :, j].sum(axis=1)
-        bad(total != (SPECIAL_MINION_TOKENS if present else 0),
+        bad(total != (TB.SPECIAL_MINION_TOKENS if present else 0),
             f"special minions {j} not conserved")
         bad(supply[:, j] < 0, f"negative special minion {j} supply")
         bad((panels[:, :, j] < 0).any(axis=1), f"negative special minions {j} in a panel")
         bad(((dmg[:, :, j] > 0) & (panels[:, :, j] == 0)).any(axis=1),
             f"damage kept on special minions {j} in a panel without any")
-        bad(((dmg[:, :, j] < 0) | (dmg[:, :, j] >= max(1, T.smin[j, SM_HEALTH]))).any(axis=1),
+        bad(((dmg[:, :, j] < 0) | (dmg[:, :, j] >= max(1, T.smin[j, TB.SM_HEALTH]))).any(axis=1),
             f"special minion {j} damage outside [0, health)")
     bad(supply.sum(axis=1) > f("minion_supply"), "more special minions than minions in supply")
     bad((panels.sum(axis=2) > f("minions")).any(axis=1),
@@ -208,7 +174,7 @@ def _special_minion_violations(state: np.ndarray, T: Tables) -> list[str]:
     return out
 
 
-def _special_bystander_violations(state: np.ndarray, T: Tables,
+def _special_bystander_violations(state: np.ndarray, T: TB.Tables,
                                   running: np.ndarray) -> list[str]:
     """Special bystanders (rulebook: Special Bystanders): each card's 4 figures are
     conserved (supply + map + captured + defeated; a rescued one is back in the supply),
@@ -219,14 +185,14 @@ def _special_bystander_violations(state: np.ndarray, T: Tables,
     bad = _reporter(out)
 
     supply, on, capt, dead = f("sby_supply"), f("sby_on"), f("sby_capt"), f("sby_defeated")
-    for j in range(SPECIAL_BYSTANDERS):
-        present = T.sby[j, SB_PRESENT] == 1
+    for j in range(TB.SPECIAL_BYSTANDERS):
+        present = T.sby[j, TB.SB_PRESENT] == 1
         total = supply[:, j] + (on == j).sum(axis=1) + capt[:, :, j].sum(axis=1) + dead[:, j]
-        bad(total != (SPECIAL_BYSTANDER_TOKENS if present else 0),
+        bad(total != (TB.SPECIAL_BYSTANDER_TOKENS if present else 0),
             f"special bystanders {j} not conserved")
         bad((supply[:, j] < 0) | (dead[:, j] < 0) | (capt[:, :, j] < 0).any(axis=1),
             f"negative special bystanders {j}")
-    bad(((on < -1) | (on >= SPECIAL_BYSTANDERS)).any(axis=1), "special bystander card unknown")
+    bad(((on < -1) | (on >= TB.SPECIAL_BYSTANDERS)).any(axis=1), "special bystander card unknown")
     bad(((on >= 0) & (f("bystander_on") != 1)).any(axis=1),
         "special bystander on a space without a bystander")
     bad(supply.sum(axis=1) > f("bystander_supply"),
@@ -239,27 +205,27 @@ def _special_bystander_violations(state: np.ndarray, T: Tables,
     return out
 
 
-def _ally_violations(state: np.ndarray, T: Tables) -> list[str]:
+def _ally_violations(state: np.ndarray, T: TB.Tables) -> list[str]:
     """Allies (rulebook: Ally Cards and Figures): a figure only for a hero with an Ally
     card, on a map space outside the scheme panels, alone there, with damage below its
     health; a defeated ally (figure gone) stays gone."""
     f = lambda name: L.field_view(state, name)  # noqa: E731
     out: list[str] = []
     bad = _reporter(out)
-    nh = int(T.cfg[CFG_N_HEROES])
+    nh = int(T.cfg[TB.CFG_N_HEROES])
     loc, dmg = f("ally_loc"), f("ally_dmg")
     placed = f("turn") != L.TURN_SETUP
     heroes = f("hloc")[:, :nh]
     for h in range(L.MAX_HEROES):
-        present = h < nh and T.ally[h, AL_PRESENT] == 1
+        present = h < nh and T.ally[h, TB.AL_PRESENT] == 1
         on = loc[:, h] >= 0
         if not present:
             bad(on, f"ally figure {h} without an Ally card")
             continue
         kind = T.space_kind[np.maximum(loc[:, h], 0)]
-        bad(on & ((kind == SP_NONE) | (kind == SP_SCHEME)), f"ally {h} not on a map space")
-        bad(on & (dmg[:, h] >= T.ally[h, AL_HEALTH]), f"ally {h} damage >= health")
-        bad(~on & placed & (dmg[:, h] != T.ally[h, AL_HEALTH]),
+        bad(on & ((kind == TB.SP_NONE) | (kind == TB.SP_SCHEME)), f"ally {h} not on a map space")
+        bad(on & (dmg[:, h] >= T.ally[h, TB.AL_HEALTH]), f"ally {h} damage >= health")
+        bad(~on & placed & (dmg[:, h] != T.ally[h, TB.AL_HEALTH]),
             f"ally {h} off the map without being defeated")
         bad(on & (heroes == loc[:, h:h + 1]).any(axis=1), f"ally {h} shares a hero's space")
         for o in range(h + 1, nh):
@@ -267,26 +233,26 @@ def _ally_violations(state: np.ndarray, T: Tables) -> list[str]:
     return out
 
 
-def _crisis_violations(state: np.ndarray, T: Tables) -> list[str]:
+def _crisis_violations(state: np.ndarray, T: TB.Tables) -> list[str]:
     """Crisis cards (rulebook: Crisis Cards, Problem Cards): a crisis card with a danger
     value has its crisis token on its printed space until it is solved, then neither token
     nor justice; one without a danger value never has either and never leaves play."""
     f = lambda name: L.field_view(state, name)  # noqa: E731
     out: list[str] = []
     bad = _reporter(out)
-    nh = int(T.cfg[CFG_N_HEROES])
+    nh = int(T.cfg[TB.CFG_N_HEROES])
 
     pos, just, gone = f("crisis_pos"), f("crisis_just"), f("crisis_out")
-    for k in range(MAX_CRISES):
-        problem = T.crisis[k, CR_PRESENT] == 1 and T.crisis[k, CR_DANGER] > 0
-        danger = T.crisis[k, CR_DANGER] * (nh if T.crisis[k, CR_DANGER_PH] else 1)
+    for k in range(TB.MAX_CRISES):
+        problem = T.crisis[k, TB.CR_PRESENT] == 1 and T.crisis[k, TB.CR_DANGER] > 0
+        danger = T.crisis[k, TB.CR_DANGER] * (nh if T.crisis[k, TB.CR_DANGER_PH] else 1)
         bad((gone[:, k] != 0) & (gone[:, k] != 1), f"crisis {k} solved flag not 0/1")
         if not problem:
             bad((pos[:, k] != -1) | (just[:, k] != 0) | (gone[:, k] != 0),
                 f"crisis {k} without a danger value has a token, justice or left play")
             continue
         in_play = gone[:, k] == 0
-        bad(in_play & (pos[:, k] != T.crisis[k, CR_TOKEN]),
+        bad(in_play & (pos[:, k] != T.crisis[k, TB.CR_TOKEN]),
             f"crisis {k} token not on its printed space while in play")
         bad(~in_play & ((pos[:, k] != -1) | (just[:, k] != 0)),
             f"solved crisis {k} still has its token or justice")

@@ -10,112 +10,10 @@ from __future__ import annotations
 
 from numba import njit
 
-from hon_env.content.ops import OP_PREVENT
-from hon_env.content.tables import (
-    ABIL_ACTION,
-    ABIL_EXHAUST,
-    AL_ABILITY,
-    AL_ABILITY_PROG,
-    CFG_FOCUS_TO_FLIP,
-    CFG_MAX_YIELDS,
-    CFG_N_HEROES,
-    CFG_N_SPACES,
-    CL_ATTACK_DICE,
-    CL_PROG,
-    CL_SOLVE_DICE,
-    CLUE_LIST,
-    FEAT_DEDUCTION,
-    FEAT_MOBILITY,
-    FEAT_STRENGTH,
-    FEAT_TOUGHNESS,
-    HC_ABILITY,
-    HC_ABILITY_PROG,
-    HC_ACTION,
-    HC_FEATS,
-    HERO_DECK,
-    HS_ABILITY,
-    HS_ABILITY_PROG,
-    MAX_HEROES,
-    SP_NONE,
-    SP_SCHEME,
-)
+from hon_env.content import ops
+from hon_env.content import tables as TB
+from hon_env.core import layout as L
 from hon_env.core.geometry import bystander_at, captives, is_empty
-from hon_env.core.layout import (
-    A_ATTACK,
-    A_CARD,
-    A_CLUE,
-    A_DRAW,
-    A_FEAT,
-    A_FOCUS,
-    A_HERO,
-    A_OPTION,
-    A_PASS,
-    A_PLAY,
-    A_SOLVE,
-    A_SPACE,
-    A_TARGET,
-    A_USE,
-    ALLY_BIT,
-    ALLY_EXH,
-    ALLY_LOC,
-    D_ASSIGN,
-    D_ATTACK_SPACE,
-    D_CLUE_DICE,
-    D_CUNNING,
-    D_DAMAGE,
-    D_DISCARD_OR_DAMAGE,
-    D_FOCUS_SPEND,
-    D_MAIN,
-    D_MOVE,
-    D_MULLIGAN,
-    D_PICK_HERO,
-    D_PICK_TARGET,
-    D_PLACE,
-    D_RESCUE,
-    D_SOLVE_SPACE,
-    DEC_A,
-    DEC_B,
-    DEC_HERO,
-    DEC_KIND,
-    HACTIONS,
-    HCEXH,
-    HCLOC,
-    HEXH,
-    HFOCUS,
-    HLOC,
-    HSIDE,
-    HTHREAT_DONE,
-    HYIELDS,
-    IEXH,
-    ILOC,
-    IOWNER,
-    L_HAND,
-    L_PLAY,
-    L_THREAT,
-    N_OPTIONS,
-    N_TARGETS,
-    N_USE,
-    NEM_EXH,
-    NEM_OWNER,
-    ROLL_FOCUS,
-    ROLL_KIND,
-    ROLL_SPACE,
-    T_ALLY0,
-    T_CAPTURED,
-    T_I0,
-    T_MINION,
-    T_NEM0,
-    T_VILLAIN,
-    TURN,
-    TURN_HERO,
-    USE_ALLY_CARD,
-    USE_HERO_CARD,
-    VEXH,
-    VIL_EXH,
-    VIL_OWNER,
-    VLOC,
-    VOWNER,
-)
 from hon_env.core.queries import (
     any_enemy_in_space,
     any_problem_in_space,
@@ -144,23 +42,23 @@ def near_space(T, here, k):
 @njit(cache=True)
 def can_step(s, b, T, h, sp):
     """May hero ``h`` step from their space into adjacent space ``sp`` during a Move?"""
-    here = s[b, HLOC + h]
-    if here < 0 or sp == here or T.space_kind[sp] == SP_NONE or T.dist[here, sp] != 1:
+    here = s[b, L.HLOC + h]
+    if here < 0 or sp == here or T.space_kind[sp] == TB.SP_NONE or T.dist[here, sp] != 1:
         return False
-    return T.space_kind[sp] == SP_SCHEME or is_empty(s, b, T, sp)
+    return T.space_kind[sp] == TB.SP_SCHEME or is_empty(s, b, T, sp)
 
 
 @njit(cache=True)
 def can_place(s, b, T, h, sp, rng):
     """May hero ``h`` be placed in ``sp`` (within ``rng`` spaces; 0 means anywhere)?"""
-    here = s[b, HLOC + h]
-    if T.space_kind[sp] == SP_NONE:
+    here = s[b, L.HLOC + h]
+    if T.space_kind[sp] == TB.SP_NONE:
         return False
     if sp == here:
         return True
     if rng > 0 and (here < 0 or T.dist[here, sp] > rng):
         return False
-    return T.space_kind[sp] == SP_SCHEME or is_empty(s, b, T, sp)
+    return T.space_kind[sp] == TB.SP_SCHEME or is_empty(s, b, T, sp)
 
 
 @njit(cache=True)
@@ -179,21 +77,21 @@ def solve_from(s, b, T, here, sp, rng, h):
 @njit(cache=True)
 def can_attack_at(s, b, T, h, sp, rng):
     """May hero ``h`` attack space ``sp`` (within ``rng`` spaces, 1 = nearby)?"""
-    return attack_from(s, b, T, s[b, HLOC + h], sp, rng)
+    return attack_from(s, b, T, s[b, L.HLOC + h], sp, rng)
 
 
 @njit(cache=True)
 def can_solve_at(s, b, T, h, sp, rng):
     """May hero ``h`` solve at space ``sp`` (within ``rng`` spaces, 1 = nearby)?"""
-    return solve_from(s, b, T, s[b, HLOC + h], sp, rng, h)
+    return solve_from(s, b, T, s[b, L.HLOC + h], sp, rng, h)
 
 
 @njit(cache=True)
 def ally_can_place(s, b, T, h, sp, rng):
     """May seat ``h``'s ally figure move to ``sp``: an empty map space (or its own) within
     ``rng`` of it? Ally figures stay out of scheme panels."""
-    here = s[b, ALLY_LOC + h]
-    if here < 0 or T.space_kind[sp] == SP_NONE or T.space_kind[sp] == SP_SCHEME:
+    here = s[b, L.ALLY_LOC + h]
+    if here < 0 or T.space_kind[sp] == TB.SP_NONE or T.space_kind[sp] == TB.SP_SCHEME:
         return False
     if sp == here:
         return True
@@ -203,19 +101,19 @@ def ally_can_place(s, b, T, h, sp, rng):
 @njit(cache=True)
 def ally_can_attack_at(s, b, T, h, sp, rng):
     """May seat ``h``'s ally Attack space ``sp`` (within ``rng`` of its figure)?"""
-    return attack_from(s, b, T, s[b, ALLY_LOC + h], sp, rng)
+    return attack_from(s, b, T, s[b, L.ALLY_LOC + h], sp, rng)
 
 
 @njit(cache=True)
 def ally_can_solve_at(s, b, T, h, sp, rng):
     """May seat ``h``'s ally Solve at space ``sp``? Problems that need a hero in their
     panel are out of its reach; captives are not."""
-    return solve_from(s, b, T, s[b, ALLY_LOC + h], sp, rng, -1)
+    return solve_from(s, b, T, s[b, L.ALLY_LOC + h], sp, rng, -1)
 
 
 @njit(cache=True)
 def is_prevent_prog(T, pid):
-    return pid >= 0 and T.prog[pid, 0, 0] == OP_PREVENT
+    return pid >= 0 and T.prog[pid, 0, 0] == ops.OP_PREVENT
 
 
 @njit(cache=True)
@@ -226,30 +124,30 @@ def ability_usable(s, b, T, h, i, need_prevent, actions_left):
     ``need_prevent`` selects damage-window use (only Exhaust ``prevent`` abilities);
     otherwise prevent abilities are excluded and Action abilities need an action token.
     """
-    if i == USE_HERO_CARD:
-        side = s[b, HSIDE + h]
-        kind = T.hero_stat[h, side, HS_ABILITY]
-        pid = T.hero_stat[h, side, HS_ABILITY_PROG]
-        exhausted = s[b, HEXH + h]
-    elif i == USE_ALLY_CARD:
-        if s[b, ALLY_LOC + h] < 0:
+    if i == L.USE_HERO_CARD:
+        side = s[b, L.HSIDE + h]
+        kind = T.hero_stat[h, side, TB.HS_ABILITY]
+        pid = T.hero_stat[h, side, TB.HS_ABILITY_PROG]
+        exhausted = s[b, L.HEXH + h]
+    elif i == L.USE_ALLY_CARD:
+        if s[b, L.ALLY_LOC + h] < 0:
             return False
-        kind = T.ally[h, AL_ABILITY]
-        pid = T.ally[h, AL_ABILITY_PROG]
-        exhausted = s[b, ALLY_EXH + h]
+        kind = T.ally[h, TB.AL_ABILITY]
+        pid = T.ally[h, TB.AL_ABILITY_PROG]
+        exhausted = s[b, L.ALLY_EXH + h]
     else:
-        if s[b, HCLOC + h * HERO_DECK + i] != L_PLAY:
+        if s[b, L.HCLOC + h * TB.HERO_DECK + i] != L.L_PLAY:
             return False
-        kind = T.hcard[h, i, HC_ABILITY]
-        pid = T.hcard[h, i, HC_ABILITY_PROG]
-        exhausted = s[b, HCEXH + h * HERO_DECK + i]
+        kind = T.hcard[h, i, TB.HC_ABILITY]
+        pid = T.hcard[h, i, TB.HC_ABILITY_PROG]
+        exhausted = s[b, L.HCEXH + h * TB.HERO_DECK + i]
     if pid < 0:
         return False
     if need_prevent:
-        return kind == ABIL_EXHAUST and exhausted == 0 and is_prevent_prog(T, pid)
-    if kind == ABIL_ACTION:
+        return kind == TB.ABIL_EXHAUST and exhausted == 0 and is_prevent_prog(T, pid)
+    if kind == TB.ABIL_ACTION:
         return actions_left > 0
-    if kind == ABIL_EXHAUST:
+    if kind == TB.ABIL_EXHAUST:
         return exhausted == 0 and not is_prevent_prog(T, pid)
     return False
 
@@ -257,10 +155,10 @@ def ability_usable(s, b, T, h, i, need_prevent, actions_left):
 @njit(cache=True)
 def yield_target(s, b, T, h):
     """Next seat after ``h`` that still has actions or a threat phase to take, or -1."""
-    n = T.cfg[CFG_N_HEROES]
+    n = T.cfg[TB.CFG_N_HEROES]
     for k in range(1, n):
         o = (h + k) % n
-        if s[b, HACTIONS + o] > 0 or s[b, HTHREAT_DONE + o] == 0:
+        if s[b, L.HACTIONS + o] > 0 or s[b, L.HTHREAT_DONE + o] == 0:
             return o
     return -1
 
@@ -269,18 +167,20 @@ def yield_target(s, b, T, h):
 def pick_target_ok(s, b, T, h, t, kind, rng):
     """Target filter of D_PICK_TARGET: kind 0 enemy, 1 problem, 2 own ready threat card."""
     if kind == 2:
-        if t < T_I0:
-            return s[b, VLOC + t] == L_THREAT and s[b, VOWNER + t] == h and s[b, VEXH + t] == 0
-        if t < T_VILLAIN:
-            i = t - T_I0
-            return s[b, ILOC + i] == L_THREAT and s[b, IOWNER + i] == h and s[b, IEXH + i] == 0
-        if t == T_VILLAIN:
-            return s[b, VIL_OWNER] == h and s[b, VIL_EXH] == 0
-        if t < T_MINION:
-            k = t - T_NEM0
-            return nem_in_play(s, b, k) and s[b, NEM_OWNER + k] == h and s[b, NEM_EXH + k] == 0
+        if t < L.T_I0:
+            return (s[b, L.VLOC + t] == L.L_THREAT and s[b, L.VOWNER + t] == h
+                    and s[b, L.VEXH + t] == 0)
+        if t < L.T_VILLAIN:
+            i = t - L.T_I0
+            return (s[b, L.ILOC + i] == L.L_THREAT and s[b, L.IOWNER + i] == h
+                    and s[b, L.IEXH + i] == 0)
+        if t == L.T_VILLAIN:
+            return s[b, L.VIL_OWNER] == h and s[b, L.VIL_EXH] == 0
+        if t < L.T_MINION:
+            k = t - L.T_NEM0
+            return nem_in_play(s, b, k) and s[b, L.NEM_OWNER + k] == h and s[b, L.NEM_EXH + k] == 0
         return False
-    if t == T_MINION or t == T_CAPTURED:
+    if t == L.T_MINION or t == L.T_CAPTURED:
         return False
     if kind == 0:
         ok = is_enemy_card(s, b, T, t)
@@ -289,7 +189,7 @@ def pick_target_ok(s, b, T, h, t, kind, rng):
     if not ok:
         return False
     sp = target_space(s, b, T, t)
-    here = s[b, HLOC + h]
+    here = s[b, L.HLOC + h]
     return sp >= 0 and here >= 0 and T.dist[here, sp] <= rng
 
 
@@ -300,160 +200,289 @@ def _set(out, a, count, last):
 
 
 @njit(cache=True)
-def legal_mask(s, b, T, out):
-    """Write the legal actions of game ``b``'s pending decision into ``out`` (int8 [N]).
+def legal_mask(state, game, tables, out):
+    """Write the legal actions of ``game``'s pending decision into ``out`` (int8 [N]).
 
     Reads the decision fields and the state; writes only ``out``.
-    Returns (number of legal actions, the last legal action or -1).
+    Returns (number of legal actions, the last legal action or -1). One ``mask_*``
+    function per decision kind; a new kind is one branch here and one function below.
     """
     out[:] = 0
-    kind = s[b, DEC_KIND]
-    h = s[b, DEC_HERO]
+    kind = state[game, L.DEC_KIND]
+    hero = state[game, L.DEC_HERO]
+    if kind == L.D_MULLIGAN:
+        return mask_mulligan(state, game, tables, hero, out)
+    if kind == L.D_MAIN:
+        return mask_main(state, game, tables, hero, out)
+    if kind == L.D_MOVE:
+        return mask_move(state, game, tables, hero, out)
+    if kind == L.D_PLACE:
+        return mask_place(state, game, tables, hero, out)
+    if kind == L.D_CUNNING:
+        return mask_cunning(out)
+    if kind == L.D_CLUE_DICE:
+        return mask_clue_dice(state, game, tables, hero, out)
+    if kind == L.D_FOCUS_SPEND:
+        return mask_focus_spend(state, game, hero, out)
+    if kind == L.D_ASSIGN:
+        return mask_assign(state, game, tables, out)
+    if kind == L.D_DAMAGE:
+        return mask_damage(state, game, tables, hero, out)
+    if kind == L.D_DISCARD_OR_DAMAGE:
+        return mask_discard_or_damage(state, game, hero, out)
+    if kind == L.D_PICK_HERO:
+        return mask_pick_hero(state, game, tables, hero, out)
+    if kind == L.D_PICK_TARGET:
+        return mask_pick_target(state, game, tables, hero, out)
+    if kind == L.D_ATTACK_SPACE or kind == L.D_SOLVE_SPACE:
+        return mask_strike_space(state, game, tables, hero, kind == L.D_ATTACK_SPACE, out)
+    if kind == L.D_RESCUE:
+        return mask_rescue(state, game, tables, hero, out)
+    return 0, -1
+
+
+@njit(cache=True)
+def mask_hand_cards(state, game, hero, out, n, last):
+    """Allow ``A_CARD + c`` for every card in ``hero``'s hand."""
+    for c in range(TB.HERO_DECK):
+        if state[game, L.HCLOC + hero * TB.HERO_DECK + c] == L.L_HAND:
+            n, last = _set(out, L.A_CARD + c, n, last)
+    return n, last
+
+
+@njit(cache=True)
+def mask_mulligan(state, game, tables, hero, out):
+    """D_MULLIGAN: keep the hand (pass) or put back one card of it."""
+    n, last = _set(out, L.A_PASS, 0, -1)
+    return mask_hand_cards(state, game, hero, out, n, last)
+
+
+@njit(cache=True)
+def mask_main(state, game, tables, hero, out):
+    """D_MAIN: a hero's turn: pass (when out of actions or able to yield), draw, move,
+    Attack or Solve nearby, play or feat a card, use an ability, play a clue, flip."""
     n = 0
     last = -1
-    n_spaces = T.cfg[CFG_N_SPACES]
-    hbase = h * HERO_DECK
-    if kind == D_MULLIGAN:
-        n, last = _set(out, A_PASS, n, last)
-        for c in range(HERO_DECK):
-            if s[b, HCLOC + hbase + c] == L_HAND:
-                n, last = _set(out, A_CARD + c, n, last)
-    elif kind == D_MAIN:
-        acts = s[b, HACTIONS + h]
-        if acts == 0:
-            n, last = _set(out, A_PASS, n, last)
-        elif s[b, HYIELDS + h] < T.cfg[CFG_MAX_YIELDS] and yield_target(s, b, T, h) >= 0:
-            n, last = _set(out, A_PASS, n, last)
-        can_atk = False
-        can_slv = False
-        if acts > 0:
-            n, last = _set(out, A_DRAW, n, last)
-        here = s[b, HLOC + h]
-        for k in range(7):
-            sp = near_space(T, here, k)
-            if sp < 0:
-                continue
-            if acts > 0 and can_step(s, b, T, h, sp):
-                n, last = _set(out, A_SPACE + sp, n, last)
-            if can_attack_at(s, b, T, h, sp, 1):
-                can_atk = True
-                if acts > 0:
-                    n, last = _set(out, A_ATTACK + sp, n, last)
-            if can_solve_at(s, b, T, h, sp, 1):
-                can_slv = True
-                if acts > 0:
-                    n, last = _set(out, A_SOLVE + sp, n, last)
-        for c in range(HERO_DECK):
-            if s[b, HCLOC + hbase + c] == L_HAND:
-                if acts > 0 or T.hcard[h, c, HC_ACTION] == 0:
-                    n, last = _set(out, A_PLAY + c, n, last)
-                feats = T.hcard[h, c, HC_FEATS]
-                if feats & FEAT_MOBILITY:
-                    n, last = _set(out, A_FEAT + 3 * c, n, last)
-                if feats & FEAT_STRENGTH and can_atk:
-                    n, last = _set(out, A_FEAT + 3 * c + 1, n, last)
-                if feats & FEAT_DEDUCTION and can_slv:
-                    n, last = _set(out, A_FEAT + 3 * c + 2, n, last)
-        for i in range(N_USE):
-            if ability_usable(s, b, T, h, i, False, acts):
-                n, last = _set(out, A_USE + i, n, last)
-        for k in range(CLUE_LIST):
-            i = held_clue(s, b, h, k)
-            if i >= 0 and T.clue[i, CL_PROG] >= 0:
-                n, last = _set(out, A_CLUE + k, n, last)
-        if s[b, HFOCUS + h] >= T.cfg[CFG_FOCUS_TO_FLIP] and s[b, HSIDE + h] == 0:
-            n, last = _set(out, A_FOCUS, n, last)
-    elif kind == D_MOVE:
-        n, last = _set(out, A_PASS, n, last)
-        for k in range(6):
-            sp = near_space(T, s[b, HLOC + h], k)
-            if sp >= 0 and can_step(s, b, T, h, sp):
-                n, last = _set(out, A_SPACE + sp, n, last)
-    elif kind == D_PLACE:
-        ally = s[b, DEC_B] == 1
-        for sp in range(n_spaces):
-            if ally:
-                ok = ally_can_place(s, b, T, h, sp, s[b, DEC_A])
-            else:
-                ok = can_place(s, b, T, h, sp, s[b, DEC_A])
-            if ok:
-                n, last = _set(out, A_SPACE + sp, n, last)
-    elif kind == D_CUNNING:
-        n, last = _set(out, A_OPTION, n, last)
-        n, last = _set(out, A_OPTION + 1, n, last)
-    elif kind == D_CLUE_DICE:
-        n, last = _set(out, A_PASS, n, last)
-        col = CL_ATTACK_DICE if s[b, ROLL_KIND] == 1 else CL_SOLVE_DICE
-        for k in range(CLUE_LIST):
-            i = held_clue(s, b, h, k)
-            if i >= 0 and T.clue[i, col] > 0:
-                n, last = _set(out, A_CLUE + k, n, last)
-    elif kind == D_FOCUS_SPEND:
-        top = min(s[b, HFOCUS + h], s[b, ROLL_FOCUS], N_OPTIONS - 1)
-        for k in range(top + 1):
-            n, last = _set(out, A_OPTION + k, n, last)
-    elif kind == D_ASSIGN:
-        sp = s[b, ROLL_SPACE]
-        rh = roll_solver(s, b)
-        for t in range(N_TARGETS):
-            if s[b, ROLL_KIND] == 1:
-                ok = enemy_in_space(s, b, T, t, sp)
-            else:
-                ok = problem_in_space(s, b, T, t, sp, rh)
-            if ok:
-                n, last = _set(out, A_TARGET + t, n, last)
-    elif kind == D_DAMAGE:
-        n, last = _set(out, A_PASS, n, last)
-        for c in range(HERO_DECK):
-            if s[b, HCLOC + hbase + c] == L_HAND and T.hcard[h, c, HC_FEATS] & FEAT_TOUGHNESS:
-                n, last = _set(out, A_CARD + c, n, last)
-        for i in range(N_USE):
-            if ability_usable(s, b, T, h, i, True, 0):
-                n, last = _set(out, A_USE + i, n, last)
-        # any hero may become Focused during the hero turn, initiative or not (#14)
-        if (s[b, TURN] == TURN_HERO and s[b, HFOCUS + h] >= T.cfg[CFG_FOCUS_TO_FLIP]
-                and s[b, HSIDE + h] == 0):
-            n, last = _set(out, A_FOCUS, n, last)
-    elif kind == D_DISCARD_OR_DAMAGE:
-        n, last = _set(out, A_PASS, n, last)
-        for c in range(HERO_DECK):
-            if s[b, HCLOC + hbase + c] == L_HAND:
-                n, last = _set(out, A_CARD + c, n, last)
-    elif kind == D_PICK_HERO:
-        seats = s[b, DEC_A]
-        nh = T.cfg[CFG_N_HEROES]
-        for k in range(MAX_HEROES):
-            if k < nh and (seats >> ((h + k) % nh)) & 1:
-                n, last = _set(out, A_HERO + k, n, last)
-        for o in range(nh):
-            if (seats >> (ALLY_BIT + o)) & 1:
-                n, last = _set(out, A_TARGET + T_ALLY0 + o, n, last)
-    elif kind == D_PICK_TARGET:
-        for t in range(N_TARGETS):
-            if pick_target_ok(s, b, T, h, t, s[b, DEC_A], s[b, DEC_B]):
-                n, last = _set(out, A_TARGET + t, n, last)
-    elif (kind == D_ATTACK_SPACE or kind == D_SOLVE_SPACE) and s[b, DEC_B] == 1:
-        rng = s[b, DEC_A]  # the ally's Attack or Solve, from its figure
-        for sp in range(n_spaces):
-            if kind == D_ATTACK_SPACE and ally_can_attack_at(s, b, T, h, sp, rng):
-                n, last = _set(out, A_ATTACK + sp, n, last)
-            if kind == D_SOLVE_SPACE and ally_can_solve_at(s, b, T, h, sp, rng):
-                n, last = _set(out, A_SOLVE + sp, n, last)
-    elif kind == D_ATTACK_SPACE or kind == D_SOLVE_SPACE:
-        rng = s[b, DEC_A]
-        for k in range(n_spaces if rng > 1 else 7):
-            sp = k if rng > 1 else near_space(T, s[b, HLOC + h], k)
-            if sp < 0:
-                continue
-            if kind == D_ATTACK_SPACE and can_attack_at(s, b, T, h, sp, rng):
-                n, last = _set(out, A_ATTACK + sp, n, last)
-            if kind == D_SOLVE_SPACE and can_solve_at(s, b, T, h, sp, rng):
-                n, last = _set(out, A_SOLVE + sp, n, last)
-    elif kind == D_RESCUE:
-        here = s[b, HLOC + h]
-        for sp in range(n_spaces):
-            if here >= 0 and T.dist[here, sp] <= s[b, DEC_A] and rescuable_at(s, b, T, sp):
-                n, last = _set(out, A_SPACE + sp, n, last)
+    acts = state[game, L.HACTIONS + hero]
+    if acts == 0:
+        n, last = _set(out, L.A_PASS, n, last)
+    elif (state[game, L.HYIELDS + hero] < tables.cfg[TB.CFG_MAX_YIELDS]
+          and yield_target(state, game, tables, hero) >= 0):
+        n, last = _set(out, L.A_PASS, n, last)
+    can_atk = False
+    can_slv = False
+    if acts > 0:
+        n, last = _set(out, L.A_DRAW, n, last)
+    here = state[game, L.HLOC + hero]
+    for k in range(7):
+        sp = near_space(tables, here, k)
+        if sp < 0:
+            continue
+        if acts > 0 and can_step(state, game, tables, hero, sp):
+            n, last = _set(out, L.A_SPACE + sp, n, last)
+        if can_attack_at(state, game, tables, hero, sp, 1):
+            can_atk = True
+            if acts > 0:
+                n, last = _set(out, L.A_ATTACK + sp, n, last)
+        if can_solve_at(state, game, tables, hero, sp, 1):
+            can_slv = True
+            if acts > 0:
+                n, last = _set(out, L.A_SOLVE + sp, n, last)
+    hbase = hero * TB.HERO_DECK
+    for c in range(TB.HERO_DECK):
+        if state[game, L.HCLOC + hbase + c] == L.L_HAND:
+            if acts > 0 or tables.hcard[hero, c, TB.HC_ACTION] == 0:
+                n, last = _set(out, L.A_PLAY + c, n, last)
+            feats = tables.hcard[hero, c, TB.HC_FEATS]
+            if feats & TB.FEAT_MOBILITY:
+                n, last = _set(out, L.A_FEAT + 3 * c, n, last)
+            if feats & TB.FEAT_STRENGTH and can_atk:
+                n, last = _set(out, L.A_FEAT + 3 * c + 1, n, last)
+            if feats & TB.FEAT_DEDUCTION and can_slv:
+                n, last = _set(out, L.A_FEAT + 3 * c + 2, n, last)
+    for i in range(L.N_USE):
+        if ability_usable(state, game, tables, hero, i, False, acts):
+            n, last = _set(out, L.A_USE + i, n, last)
+    for k in range(TB.CLUE_LIST):
+        i = held_clue(state, game, hero, k)
+        if i >= 0 and tables.clue[i, TB.CL_PROG] >= 0:
+            n, last = _set(out, L.A_CLUE + k, n, last)
+    if (state[game, L.HFOCUS + hero] >= tables.cfg[TB.CFG_FOCUS_TO_FLIP]
+            and state[game, L.HSIDE + hero] == 0):
+        n, last = _set(out, L.A_FOCUS, n, last)
+    return n, last
+
+
+@njit(cache=True)
+def mask_move(state, game, tables, hero, out):
+    """D_MOVE: stop (pass) or step to an adjacent space."""
+    n, last = _set(out, L.A_PASS, 0, -1)
+    for k in range(6):
+        sp = near_space(tables, state[game, L.HLOC + hero], k)
+        if sp >= 0 and can_step(state, game, tables, hero, sp):
+            n, last = _set(out, L.A_SPACE + sp, n, last)
+    return n, last
+
+
+@njit(cache=True)
+def mask_place(state, game, tables, hero, out):
+    """D_PLACE: a space within DEC_A for the hero (DEC_B 0) or their ally figure (1)."""
+    n = 0
+    last = -1
+    ally = state[game, L.DEC_B] == 1
+    for sp in range(tables.cfg[TB.CFG_N_SPACES]):
+        if ally:
+            ok = ally_can_place(state, game, tables, hero, sp, state[game, L.DEC_A])
+        else:
+            ok = can_place(state, game, tables, hero, sp, state[game, L.DEC_A])
+        if ok:
+            n, last = _set(out, L.A_SPACE + sp, n, last)
+    return n, last
+
+
+@njit(cache=True)
+def mask_cunning(out):
+    """D_CUNNING: one of the two options of a Cunning ploy."""
+    n, last = _set(out, L.A_OPTION, 0, -1)
+    return _set(out, L.A_OPTION + 1, n, last)
+
+
+@njit(cache=True)
+def mask_clue_dice(state, game, tables, hero, out):
+    """D_CLUE_DICE: roll as is (pass) or add a held clue's dice of the roll's kind."""
+    n, last = _set(out, L.A_PASS, 0, -1)
+    col = TB.CL_ATTACK_DICE if state[game, L.ROLL_KIND] == 1 else TB.CL_SOLVE_DICE
+    for k in range(TB.CLUE_LIST):
+        i = held_clue(state, game, hero, k)
+        if i >= 0 and tables.clue[i, col] > 0:
+            n, last = _set(out, L.A_CLUE + k, n, last)
+    return n, last
+
+
+@njit(cache=True)
+def mask_focus_spend(state, game, hero, out):
+    """D_FOCUS_SPEND: how many focus tokens to spend on the roll (option k: k tokens)."""
+    n = 0
+    last = -1
+    top = min(state[game, L.HFOCUS + hero], state[game, L.ROLL_FOCUS], L.N_OPTIONS - 1)
+    for k in range(top + 1):
+        n, last = _set(out, L.A_OPTION + k, n, last)
+    return n, last
+
+
+@njit(cache=True)
+def mask_assign(state, game, tables, out):
+    """D_ASSIGN: the enemy (Attack roll) or problem (Solve roll) in the rolled space that
+    takes the next success."""
+    n = 0
+    last = -1
+    for t in range(L.N_TARGETS):
+        if can_take_success(state, game, tables, t):
+            n, last = _set(out, L.A_TARGET + t, n, last)
+    return n, last
+
+
+@njit(cache=True)
+def can_take_success(state, game, tables, t):
+    """Can target ``t`` take a success of the roll in progress: an enemy in the rolled
+    space (Attack) or a problem there that the roll's solver may Solve (Solve)?"""
+    sp = state[game, L.ROLL_SPACE]
+    if state[game, L.ROLL_KIND] == 1:
+        return enemy_in_space(state, game, tables, t, sp)
+    return problem_in_space(state, game, tables, t, sp, roll_solver(state, game))
+
+
+@njit(cache=True)
+def mask_damage(state, game, tables, hero, out):
+    """D_DAMAGE: take the damage (pass), or prevent it with a Toughness card, a Prevent
+    ability or by becoming Focused."""
+    n, last = _set(out, L.A_PASS, 0, -1)
+    hbase = hero * TB.HERO_DECK
+    for c in range(TB.HERO_DECK):
+        tough = tables.hcard[hero, c, TB.HC_FEATS] & TB.FEAT_TOUGHNESS
+        if state[game, L.HCLOC + hbase + c] == L.L_HAND and tough:
+            n, last = _set(out, L.A_CARD + c, n, last)
+    for i in range(L.N_USE):
+        if ability_usable(state, game, tables, hero, i, True, 0):
+            n, last = _set(out, L.A_USE + i, n, last)
+    # any hero may become Focused during the hero turn, initiative or not (#14)
+    if (state[game, L.TURN] == L.TURN_HERO
+            and state[game, L.HFOCUS + hero] >= tables.cfg[TB.CFG_FOCUS_TO_FLIP]
+            and state[game, L.HSIDE + hero] == 0):
+        n, last = _set(out, L.A_FOCUS, n, last)
+    return n, last
+
+
+@njit(cache=True)
+def mask_discard_or_damage(state, game, hero, out):
+    """D_DISCARD_OR_DAMAGE: take the damage (pass) or discard a card from hand."""
+    n, last = _set(out, L.A_PASS, 0, -1)
+    return mask_hand_cards(state, game, hero, out, n, last)
+
+
+@njit(cache=True)
+def mask_pick_hero(state, game, tables, hero, out):
+    """D_PICK_HERO: a seat of the DEC_A bitmask (A_HERO + k: k seats after ``hero``), or an
+    ally figure of it (its ALLY_BIT bits)."""
+    n = 0
+    last = -1
+    seats = state[game, L.DEC_A]
+    nh = tables.cfg[TB.CFG_N_HEROES]
+    for k in range(TB.MAX_HEROES):
+        if k < nh and (seats >> ((hero + k) % nh)) & 1:
+            n, last = _set(out, L.A_HERO + k, n, last)
+    for o in range(nh):
+        if (seats >> (L.ALLY_BIT + o)) & 1:
+            n, last = _set(out, L.A_TARGET + L.T_ALLY0 + o, n, last)
+    return n, last
+
+
+@njit(cache=True)
+def mask_pick_target(state, game, tables, hero, out):
+    """D_PICK_TARGET: a target card that ``pick_target_ok`` accepts for DEC_A/DEC_B."""
+    n = 0
+    last = -1
+    for t in range(L.N_TARGETS):
+        if pick_target_ok(state, game, tables, hero, t, state[game, L.DEC_A], state[game, L.DEC_B]):
+            n, last = _set(out, L.A_TARGET + t, n, last)
+    return n, last
+
+
+@njit(cache=True)
+def mask_strike_space(state, game, tables, hero, attack, out):
+    """D_ATTACK_SPACE (``attack``) or D_SOLVE_SPACE: a space within DEC_A to Attack or
+    Solve at, from the hero's space, or (DEC_B 1) from their ally figure's."""
+    n = 0
+    last = -1
+    rng = state[game, L.DEC_A]
+    if state[game, L.DEC_B] == 1:
+        for sp in range(tables.cfg[TB.CFG_N_SPACES]):
+            if attack and ally_can_attack_at(state, game, tables, hero, sp, rng):
+                n, last = _set(out, L.A_ATTACK + sp, n, last)
+            if not attack and ally_can_solve_at(state, game, tables, hero, sp, rng):
+                n, last = _set(out, L.A_SOLVE + sp, n, last)
+        return n, last
+    for k in range(tables.cfg[TB.CFG_N_SPACES] if rng > 1 else 7):
+        sp = k if rng > 1 else near_space(tables, state[game, L.HLOC + hero], k)
+        if sp < 0:
+            continue
+        if attack and can_attack_at(state, game, tables, hero, sp, rng):
+            n, last = _set(out, L.A_ATTACK + sp, n, last)
+        if not attack and can_solve_at(state, game, tables, hero, sp, rng):
+            n, last = _set(out, L.A_SOLVE + sp, n, last)
+    return n, last
+
+
+@njit(cache=True)
+def mask_rescue(state, game, tables, hero, out):
+    """D_RESCUE: a space within DEC_A with a bystander or captives to rescue."""
+    n = 0
+    last = -1
+    here = state[game, L.HLOC + hero]
+    for sp in range(tables.cfg[TB.CFG_N_SPACES]):
+        in_range = here >= 0 and tables.dist[here, sp] <= state[game, L.DEC_A]
+        if in_range and rescuable_at(state, game, tables, sp):
+            n, last = _set(out, L.A_SPACE + sp, n, last)
     return n, last
 
 
@@ -462,4 +491,4 @@ def rescuable_at(s, b, T, sp):
     """A bystander token on ``sp``, or captured bystanders in the panel of ``sp``."""
     if bystander_at(s, b, T, sp):
         return True
-    return T.space_kind[sp] == SP_SCHEME and captives(s, b, T, T.space_arg[sp]) > 0
+    return T.space_kind[sp] == TB.SP_SCHEME and captives(s, b, T, T.space_arg[sp]) > 0

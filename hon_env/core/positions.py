@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from numba import njit
 
-from hon_env.content.tables import CFG_N_HEROES
+from hon_env.content import tables as TB
+from hon_env.core import layout as L
 from hon_env.core.interp import (
     F_HERO_TURN,
     F_ISSUE_TURN,
@@ -17,22 +18,6 @@ from hon_env.core.interp import (
     F_VDRAW,
     push,
     run,
-)
-from hon_env.core.layout import (
-    CHOICE,
-    CRISIS_LATCH,
-    D_NONE,
-    DEC_KIND,
-    OUT_ONGOING,
-    OUTCOME,
-    ROLL_KIND,
-    ROUND,
-    SBY_QN,
-    SP,
-    TURN,
-    TURN_HERO,
-    TURN_ISSUE,
-    TURN_VILLAIN,
 )
 from hon_env.core.masks import legal_mask
 
@@ -49,27 +34,27 @@ def jump_to(s, b, T, where, mask):
     (round 1 if the game has not started a round yet); the rounds after it follow as usual.
     Writes row ``b`` and the legal ``mask`` of the first decision reached.
     """
-    s[b, SP] = 0
-    s[b, DEC_KIND] = D_NONE
-    s[b, CHOICE] = -1
-    s[b, ROLL_KIND] = 0
-    s[b, SBY_QN] = 0
-    s[b, CRISIS_LATCH] = 0  # no effect is resolving any more
-    if s[b, ROUND] == 0:
-        s[b, ROUND] = 1
+    s[b, L.SP] = 0
+    s[b, L.DEC_KIND] = L.D_NONE
+    s[b, L.CHOICE] = -1
+    s[b, L.ROLL_KIND] = 0
+    s[b, L.SBY_QN] = 0
+    s[b, L.CRISIS_LATCH] = 0  # no effect is resolving any more
+    if s[b, L.ROUND] == 0:
+        s[b, L.ROUND] = 1
     push(s, b, F_ROUND, 0, 0, 0, -1, -1)
     push(s, b, F_RETURN, 0, 0, 0, -1, -1)
     push(s, b, F_ISSUE_TURN, 0, 0, 0, -1, -1)
-    s[b, TURN] = TURN_ISSUE
+    s[b, L.TURN] = L.TURN_ISSUE
     if where <= JUMP_HERO_TURN:
         push(s, b, F_RETURN, 0, 0, 0, -1, -1)
         push(s, b, F_HERO_TURN, 0, 0, 0, -1, -1)
-        s[b, TURN] = TURN_HERO
+        s[b, L.TURN] = L.TURN_HERO
     if where == JUMP_VILLAIN_TURN:
         push(s, b, F_RETURN, 0, 0, 0, -1, -1)
-        for h in range(T.cfg[CFG_N_HEROES] - 1, -1, -1):
+        for h in range(T.cfg[TB.CFG_N_HEROES] - 1, -1, -1):
             push(s, b, F_VDRAW, h, 0, 0, h, -1)
-        s[b, TURN] = TURN_VILLAIN
+        s[b, L.TURN] = L.TURN_VILLAIN
     run(s, b, T, mask)
 
 
@@ -87,7 +72,7 @@ def remask(s, b, T, mask):
     pending (``refresh`` would take it and run on). Reads row ``b``; writes only ``mask``.
     Returns the number of legal actions (0 once the game is over or nothing is pending).
     """
-    if s[b, OUTCOME] != OUT_ONGOING or s[b, DEC_KIND] == D_NONE or s[b, CHOICE] >= 0:
+    if s[b, L.OUTCOME] != L.OUT_ONGOING or s[b, L.DEC_KIND] == L.D_NONE or s[b, L.CHOICE] >= 0:
         mask[:] = 0
         return 0
     n, _last = legal_mask(s, b, T, mask)

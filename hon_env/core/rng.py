@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from hon_env.core.layout import RNG
+from hon_env.core import layout as L
 
 _M32 = 0xFFFFFFFF
 
@@ -50,19 +50,19 @@ def seed_rng(s, b, seed):
     w3 = _fmix32((w1 + 0x3C6EF372) & _M32)
     if w0 == 0 and w1 == 0 and w2 == 0 and w3 == 0:
         w0 = 1
-    s[b, RNG] = _to_i32(w0)
-    s[b, RNG + 1] = _to_i32(w1)
-    s[b, RNG + 2] = _to_i32(w2)
-    s[b, RNG + 3] = _to_i32(w3)
+    s[b, L.RNG] = _to_i32(w0)
+    s[b, L.RNG + 1] = _to_i32(w1)
+    s[b, L.RNG + 2] = _to_i32(w2)
+    s[b, L.RNG + 3] = _to_i32(w3)
 
 
 @njit(cache=True)
 def next_u32(s, b):
     """Advance game ``b``'s generator; return the next uint32 (as a non-negative int)."""
-    s0 = int(s[b, RNG]) & _M32
-    s1 = int(s[b, RNG + 1]) & _M32
-    s2 = int(s[b, RNG + 2]) & _M32
-    s3 = int(s[b, RNG + 3]) & _M32
+    s0 = int(s[b, L.RNG]) & _M32
+    s1 = int(s[b, L.RNG + 1]) & _M32
+    s2 = int(s[b, L.RNG + 2]) & _M32
+    s3 = int(s[b, L.RNG + 3]) & _M32
     result = (_rotl((s1 * 5) & _M32, 7) * 9) & _M32
     t = (s1 << 9) & _M32
     s2 ^= s0
@@ -71,10 +71,10 @@ def next_u32(s, b):
     s0 ^= s3
     s2 ^= t
     s3 = _rotl(s3, 11)
-    s[b, RNG] = _to_i32(s0)
-    s[b, RNG + 1] = _to_i32(s1)
-    s[b, RNG + 2] = _to_i32(s2)
-    s[b, RNG + 3] = _to_i32(s3)
+    s[b, L.RNG] = _to_i32(s0)
+    s[b, L.RNG + 1] = _to_i32(s1)
+    s[b, L.RNG + 2] = _to_i32(s2)
+    s[b, L.RNG + 3] = _to_i32(s3)
     return result
 
 

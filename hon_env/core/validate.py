@@ -25,17 +25,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from hon_env.content.ops import N_CONTENT_OPS
-from hon_env.content.tables import (
-    CFG_N_HEROES,
-    CFG_N_SPACES,
-    CFG_NEMESIS_POOL,
-    HERO_DECK,
-    IDECK,
-    MAX_HEROES,
-    MAX_PLOYS,
-    VDECK,
-)
+from hon_env.content import ops
+from hon_env.content import tables as TB
 from hon_env.core import interp as I
 from hon_env.core import layout as L
 from hon_env.errors import StateError
@@ -48,8 +39,8 @@ _SPACE = (0, "spaces")
 FLOW_ARGS: dict[int, tuple] = {
     I.F_ROUND: (None, None, None),
     I.F_VDRAW: (_SEAT, None, None),
-    I.F_PLOY: ((0, VDECK), (0, MAX_PLOYS), None),
-    I.F_VCARD_END: ((0, VDECK), None, None),
+    I.F_PLOY: ((0, TB.VDECK), (0, TB.MAX_PLOYS), None),
+    I.F_VCARD_END: ((0, TB.VDECK), None, None),
     I.F_HERO_TURN: (None, None, None),
     I.F_MAIN: (None, None, None),
     I.F_AFTER_THREAT: (None, None, None),
@@ -57,7 +48,7 @@ FLOW_ARGS: dict[int, tuple] = {
     I.F_ACTIVATE: ((0, L.N_TARGETS), None, None),
     I.F_HERO_TURN_END: (None, None, None),
     I.F_ISSUE_TURN: (None, None, None),
-    I.F_ICARD_END: ((0, IDECK), None, None),
+    I.F_ICARD_END: ((0, TB.IDECK), None, None),
     I.F_RETURN: (None, None, None),
     I.F_MULLIGAN: (None, None, None),
     I.F_MOVE: ((0, L.BIG), None, None),
@@ -73,9 +64,9 @@ FLOW_ARGS: dict[int, tuple] = {
     I.F_DISCARD_OR_DAMAGE: (_SEAT, _AMOUNT, None),
     I.F_CRISIS: (None, None, None),
     I.F_CRISIS_END: (None, None, None),
-    I.F_PLAY_END: ((0, HERO_DECK), None, None),
+    I.F_PLAY_END: ((0, TB.HERO_DECK), None, None),
     I.F_SCHEME_ONCE: (None, None, None),
-    I.F_INFLICT: (_AMOUNT, (0, 1 << (L.ALLY_BIT + MAX_HEROES)), None),
+    I.F_INFLICT: (_AMOUNT, (0, 1 << (L.ALLY_BIT + TB.MAX_HEROES)), None),
     I.F_NEMESIS_SETUP: (None, None, None),
     I.F_ALLY_STRIKE: ((1, 3), _SPACE, None),
     I.F_EFFECT_BEGIN: ((0, L.STACK_DEPTH), None, None),
@@ -83,7 +74,7 @@ FLOW_ARGS: dict[int, tuple] = {
 }
 # Content op entries the interpreter pushes itself, besides program rows: a hero's Place,
 # Attack and Solve actions (interp.op_main); OP_PLACE with a range comes from board_mech.
-_SYNTHETIC_ROWS = ((I.OP_PLACE, 0, 0, 0), (I.OP_ATTACK, 0, 1, 0), (I.OP_SOLVE, 0, 1, 0))
+_SYNTHETIC_ROWS = ((ops.OP_PLACE, 0, 0, 0), (ops.OP_ATTACK, 0, 1, 0), (ops.OP_SOLVE, 0, 1, 0))
 
 # The ops that park each decision kind (interp: park calls), i.e. what must be on top of
 # the stack while that decision is pending.
@@ -91,25 +82,25 @@ DECISION_OPS: dict[int, tuple[int, ...]] = {
     L.D_MULLIGAN: (I.F_MULLIGAN,),
     L.D_MAIN: (I.F_MAIN,),
     L.D_MOVE: (I.F_MOVE,),
-    L.D_PLACE: (I.OP_PLACE, I.OP_ALLY_MOVE),
+    L.D_PLACE: (ops.OP_PLACE, ops.OP_ALLY_MOVE),
     L.D_CUNNING: (I.F_PLOY,),
     L.D_CLUE_DICE: (I.F_CLUE_DICE,),
     L.D_FOCUS_SPEND: (I.F_FOCUS,),
     L.D_ASSIGN: (I.F_ASSIGN,),
     L.D_DAMAGE: (I.F_HERO_DAMAGE,),
     L.D_DISCARD_OR_DAMAGE: (I.F_DISCARD_OR_DAMAGE,),
-    L.D_PICK_HERO: (I.OP_HEAL, I.F_INFLICT),
-    L.D_PICK_TARGET: (I.OP_DAMAGE_ENEMY, I.OP_JUSTICE, I.OP_EXHAUST_THREAT),
-    L.D_ATTACK_SPACE: (I.OP_ATTACK, I.OP_ALLY_ATTACK),
-    L.D_SOLVE_SPACE: (I.OP_SOLVE, I.OP_ALLY_SOLVE),
-    L.D_RESCUE: (I.OP_RESCUE,),
+    L.D_PICK_HERO: (ops.OP_HEAL, I.F_INFLICT),
+    L.D_PICK_TARGET: (ops.OP_DAMAGE_ENEMY, ops.OP_JUSTICE, ops.OP_EXHAUST_THREAT),
+    L.D_ATTACK_SPACE: (ops.OP_ATTACK, ops.OP_ALLY_ATTACK),
+    L.D_SOLVE_SPACE: (ops.OP_SOLVE, ops.OP_ALLY_SOLVE),
+    L.D_RESCUE: (ops.OP_RESCUE,),
 }
 
 
 def scenario_limits(T: np.record) -> dict[str, int]:
     """The per-scenario bounds that ``layout.RANGES`` names by string."""
-    return {"heroes": int(T.cfg[CFG_N_HEROES]), "spaces": int(T.cfg[CFG_N_SPACES]),
-            "nemesis_pool": int(T.cfg[CFG_NEMESIS_POOL])}
+    return {"heroes": int(T.cfg[TB.CFG_N_HEROES]), "spaces": int(T.cfg[TB.CFG_N_SPACES]),
+            "nemesis_pool": int(T.cfg[TB.CFG_NEMESIS_POOL])}
 
 
 def _bound(v: int | str, limits: dict[str, int]) -> int:
@@ -150,8 +141,8 @@ def _field_problem(row: np.ndarray, name: str, limits: dict[str, int]) -> str | 
 
 
 def _seat_problem(row: np.ndarray, T: np.record) -> str | None:
-    nh = int(T.cfg[CFG_N_HEROES])
-    if nh >= MAX_HEROES:
+    nh = int(T.cfg[TB.CFG_N_HEROES])
+    if nh >= TB.MAX_HEROES:
         return None
     fresh = _fresh_row(T)
     for name, (_, _, _, seat) in L.RANGES.items():
@@ -159,8 +150,8 @@ def _seat_problem(row: np.ndarray, T: np.record) -> str | None:
             continue
         start, shape = L.FIELDS[name]
         per = int(np.prod(shape[1:])) if len(shape) > 1 else 1
-        got = row[start + nh * per:start + MAX_HEROES * per]
-        want = fresh[start + nh * per:start + MAX_HEROES * per]
+        got = row[start + nh * per:start + TB.MAX_HEROES * per]
+        want = fresh[start + nh * per:start + TB.MAX_HEROES * per]
         if not np.array_equal(got, want):
             k = int(np.flatnonzero(got != want)[0])
             return (f"field {name}[{nh + k // per}] = {int(got[k])}, but the scenario has "
@@ -172,7 +163,7 @@ def _seat_problem(row: np.ndarray, T: np.record) -> str | None:
 def _program_rows(T: np.record) -> set[tuple[int, int, int, int]]:
     rows = {tuple(int(x) for x in r) for r in T.prog.reshape(-1, 4) if r[0] != 0}
     rows.update(_SYNTHETIC_ROWS)
-    rows.update((I.OP_PLACE, a, 0, 0) for (op, a, _, _) in list(rows) if op == I.OP_BOARD_MECH)
+    rows.update((ops.OP_PLACE, a, 0, 0) for (op, a, _, _) in list(rows) if op == ops.OP_BOARD_MECH)
     return rows
 
 
@@ -196,7 +187,7 @@ def _stack_problem(row: np.ndarray, T: np.record, limits: dict[str, int],
                 lo, hi = _bound(spec[0], limits), _bound(spec[1], limits)
                 if not lo <= v < hi:
                     return f"{entry}: argument {name} = {v} is outside {_range_text(lo, hi)}"
-        elif 0 < op < N_CONTENT_OPS:
+        elif 0 < op < ops.N_CONTENT_OPS:
             if not programs_only:
                 continue
             programs = programs if programs is not None else _program_rows(T)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from numba import njit, prange
 
-from hon_env.content.tables import CFG_N_HEROES
+from hon_env.content import tables as TB
 from hon_env.core import layout as L
 from hon_env.core.episode import is_terminated, is_truncated, step_reward
 from hon_env.core.interp import apply_action
@@ -42,7 +42,7 @@ def _finish_row(s, i, T, episodes, weights, ev_prev, want_obs, agent, rewards, t
         if want_obs:
             encode_obs(s, i, T, max(agent[i], 0), final_obs[i])
         episodes[i] += 1
-    nh = T.cfg[CFG_N_HEROES]
+    nh = T.cfg[TB.CFG_N_HEROES]
     for h in range(rewards.shape[1]):
         rewards[i, h] = r if h < nh else 0.0
     return o != L.OUT_ONGOING

@@ -335,13 +335,14 @@ class raw_env(_Front, AECEnv):
         reward = self._session.step(action)
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, reward)
-        if self._session.over:
+        decider = self._session.current_agent
+        if decider is None:
             # everyone ends together; agent_selection stays on the hero who decided last,
             # who is the first to take its step(None)
             self.terminations = dict.fromkeys(self.agents, self._session.terminated)
             self.truncations = dict.fromkeys(self.agents, self._session.truncated)
         else:
-            self.agent_selection = self._session.current_agent
+            self.agent_selection = decider
         self.infos = self._infos()
         self._accumulate_rewards()
         if self.render_mode == "human":
@@ -373,6 +374,13 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):
     def state(self) -> np.ndarray:
         self._require_reset("state()")
         return super().state()
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        # after reset, straight to the env: PettingZoo's version reads five attributes
+        # through the wrappers' __getattr__, on every turn of a play loop
+        if not self._has_reset:
+            return super().last(observe)
+        return self.env.last(observe)
 
     def render(self) -> str | np.ndarray | None:
         self._require_reset("render()")

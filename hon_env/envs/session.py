@@ -33,6 +33,8 @@ import numpy as np
 from hon_env.checks import SEED_LIMIT, IllegalActionError, as_action, check_seed
 from hon_env.core import layout as L
 from hon_env.core.episode import ILLEGAL_PENALTY, is_terminated, is_truncated, step_reward
+from hon_env.core.kernels import game_observe
+from hon_env.core.observe import OBS_DIM
 from hon_env.describe import action_to_string
 from hon_env.game import Game
 from hon_env.options import RENDER_MODES, EnvOptions
@@ -40,7 +42,7 @@ from hon_env.play.replay import Replay
 
 DEFAULT_SEED = 0
 __all__ = ["DEFAULT_SEED", "RENDER_MODES", "EnvOptions", "Session"]
-_N_NAMED_EVENTS = len(L.EVENT_NAMES)
+_NAMED_EVENTS = slice(L.EVENTS, L.EVENTS + len(L.EVENT_NAMES))  # state columns of info["events"]
 
 
 class Session:
@@ -83,7 +85,8 @@ class Session:
     @property
     def over(self) -> bool:
         """The episode has ended (win, loss, truncation or a penalized illegal action)."""
-        return self.penalized or self.require_game().is_over
+        # read on every step and observation: the state field, not Game's properties
+        return self.penalized or self._outcome() != L.OUT_ONGOING
 
     @property
     def terminated(self) -> bool:
@@ -99,7 +102,9 @@ class Session:
     @property
     def current_agent(self) -> str | None:
         """The hero who decides now; None once the episode is over."""
-        return None if self.over else self.require_game().current_agent
+        if self.over:
+            return None
+        return self.agents[int(self.require_game().state[0, L.DEC_HERO])]
 
     def legal_mask(self) -> np.ndarray:
         """int8 [N_ACTIONS] mask of the deciding hero (all zeros once the episode is over)."""
@@ -148,8 +153,11 @@ class Session:
 
     # --- views --------------------------------------------------------------------------
     def observation(self, seat: int) -> np.ndarray:
-        """float32 [OBS_DIM] observation of ``seat``."""
-        return self.require_game().observation(seat)
+        """float32 [OBS_DIM] observation of ``seat`` (a seat of this scenario: unchecked)."""
+        state, tables = self.require_game().engine
+        out = np.zeros(OBS_DIM, np.float32)
+        game_observe(state, tables, seat, out)
+        return out
 
     def info(self) -> dict[str, Any]:
         """A fresh info dict: event counters, who decides now and, at the end, the outcome.
@@ -163,15 +171,16 @@ class Session:
         game = self.require_game()
         if self.options.numeric_info:
             return self._numeric_info(game)
+        row = game.state[0]
+        over = self.over
         info: dict[str, Any] = {
-            "events": dict(zip(L.EVENT_NAMES,
-                               game.field("events")[:_N_NAMED_EVENTS].tolist(), strict=True)),
-            "acting_hero": self.current_agent,
-            "decision": "none" if self.over else game.decision,
+            "events": dict(zip(L.EVENT_NAMES, row[_NAMED_EVENTS].tolist(), strict=True)),
+            "acting_hero": None if over else self.agents[int(row[L.DEC_HERO])],
+            "decision": "none" if over else L.DECISION_NAMES[int(row[L.DEC_KIND])],
         }
         if self.penalized:
             info["outcome"], info["loss_reason"] = "loss", "illegal_action"
-        elif game.is_over:
+        elif over:
             info["outcome"], info["loss_reason"] = game.outcome, game.loss_reason
         return info
 
@@ -182,7 +191,7 @@ class Session:
         else:
             outcome, reason = int(game.state[0, L.OUTCOME]), int(game.state[0, L.LOSS_REASON])
         return {
-            "events": game.field("events")[:_N_NAMED_EVENTS].astype(np.int64),
+            "events": game.state[0, _NAMED_EVENTS].astype(np.int64),
             "acting_seat": -1 if over else int(game.current_seat),
             "decision": L.D_NONE if over else int(game.state[0, L.DEC_KIND]),
             "outcome": outcome, "loss_reason": reason,

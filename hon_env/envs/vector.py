@@ -73,7 +73,7 @@ from hon_env.core.observe import OBS_DIM, STATE_DIM
 from hon_env.core.vector import vector_reset, vector_step
 from hon_env.errors import EngineError, engine_error
 from hon_env.game import Game
-from hon_env.numba_cache import debug_mode
+from hon_env.numba_cache import announce_compile, debug_mode
 from hon_env.options import EnvOptions
 
 
@@ -146,6 +146,7 @@ class VectorEnv:
             self.seed = check_seed(seed, seed_span(self.num_envs))
             self._episodes[:] = 0
             self._steps = 0
+        announce_compile("vector", "vector.vector_step")
         vector_reset(self.state, self.scenario.tables.base, self.masks, np.int64(self.seed),
                      self._episodes, self._ev_prev, self.observations, self._obs,
                      self._states, self.agent)
