@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from hon_env import Game, hour_of_need_v2, load_scenario, vector_env
+from hon_env import Game, hour_of_need_v3, load_scenario, vector_env
 from hon_env.core import layout as L
 from hon_env.core.observe import OBS_DIM, STATE_DIM
 
@@ -53,7 +53,7 @@ def bench_game(sc, seconds: float) -> float:
 
 def bench_aec(sc, seconds: float) -> float:
     """Decisions/s of the wrapped PettingZoo AEC env with random legal actions."""
-    env = hour_of_need_v2.env(scenario=sc)
+    env = hour_of_need_v3.env(scenario=sc)
     rng = np.random.default_rng(0)
     n = 0
     seed = 0
