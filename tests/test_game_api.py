@@ -159,14 +159,14 @@ def test_observation_encodes_the_nemeses():
     assert mine["own_threat_area"] == 1.0 and mine["other_threat_area"] == 0.0  # seat 4's
     assert theirs["own_threat_area"] == 0.0 and theirs["other_threat_area"] == 1.0
     assert mine["enemy_side"] == 0.0  # Scheme side
-    assert mine["left_to_overcome"] == pytest.approx(0.5)  # danger 5 left
+    assert mine["left_to_overcome"] == pytest.approx(0.4)  # danger 4 left
     assert read(own, "spaces.nemeses", panel) == 1.0
     assert not any(read_row(own, "nemeses", 1).values())  # no slot 1
     P.set_nemesis(g, 0, side="enemy", where="C3", damage=3)
     g.refresh()
     obs = g.observation(4)
     enemy = read_row(obs, "nemeses", 0)
-    assert enemy["enemy_side"] == 1.0 and enemy["damage"] == pytest.approx(3 / 7)
+    assert enemy["enemy_side"] == 1.0 and enemy["damage"] == pytest.approx(3 / 6)
     assert read(obs, "spaces.nemeses", P.space(g, "C3")) == 1.0
     assert read(obs, "spaces.nemeses", panel) == 0.0
     P.set_nemesis(g, 0, defeated=True)
