@@ -148,6 +148,27 @@ def bench_training(algo: str, steps: int, extra: list[str]) -> float:
         return float(rows[-1]["steps_per_s"])
 
 
+MAPPO_TEAM_STEPS = 8 * 32768  # a short run: the first update (compiles) is not timed
+TEAM_TASKS = {1: "solo", 2: "duo", 3: "trio", 4: "quartet"}
+
+
+def mappo_team(n_heroes: int) -> list[str]:
+    """``hon-train`` flags for MAPPO with ``n_heroes`` heroes: the team-size task's games,
+    else the fixed balance team (Majesty, Stride, Guerilla, Cipher, Vigil, Tinkerbolt)."""
+    if not 1 <= n_heroes <= 6:
+        raise SystemExit(f"--mappo-heroes must be in [1, 6], got {n_heroes}")
+    if n_heroes in TEAM_TASKS:
+        return ["--task", TEAM_TASKS[n_heroes]]
+    team = ["majesty", "stride", "guerilla", "cipher", "vigil", "tinkerbolt"][:n_heroes]
+    return ["--heroes", *team]
+
+
+def mappo_row(n_heroes: int) -> str:
+    where = (f"task `{TEAM_TASKS[n_heroes]}`" if n_heroes in TEAM_TASKS
+             else f"{n_heroes} heroes")
+    return f"MAPPO, `configs/train/mappo.yaml`, {where} ({n_heroes} heroes)"
+
+
 def machine() -> str:
     cpu = platform.processor() or "unknown CPU"
     try:
@@ -170,10 +191,18 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--quick", action="store_true",
                    help="1 s per measurement, no training rows, no file")
     p.add_argument("--no-training", action="store_true", help="skip the training rows")
+    p.add_argument("--mappo-heroes", type=int, nargs="?", const=4, default=None,
+                   metavar="N",
+                   help="only measure MAPPO's training steps/s with N heroes (default N: 4; "
+                        "task quartet for 4) and print it; nothing else, no file")
     p.add_argument("--out", default=str(CHECKOUT_DOCS) if CHECKOUT_DOCS.exists() else None,
                    help="Markdown file for the table (None: print only; from a checkout: "
                         "its docs/benchmarks.md)")
     args = p.parse_args(argv)
+    if args.mappo_heroes is not None:
+        print(f"| {mappo_row(args.mappo_heroes)} | "
+              f"{bench_training('mappo', MAPPO_TEAM_STEPS, mappo_team(args.mappo_heroes)):,.0f} |")
+        return
     seconds = 1.0 if args.quick else args.seconds
     sc = load_scenario(args.scenario)
 
@@ -200,6 +229,7 @@ def main(argv: list[str] | None = None) -> None:
         train_rows = [
             ("MAPPO, `configs/train/mappo.yaml` (512-512, scripted labels each step)",
              bench_training("mappo", 16 * 32768, [])),
+            (mappo_row(4), bench_training("mappo", MAPPO_TEAM_STEPS, mappo_team(4))),
             ("MAPPO, 128-128 networks, no kickstarting",
              bench_training("mappo", 16 * 32768,
                             ["--hidden", "128", "128", "--kickstart-coef", "0"])),
