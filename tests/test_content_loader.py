@@ -239,6 +239,30 @@ def error_pattern(file: str, card: str, field: str, message: str = "") -> str:
 # --------------------------------------------------------------------------- valid content
 
 
+def test_hero_roster_is_the_content_directorys_sorted_heroes(tmp_path: Path) -> None:
+    """``Scenario.hero_roster`` lists the content directory's hero ids, sorted, and
+    ``Tables.hero_roster`` gives each seat's index in it (-1 for an empty seat); more
+    heroes than the observation's one-hot holds is a ContentError naming the folder."""
+    import copy
+
+    from hon_env.content.tables import MAX_ROSTER
+
+    def extra(n: int) -> Edit:
+        def edit(docs: dict) -> None:
+            for k in range(n):
+                hero = copy.deepcopy(docs["content/heroes/tester.yaml"])
+                hero["id"] = f"aaa{k:02d}"
+                docs[f"content/heroes/aaa{k:02d}.yaml"] = hero
+        return edit
+
+    scen = load(tmp_path / "a", extra(2))
+    assert scen.hero_roster == ("aaa00", "aaa01", "tester")
+    assert scen.tables.hero_roster.tolist() == [2] + [-1] * (MAX_HEROES - 1)
+    with pytest.raises(ContentError, match=f"{MAX_ROSTER + 1} heroes in the content "
+                                           f"directory.*at most {MAX_ROSTER}"):
+        load(tmp_path / "b", extra(MAX_ROSTER))
+
+
 def test_valid_content_compiles_with_fixed_shapes(tmp_path: Path) -> None:
     scen = load(tmp_path)
     t = scen.tables
@@ -253,6 +277,7 @@ def test_valid_content_compiles_with_fixed_shapes(tmp_path: Path) -> None:
         "nemesis": (NEMESIS_POOL, NM_NCOLS), "smin": (SPECIAL_MINIONS, SM_NCOLS),
         "sby": (SPECIAL_BYSTANDERS, SB_NCOLS),
         "crisis": (MAX_CRISES, CR_NCOLS), "ally": (MAX_HEROES, AL_NCOLS),
+        "hero_roster": (MAX_HEROES,),
     }
     assert set(shapes) == set(t.dtype.names)
     for name, shape in shapes.items():

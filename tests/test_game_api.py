@@ -124,17 +124,17 @@ def test_nemeses_chosen_through_every_front_end():
     and the vector env alike; a string instead of a list is refused."""
     import gymnasium as gym
 
-    from hon_env import hour_of_need_v2, vector_env
+    from hon_env import hour_of_need_v3, vector_env
 
     kw = {"heroes": ["majesty"] * 5, "nemeses": ["whisperloom"]}
     assert Game(seed=0, **kw).snapshot()["nemeses"][0]["name"] == "Whisperloom"
-    aec = hour_of_need_v2.env(**kw)
+    aec = hour_of_need_v3.env(**kw)
     aec.reset(seed=0)
     assert aec.unwrapped.game.scenario.nemesis_ids == ("whisperloom",)
-    par = hour_of_need_v2.parallel_env(n_heroes=2, rules={"nemeses": 1}, nemeses=["rampart"])
+    par = hour_of_need_v3.parallel_env(n_heroes=2, rules={"nemeses": 1}, nemeses=["rampart"])
     par.reset(seed=0)
     assert par.game.snapshot()["nemeses"][0]["name"] == "Rampart"
-    single = gym.make("hon_env/HourOfNeed-v2", **kw)
+    single = gym.make("hon_env/HourOfNeed-v3", **kw)
     single.reset(seed=0)
     assert single.unwrapped.game.scenario.n_nemeses == 1
     vec = vector_env(4, seed=0, **kw)
@@ -142,7 +142,7 @@ def test_nemeses_chosen_through_every_front_end():
     assert (L.field_view(vec.state, "nem_card")[:, 0] == 0).all()
     assert vec.scenario.nemesis_ids == ("whisperloom",)
     with pytest.raises(TypeError, match="list of nemesis ids"):
-        hour_of_need_v2.env(nemeses="rampart")
+        hour_of_need_v3.env(nemeses="rampart")
 
 
 def test_observation_encodes_the_nemeses():
@@ -159,14 +159,14 @@ def test_observation_encodes_the_nemeses():
     assert mine["own_threat_area"] == 1.0 and mine["other_threat_area"] == 0.0  # seat 4's
     assert theirs["own_threat_area"] == 0.0 and theirs["other_threat_area"] == 1.0
     assert mine["enemy_side"] == 0.0  # Scheme side
-    assert mine["left_to_overcome"] == pytest.approx(0.5)  # danger 5 left
+    assert mine["left_to_overcome"] == pytest.approx(0.4)  # danger 4 left
     assert read(own, "spaces.nemeses", panel) == 1.0
     assert not any(read_row(own, "nemeses", 1).values())  # no slot 1
     P.set_nemesis(g, 0, side="enemy", where="C3", damage=3)
     g.refresh()
     obs = g.observation(4)
     enemy = read_row(obs, "nemeses", 0)
-    assert enemy["enemy_side"] == 1.0 and enemy["damage"] == pytest.approx(3 / 7)
+    assert enemy["enemy_side"] == 1.0 and enemy["damage"] == pytest.approx(3 / 6)
     assert read(obs, "spaces.nemeses", P.space(g, "C3")) == 1.0
     assert read(obs, "spaces.nemeses", panel) == 0.0
     P.set_nemesis(g, 0, defeated=True)

@@ -42,7 +42,7 @@ def test_features_tile_the_vectors_without_gaps_or_overlaps():
 
 
 def test_sizes_match_the_environments():
-    env = hon_env.hour_of_need_v2.env()
+    env = hon_env.hour_of_need_v3.env()
     assert env.observation_space(env.possible_agents[0])["observation"].shape == (OBS_DIM,)
     assert env.state_space.shape == (STATE_DIM,)
 
@@ -69,6 +69,42 @@ def test_the_seat_and_deciding_features_say_who_observes():
         obs = g.observation(seat)
         assert np.flatnonzero(read(obs, "global.seat")).tolist() == [seat]
         assert read(obs, "global.deciding") == float(seat == g.current_seat)
+
+
+def test_hero_identity_names_each_seats_hero_self_first():
+    """Each seat's hero is a one-hot over the content's sorted hero roster, self first,
+    then the other seats in seat order; empty seats stay zero. A repeated hero is the same
+    one-hot in both seats (the seat one-hot tells them apart)."""
+    g = Game(heroes=["stride", "majesty", "stride"], seed=0)
+    roster = g.scenario.hero_roster
+    assert list(roster) == hon_env.list_content()["heroes"]
+    obs = g.observation(1)
+    rows = [np.flatnonzero(read(obs, "hero_identity.hero", r)).tolist() for r in range(6)]
+    assert rows == [[roster.index("majesty")], [roster.index("stride")],
+                    [roster.index("stride")], [], [], []]
+    assert read(g.observation(0), "hero_identity.hero", 0).tolist() == \
+        read(obs, "hero_identity.hero", 1).tolist()
+    state = g.global_state()  # seat 0's observation first: seat 1 is its row 1
+    assert read(state, "hero_identity.hero", 1)[roster.index("majesty")] == 1.0
+
+
+def test_a_villain_in_no_panel_sets_no_panel_feature():
+    """``villain_panel`` is empty and ``villain_in_panel`` 0 while the villain figure is
+    off the map (no panel to scheme in; it used to set ``villain_in_panel``); in a panel
+    both say which (rulebook: Villain Schemes)."""
+    g = Game(heroes=["majesty"], seed=0)
+    g.field("vil_loc")[...] = -1
+    g.field("vil_in_panel")[...] = 0
+    obs = g.observation(0)
+    assert read(obs, "global.villain_in_panel") == 0.0
+    assert not read(obs, "global.villain_panel").any()
+    T = g.scenario.tables
+    space = int(T.scheme_space[2])
+    g.field("vil_loc")[...] = space
+    g.field("vil_in_panel")[...] = 1
+    obs = g.observation(0)
+    assert read(obs, "global.villain_in_panel") == 1.0
+    assert np.flatnonzero(read(obs, "global.villain_panel")).tolist() == [1]
 
 
 def _scripted_views(steps: int = 400):

@@ -187,9 +187,9 @@ def test_solving_nemesis_scheme_flips_it_to_its_enemy_side():
     """Rulebook: Nemeses — once its Scheme is solved, the solver draws 1 clue card, 1
     hidden token leaves the Villain card, and the card flips to its enemy side in the same
     threat area; the figure goes to the empty space nearest the panel's scheme space (the
-    scheme space itself when empty). Whisperloom's Scheme: danger 4."""
+    scheme space itself when empty). Whisperloom's Scheme: danger 3."""
     g = nemesis_game("whisperloom", where="panel 3")
-    P.set_nemesis(g, 0, seat=0, side="scheme", where="panel 3", justice=1)
+    P.set_nemesis(g, 0, seat=0, side="scheme", where="panel 3", justice=0)
     P.set_villain(g, hidden=1)
     P.force_dice(g, [BURST, SUCCESS, SUCCESS])  # 2 dice, the burst adds a third: 3 more
     P.jump(g, "hero_turn")
@@ -211,7 +211,7 @@ def test_flipped_nemesis_takes_nearest_empty_space_when_scheme_space_is_occupied
     space: with a lackey on that space it lands next to it (lowest index on ties, #8)."""
     g = nemesis_game("whisperloom", where="panel 3")
     P.add_villain_card(g, "Hatchet Hollis", 0, "A3")
-    P.set_nemesis(g, 0, seat=0, side="scheme", where="panel 3", justice=3)
+    P.set_nemesis(g, 0, seat=0, side="scheme", where="panel 3", justice=2)
     P.force_dice(g, [SUCCESS, BLANK])
     P.jump(g, "hero_turn")
     g.apply(L.A_SOLVE + sp(g, "panel 3"))
@@ -282,9 +282,9 @@ def test_nemesis_near_a_solver_inflicts():
 def test_defeating_a_nemesis_gives_a_clue_and_removes_it_from_the_game():
     """Rulebook: Dealing and Suffering Damage — a defeated nemesis's card and figure are
     removed from the game and the hero who defeated it draws 1 clue (Rampart Unchained:
-    health 7, defense 1; 5 damage + 3 successes - 1)."""
+    health 6, defense 1; 4 damage + 3 successes - 1)."""
     g = nemesis_game("rampart", where="C3")
-    P.set_nemesis(g, 0, seat=0, side="enemy", where="D3", damage=5)
+    P.set_nemesis(g, 0, seat=0, side="enemy", where="D3", damage=4)
     P.force_dice(g, [SUCCESS, SUCCESS, SUCCESS])
     P.jump(g, "hero_turn")
     g.apply(L.A_ATTACK + sp(g, "D3"))

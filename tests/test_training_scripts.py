@@ -170,3 +170,69 @@ def test_both_trainers_speak_one_dialect(tmp_path):
     assert {f"train/{m}" for m in TRAIN_METRICS} <= tags["mappo"] & tags["ppo"]
     assert ckpts["mappo"] == ckpts["ppo"] == ["step_128", "step_256"]
     assert (runs["mappo"] / "final.pt").exists() and (runs["ppo"] / "final.zip").exists()
+
+
+def test_train_ippo_on_a_task_smoke(tmp_path):
+    """``--algo ippo --task transfer``: the critic reads the observation, training plays the
+    task's training pair and in-training evaluations its evaluation games."""
+    from agents.checkpoints import load_checkpoint
+    from hon_env.core.observe import OBS_DIM
+
+    mod = _script("train_mappo")
+    run = tmp_path / "ippo"
+    mod.main(["--run-dir", str(run), "--algo", "ippo", "--task", "transfer",
+              "--total-steps", "256", "--num-envs", "32", "--num-steps", "4",
+              "--num-minibatches", "2", "--hidden", "16", "--eval-every", "256",
+              "--eval-games", "2", "--checkpoint-every", "256", "--progress", "false",
+              "--kickstart-coef", "1.0", "--kickstart-steps", "128"])
+    saved = yaml.safe_load((run / "config.yaml").read_text())
+    assert saved["algo"] == "ippo" and saved["task"] == "transfer"
+    ckpt = load_checkpoint(run / "final.pt", "cpu")
+    first = next(v for k, v in ckpt["critic"].items() if k.endswith("weight"))
+    assert first.shape[1] == OBS_DIM  # IPPO: the critic values the hero's own view
+    assert len(_rows(run / "eval.csv")) == 1
+    _plays(run / "final.pt")
+    with pytest.raises(Exception, match="trained with algo ippo"):
+        mod.main(["--run-dir", str(tmp_path / "r"), "--resume", str(run / "final.pt"),
+                  "--total-steps", "512", "--num-envs", "32", "--num-steps", "4",
+                  "--num-minibatches", "2", "--hidden", "16", "--progress", "false"])
+
+
+def test_task_runs_train_on_seeds_below_the_evaluation_seeds():
+    """A task run trains on the task's training split with seeds below its evaluation
+    seeds, evaluates on its evaluation split and seeds, and refuses seeds that would
+    reach them or options that contradict the task."""
+    from agents.cli.train_mappo import Config
+    from agents.training.games import run_games
+    from hon_env.tasks import TRAIN_SEED_LIMIT, get_task
+
+    task = get_task("transfer")
+    games = run_games(Config(task="transfer", eval_games=10), [(0, 5_000_000)])
+    assert (games.scenario.villain_id, games.scenario.issue_id) == ("dowager", "century_heist")
+    assert (games.eval_scenario.villain_id, games.eval_scenario.issue_id) == (
+        "refuser", "rooftop_relay")
+    assert games.eval_seed == task.eval_seed >= TRAIN_SEED_LIMIT and games.eval_games == 10
+    with pytest.raises(ValueError, match="reaches the evaluation seeds"):
+        run_games(Config(task="transfer"), [(TRAIN_SEED_LIMIT - 100, 1024)])
+    with pytest.raises(ValueError, match="do not also set villain"):
+        run_games(Config(task="duo", villain="dowager"), [(0, 10)])
+    with pytest.raises(ValueError, match="unknown task 'nope'"):
+        run_games(Config(task="nope"), [(0, 10)])
+    with pytest.raises(ValueError, match="exceeds the 1000 evaluation games"):
+        run_games(Config(task="duo", eval_games=1001), [(0, 10)])
+    # the trainers' own seed spans: a seed whose games reach 10**9 is refused up front
+    big = TRAIN_SEED_LIMIT // 1_000_003
+    with pytest.raises(ValueError, match="reaches the evaluation seeds"):
+        _script("train_mappo").train(Config(task="duo", seed=big, total_steps=10_000_000))
+
+
+def test_hon_train_forwards_ippo_to_the_mappo_trainer(monkeypatch):
+    """``hon-train --algo ippo`` runs the MAPPO trainer with ``--algo ippo``; without
+    ``--algo`` the config file's choice stands."""
+    from agents.cli import train, train_mappo
+
+    seen = []
+    monkeypatch.setattr(train_mappo, "main", lambda argv, prog=None: seen.append(argv))
+    train.main(["--algo", "ippo", "--task", "duo"])
+    train.main(["--task", "duo"])
+    assert seen == [["--algo", "ippo", "--task", "duo"], ["--task", "duo"]]

@@ -30,7 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
-from hon_env import Game, hour_of_need_v2, load_scenario, vector_env
+from hon_env import Game, hour_of_need_v3, load_scenario, vector_env
 from hon_env.core import layout as L
 from hon_env.core.observe import OBS_DIM, STATE_DIM
 
@@ -57,7 +57,7 @@ def bench_game(sc, seconds: float) -> float:
 
 def bench_aec(sc, seconds: float) -> float:
     """Decisions/s of the wrapped PettingZoo AEC env with random legal actions."""
-    env = hour_of_need_v2.env(scenario=sc)
+    env = hour_of_need_v3.env(scenario=sc)
     rng = np.random.default_rng(0)
     n = 0
     seed = 0
@@ -156,7 +156,7 @@ def bench_training(algo: str, steps: int, extra: list[str]) -> float:
 QUICK_START = """
 import hon_env
 
-env = hon_env.hour_of_need_v2.env(heroes=["majesty", "stride"], render_mode="ansi")
+env = hon_env.hour_of_need_v3.env(heroes=["majesty", "stride"], render_mode="ansi")
 env.reset(seed=0)
 for agent in env.agent_iter():
     obs, reward, terminated, truncated, info = env.last()
@@ -192,6 +192,25 @@ def bench_cold_start() -> tuple[float, dict[str, float]]:
     quick_s, _ = _fresh_cache_run(QUICK_START)
     _, out = _fresh_cache_run(WARM_ALL)
     return quick_s, json.loads(out.strip().splitlines()[-1])
+MAPPO_TEAM_STEPS = 8 * 32768  # a short run: the first update (compiles) is not timed
+TEAM_TASKS = {1: "solo", 2: "duo", 3: "trio", 4: "quartet"}
+
+
+def mappo_team(n_heroes: int) -> list[str]:
+    """``hon-train`` flags for MAPPO with ``n_heroes`` heroes: the team-size task's games,
+    else the fixed balance team (Majesty, Stride, Guerilla, Cipher, Vigil, Tinkerbolt)."""
+    if not 1 <= n_heroes <= 6:
+        raise SystemExit(f"--mappo-heroes must be in [1, 6], got {n_heroes}")
+    if n_heroes in TEAM_TASKS:
+        return ["--task", TEAM_TASKS[n_heroes]]
+    team = ["majesty", "stride", "guerilla", "cipher", "vigil", "tinkerbolt"][:n_heroes]
+    return ["--heroes", *team]
+
+
+def mappo_row(n_heroes: int) -> str:
+    where = (f"task `{TEAM_TASKS[n_heroes]}`" if n_heroes in TEAM_TASKS
+             else f"{n_heroes} heroes")
+    return f"MAPPO, `configs/train/mappo.yaml`, {where} ({n_heroes} heroes)"
 
 
 def machine() -> str:
@@ -220,10 +239,18 @@ def main(argv: list[str] | None = None) -> None:
                    help="skip the cold start rows (two fresh compiles, minutes)")
     p.add_argument("--cold-only", action="store_true",
                    help="only the cold start rows, printed (no file)")
+    p.add_argument("--mappo-heroes", type=int, nargs="?", const=4, default=None,
+                   metavar="N",
+                   help="only measure MAPPO's training steps/s with N heroes (default N: 4; "
+                        "task quartet for 4) and print it; nothing else, no file")
     p.add_argument("--out", default=str(CHECKOUT_DOCS) if CHECKOUT_DOCS.exists() else None,
                    help="Markdown file for the table (None: print only; from a checkout: "
                         "its docs/benchmarks.md)")
     args = p.parse_args(argv)
+    if args.mappo_heroes is not None:
+        print(f"| {mappo_row(args.mappo_heroes)} | "
+              f"{bench_training('mappo', MAPPO_TEAM_STEPS, mappo_team(args.mappo_heroes)):,.0f} |")
+        return
     seconds = 1.0 if args.quick else args.seconds
     cold_lines: list[str] = []
     if args.cold_only or not (args.quick or args.no_cold_start):
@@ -260,6 +287,7 @@ def main(argv: list[str] | None = None) -> None:
         train_rows = [
             ("MAPPO, `configs/train/mappo.yaml` (512-512, scripted labels each step)",
              bench_training("mappo", 16 * 32768, [])),
+            (mappo_row(4), bench_training("mappo", MAPPO_TEAM_STEPS, mappo_team(4))),
             ("MAPPO, 128-128 networks, no kickstarting",
              bench_training("mappo", 16 * 32768,
                             ["--hidden", "128", "128", "--kickstart-coef", "0"])),

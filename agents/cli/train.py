@@ -1,13 +1,16 @@
 """``hon-train``: train a team on the batched engine.
 
     hon-train                         # MAPPO, configs/train/mappo.yaml
+    hon-train --algo ippo             # the MAPPO trainer with IPPO's critic (own observation)
     hon-train --algo ppo              # sb3-contrib MaskablePPO, configs/train/ppo.yaml
     hon-train --algo rllib            # RLlib multi-agent PPO on Ray (extra hon_env[rllib])
+    hon-train --task duo              # a benchmark task's training games (hon_env.tasks)
     hon-train --algo mappo --help     # every flag of that trainer, with its default
 
-``--algo`` picks the trainer; every other flag goes to it (the module docstrings of
-``agents/cli/train_mappo.py``, ``agents/cli/train_ppo.py`` and ``agents/cli/train_rllib.py``
-describe the trainers).
+``--algo`` picks the trainer (mappo and ippo share one, whose ``algo`` field it sets;
+without ``--algo`` the config file's ``algo`` holds, default mappo); every other flag goes
+to it (the module docstrings of ``agents/cli/train_mappo.py``, ``agents/cli/train_ppo.py``
+and ``agents/cli/train_rllib.py`` describe the trainers).
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-ALGOS = ("mappo", "ppo", "rllib")
+ALGOS = ("mappo", "ippo", "ppo", "rllib")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -23,18 +26,22 @@ def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(
         prog="hon-train", add_help=False,
         description="Train a team; --algo picks the trainer, the other flags go to it.")
-    p.add_argument("--algo", choices=ALGOS, default="mappo",
-                   help="mappo: one-file MAPPO with a centralized critic; ppo: sb3-contrib "
-                        "MaskablePPO; rllib: RLlib multi-agent PPO on a Ray cluster "
-                        "(default: mappo)")
+    p.add_argument("--algo", choices=ALGOS, default=None,
+                   help="mappo: one-file MAPPO with a centralized critic on the state; ippo: "
+                        "the same trainer with the critic on the hero's own observation; "
+                        "ppo: sb3-contrib MaskablePPO; rllib: RLlib multi-agent PPO on a Ray "
+                        "cluster (default: mappo)")
     args, rest = p.parse_known_args(argv)
-    if args.algo == "ppo":
+    algo = args.algo or "mappo"
+    if algo == "ppo":
         from agents.cli import train_ppo as trainer
-    elif args.algo == "rllib":
+    elif algo == "rllib":
         from agents.cli import train_rllib as trainer
     else:
         from agents.cli import train_mappo as trainer
-    trainer.main(rest, prog=f"hon-train --algo {args.algo}")
+        if args.algo is not None:
+            rest = ["--algo", algo, *rest]
+    trainer.main(rest, prog=f"hon-train --algo {algo}")
 
 
 if __name__ == "__main__":

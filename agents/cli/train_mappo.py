@@ -1,6 +1,9 @@
-"""MAPPO on the batched engine: one shared masked actor, a centralized critic on the state.
+"""MAPPO and IPPO on the batched engine: one shared masked actor; the critic values the
+global state (MAPPO) or the deciding hero's own observation (IPPO, ``--algo ippo``).
 
     hon-train                                       # configs/train/mappo.yaml
+    hon-train --algo ippo                           # the same with the IPPO critic
+    hon-train --task duo                            # a benchmark task (hon_env.tasks)
     hon-train --total-steps 200000 --run-dir runs/try
     hon-train --resume runs/mappo/checkpoints/step_1000000.pt
     python scripts/train_mappo.py --help            # the same, from a checkout
@@ -8,15 +11,20 @@
 CleanRL-style and in one file: the rollout, GAE and the clipped PPO update are below.
 The heroes of every game act in turn (whoever holds the decision), so a rollout step is
 one decision per game: the actor sees the deciding hero's observation (its seat is one-hot
-in it) and samples from the legal actions only; the critic values the global state.
+in it) and samples from the legal actions only; the critic values the global state
+(``algo: mappo``) or, for IPPO (``algo: ippo``), the same observation the actor sees.
 Rewards are the team's (+1 win, -1 loss, plus the config's event shaping), the same for
 every hero. The vector env resets finished games itself; a truncated episode is treated
 as ended (no bootstrap), as in CleanRL.
 
 Kickstarting (Schmitt et al., 2018), off unless ``kickstart_coef > 0``: for the first
 ``kickstart_steps`` steps the loss adds ``coef * cross-entropy`` between the actor and the
-scripted team's action in each visited state (the coefficient decays linearly to 0), so
-PPO starts from the heuristic's behaviour instead of from random play, which never wins.
+coordinated scripted team's action in each visited state (``load_policy("heuristic")``;
+the coefficient decays linearly to 0), so PPO starts from the scripted team's behaviour
+instead of from random play, which never wins.
+
+``task: NAME`` (``--task NAME``) trains on the task's training split and evaluates on its
+evaluation games (``agents.training.games``); the run refuses seeds that would reach them.
 
 Writes to ``run_dir`` what ``hon-train --algo ppo`` writes, under the same names:
 ``config.yaml``, ``train.csv`` (one row per update: the columns of
@@ -46,23 +54,27 @@ import torch
 from torch import nn
 
 from agents.checkpoints import CheckpointError, load_checkpoint, load_weights
-from agents.heuristic import HeuristicPolicy
+from agents.coordinated import CoordinatedPolicy
 from agents.networks import Actor, Critic, ValueNorm, bf16_is_fast, entropy, sample
 from agents.trained import MappoPolicy
 from agents.training.baselines import BaselineEvaluator, eval_summary, format_eval
 from agents.training.config import RunConfig, config_dict, parse_config
+from agents.training.games import run_games
 from agents.training.logger import RunLogger, checkpoint_path
 from hon_env.content.loader import TRAIN_CONFIGS_DIR
 from hon_env.core import layout as L
 from hon_env.envs.vector import VectorEnv
-from hon_env.game import resolve_scenario
 
 DEFAULT_CONFIG = TRAIN_CONFIGS_DIR / "mappo.yaml"
+ALGOS = ("mappo", "ippo")
 
 
 @dataclass
 class Config(RunConfig):
     run_dir: str = "runs/mappo"
+    algo: str = "mappo"
+    """mappo: the critic values the global state(); ippo: the critic values the deciding
+    hero's own observation (independent PPO with one shared actor and critic)"""
     total_steps: int = 2_000_000
     eval_every: int = 500_000
     checkpoint_every: int = 1_000_000
@@ -107,6 +119,8 @@ class Config(RunConfig):
         self.check_positive("num_envs", "num_steps", "num_minibatches", "update_epochs")
         if (self.num_envs * self.num_steps) % self.num_minibatches:
             raise ValueError("num_envs * num_steps must divide into num_minibatches")
+        if self.algo not in ALGOS:
+            raise ValueError(f"algo must be one of {', '.join(ALGOS)}, got {self.algo!r}")
         if self.amp not in ("auto", "true", "false"):
             raise ValueError(f"amp must be auto, true or false, got {self.amp!r}")
         if not self.hidden or min(self.hidden) < 1:
@@ -145,38 +159,50 @@ def train(cfg: Config) -> dict[str, float]:
         torch.set_num_threads(cfg.threads)
     device = pick_device(cfg.device)
     torch.manual_seed(cfg.seed)
-    scenario = resolve_scenario(cfg.scenario, heroes=cfg.heroes, villain=cfg.villain,
-                                issue=cfg.issue)
     B, S = cfg.num_envs, cfg.num_steps
     batch = B * S
     mb = batch // cfg.num_minibatches
+    ippo = cfg.algo == "ippo"
+    critic_key = "observation" if ippo else "state"  # what the critic values
 
-    probe = VectorEnv(1, 0, scenario)
-    actor = Actor(probe.observation_dim, probe.n_actions, cfg.hidden).to(device)
-    critic = Critic(probe.state_dim, cfg.hidden).to(device)
-    vnorm = ValueNorm().to(device)
-    opt = torch.optim.Adam(list(actor.parameters()) + list(critic.parameters()), lr=cfg.lr,
-                           eps=1e-5)
     global_step = 0
+    ckpt = None
     if cfg.resume:
         ckpt = load_checkpoint(cfg.resume, device)  # tensors and plain data only
         for key in ("critic", "value_norm", "optimizer", "global_step"):
             if key not in ckpt:
                 raise CheckpointError(f"{cfg.resume}: cannot resume: missing key {key!r}")
+        saved = ckpt["config"].get("algo", "mappo")
+        if saved != cfg.algo:
+            raise CheckpointError(f"{cfg.resume}: trained with algo {saved}; resume it with "
+                                  f"--algo {saved}, not {cfg.algo}")
+        global_step = int(ckpt["global_step"])
+    # resumed runs continue with fresh episodes: seeds move on with the step count; game i's
+    # k-th episode plays seed + i + k * B, so the run's seeds span B + the steps left + B
+    seed = cfg.seed * 1_000_003 + global_step
+    games = run_games(cfg, [(seed, cfg.total_steps - global_step + 2 * B)])
+    scenario = games.scenario
+
+    probe = VectorEnv(1, 0, scenario)
+    actor = Actor(probe.observation_dim, probe.n_actions, cfg.hidden).to(device)
+    critic = Critic(probe.observation_dim if ippo else probe.state_dim,
+                    cfg.hidden).to(device)
+    vnorm = ValueNorm().to(device)
+    opt = torch.optim.Adam(list(actor.parameters()) + list(critic.parameters()), lr=cfg.lr,
+                           eps=1e-5)
+    if ckpt is not None:
         load_weights(cfg.resume, actor, ckpt["actor"], "actor")
         load_weights(cfg.resume, critic, ckpt["critic"], "critic")
         load_weights(cfg.resume, vnorm, ckpt["value_norm"], "value_norm")
         load_weights(cfg.resume, opt, ckpt["optimizer"], "optimizer")
-        global_step = int(ckpt["global_step"])
-    # resumed runs continue with fresh episodes: seeds move on with the step count
-    env = VectorEnv(B, cfg.seed * 1_000_003 + global_step, scenario,
-                    reward_shaping=cfg.reward_shaping)
-    evaluator = BaselineEvaluator(scenario, cfg.eval_games)
+    env = VectorEnv(B, seed, scenario, reward_shaping=cfg.reward_shaping)
+    evaluator = BaselineEvaluator(games.eval_scenario, games.eval_games, games.eval_seed)
     log = RunLogger(cfg.run_dir, cfg, cfg.total_steps, tensorboard=cfg.tensorboard,
                     progress=cfg.progress, start_step=global_step)
 
     obs_b = torch.zeros((S, B, env.observation_dim), device=device)
-    state_b = torch.zeros((S, B, env.state_dim), device=device)
+    # the critic's input: the global state (MAPPO), or the actor's observation (IPPO)
+    state_b = obs_b if ippo else torch.zeros((S, B, env.state_dim), device=device)
     mask_b = torch.zeros((S, B, env.n_actions), dtype=torch.bool, device=device)
     act_b = torch.zeros((S, B), dtype=torch.long, device=device)
     logp_b = torch.zeros((S, B), device=device)
@@ -184,7 +210,7 @@ def train(cfg: Config) -> dict[str, float]:
     done_b = torch.zeros((S, B), device=device)
     val_b = torch.zeros((S, B), device=device)
     teacher_b = torch.zeros((S, B), dtype=torch.long, device=device)
-    teacher = HeuristicPolicy()
+    teacher = CoordinatedPolicy()
     returns_now = np.zeros(B, np.float64)  # team return of each game's running episode
 
     # bf16 autocast for the hidden layers (heads stay float32; see agents/networks.py)
@@ -199,8 +225,8 @@ def train(cfg: Config) -> dict[str, float]:
     start = time.perf_counter()
     eval_s = 0.0  # evaluation time, left out of the steps/s figures
     start_step = global_step
-    log.phase("train", f"MAPPO from step {global_step:,} to {cfg.total_steps:,}: {B} games "
-                       f"x {S} steps per update, device {device}")
+    log.phase("train", f"{cfg.algo.upper()} from step {global_step:,} to "
+                       f"{cfg.total_steps:,}: {B} games x {S} steps per update, device {device}")
     for update in range(n_updates):
         if cfg.anneal_lr:
             frac = 1.0 - min(1.0, global_step / cfg.total_steps)
@@ -210,7 +236,8 @@ def train(cfg: Config) -> dict[str, float]:
         ended_returns = []
         for step in range(S):
             obs_b[step].copy_(torch.from_numpy(obs["observation"]))
-            state_b[step].copy_(torch.from_numpy(obs["state"]))
+            if not ippo:
+                state_b[step].copy_(torch.from_numpy(obs["state"]))
             mask_b[step].copy_(torch.from_numpy(obs["action_mask"]).bool())
             done_b[step] = next_done
             kick = kick_coef(cfg, global_step)
@@ -240,7 +267,7 @@ def train(cfg: Config) -> dict[str, float]:
 
         t_learn = time.perf_counter()
         with torch.no_grad(), autocast:
-            next_value = vnorm.denormalize(critic(torch.from_numpy(obs["state"]).to(device)))
+            next_value = vnorm.denormalize(critic(torch.from_numpy(obs[critic_key]).to(device)))
             adv = torch.zeros_like(rew_b)
             last = torch.zeros(B, device=device)
             for t in reversed(range(S)):

@@ -10,8 +10,12 @@ masks go to MaskablePPO through ``action_masks()``). The policy sees the decidin
 observation, whose seat is one-hot in it, so one network plays the whole team. Rewards
 are the team's (+1 win, -1 loss, plus the config's event shaping).
 
-``pretrain_steps > 0`` first fits the policy to the scripted team's actions on that many
-decisions it plays (behaviour cloning), a warm start: PPO from random play sees no wins.
+``pretrain_steps > 0`` first fits the policy to the coordinated scripted team's actions
+(``load_policy("heuristic")``) on that many decisions it plays (behaviour cloning), a warm
+start: PPO from random play sees no wins.
+
+``task: NAME`` (``--task NAME``) trains on the task's training split and evaluates on its
+evaluation games (``agents.training.games``); the run refuses seeds that would reach them.
 
 Writes to ``run_dir`` what ``hon-train`` (MAPPO) writes, under the same names:
 ``config.yaml``; ``train.csv`` (one row per update with the columns of
@@ -42,17 +46,19 @@ from stable_baselines3.common.callbacks import BaseCallback, CallbackList
 from stable_baselines3.common.logger import configure
 
 from agents.checkpoints import require_file, sb3_safe_objects
-from agents.heuristic import HeuristicPolicy
+from agents.coordinated import CoordinatedPolicy
 from agents.trained import PpoPolicy
 from agents.training.baselines import BaselineEvaluator, eval_summary, format_eval
 from agents.training.config import RunConfig, parse_config
+from agents.training.games import run_games
 from agents.training.logger import RunLogger, checkpoint_path
 from hon_env.content.loader import TRAIN_CONFIGS_DIR
 from hon_env.envs.sb3 import SB3VecEnv
 from hon_env.envs.vector import VectorEnv
-from hon_env.game import resolve_scenario
 
 DEFAULT_CONFIG = TRAIN_CONFIGS_DIR / "ppo.yaml"
+PRETRAIN_ENVS = 256  # games the behaviour cloning records at once
+PRETRAIN_SEED = 7_000_003  # added to the run's seed: cloned games differ from trained ones
 
 
 @dataclass
@@ -208,9 +214,9 @@ class EvalCallback(BaseCallback):
 def pretrain(model: MaskablePPO, scenario, steps: int, epochs: int, seed: int) -> float:
     """Behaviour cloning on ``steps`` decisions of the scripted team; returns the final
     cross-entropy."""
-    env = VectorEnv(256, seed + 7_000_003, scenario)
+    env = VectorEnv(PRETRAIN_ENVS, seed + PRETRAIN_SEED, scenario)
     obs, _ = env.reset()
-    teacher = HeuristicPolicy()
+    teacher = CoordinatedPolicy()
     xs, ms, ys = [], [], []
     for _ in range((steps + env.num_envs - 1) // env.num_envs):
         a = teacher.act(obs["observation"], obs["action_mask"], obs["agent"], engine=env.engine)
@@ -238,8 +244,10 @@ def pretrain(model: MaskablePPO, scenario, steps: int, epochs: int, seed: int) -
 def train(cfg: Config) -> dict[str, float]:
     """Train (or resume) and return the last evaluation row."""
     cfg.check()
-    scenario = resolve_scenario(cfg.scenario, heroes=cfg.heroes, villain=cfg.villain,
-                                issue=cfg.issue)
+    # SB3's env plays seed + i + k * num_envs (game i, episode k); cloning its own games
+    games = run_games(cfg, [(cfg.seed * 1_000_003, cfg.total_steps + 2 * cfg.num_envs),
+                            (cfg.seed + PRETRAIN_SEED, cfg.pretrain_steps + 2 * PRETRAIN_ENVS)])
+    scenario = games.scenario
     device = "cuda" if cfg.device == "auto" and torch.cuda.is_available() else (
         "cpu" if cfg.device == "auto" else cfg.device)
     run = Path(cfg.run_dir)
@@ -268,7 +276,7 @@ def train(cfg: Config) -> dict[str, float]:
     # SB3's own log as CSV only: the shared train/ and eval/ TensorBoard tags come from
     # RunLogger (under tb/), as in the MAPPO trainer
     model.set_logger(configure(str(run), ["csv"]))
-    evaluator = BaselineEvaluator(scenario, cfg.eval_games)
+    evaluator = BaselineEvaluator(games.eval_scenario, games.eval_games, games.eval_seed)
     train_cb = TrainLogCallback(log)
     eval_cb = EvalCallback(evaluator, log, cfg.eval_every, train_cb)
     ckpt_cb = CheckpointEvery(run, cfg.checkpoint_every)

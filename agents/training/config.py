@@ -168,6 +168,10 @@ class RunConfig:
     """villain id replacing the scenario's (None: the scenario's)"""
     issue: str | None = None
     """issue id replacing the scenario's (None: the scenario's)"""
+    task: str | None = None
+    """a benchmark task (hon_env.tasks, configs/tasks): train on its training split (heroes,
+    villain, issue, rules, caps; scenario is ignored) and evaluate on its evaluation games;
+    training seeds must stay below its evaluation seeds"""
     seed: int = 0
     """seed of the training games and the network initialisation"""
     total_steps: int = 1_000_000

@@ -169,6 +169,7 @@ from hon_env.content.tables import (
     MAX_HEROES,
     MAX_PANELS,
     MAX_PLOYS,
+    MAX_ROSTER,
     MAX_SPACES,
     NEMESES,
     NEMESIS_POOL,
@@ -353,6 +354,7 @@ class Scenario:
     tables: np.record  # packed Tables (content/tables.py pack_tables)
     hero_ids: tuple[str, ...]  # per seat
     hero_names: tuple[str, ...]  # per seat
+    hero_roster: tuple[str, ...]  # the content directory's hero ids, sorted: the hero one-hot
     hero_card_names: tuple[tuple[str, ...], ...]  # per seat, HERO_DECK names in hcard order
     villain_id: str
     villain_name: str
@@ -564,6 +566,11 @@ def _load_scenario(path: Path, content_dir: str | Path | None, *,
             f"{len(resolved['allies'])} allies for {len(hero_ids)} heroes: each hero has at "
             "most one ally")
     allies = rule_cards("allies", load_ally)
+    roster = tuple(list_content(content_dir)["heroes"])
+    if len(roster) > MAX_ROSTER:
+        raise Where(display_path(content_root(content_dir) / KIND_DIRS["hero"])).error(
+            f"{len(roster)} heroes in the content directory; the observation's hero one-hot "
+            f"holds at most {MAX_ROSTER} (MAX_ROSTER)")
     return compile_scenario(
         spec.id,
         [loaded[h] for h in hero_ids],
@@ -577,6 +584,7 @@ def _load_scenario(path: Path, content_dir: str | Path | None, *,
         crises,
         allies,
         bystanders,
+        roster,
     )
 
 
@@ -720,14 +728,17 @@ def compile_scenario(scenario_id: str, heroes: list[Hero], villain: Villain, iss
                      specials: Sequence[SpecialMinion] = (),
                      crises: Sequence[CrisisCard] = (),
                      allies: Sequence[AllyCard] = (),
-                     bystanders: Sequence[SpecialBystander] = ()) -> Scenario:
+                     bystanders: Sequence[SpecialBystander] = (),
+                     roster: Sequence[str] = ()) -> Scenario:
     """Fill the ``Tables`` of validated content; returns the ``Scenario``.
 
     ``nemeses`` is the pool; ``load_scenario`` has checked that it can supply the game.
     ``specials`` are the special Minion cards of the Special Minions rule (at most 2),
     ``crises`` the crisis cards of the Crisis Cards rule (at most MAX_CRISES), in order,
     ``allies`` the Ally cards of the Allies rule, one per seat from seat 0,
-    ``bystanders`` the special Bystander cards of the Special Bystanders rule (at most 2).
+    ``bystanders`` the special Bystander cards of the Special Bystanders rule (at most 2),
+    ``roster`` the hero ids of the content directory, sorted (the observation's hero
+    one-hot indexes it; a hero outside it has index -1, an all-zero one-hot).
     """
     board = issue.board
     store = ProgramStore(len(heroes))
@@ -774,6 +785,8 @@ def compile_scenario(scenario_id: str, heroes: list[Hero], villain: Villain, iss
         smin=_special_minion_table(specials, add),
         crisis=_crisis_table(crises, add, board),
         ally=_ally_table(allies, add),
+        hero_roster=np.array([roster.index(h.id) if h.id in roster else -1 for h in heroes]
+                             + [-1] * (MAX_HEROES - len(heroes)), dtype=np.int32),
         sby=_special_bystander_table(
             bystanders, lambda effect, row: store.add(effect, issue.counters, n_panels, row)),
     )
@@ -782,6 +795,7 @@ def compile_scenario(scenario_id: str, heroes: list[Hero], villain: Villain, iss
         tables=pack_tables(tables),
         hero_ids=tuple(h.id for h in heroes),
         hero_names=tuple(h.name for h in heroes),
+        hero_roster=tuple(roster),
         hero_card_names=tuple(tuple(c.name for _, c in _expand(h.cards)) for h in heroes),
         villain_id=villain.id,
         villain_name=villain.name,

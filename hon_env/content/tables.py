@@ -8,6 +8,7 @@ the numba kernels see the same types for every scenario and compile once. Column
 Capacities (fixed for every scenario)::
 
     MAX_HEROES   6    hero seats
+    MAX_ROSTER   16   heroes in one content directory (the observation's hero one-hot)
     HERO_DECK    20   cards in a hero deck besides the Hero character card
     VDECK        29   villain deck cards besides the Villain card
     IDECK        14   issue deck cards besides the Issue Overview (Scheme + issue cards)
@@ -33,6 +34,7 @@ from typing import NamedTuple
 import numpy as np
 
 MAX_HEROES = 6
+MAX_ROSTER = 16  # hero ids a content directory may hold: the hero one-hot's width
 HERO_DECK = 20
 VDECK = 29
 IDECK = 14
@@ -315,6 +317,7 @@ class Tables(NamedTuple):
     sby: np.ndarray  # [SPECIAL_BYSTANDERS, SB_NCOLS] the special Bystander cards in the game
     crisis: np.ndarray  # [MAX_CRISES, CR_NCOLS] the crisis cards added to the game
     ally: np.ndarray  # [MAX_HEROES, AL_NCOLS] the Ally card of each hero seat
+    hero_roster: np.ndarray  # [MAX_HEROES] each seat's index in the content's roster, or -1
 
 
 TABLE_SHAPES: dict[str, tuple[int, ...]] = {
@@ -340,6 +343,7 @@ TABLE_SHAPES: dict[str, tuple[int, ...]] = {
     "sby": (SPECIAL_BYSTANDERS, SB_NCOLS),
     "crisis": (MAX_CRISES, CR_NCOLS),
     "ally": (MAX_HEROES, AL_NCOLS),
+    "hero_roster": (MAX_HEROES,),
 }
 TABLES_DTYPE = np.dtype([(name, np.int32, shape) for name, shape in TABLE_SHAPES.items()])
 

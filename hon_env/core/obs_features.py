@@ -26,6 +26,7 @@ from hon_env.content.tables import (
     MAX_CRISES,
     MAX_HEROES,
     MAX_PANELS,
+    MAX_ROSTER,
     MAX_SPACES,
     NEMESES,
     SPECIAL_BYSTANDERS,
@@ -116,9 +117,10 @@ with _OBS.section("global") as s:
     G_VILLAIN_DAMAGE = s.feat("villain_damage", scale="fraction of health",
                               doc="damage on the revealed villain")
     G_VILLAIN_IN_PANEL = s.feat("villain_in_panel", doc="the villain figure stands in a "
-                                "scheme panel (panel 0 of villain_panel also lands here)")
+                                "scheme panel")
     G_VILLAIN_PANEL = s.feat("villain_panel", 6, "one-hot", "the panel the villain schemes "
-                             "in, 1-6")
+                             "in, 1-6 (its own, else the nearest); all zero while the figure "
+                             "is off the map")
     s.reserve()
     G_MINION_SUPPLY = s.feat("minion_supply", scale="/ 10", doc="minions in the supply")
     G_BYSTANDER_SUPPLY = s.feat("bystander_supply", scale="/ 8",
@@ -292,6 +294,14 @@ with _OBS.section("special_bystanders", SPECIAL_BYSTANDERS, "special Bystander c
     SBY_PANEL_CAPTIVES = s.feat("panel_captives", MAX_PANELS, "/ 4", "captives per panel 1-6")
     SBY_PLANE = s.feat("plane", MAX_SPACES, "0/1 per space", "spaces with one of its figures")
 
+# Who each hero is, not only where it sits: a shared actor needs it to read the hand
+# multi-hot (card c is the c-th card of *this* hero's deck). Appended last so that every
+# earlier offset stays as it was in v2.
+with _OBS.section("hero_identity", MAX_HEROES, "seat, self first, then in seat order") as s:
+    HERO_ID = s.feat("hero", MAX_ROSTER, "one-hot", "the hero's index in the content's hero "
+                     "roster (`Scenario.hero_roster`: the content directory's hero ids, "
+                     "sorted); all zero for an empty seat")
+
 OBS_FEATURES: tuple[Feature, ...] = tuple(_OBS.features)
 OBS_SECTIONS: tuple[tuple[str, int, int, int, str], ...] = tuple(_OBS.sections)
 OBS_DIM = _OBS.size
@@ -310,6 +320,7 @@ OFF_ALLIES, ALLY_FEATS = _BASE["allies"]
 OFF_ALLY_PLANE = _BASE["ally_figures"][0]
 OFF_CRISES, CRISIS_FEATS = _BASE["crises"]
 OFF_SBY, SBY_FEATS = _BASE["special_bystanders"]
+OFF_HERO_ID, HERO_ID_FEATS = _BASE["hero_identity"]
 assert _BASE["issue_cards"][1] == CARD_FEATS  # villain and issue cards share a row layout
 
 # The global state: seat 0's observation, then every seat's hand.

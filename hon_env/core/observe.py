@@ -5,7 +5,8 @@ Hidden information is filtered here and nowhere else: other heroes' hands are on
 sizes, and no deck order is visible. The vector is a table of named features declared
 once in ``hon_env.core.obs_features`` (sections: global, spaces, self, others,
 villain_cards, issue_cards, nemeses, special_minions, allies, ally_figures, crises,
-special_bystanders; every feature with its scale and meaning in ``docs/observation.md``).
+special_bystanders, hero_identity; every feature with its scale and meaning in
+``docs/observation.md``).
 Each section has its own writer below, indexing by feature name.
 
 The global state for centralized critics (``encode_state``) is seat 0's observation
@@ -65,6 +66,7 @@ from hon_env.core.obs_features import (
     ALLY_FEATS,
     CARD_FEATS,
     CRISIS_FEATS,
+    HERO_ID_FEATS,
     NEM_FEATS,
     OBS_DIM,
     OFF_ALLIES,
@@ -72,6 +74,7 @@ from hon_env.core.obs_features import (
     OFF_CRISES,
     OFF_GLOBAL,
     OFF_HANDS,
+    OFF_HERO_ID,
     OFF_ICARDS,
     OFF_NEMESES,
     OFF_OTHERS,
@@ -145,6 +148,7 @@ def encode_obs(s, b, T, seat, out):
     _allies(s, b, T, seat, here, out)
     _crises(s, b, T, seat, here, out)
     _special_bystanders(s, b, T, out)
+    _hero_identity(T, seat, out)
 
 
 @njit(cache=True)
@@ -159,8 +163,10 @@ def _global(s, b, T, seat, out):
     out[g + F.G_VILLAIN_JUSTICE] = _frac(s[b, L.VIL_JUSTICE], s[b, L.VIL_DANGER])
     out[g + F.G_VILLAIN_DAMAGE] = _frac(s[b, L.VIL_DAMAGE], s[b, L.VIL_HEALTH])
     out[g + F.G_VILLAIN_IN_PANEL] = s[b, L.VIL_IN_PANEL]
-    # panels 1..6; a villain with no panel (0) lands on the slot before, villain_in_panel
-    out[g + F.G_VILLAIN_PANEL - 1 + min(villain_panel(s, b, T), 6)] = 1.0
+    # panels 1..6; a figure off the map (-1) schemes in no panel: the one-hot stays empty
+    panel = villain_panel(s, b, T) if s[b, L.VIL_LOC] >= 0 else 0
+    if panel > 0:
+        out[g + F.G_VILLAIN_PANEL - 1 + min(panel, 6)] = 1.0
     out[g + F.G_MINION_SUPPLY] = s[b, L.MINION_SUPPLY] / 10.0
     out[g + F.G_BYSTANDER_SUPPLY] = s[b, L.BYSTANDER_SUPPLY] / 8.0
     out[g + F.G_BYSTANDERS_DEFEATED] = s[b, L.BYSTANDERS_DEFEATED] / 8.0
@@ -465,6 +471,16 @@ def _special_bystanders(s, b, T, out):
             if s[b, L.SBY_ON + sp] == j:
                 out[o + F.SBY_ON_MAP] += 1.0 / figs
                 out[o + F.SBY_PLANE + sp] = 1.0
+
+
+@njit(cache=True)
+def _hero_identity(T, seat, out):
+    """The ``hero_identity`` rows: each seat's hero as a roster one-hot, self first."""
+    nh = T.cfg[CFG_N_HEROES]
+    for k in range(nh):
+        r = T.hero_roster[(seat + k) % nh]
+        if r >= 0:
+            out[OFF_HERO_ID + k * HERO_ID_FEATS + F.HERO_ID + r] = 1.0
 
 
 @njit(cache=True)

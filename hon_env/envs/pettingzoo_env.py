@@ -1,9 +1,9 @@
 """
 # Hour of Need
 
-| Import             | `from hon_env import hour_of_need_v2` (this module)            |
+| Import             | `from hon_env import hour_of_need_v3` (this module)            |
 |--------------------|----------------------------------------------------------------|
-| Creation           | `hour_of_need_v2.env()` / `.parallel_env()` / `.raw_env()`     |
+| Creation           | `hour_of_need_v3.env()` / `.parallel_env()` / `.raw_env()`     |
 | Actions            | Discrete, masked                                               |
 | Parallel API       | Yes (`parallel_env`, implemented directly on the engine)       |
 | Manual Control     | Yes: `hon-play` (terminal) and `hon-play --web` (browser)      |
@@ -11,9 +11,9 @@
 | Number of agents   | 1 to 6                                                         |
 | Action Shape       | `()`                                                           |
 | Action Values      | `Discrete(409)`                                                |
-| Observation Shape  | `{"observation": (2103,), "action_mask": (409,)}`              |
+| Observation Shape  | `{"observation": (2199,), "action_mask": (409,)}`              |
 | Observation Values | observation float32 in `[0, inf)`; action_mask int8 in {0, 1}  |
-| State Shape        | `(2223,)` float32 in `[0, inf)`                                |
+| State Shape        | `(2319,)` float32 in `[0, inf)`                                |
 
 *Hour of Need* is a cooperative superhero board game: 1 to 6 heroes fight a villain's
 schemes on a hex map while an issue deck runs down. Every hero is an agent; the heroes win
@@ -30,15 +30,17 @@ AEC env `agent_selection` is that hero, so one agent often acts several times in
 
 ### Observation Space
 
-`observe(agent)` returns `{"observation": float32 [2103], "action_mask": int8 [409]}`.
+`observe(agent)` returns `{"observation": float32 [2199], "action_mask": int8 [409]}`.
 The observation is egocentric (the agent's own hero first) and free of hidden information
 (other heroes' hands are sizes, deck orders are not visible). Its named sections (global,
 spaces, self, others, villain cards, issue cards, nemeses, special minions, allies, crisis
-cards, special bystanders) are a table of named features (`hon_env.observation_spec()`,
-`hon_env.feature_index("section.name")`, listed in `docs/observation.md`); the agent's
-seat is the one-hot feature `global.seat`. `state()` is the global state for
+cards, special bystanders, hero identity) are a table of named features
+(`hon_env.observation_spec()`, `hon_env.feature_index("section.name")`, listed in
+`docs/observation.md`); the agent's seat is the one-hot feature `global.seat`, and which
+hero sits in each seat (self first) is a one-hot over the content's hero roster
+(`hero_identity.hero`, roster `Scenario.hero_roster`). `state()` is the global state for
 centralized critics: seat 0's observation followed by every seat's hand
-(`float32 [2223]`).
+(`float32 [2319]`).
 
 #### Legal Actions Mask
 
@@ -92,7 +94,7 @@ step, for wrappers that turn infos into tensors (TorchRL's `PettingZooWrapper`, 
 ### Arguments
 
 ``` python
-hour_of_need_v2.env(scenario="origin_story", heroes=None, villain=None, issue=None,
+hour_of_need_v3.env(scenario="origin_story", heroes=None, villain=None, issue=None,
                     n_heroes=None, nemeses=None, rules=None, caps=None, max_cycles=None,
                     reward_shaping=None, illegal_action="raise", render_mode=None,
                     numeric_info=False)
@@ -160,6 +162,12 @@ hero.
 
 ### Version History
 
+* v3: The observation grows from 2103 to 2199 floats (the state from 2223 to 2319): a
+  `hero_identity` section at the end says which hero sits in each seat, self first, as a
+  one-hot over the content's hero roster (16 slots), so that one shared actor can tell
+  whose deck its hand multi-hot indexes. `global.villain_panel` no longer writes its
+  no-panel case onto `global.villain_in_panel`. Every earlier offset is unchanged; v2
+  checkpoints do not load (input size).
 * v2: Same spaces (2103 floats, 409 actions, state 2223); the games change: rule fixes
   (one crisis per card or effect, a villain goes on moving after a capture, the hero about
   to suffer damage may become focused, a defeated hero's threat phase follows the effect
@@ -196,7 +204,7 @@ from hon_env.play.replay import Replay
 __all__ = ["env", "parallel_env", "raw_env"]
 
 METADATA: dict[str, Any] = {
-    "name": "hour_of_need_v2",
+    "name": "hour_of_need_v3",
     "render_modes": list(RENDER_MODES),
     "is_parallelizable": True,
     "render_fps": 2,

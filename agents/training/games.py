@@ -1,0 +1,57 @@
+"""The games a training run plays and the games it is evaluated on.
+
+Without a task: the config's scenario (with its heroes, villain and issue overrides), and
+in-training evaluations on ``baselines.EVAL_SEED`` onwards of the same scenario.
+
+With ``task`` (``hon_env.tasks``): training plays the task's training split (its heroes,
+training villain and issue, rules and caps), and in-training evaluations play the first
+``eval_games`` of the task's own evaluation games (its evaluation split and seeds).
+``check_train_seed`` refuses a run whose training seeds would reach the evaluation seeds,
+so no evaluation game is ever a training game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from agents.training.baselines import EVAL_SEED
+from hon_env.content import Scenario
+from hon_env.game import resolve_scenario
+from hon_env.tasks import check_train_seed, get_task, list_tasks
+
+
+@dataclass(frozen=True)
+class RunGames:
+    """The training scenario, and the scenario, first seed and count of evaluation games."""
+
+    scenario: Scenario
+    eval_scenario: Scenario
+    eval_seed: int
+    eval_games: int
+
+
+def run_games(cfg, seed_spans: list[tuple[int, int]]) -> RunGames:
+    """The games of the run configured by ``cfg`` (a ``RunConfig``).
+
+    ``seed_spans`` are the (first seed, count) ranges of game seeds the run will play; with a
+    task each must lie below the task's evaluation seeds (``ValueError`` naming the range
+    otherwise).
+    """
+    if cfg.task is None:
+        scenario = resolve_scenario(cfg.scenario, heroes=cfg.heroes, villain=cfg.villain,
+                                    issue=cfg.issue)
+        return RunGames(scenario, scenario, EVAL_SEED, cfg.eval_games)
+    if cfg.task not in list_tasks():
+        raise ValueError(f"task: unknown task {cfg.task!r}; tasks: {', '.join(list_tasks())}")
+    clashes = [k for k in ("heroes", "villain", "issue") if getattr(cfg, k) is not None]
+    if clashes:
+        raise ValueError(f"task {cfg.task!r} sets the heroes, villain and issue; do not also "
+                         f"set {', '.join(clashes)}")
+    task = get_task(cfg.task)
+    if cfg.eval_games > task.eval_games:
+        raise ValueError(f"eval_games {cfg.eval_games} exceeds the {task.eval_games} "
+                         f"evaluation games of task {task.name!r}")
+    for first, count in seed_spans:
+        check_train_seed(first, count)
+    return RunGames(task.scenario("train"), task.scenario("eval"), task.eval_seed,
+                    cfg.eval_games)
