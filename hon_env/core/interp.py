@@ -92,6 +92,8 @@ from hon_env.content.tables import (
     CFG_N_SPACES,
     CFG_START_SPACE,
     CFG_TOUGHNESS,
+    CFG_VHAND,
+    CFG_VSHOWDOWN,
     CL_ATTACK_DICE,
     CL_PROG,
     CL_SOLVE_DICE,
@@ -147,6 +149,7 @@ from hon_env.content.tables import (
     VT_LACKEY,
     VT_PERIL,
 )
+from hon_env.core import layout as L
 from hon_env.core.effects import (
     add_counter,
     advance_villain,
@@ -356,6 +359,14 @@ from hon_env.core.masks import (
     pick_target_ok,
     rescuable_at,
     yield_target,
+)
+from hon_env.core.mastermind import (
+    NO_CARD,
+    PARKED,
+    cunning_decider,
+    fill_hand,
+    hero_origin,
+    inflict_decider,
 )
 from hon_env.core.queries import (
     armor,
@@ -667,11 +678,32 @@ def place_figure_card(s, b, T, c, h):
 
 
 @njit(cache=True)
+def next_villain_card(s, b, T, h, showdown):
+    """The villain card that resolves against hero ``h`` now: the top of the villain deck
+    (rulebook), or with the villain agent (core/mastermind.py) the card it picks from its
+    hand. Returns the card, moved to L_PENDING; NO_CARD when none is left anywhere; PARKED
+    when the villain must choose first (D_VPLAY parked, the caller returns unpopped)."""
+    if T.cfg[CFG_VHAND] == 0 or (showdown == 1 and T.cfg[CFG_VSHOWDOWN] == 0):
+        return villain_draw(s, b)
+    ch = take_choice(s, b)
+    if ch >= 0:
+        c = ch - A_TARGET - T_V0
+        s[b, VLOC + c] = L_PENDING
+        return c
+    if fill_hand(s, b, T) == 0:
+        return NO_CARD
+    park(s, b, L.D_VPLAY, L.VILLAIN_SEAT, h, showdown)
+    return PARKED
+
+
+@njit(cache=True)
 def op_vdraw(s, b, T, h):
     """Hero ``h`` draws and resolves one villain card (rulebook: Villain Turn)."""
-    pop(s, b)
     s[b, ACTIVE] = h
-    c = villain_draw(s, b)
+    c = next_villain_card(s, b, T, h, 0)
+    if c == PARKED:
+        return
+    pop(s, b)
     if c < 0:
         return
     # the whole card is one effect: its ploy icons (special ones too) share one latch
@@ -692,7 +724,8 @@ def op_ploy(s, b, T, c, k, h):
     if icon == PLOY_CUNNING:
         ch = take_choice(s, b)
         if ch < 0:
-            park(s, b, D_CUNNING, h, 0, 0)
+            who = cunning_decider(T, h)
+            park(s, b, D_CUNNING, who, h if who != h else 0, 0)
             return
         pop(s, b)
         if ch == A_OPTION:
@@ -1144,10 +1177,13 @@ def op_roll(s, b, T):
 @njit(cache=True)
 def op_showdown(s, b, T, h):
     """Step 5: attacking the revealed villain's space draws a card for its Showdown effect."""
-    pop(s, b)
     if s[b, VIL_SIDE] != 1 or s[b, VIL_IN_PANEL] == 1 or s[b, VIL_LOC] != s[b, ROLL_SPACE]:
+        pop(s, b)
         return
-    c = villain_draw(s, b)
+    c = next_villain_card(s, b, T, h, 1)
+    if c == PARKED:
+        return
+    pop(s, b)
     if c < 0:
         return
     s[b, ROLL_SHOWDOWN] = c
@@ -1397,13 +1433,13 @@ def op_inflict_choice(s, b, T, n, seats, h):
     who suffers it. ``seats`` has bit h for hero h and bit ALLY_BIT + h for h's ally."""
     ch = take_choice(s, b)
     if ch < 0:
-        park(s, b, D_PICK_HERO, h, seats, 0)
+        park(s, b, D_PICK_HERO, inflict_decider(T, h), seats, 0)
         return
     pop(s, b)
     if ch < A_HERO:  # an ally figure takes it (rulebook: Ally Cards and Figures)
         damage_ally(s, b, T, ch - A_TARGET - T_ALLY0, n)
         return
-    target = (h + ch - A_HERO) % T.cfg[CFG_N_HEROES]
+    target = (hero_origin(inflict_decider(T, h)) + ch - A_HERO) % T.cfg[CFG_N_HEROES]
     push(s, b, F_HERO_DAMAGE, target, n, 0, target, -1)
 
 

@@ -39,6 +39,7 @@ from hon_env.content.tables import (
     SP_NONE,
     SP_SCHEME,
 )
+from hon_env.core import layout as L
 from hon_env.core.geometry import bystander_at, captives, is_empty
 from hon_env.core.layout import (
     A_ATTACK,
@@ -116,6 +117,7 @@ from hon_env.core.layout import (
     VLOC,
     VOWNER,
 )
+from hon_env.core.mastermind import hero_origin, vplay_mask
 from hon_env.core.queries import (
     any_enemy_in_space,
     any_problem_in_space,
@@ -422,8 +424,9 @@ def legal_mask(s, b, T, out):
     elif kind == D_PICK_HERO:
         seats = s[b, DEC_A]
         nh = T.cfg[CFG_N_HEROES]
+        origin = hero_origin(h)
         for k in range(MAX_HEROES):
-            if k < nh and (seats >> ((h + k) % nh)) & 1:
+            if k < nh and (seats >> ((origin + k) % nh)) & 1:
                 n, last = _set(out, A_HERO + k, n, last)
         for o in range(nh):
             if (seats >> (ALLY_BIT + o)) & 1:
@@ -449,6 +452,8 @@ def legal_mask(s, b, T, out):
                 n, last = _set(out, A_ATTACK + sp, n, last)
             if kind == D_SOLVE_SPACE and can_solve_at(s, b, T, h, sp, rng):
                 n, last = _set(out, A_SOLVE + sp, n, last)
+    elif kind == L.D_VPLAY:
+        n, last = vplay_mask(s, b, out)
     elif kind == D_RESCUE:
         here = s[b, HLOC + h]
         for sp in range(n_spaces):

@@ -226,7 +226,7 @@ class _Front:
         self._session = Session(opts)
         self.render_mode: str | None = opts.render_mode
         self.possible_agents: list[str] = list(self._session.agents)
-        self._seats = {a: i for i, a in enumerate(self.possible_agents)}
+        self._seats = {a: self._session.scenario.agent_seat(a) for a in self.possible_agents}
         self.observation_spaces = {a: observation_space() for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(L.N_ACTIONS) for a in self.possible_agents}
         self.state_space = state_space()
@@ -334,7 +334,7 @@ class raw_env(_Front, AECEnv):
         # apply first: a raised IllegalActionError must leave the env exactly as it was
         reward = self._session.step(action)
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict.fromkeys(self.agents, reward)
+        self.rewards = self._session.agent_rewards(reward)
         if self._session.over:
             # everyone ends together; agent_selection stays on the hero who decided last,
             # who is the first to take its step(None)
@@ -436,12 +436,12 @@ class parallel_env(_Front, ParallelEnv):
             agent, value = next(iter(waiting.items()))
             reward = self._session.illegal(
                 f"agent {agent!r} does not decide now ({decider!r} does): its only legal "
-                f"action is {L.A_PASS} (a no-op), got {value}")
+                f"action is {L.A_PASS} (a no-op), got {value}", self._seats[agent])
         else:
             reward = self._session.step(values[decider])
         live = self.agents
         observations = self._observations()
-        rewards = dict.fromkeys(live, reward)
+        rewards = self._session.agent_rewards(reward)
         terminations = dict.fromkeys(live, self._session.terminated)
         truncations = dict.fromkeys(live, self._session.truncated)
         infos = self._infos()
