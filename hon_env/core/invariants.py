@@ -24,6 +24,7 @@ from hon_env.content.tables import (
     CFG_N_HEROES,
     CFG_N_NEMESES,
     CFG_NEMESIS_POOL,
+    CFG_VHAND,
     CL_PRESENT,
     CR_DANGER,
     CR_DANGER_PH,
@@ -130,7 +131,11 @@ def violations(state: np.ndarray, T: Tables, masks: np.ndarray | None = None) ->
     if masks is not None:
         bad(running & (masks.sum(axis=1) == 0), "running game with an empty mask")
         bad(~running & (masks.sum(axis=1) != 0), "finished game with a non-empty mask")
-    bad(running & ((f("dec_hero") < 0) | (f("dec_hero") >= nh)), "decider outside the seats")
+    villain = (f("dec_hero") == L.VILLAIN_SEAT) & (T.cfg[CFG_VHAND] > 0)  # Mastermind variant
+    bad(running & ~villain & ((f("dec_hero") < 0) | (f("dec_hero") >= nh)),
+        "decider outside the seats")
+    held = (f("vloc") == L.L_HAND).sum(axis=1)
+    bad(held > T.cfg[CFG_VHAND], "villain holds more cards than its hand allows")
     bad(running & (f("dec_kind") == L.D_NONE), "running game without a pending decision")
     return out
 
