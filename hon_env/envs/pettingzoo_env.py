@@ -11,9 +11,9 @@
 | Number of agents   | 1 to 6                                                         |
 | Action Shape       | `()`                                                           |
 | Action Values      | `Discrete(409)`                                                |
-| Observation Shape  | `{"observation": (2103,), "action_mask": (409,)}`              |
+| Observation Shape  | `{"observation": (2151,), "action_mask": (409,)}`              |
 | Observation Values | observation float32 in `[0, inf)`; action_mask int8 in {0, 1}  |
-| State Shape        | `(2223,)` float32 in `[0, inf)`                                |
+| State Shape        | `(2300,)` float32 in `[0, inf)`                                |
 
 *Hour of Need* is a cooperative superhero board game: 1 to 6 heroes fight a villain's
 schemes on a hex map while an issue deck runs down. Every hero is an agent; the heroes win
@@ -30,7 +30,7 @@ AEC env `agent_selection` is that hero, so one agent often acts several times in
 
 ### Observation Space
 
-`observe(agent)` returns `{"observation": float32 [2103], "action_mask": int8 [409]}`.
+`observe(agent)` returns `{"observation": float32 [2151], "action_mask": int8 [409]}`.
 The observation is egocentric (the agent's own hero first) and free of hidden information
 (other heroes' hands are sizes, deck orders are not visible). Its named sections (global,
 spaces, self, others, villain cards, issue cards, nemeses, special minions, allies, crisis
@@ -38,7 +38,7 @@ cards, special bystanders) are a table of named features (`hon_env.observation_s
 `hon_env.feature_index("section.name")`, listed in `docs/observation.md`); the agent's
 seat is the one-hot feature `global.seat`. `state()` is the global state for
 centralized critics: seat 0's observation followed by every seat's hand
-(`float32 [2223]`).
+(`float32 [2300]`).
 
 #### Legal Actions Mask
 
@@ -160,6 +160,10 @@ hero.
 
 ### Version History
 
+* v3: The observation gains the `villain_agent` section (all zeros unless the Mastermind
+  variant is on) and the state the villain's hand: 2151 floats, state 2300; 409 actions
+  as before. With `rules={"villain_agent": ...}` a `"villain"` agent joins the heroes
+  (`docs/mastermind.md`). v2 checkpoints do not load (the input size changed).
 * v2: Same spaces (2103 floats, 409 actions, state 2223); the games change: rule fixes
   (one crisis per card or effect, a villain goes on moving after a capture, the hero about
   to suffer damage may become focused, a defeated hero's threat phase follows the effect
