@@ -505,3 +505,43 @@ def test_payoff_table_command(tmp_path):
         ("random", "top_card"), ("random", "scripted"), ("heuristic", "top_card"),
         ("heuristic", "scripted")]
     assert png.stat().st_size > 1000
+
+
+# --------------------------------------------------------------------------- training scripts
+
+@pytest.mark.slow
+def test_train_villain_smoke(tmp_path):
+    """scripts/train_villain.py writes the trainers' run layout; its villain loads by path
+    and plays against the heroes in evaluate."""
+    from agents.cli.train_villain import main
+
+    run = tmp_path / "villain"
+    main(["--run-dir", str(run), "--total-steps", "512", "--num-envs", "2", "--n-steps",
+          "128", "--batch-size", "128", "--eval-every", "100000", "--eval-games", "4",
+          "--checkpoint-every", "256", "--progress", "false", "--tensorboard", "false"])
+    for name in ("config.yaml", "train.csv", "eval.csv", "final.zip"):
+        assert (run / name).exists(), name
+    assert list((run / "checkpoints").glob("step_*.zip"))
+    villain = load_villain(str(run / "final.zip"))
+    r = evaluate(load_policy("heuristic"), scenario="mastermind", villain_policy=villain,
+                 games=4)
+    assert r.games == 4
+    with pytest.raises(ValueError, match="reward_shaping"):
+        main(["--run-dir", str(run), "--reward-shaping", "{crises: 1.0}"])
+
+
+def test_train_selfplay_smoke(tmp_path):
+    """scripts/train_selfplay.py: one iteration writes both snapshots, the league and the
+    evaluation row (heroes against the current, random and top-card villains)."""
+    from agents.cli.train_selfplay import main
+
+    run = tmp_path / "sp"
+    main(["--run-dir", str(run), "--iterations", "1", "--villain-steps", "256",
+          "--hero-steps", "256", "--num-envs", "2", "--n-steps", "128", "--batch-size", "128",
+          "--pretrain-steps", "512", "--eval-games", "4", "--progress", "false",
+          "--tensorboard", "false"])
+    league = json.loads((run / "league.json").read_text())
+    assert league["heroes"][1].endswith("heroes/iter_0.zip")
+    assert league["villain"][1].endswith("villain/iter_0.zip")
+    header = (run / "eval.csv").read_text().splitlines()[0]
+    assert "vs_top_card_win_rate" in header and "vs_villain_win_rate" in header
