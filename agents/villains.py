@@ -19,8 +19,10 @@ optionally who suffers an inflict. Three baselines:
     showdown.
   * **showdown**: answer with a card that has a Showdown effect, the one worth least on
     the villain turn; with none, the card worth least.
-  * **cunning**: scheme when the issue's losing counter is within 2 of its threshold,
-    otherwise inflict on the active hero if it stands on the map, otherwise scheme.
+  * **cunning**: scheme (the villain's panel effect pushes its objective), unless the
+    inflict would defeat the active hero (a defeat is also a crisis). Measured against
+    the heroes of the scripted team, always scheming beat inflicting on every hero on the
+    map and scheming only near the objective (docs/mastermind.md).
   * **who suffers an inflict**: the hero nearest to defeat (largest damage share).
 
 ``VersusPolicy`` joins a hero policy and a villain policy into one ``Policy`` for the
@@ -33,8 +35,6 @@ import numpy as np
 
 from agents.policy import Engine, Policy
 from hon_env.content.tables import (
-    CFG_LOSS_AT_LEAST,
-    CFG_LOSS_COUNTER,
     CFG_N_HEROES,
     HS_HEALTH,
     MAX_PLOYS,
@@ -46,6 +46,8 @@ from hon_env.content.tables import (
     VC_PLOY0,
     VC_SHOWDOWN_PROG,
     VC_TYPE,
+    VS_SCHEMING_INFLICT,
+    VS_SHOWDOWN_INFLICT,
     VT_LACKEY,
     VT_PERIL,
 )
@@ -114,13 +116,14 @@ class ScriptedVillain:
                 values = np.where(showdown, values - 100.0, values)
                 return L.A_TARGET + L.T_V0 + int(cards[np.argmin(values)])
             return L.A_TARGET + L.T_V0 + int(cards[np.argmax(values)])
-        if kind == L.D_CUNNING:
-            counter = int(T.cfg[CFG_LOSS_COUNTER])
-            near = (counter >= 0
-                    and row[L.COUNTERS + counter] >= T.cfg[CFG_LOSS_AT_LEAST] - 2)
-            active = int(row[L.DEC_A])
-            on_map = 0 <= active < L.MAX_HEROES and row[L.HLOC + active] >= 0
-            return L.A_OPTION + (1 if on_map and not near else 0)
+        if kind == L.D_CUNNING:  # scheme, unless the inflict defeats the active hero
+            h = int(row[L.DEC_A])
+            if 0 <= h < L.MAX_HEROES and row[L.HLOC + h] >= 0:
+                revealed = row[L.VIL_SIDE] == 1
+                inflict = T.vil_stat[VS_SHOWDOWN_INFLICT if revealed else VS_SCHEMING_INFLICT]
+                if row[L.HDMG + h] + inflict >= T.hero_stat[h, row[L.HSIDE + h], HS_HEALTH]:
+                    return L.A_OPTION + 1
+            return L.A_OPTION
         if kind == L.D_PICK_HERO:
             nh = int(T.cfg[CFG_N_HEROES])
             heroes = [a for a in legal if L.A_HERO <= a < L.A_HERO + L.MAX_HEROES]
