@@ -545,3 +545,11 @@ def test_train_selfplay_smoke(tmp_path):
     assert league["villain"][1].endswith("villain/iter_0.zip")
     header = (run / "eval.csv").read_text().splitlines()[0]
     assert "vs_top_card_win_rate" in header and "vs_villain_win_rate" in header
+
+
+def test_play_tools_refuse_the_villain_agent_clearly():
+    """hon-play does not seat the villain yet: a clear error, not an index error."""
+    from hon_env.play.match import Match
+
+    with pytest.raises(ValueError, match="cannot seat yet"):
+        Match(load_scenario("mastermind"), 0, ["human", "heuristic"])
