@@ -553,3 +553,17 @@ def test_play_tools_refuse_the_villain_agent_clearly():
 
     with pytest.raises(ValueError, match="cannot seat yet"):
         Match(load_scenario("mastermind"), 0, ["human", "heuristic"])
+
+
+@pytest.mark.parametrize("front_end", ["sb3", "gym_vector"])
+def test_hero_only_front_ends_refuse_the_villain_agent(front_end):
+    """Front ends whose learner plays every row as a hero refuse a villain-agent scenario
+    instead of handing the villain's rows to the hero policy."""
+    if front_end == "sb3":
+        from hon_env.envs.sb3 import SB3VecEnv
+
+        with pytest.raises(ValueError, match="villain agent"):
+            SB3VecEnv(2, scenario="mastermind")
+    else:
+        with pytest.raises(ValueError, match="villain agent"):
+            gymnasium.make_vec("hon_env/HourOfNeed-v2", num_envs=2, scenario="mastermind")

@@ -303,6 +303,17 @@ class VectorEnv:
         return Game.from_array(self.scenario, self.state[i])
 
 
+def require_heroes_only(scenario: Scenario, front_end: str) -> None:
+    """Refuse a scenario with the villain agent in a front end whose learner plays every
+    row as a hero (the villain's rows would reach the hero policy)."""
+    if scenario.villain_agent:
+        raise ValueError(f"{front_end} plays every game's decisions as the heroes, but "
+                         f"scenario {scenario.id!r} has a villain agent (rules "
+                         "villain_agent): use VectorEnv (villain rows), the PettingZoo env or "
+                         "HourOfNeedVillainEnv / HourOfNeedEnv(villain_policy=...) "
+                         "(docs/mastermind.md)")
+
+
 def vector_env(num_envs: int, seed: int = 0, **options: Any) -> VectorEnv:
     """Create a ``VectorEnv``: ``num_envs`` games from ``seed``; ``options`` as every front
     end takes them (``hon_env.options``) plus ``scenario`` and ``observations``."""
