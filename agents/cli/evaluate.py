@@ -33,6 +33,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+from pathlib import Path
 
 import yaml
 
@@ -150,6 +151,12 @@ def payoff(args: argparse.Namespace) -> None:
         payoff_heatmap(rows, args.plot, f"{args.scenario}, {games} games per cell")
 
 
+def _label(spec: str) -> str:
+    """A policy's name on the heatmap: a checkpoint by its run folder and file."""
+    path = Path(spec)
+    return f"{path.parent.name}/{path.name}" if path.suffix in (".zip", ".pt") else spec
+
+
 def payoff_heatmap(rows: list[dict], path: str, title: str) -> None:
     """Heroes' win rate per hero policy (rows) x villain policy (columns), as a PNG."""
     import matplotlib
@@ -162,6 +169,7 @@ def payoff_heatmap(rows: list[dict], path: str, title: str) -> None:
     grid = [[next(r["win_rate"] for r in rows
                   if r["hero_policy"] == h and r["villain_policy"] == v) for v in villains]
             for h in heroes]
+    heroes, villains = [_label(h) for h in heroes], [_label(v) for v in villains]
     fig, ax = plt.subplots(figsize=(1.8 + 1.6 * len(villains), 1.2 + 0.6 * len(heroes)))
     im = ax.imshow(grid, vmin=0.0, vmax=1.0, cmap="RdYlGn")
     ax.set_xticks(range(len(villains)), villains, rotation=20, ha="right")
