@@ -166,22 +166,17 @@ def train(cfg: Config) -> list[dict[str, float]]:
     rows = []
     league_log: dict[str, list[str]] = {"heroes": ["heuristic"], "villain": ["random"]}
     for k in range(cfg.iterations):
-        log.phase("villain", f"iteration {k}: {cfg.villain_steps:,} decisions against "
-                             f"{len(hero_members)} hero snapshots")
-        villain_model.learn(cfg.villain_steps, reset_num_timesteps=False)
-        path = run / "villain" / f"iter_{k}.zip"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        villain_model.save(path)
-        villain_members.append(PpoPolicy.load(path, device=device, greedy=False, seed=k))
-        league_log["villain"].append(str(path))
-        log.phase("heroes", f"iteration {k}: {cfg.hero_steps:,} decisions against "
-                            f"{len(villain_members)} villain snapshots")
-        hero_model.learn(cfg.hero_steps, reset_num_timesteps=False)
-        path = run / "heroes" / f"iter_{k}.zip"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        hero_model.save(path)
-        hero_members.append(PpoPolicy.load(path, device=device, greedy=False, seed=k))
-        league_log["heroes"].append(str(path))
+        for side, model, steps, grows, opponents in (
+                ("villain", villain_model, cfg.villain_steps, villain_members, hero_members),
+                ("heroes", hero_model, cfg.hero_steps, hero_members, villain_members)):
+            log.phase(side, f"iteration {k}: {steps:,} decisions against "
+                            f"{len(opponents)} snapshots of the other side")
+            model.learn(steps, reset_num_timesteps=False)
+            path = run / side / f"iter_{k}.zip"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            model.save(path)
+            grows.append(PpoPolicy.load(path, device=device, greedy=False, seed=k))
+            league_log[side].append(str(path))
         row = evaluate_iteration(cfg, options, PpoPolicy(hero_model, greedy=True),
                                  PpoPolicy(villain_model, greedy=True))
         log.log("eval", k + 1, row)

@@ -38,11 +38,12 @@ from stable_baselines3.common.vec_env import DummyVecEnv
 
 from agents.checkpoints import require_file, sb3_safe_objects
 from agents.cli.train_ppo import CheckpointEvery, LoggedMaskablePPO, TrainLogCallback
+from agents.cli.train_ppo import Config as PpoConfig
 from agents.evaluation import EvalResult, evaluate
 from agents.registry import load_policy
 from agents.trained import PpoPolicy
 from agents.training.baselines import EVAL_SEED
-from agents.training.config import RunConfig, parse_config
+from agents.training.config import parse_config
 from agents.training.logger import RunLogger
 from agents.villains import TOP_CARD, ScriptedVillain
 from hon_env.content.loader import TRAIN_CONFIGS_DIR
@@ -55,41 +56,28 @@ SEED_STRIDE = 10_000_000
 
 
 @dataclass
-class Config(RunConfig):
+class Config(PpoConfig):
+    """The MaskablePPO trainer's settings (``agents/cli/train_ppo.py``), other defaults."""
+
     run_dir: str = "runs/villain"
     scenario: str = "mastermind"
     hero_policy: str = "heuristic"
     """the team the villain learns to beat: a policy name or checkpoint (agents.load_policy)"""
     num_envs: int = 8
-    """games played side by side"""
     n_steps: int = 256
-    """villain decisions per game per update"""
     batch_size: int = 512
-    """minibatch size"""
-    n_epochs: int = 4
-    """passes over each rollout batch"""
-    lr: float = 3e-4
-    """Adam learning rate"""
     gamma: float = 0.99
-    """discount factor (a game has about 30 villain decisions)"""
-    gae_lambda: float = 0.95
-    """lambda of generalized advantage estimation"""
-    clip_range: float = 0.2
-    """PPO ratio clipping range"""
-    ent_coef: float = 0.01
-    """weight of the entropy bonus (over legal actions)"""
-    vf_coef: float = 0.5
-    """weight of the value loss"""
     hidden: list[int] = field(default_factory=lambda: [256, 256])
-    """hidden layer sizes of the policy and value networks"""
+    pretrain_steps: int = 0
 
     def check(self) -> None:
-        self.check_positive("num_envs", "n_steps", "batch_size", "n_epochs")
+        super().check()
         if self.reward_shaping:
             raise ValueError("reward_shaping shapes the heroes' reward; the villain's is the "
                              "game's result only (docs/mastermind.md)")
-        if not self.hidden or min(self.hidden) < 1:
-            raise ValueError(f"hidden must list positive layer sizes, got {self.hidden}")
+        if self.pretrain_steps:
+            raise ValueError("pretrain_steps clones the scripted heroes; a villain has no "
+                             "scripted teacher to clone (set 0)")
 
 
 class VillainEvaluator:
