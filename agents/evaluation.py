@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from agents.policy import Policy
+from agents.villains import TOP_CARD, VersusPolicy
 from hon_env.checks import check_actions, check_int, check_seed
 from hon_env.content import Scenario
 from hon_env.core import layout as L
@@ -57,20 +58,43 @@ class EvalResult:
 
 
 def evaluate(policy: Policy, *, games: int, seed: int = 0, batch: int = 256,
-             scenario: str | Path | Scenario = "origin_story", **options: Any) -> EvalResult:
+             scenario: str | Path | Scenario = "origin_story",
+             villain_policy: Policy | str | None = None, **options: Any) -> EvalResult:
     """Play ``games`` games (one episode each) with ``policy`` and count the outcomes.
 
     ``scenario`` is an id, a path or a compiled ``Scenario``; ``options`` are the game
     options of every front end (``hon_env.options.scenario_from``: ``villain``, ``issue``,
     ``heroes``, ``n_heroes``, ``rules`` such as ``{"allies": ["lox_lee"]}``...; only with
     an id or path). Game i starts from seed ``seed + i`` whatever the batch size.
+
+    ``villain_policy`` plays the villain agent of the Mastermind variant (rules
+    ``villain_agent``; ``agents.villains``): a ``Policy`` for the rows where the villain
+    decides, or ``"top_card"`` for the rulebook's villain deck (the same scenario with the
+    villain agent switched off). A scenario whose villain is an agent needs one.
     """
     games, batch = check_int(games, "games"), check_int(batch, "batch")
     if games < 1 or batch < 1:
         raise ValueError(f"games and batch must be positive integers, got games={games}, "
                          f"batch={batch}")
     seed = check_seed(seed, games)
+    if isinstance(villain_policy, str):
+        if villain_policy != TOP_CARD:
+            raise ValueError(f"villain_policy must be a Policy or {TOP_CARD!r}, got "
+                             f"{villain_policy!r} (agents.villains.load_villain names them)")
+        if isinstance(scenario, Scenario):
+            raise ValueError("villain_policy='top_card' switches the villain agent off, "
+                             "which needs a scenario id or path, not a compiled Scenario")
+        options = {**options, "rules": {**(options.get("rules") or {}),
+                                        "villain_agent": False}}
     sc = resolve_scenario(scenario, **options)
+    if sc.villain_agent:
+        if villain_policy is None:
+            raise ValueError(f"the villain of scenario {sc.id!r} is an agent (rules "
+                             "villain_agent): pass villain_policy (a Policy or 'top_card')")
+        policy = VersusPolicy(policy, villain_policy)
+    elif villain_policy is not None and villain_policy != TOP_CARD:
+        raise ValueError(f"scenario {sc.id!r} has no villain agent (rules villain_agent), "
+                         "so villain_policy would never act")
     outcomes: list[int] = []
     reasons: list[int] = []
     rounds: list[int] = []

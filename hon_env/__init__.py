@@ -9,6 +9,9 @@ Entry points:
 - ``hour_of_need_v3``: the PettingZoo module (``.env()``, ``.parallel_env()``, ``.raw_env()``).
 - ``HourOfNeedEnv``: single-agent Gymnasium env, registered as ``hon_env/HourOfNeed-v3``;
   ``gymnasium.make_vec`` of that id gives the batched engine (``envs.gym_vector``).
+- ``HourOfNeedVillainEnv`` (``hon_env.envs.villain_env``), registered as
+  ``hon_env/HourOfNeedVillain-v3``: the Mastermind variant's villain agent as a
+  single-agent env, the heroes played by a fixed policy (``docs/mastermind.md``).
 - ``hon_env.positions``: build positions by hand.
 - ``observation_spec`` / ``state_spec`` / ``feature_index``: the observation as named
   features (``docs/observation.md``).
@@ -32,6 +35,7 @@ from hon_env.describe import action_meanings
 from hon_env.envs import pettingzoo_env as hour_of_need_v3
 from hon_env.envs.gym_env import ENV_ID, HourOfNeedEnv
 from hon_env.envs.vector import VectorEnv, vector_env
+from hon_env.envs.villain_env import VILLAIN_ENV_ID
 from hon_env.errors import EngineError, StateError
 from hon_env.game import Game, IllegalActionError
 
@@ -48,3 +52,6 @@ __all__ = [
 if ENV_ID not in gymnasium.registry:
     gymnasium.register(id=ENV_ID, entry_point="hon_env.envs.gym_env:HourOfNeedEnv",
                        vector_entry_point="hon_env.envs.gym_vector:HourOfNeedVectorEnv")
+if VILLAIN_ENV_ID not in gymnasium.registry:  # the Mastermind variant's villain agent
+    gymnasium.register(id=VILLAIN_ENV_ID,
+                       entry_point="hon_env.envs.villain_env:HourOfNeedVillainEnv")

@@ -201,19 +201,21 @@ class Game:
     # --- the decision -------------------------------------------------------------------
     @property
     def agents(self) -> list[str]:
-        """Agent names by seat: hero ids, suffixed ``_2``, ``_3``... for repeated heroes."""
-        return list(self.scenario.agent_names)
+        """Agent names: hero ids by seat, suffixed ``_2``, ``_3``... for repeated heroes,
+        then ``"villain"`` when the villain is an agent (Mastermind variant)."""
+        return list(self.scenario.possible_agents)
 
     @property
     def current_seat(self) -> int:
-        """Seat of the hero who decides now, or -1 once the game is over."""
+        """Seat of the hero who decides now (``layout.VILLAIN_SEAT`` for the villain agent),
+        or -1 once the game is over."""
         return -1 if self.is_over else int(self.state[0, L.DEC_HERO])
 
     @property
     def current_agent(self) -> str | None:
-        """Agent name of the hero who decides now (None once the game is over)."""
+        """Agent name of the one who decides now (None once the game is over)."""
         seat = self.current_seat
-        return None if seat < 0 else self.agents[seat]
+        return None if seat < 0 else self.scenario.seat_agent(seat)
 
     @property
     def decision(self) -> str:
@@ -261,13 +263,16 @@ class Game:
         return action_to_string(self.scenario, self.state[0], check_action(action))
 
     def observation(self, seat: int | None = None) -> np.ndarray:
-        """float32 [OBS_DIM] observation of ``seat`` (default: the deciding hero).
+        """float32 [OBS_DIM] observation of ``seat`` (default: the one deciding now;
+        ``layout.VILLAIN_SEAT``: the villain agent's view).
 
         Egocentric and free of hidden information (``hon_env.core.observe``).
         """
         seat = max(self.current_seat, 0) if seat is None else check_int(seat, "seat")
-        if not 0 <= seat < self.scenario.n_heroes:
-            raise ValueError(f"seat must be in [0, {self.scenario.n_heroes}), got {seat}")
+        villain = seat == L.VILLAIN_SEAT and self.scenario.villain_agent
+        if not (0 <= seat < self.scenario.n_heroes or villain):
+            extra = f" or {L.VILLAIN_SEAT} (the villain)" if self.scenario.villain_agent else ""
+            raise ValueError(f"seat must be in [0, {self.scenario.n_heroes}){extra}, got {seat}")
         out = np.zeros(OBS_DIM, np.float32)
         game_observe(self.state, self._tabs, int(seat), out)
         return out

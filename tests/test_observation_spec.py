@@ -112,6 +112,8 @@ def _scripted_views(steps: int = 400):
     scripted team plays scenarios that use every section: it reveals and fights villains
     and nemeses, which random play rarely does."""
     from agents import HeuristicPolicy
+    from agents.random_agent import RandomPolicy
+    from agents.villains import VersusPolicy
 
     rules = {"allies": ["lox_lee", "crabman"], "crisis_cards": ["cinderwicks_chemical_fire"],
              "special_bystanders": ["foremans_crew", "panicked_tourists"],
@@ -120,8 +122,11 @@ def _scripted_views(steps: int = 400):
                     villain="refuser", issue="dockside_smuggling"),
                dict(heroes=["microguy", "stride"], villain="dowager", issue="rooftop_relay",
                     rules=rules),
-               dict(heroes=["majesty"], villain="dowager", issue="century_heist")]
-    policy = HeuristicPolicy()
+               dict(heroes=["majesty"], villain="dowager", issue="century_heist"),
+               # the villain agent (Mastermind variant): its rows show the villain's view
+               dict(scenario="mastermind",
+                    rules={"villain_agent": {"inflict_victim": "villain"}})]
+    policy = VersusPolicy(HeuristicPolicy(), RandomPolicy(0))
     for kw in configs:
         env = hon_env.vector_env(16, seed=0, **kw)
         obs, _ = env.reset()

@@ -6,6 +6,8 @@
     hon-eval --policy heuristic --heroes majesty stride \
         --rules '{allies: [lox_lee, ji_yoo_rhee]}'
     hon-eval --task duo --policy heuristic                    # a benchmark task
+    hon-eval --scenario mastermind --policy heuristic random \
+        --villain-policy top_card random scripted --plot payoff.png   # a payoff table
 
 (``python scripts/evaluate.py`` in a checkout is the same command.) ``--policy`` is
 ``random``, ``heuristic`` (the coordinated team), ``heuristic_solo`` (the per-hero team) or
@@ -18,6 +20,12 @@ plays only the first games, for a quick look; ``--seed`` seeds the policy alone)
 
 Prints one row per villain x issue (wins, losses, truncations, win rate and its Wilson
 95% interval, mean rounds); ``--json FILE`` also writes the rows as JSON.
+
+``--villain-policy`` (Mastermind variant, ``docs/mastermind.md``) plays every hero policy
+of ``--policy`` against every villain policy (``top_card``, ``random``, ``scripted`` or a
+trained villain's ``.zip``) on ``--scenario`` (default ``mastermind``) and prints the
+payoff table: the heroes' win rate [Wilson 95% interval] per pair; ``--plot FILE`` draws
+it as a heatmap.
 """
 
 from __future__ import annotations
@@ -25,6 +33,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+from pathlib import Path
 
 import yaml
 
@@ -36,9 +45,12 @@ from hon_env import list_content
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(prog="hon-eval", description=__doc__.split("\n")[0],
                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    p.add_argument("--policy", default="random",
-                   help="random, heuristic or a checkpoint (.pt MAPPO, .zip MaskablePPO)")
-    p.add_argument("--heroes", nargs="+", default=["majesty"], help="hero ids of the team")
+    p.add_argument("--policy", nargs="+", default=["random"],
+                   help="random, heuristic or a checkpoint (.pt MAPPO, .zip MaskablePPO); "
+                        "several only with --villain-policy")
+    p.add_argument("--heroes", nargs="+", default=None,
+                   help="hero ids of the team (default: majesty; with --villain-policy the "
+                        "scenario's)")
     p.add_argument("--villains", nargs="*", default=None,
                    help="villain ids to play (None: every villain in the content)")
     p.add_argument("--issues", nargs="*", default=None,
@@ -52,7 +64,20 @@ def main(argv: list[str] | None = None) -> None:
                    help="optional rules as a YAML mapping, e.g. '{allies: [lox_lee]}'")
     p.add_argument("--json", default=None, help="also write the rows to this JSON file")
     p.add_argument("--task", default=None, help="a benchmark task (see hon_env.tasks)")
+    p.add_argument("--villain-policy", nargs="+", default=None,
+                   help="villain policies for a payoff table (Mastermind variant): top_card, "
+                        "random, scripted or a trained villain (.zip)")
+    p.add_argument("--scenario", default="mastermind",
+                   help="scenario of the payoff table (with --villain-policy)")
+    p.add_argument("--plot", default=None, help="with --villain-policy: heatmap PNG path")
     args = p.parse_args(argv)
+    if args.villain_policy:
+        payoff(args)
+        return
+    if len(args.policy) > 1:
+        p.error("several --policy values need --villain-policy (a payoff table)")
+    args.policy = args.policy[0]
+    args.heroes = args.heroes or ["majesty"]
     if args.task:
         evaluate_task(args, p)
         return
@@ -100,6 +125,64 @@ def evaluate_task(args: argparse.Namespace, p: argparse.ArgumentParser) -> None:
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"task": task.name, "policy": args.policy, **r.as_dict()}, f, indent=1)
+
+
+def payoff(args: argparse.Namespace) -> None:
+    """``--villain-policy``: hero policies x villain policies on one scenario."""
+    from agents.villains import load_villain
+
+    games = 200 if args.games is None else args.games
+    options = {"heroes": args.heroes} if args.heroes else {}
+    rows = []
+    print(f"payoff on {args.scenario}: heroes' win rate [95% CI] over {games} games "
+          f"(seeds {args.seed}+)")
+    print(f"{'hero policy':28} {'villain policy':28} {'win rate [95% CI]':>24}")
+    for hero_spec, villain_spec in itertools.product(args.policy, args.villain_policy):
+        villain = load_villain(villain_spec, seed=args.seed + 1)
+        r = evaluate(load_policy(hero_spec, seed=args.seed), scenario=args.scenario,
+                     villain_policy=villain, games=games, seed=args.seed, **options)
+        rows.append({"hero_policy": hero_spec, "villain_policy": villain_spec, **r.as_dict()})
+        print(f"{hero_spec:28} {villain_spec:28} {r.win_rate:8.3f} "
+              f"[{r.ci_low:.3f}, {r.ci_high:.3f}]")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(rows, f, indent=1)
+    if args.plot:
+        payoff_heatmap(rows, args.plot, f"{args.scenario}, {games} games per cell")
+
+
+def _label(spec: str) -> str:
+    """A policy's name on the heatmap: a checkpoint by its run folder and file."""
+    path = Path(spec)
+    return f"{path.parent.name}/{path.name}" if path.suffix in (".zip", ".pt") else spec
+
+
+def payoff_heatmap(rows: list[dict], path: str, title: str) -> None:
+    """Heroes' win rate per hero policy (rows) x villain policy (columns), as a PNG."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    heroes = list(dict.fromkeys(r["hero_policy"] for r in rows))
+    villains = list(dict.fromkeys(r["villain_policy"] for r in rows))
+    grid = [[next(r["win_rate"] for r in rows
+                  if r["hero_policy"] == h and r["villain_policy"] == v) for v in villains]
+            for h in heroes]
+    heroes, villains = [_label(h) for h in heroes], [_label(v) for v in villains]
+    fig, ax = plt.subplots(figsize=(1.8 + 1.6 * len(villains), 1.2 + 0.6 * len(heroes)))
+    im = ax.imshow(grid, vmin=0.0, vmax=1.0, cmap="RdYlGn")
+    ax.set_xticks(range(len(villains)), villains, rotation=20, ha="right")
+    ax.set_yticks(range(len(heroes)), heroes)
+    for i, row in enumerate(grid):
+        for j, v in enumerate(row):
+            ax.text(j, i, f"{v:.2f}", ha="center", va="center")
+    ax.set_xlabel("villain policy")
+    ax.set_title(title, fontsize=9)
+    fig.colorbar(im, ax=ax, label="heroes' win rate")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
 
 
 if __name__ == "__main__":

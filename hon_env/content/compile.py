@@ -94,6 +94,7 @@ from hon_env.content.tables import (
     CFG_SETUP_PROG,
     CFG_START_SPACE,
     CFG_TOUGHNESS,
+    CFG_VHAND,
     CL_ATTACK_DICE,
     CL_NCOLS,
     CL_PRESENT,
@@ -222,6 +223,7 @@ from hon_env.content.tables import (
     VC_SPECIAL_PROG,
     VC_TYPE,
     VDECK,
+    VILLAIN_SEAT,
     VS_ACTIVATE_PROG,
     VS_DANGER,
     VS_DANGER_PH,
@@ -235,6 +237,11 @@ from hon_env.content.tables import (
     VT_PERIL,
     Tables,
     pack_tables,
+)
+from hon_env.content.villain_agent import (
+    VILLAIN_AGENT,
+    check_villain_agent,
+    villain_agent_cfg,
 )
 
 # Rules the rulebook leaves open (or that we make switchable), with their defaults.
@@ -284,6 +291,9 @@ DEFAULT_RULES: dict[str, Any] = {
     # The Allies optional rule: ids of Ally cards (``configs/content/allies/``), one per
     # hero in seat order (the first ally helps seat 0); at most one ally per hero.
     "allies": [],
+    # The Mastermind variant: the villain as an agent with a hidden hand of villain cards
+    # (``content/villain_agent.py``: True for its defaults, or a mapping of settings).
+    "villain_agent": False,
 }
 
 # Inclusive ranges of the integer rules.
@@ -404,6 +414,35 @@ class Scenario:
             seen[hid] = seen.get(hid, 0) + 1
             names.append(hid if seen[hid] == 1 else f"{hid}_{seen[hid]}")
         return tuple(names)
+
+    @property
+    def villain_agent(self) -> bool:
+        """The villain is an agent (the Mastermind variant, rule ``villain_agent``)."""
+        return int(self.tables.cfg[CFG_VHAND]) > 0
+
+    @property
+    def possible_agents(self) -> tuple[str, ...]:
+        """Every agent of a game: the heroes by seat, then ``"villain"`` when the villain is
+        an agent."""
+        return self.agent_names + ((VILLAIN_AGENT,) if self.villain_agent else ())
+
+    def agent_seat(self, agent: str) -> int:
+        """Seat of ``agent`` (``layout.VILLAIN_SEAT`` for the villain); KeyError if unknown."""
+        if agent == VILLAIN_AGENT and self.villain_agent:
+            return VILLAIN_SEAT
+        try:
+            return self.agent_names.index(agent)
+        except ValueError:
+            raise KeyError(f"unknown agent {agent!r}; agents are "
+                           f"{list(self.possible_agents)}") from None
+
+    def seat_agent(self, seat: int) -> str:
+        """Agent name of ``seat`` (a hero's seat, or ``layout.VILLAIN_SEAT``)."""
+        if seat == VILLAIN_SEAT and self.villain_agent:
+            return VILLAIN_AGENT
+        if not 0 <= seat < self.n_heroes:
+            raise ValueError(f"no agent sits at seat {seat}")
+        return self.agent_names[seat]
 
     @property
     def n_nemeses(self) -> int:
@@ -633,6 +672,8 @@ def resolve_rules(from_file: dict[str, Any], from_args: dict[str, Any] | None,
                 out[key] = _check_ids(value, where.key(key), "crisis", MAX_CRISES)
             elif key == "allies":
                 out[key] = _check_ids(value, where.key(key), "ally", MAX_HEROES)
+            elif key == "villain_agent":
+                out[key] = check_villain_agent(value, where.key(key))
             elif key in BOOL_RULES:
                 if not isinstance(value, bool):
                     raise where.key(key).error(f"expected true or false, got {type_name(value)}")
@@ -870,6 +911,8 @@ def _cfg(n_heroes: int, issue: Issue, rules: dict[str, Any], caps: dict[str, int
         cfg[index] = rules[key]
     for key, index in _CAP_CFG.items():
         cfg[index] = caps[key]
+    for index, value in villain_agent_cfg(rules["villain_agent"]).items():
+        cfg[index] = value
     return cfg
 
 

@@ -35,6 +35,7 @@ import numpy as np
 
 MAX_HEROES = 6
 MAX_ROSTER = 16  # hero ids a content directory may hold: the hero one-hot's width
+VILLAIN_SEAT = MAX_HEROES  # the villain agent's seat (Mastermind variant): no hero sits there
 HERO_DECK = 20
 VDECK = 29
 IDECK = 14
@@ -284,7 +285,12 @@ CFG_FOCUS_CAP = 20
 CFG_FOCUS_TO_FLIP = 21
 CFG_TOUGHNESS = 22  # damage prevented by a toughness feat
 CFG_NEMESIS_POOL = 23  # nemesis cards in the pool (rows of ``nemesis``)
-CFG_N_COLS = 24
+# The Mastermind variant (rules ``villain_agent``, core/mastermind.py); all 0 when it is off.
+CFG_VHAND = 24  # villain cards the villain agent holds; 0: no villain agent (the rulebook)
+CFG_VSHOWDOWN = 25  # 1: the villain picks the Showdown card from its hand
+CFG_VCUNNING = 26  # 1: the villain, not the active hero, chooses scheme or inflict
+CFG_VINFLICT = 27  # 1: the villain picks who suffers an inflict among nearby heroes
+CFG_N_COLS = 28
 
 
 class Tables(NamedTuple):

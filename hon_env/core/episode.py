@@ -10,7 +10,9 @@ numbers:
 - a win or a loss *terminates* the episode, the caps (``max_rounds``, ``max_decisions``)
   *truncate* it;
 - an illegal action in ``"penalize"`` mode ends the episode, terminated, with
-  ``ILLEGAL_PENALTY`` as the step's reward.
+  ``ILLEGAL_PENALTY`` as the step's reward;
+- with the villain agent (Mastermind variant) the villain gets ``villain_reward``: minus
+  the heroes' win/loss reward, at the end of the episode only.
 """
 
 from __future__ import annotations
@@ -37,12 +39,24 @@ def step_reward(s, i, weights, ev_prev):
         now = s[i, L.EVENTS + k]
         r += weights[k] * (now - ev_prev[k])
         ev_prev[k] = now
-    o = s[i, L.OUTCOME]
-    if o == L.OUT_WIN:
-        r += WIN_REWARD
-    elif o == L.OUT_LOSS:
-        r += LOSS_REWARD
-    return r
+    return r + outcome_reward(s[i, L.OUTCOME])
+
+
+@njit(cache=True)
+def outcome_reward(outcome):
+    """The heroes' reward for an episode's result: +1 win, -1 loss, 0 otherwise."""
+    if outcome == L.OUT_WIN:
+        return WIN_REWARD
+    if outcome == L.OUT_LOSS:
+        return LOSS_REWARD
+    return 0.0
+
+
+@njit(cache=True)
+def villain_reward(outcome):
+    """The villain agent's reward (Mastermind variant): minus the heroes' result, so the
+    two teams play a zero-sum game (hero shaping is not mirrored)."""
+    return -outcome_reward(outcome)
 
 
 @njit(cache=True)

@@ -67,6 +67,14 @@ from hon_env.core.masks import (
     rescuable_at,
     yield_target,
 )
+from hon_env.core.mastermind import (
+    NO_CARD,
+    PARKED,
+    cunning_decider,
+    fill_hand,
+    hero_origin,
+    inflict_decider,
+)
 from hon_env.core.queries import (
     armor,
     attach_host,
@@ -374,11 +382,32 @@ def place_figure_card(s, b, T, c, h):
 
 
 @njit(cache=True)
+def next_villain_card(s, b, T, h, showdown):
+    """The villain card that resolves against hero ``h`` now: the top of the villain deck
+    (rulebook), or with the villain agent (core/mastermind.py) the card it picks from its
+    hand. Returns the card, moved to L_PENDING; NO_CARD when none is left anywhere; PARKED
+    when the villain must choose first (D_VPLAY parked, the caller returns unpopped)."""
+    if T.cfg[TB.CFG_VHAND] == 0 or (showdown == 1 and T.cfg[TB.CFG_VSHOWDOWN] == 0):
+        return villain_draw(s, b)
+    ch = take_choice(s, b)
+    if ch >= 0:
+        c = ch - L.A_TARGET - L.T_V0
+        s[b, L.VLOC + c] = L.L_PENDING
+        return c
+    if fill_hand(s, b, T) == 0:
+        return NO_CARD
+    park(s, b, L.D_VPLAY, L.VILLAIN_SEAT, h, showdown)
+    return PARKED
+
+
+@njit(cache=True)
 def op_vdraw(s, b, T, h):
     """Hero ``h`` draws and resolves one villain card (rulebook: Villain Turn)."""
-    pop(s, b)
     s[b, L.ACTIVE] = h
-    c = villain_draw(s, b)
+    c = next_villain_card(s, b, T, h, 0)
+    if c == PARKED:
+        return
+    pop(s, b)
     if c < 0:
         return
     # the whole card is one effect: its ploy icons (special ones too) share one latch
@@ -399,7 +428,8 @@ def op_ploy(s, b, T, c, k, h):
     if icon == TB.PLOY_CUNNING:
         ch = take_choice(s, b)
         if ch < 0:
-            park(s, b, L.D_CUNNING, h, 0, 0)
+            who = cunning_decider(T, h)
+            park(s, b, L.D_CUNNING, who, h if who != h else 0, 0)
             return
         pop(s, b)
         if ch == L.A_OPTION:
@@ -851,10 +881,13 @@ def op_roll(s, b, T):
 @njit(cache=True)
 def op_showdown(s, b, T, h):
     """Step 5: attacking the revealed villain's space draws a card for its Showdown effect."""
-    pop(s, b)
     if s[b, L.VIL_SIDE] != 1 or s[b, L.VIL_IN_PANEL] == 1 or s[b, L.VIL_LOC] != s[b, L.ROLL_SPACE]:
+        pop(s, b)
         return
-    c = villain_draw(s, b)
+    c = next_villain_card(s, b, T, h, 1)
+    if c == PARKED:
+        return
+    pop(s, b)
     if c < 0:
         return
     s[b, L.ROLL_SHOWDOWN] = c
@@ -1101,13 +1134,13 @@ def op_inflict_choice(s, b, T, n, seats, h):
     who suffers it. ``seats`` has bit h for hero h and bit ALLY_BIT + h for h's ally."""
     ch = take_choice(s, b)
     if ch < 0:
-        park(s, b, L.D_PICK_HERO, h, seats, 0)
+        park(s, b, L.D_PICK_HERO, inflict_decider(T, h), seats, 0)
         return
     pop(s, b)
     if ch < L.A_HERO:  # an ally figure takes it (rulebook: Ally Cards and Figures)
         damage_ally(s, b, T, ch - L.A_TARGET - L.T_ALLY0, n)
         return
-    target = (h + ch - L.A_HERO) % T.cfg[TB.CFG_N_HEROES]
+    target = (hero_origin(inflict_decider(T, h)) + ch - L.A_HERO) % T.cfg[TB.CFG_N_HEROES]
     push(s, b, F_HERO_DAMAGE, target, n, 0, target, -1)
 
 

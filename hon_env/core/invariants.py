@@ -94,7 +94,11 @@ def violations(state: np.ndarray, T: TB.Tables, masks: np.ndarray | None = None)
     if masks is not None:
         bad(running & (masks.sum(axis=1) == 0), "running game with an empty mask")
         bad(~running & (masks.sum(axis=1) != 0), "finished game with a non-empty mask")
-    bad(running & ((f("dec_hero") < 0) | (f("dec_hero") >= nh)), "decider outside the seats")
+    villain = (f("dec_hero") == L.VILLAIN_SEAT) & (T.cfg[TB.CFG_VHAND] > 0)  # Mastermind
+    bad(running & ~villain & ((f("dec_hero") < 0) | (f("dec_hero") >= nh)),
+        "decider outside the seats")
+    held = (f("vloc") == L.L_HAND).sum(axis=1)
+    bad(held > T.cfg[TB.CFG_VHAND], "villain holds more cards than its hand allows")
     bad(running & (f("dec_kind") == L.D_NONE), "running game without a pending decision")
     return out
 

@@ -106,8 +106,8 @@ DECISIONS = _field("decisions", hi=HUGE)  # decisions answered so far
 SP = _field("sp", hi=STACK_DEPTH + 1)  # interpreter stack pointer (entries in use)
 STACK = _field("stack", STACK_DEPTH, STACK_W, lo=I32_MIN, hi=I32_END, live="sp")
 # --- the pending decision
-DEC_KIND = _field("dec_kind", hi=16)  # D_* (D_NONE when the game is over)
-DEC_HERO = _field("dec_hero", hi="heroes")  # seat that decides
+DEC_KIND = _field("dec_kind", hi=17)  # D_* (D_NONE when the game is over)
+DEC_HERO = _field("dec_hero", hi="deciders")  # seat that decides (VILLAIN_SEAT: the villain)
 DEC_A = _field("dec_a", lo=-1, hi=BIG)  # decision context (see masks.py for each kind)
 DEC_B = _field("dec_b", lo=-1, hi=BIG)
 CHOICE = _field("choice", lo=-1, hi=0)  # the answer being applied, -1 when none
@@ -367,11 +367,16 @@ D_PICK_TARGET = 12  # TARGET: target of damage_enemy / justice / exhaust_threat
 D_ATTACK_SPACE = 13  # ATTACK: target space of a free Attack (DEC_B 1: your ally's Attack)
 D_SOLVE_SPACE = 14  # SOLVE: target space of a free Solve (DEC_B 1: your ally's Solve)
 D_RESCUE = 15  # SPACE: where to rescue a bystander
+D_VPLAY = 16  # TARGET T_V0 + i: the villain plays hand card i against hero DEC_A
+#               (DEC_B 0: villain turn, 1: Showdown); Mastermind variant only
 DECISION_NAMES = (
     "none", "mulligan", "main", "move", "place", "cunning", "clue_dice", "focus_spend",
     "assign", "damage", "discard_or_damage", "pick_hero", "pick_target", "attack_space",
-    "solve_space", "rescue",
+    "solve_space", "rescue", "villain_play",
 )
+# The villain agent's seat (Mastermind variant) is DEC_HERO of the decisions it owns. It
+# has no hero fields; villain cards in its hand have zone L_HAND.
+from hon_env.content.tables import VILLAIN_SEAT  # noqa: E402, F401 (declared with MAX_HEROES)
 
 
 def field_view(state: np.ndarray, name: str) -> np.ndarray:

@@ -14,6 +14,7 @@ from hon_env.content import ops
 from hon_env.content import tables as TB
 from hon_env.core import layout as L
 from hon_env.core.geometry import bystander_at, captives, is_empty
+from hon_env.core.mastermind import hero_origin, vplay_mask
 from hon_env.core.queries import (
     any_enemy_in_space,
     any_problem_in_space,
@@ -238,6 +239,8 @@ def legal_mask(state, game, tables, out):
         return mask_strike_space(state, game, tables, hero, kind == L.D_ATTACK_SPACE, out)
     if kind == L.D_RESCUE:
         return mask_rescue(state, game, tables, hero, out)
+    if kind == L.D_VPLAY:
+        return vplay_mask(state, game, out)
     return 0, -1
 
 
@@ -422,14 +425,15 @@ def mask_discard_or_damage(state, game, hero, out):
 
 @njit(cache=True)
 def mask_pick_hero(state, game, tables, hero, out):
-    """D_PICK_HERO: a seat of the DEC_A bitmask (A_HERO + k: k seats after ``hero``), or an
-    ally figure of it (its ALLY_BIT bits)."""
+    """D_PICK_HERO: a seat of the DEC_A bitmask (A_HERO + k: k seats after ``hero``; after
+    seat 0 for the villain agent), or an ally figure of it (its ALLY_BIT bits)."""
     n = 0
     last = -1
     seats = state[game, L.DEC_A]
     nh = tables.cfg[TB.CFG_N_HEROES]
+    origin = hero_origin(hero)
     for k in range(TB.MAX_HEROES):
-        if k < nh and (seats >> ((hero + k) % nh)) & 1:
+        if k < nh and (seats >> ((origin + k) % nh)) & 1:
             n, last = _set(out, L.A_HERO + k, n, last)
     for o in range(nh):
         if (seats >> (L.ALLY_BIT + o)) & 1:

@@ -301,6 +301,22 @@ with _OBS.section("hero_identity", MAX_HEROES, "seat, self first, then in seat o
     HERO_ID = s.feat("hero", MAX_ROSTER, "one-hot", "the hero's index in the content's hero "
                      "roster (`Scenario.hero_roster`: the content directory's hero ids, "
                      "sorted); all zero for an empty seat")
+# The Mastermind variant (rules villain_agent): all zeros in the rulebook's game. Heroes
+# see the villain's hand size only; the villain's own view adds its hand.
+with _OBS.section("villain_agent") as s:
+    VA_ON = s.feat("on", doc="the villain is an agent (Mastermind variant)")
+    VA_OBSERVER = s.feat("observer_is_villain", doc="this is the villain's own view")
+    VA_HAND_SIZE = s.feat("hand_size", scale="/ 10", doc="villain cards in the villain's hand")
+    VA_HAND_CAP = s.feat("hand_cap", scale="/ 10", doc="cards the villain's hand holds")
+    VA_DECIDING = s.feat("villain_deciding", doc="the villain decides now")
+    VA_PLAY = s.feat("villain_play", doc="the pending decision is the villain's card choice")
+    VA_SHOWDOWN = s.feat("showdown", doc="that choice answers an attack (dice step 5)")
+    VA_CARD_FOR = s.feat("card_for", MAX_HEROES, "one-hot", "the hero the villain's card "
+                         "resolves against: egocentric seat for a hero, seat for the villain")
+    VA_HAND = s.feat("hand", VDECK, "multi-hot", "villain deck cards in the villain's hand "
+                     "(the villain's own view only)")
+    VA_HERO_HANDS = s.feat("hero_hand_sizes", MAX_HEROES, "/ 10", "cards in each seat's "
+                           "hand (the villain's own view only; a hero sees them in others)")
 
 OBS_FEATURES: tuple[Feature, ...] = tuple(_OBS.features)
 OBS_SECTIONS: tuple[tuple[str, int, int, int, str], ...] = tuple(_OBS.sections)
@@ -321,6 +337,7 @@ OFF_ALLY_PLANE = _BASE["ally_figures"][0]
 OFF_CRISES, CRISIS_FEATS = _BASE["crises"]
 OFF_SBY, SBY_FEATS = _BASE["special_bystanders"]
 OFF_HERO_ID, HERO_ID_FEATS = _BASE["hero_identity"]
+OFF_VA = _BASE["villain_agent"][0]
 assert _BASE["issue_cards"][1] == CARD_FEATS  # villain and issue cards share a row layout
 
 # The global state: seat 0's observation, then every seat's hand.
@@ -329,8 +346,12 @@ _STATE.size = OBS_DIM
 _STATE.sections.append(("observation", 0, 1, OBS_DIM, "seat 0's observation"))
 with _STATE.section("hands", MAX_HEROES, "seat") as s:
     STATE_HAND = s.feat("hand", HERO_DECK, "multi-hot", "hero deck cards in the seat's hand")
-STATE_FEATURES: tuple[Feature, ...] = tuple(_STATE.features)
 OFF_HANDS = _STATE.sections[-1][1]
+with _STATE.section("villain_hand") as s:
+    STATE_VHAND = s.feat("hand", VDECK, "multi-hot", "villain deck cards in the villain "
+                         "agent's hand (Mastermind variant)")
+OFF_STATE_VHAND = _STATE.sections[-1][1]
+STATE_FEATURES: tuple[Feature, ...] = tuple(_STATE.features)
 STATE_DIM = _STATE.size
 
 _BY_KEY = {f.key: f for f in OBS_FEATURES}

@@ -27,6 +27,7 @@ from hon_env.content.tables import (
     CFG_MAX_YIELDS,
     CFG_N_HEROES,
     CFG_N_SPACES,
+    CFG_VHAND,
     CLUE_DECK,
     CLUE_LIST,
     CR_DANGER,
@@ -62,6 +63,7 @@ from hon_env.content.tables import (
 from hon_env.core import layout as L
 from hon_env.core import obs_features as F
 from hon_env.core.geometry import panel_of_space
+from hon_env.core.mastermind import hand_count
 from hon_env.core.obs_features import (
     ALLY_FEATS,
     CARD_FEATS,
@@ -82,6 +84,8 @@ from hon_env.core.obs_features import (
     OFF_SELF,
     OFF_SMIN,
     OFF_SPACES,
+    OFF_STATE_VHAND,
+    OFF_VA,
     OFF_VCARDS,
     OTHER_FEATS,
     SBY_FEATS,
@@ -137,18 +141,68 @@ def encode_obs(s, b, T, seat, out):
     own writer below; the feature names are those of ``obs_features``.
     """
     out[:] = 0.0
-    here = s[b, L.HLOC + seat]
-    _global(s, b, T, seat, out)
-    _board(s, b, T, seat, here, out)
-    _self(s, b, T, seat, here, out)
-    _others(s, b, T, seat, here, out)
-    _deck_cards(s, b, T, seat, here, out)
-    _nemeses(s, b, T, seat, here, out)
+    # the villain agent (seat VILLAIN_SEAT) sees seat 0's public view plus its own section
+    view = 0 if seat >= L.VILLAIN_SEAT else seat
+    here = s[b, L.HLOC + view]
+    _global(s, b, T, view, out)
+    _board(s, b, T, view, here, out)
+    _self(s, b, T, view, here, out)
+    _others(s, b, T, view, here, out)
+    _deck_cards(s, b, T, view, here, out)
+    _nemeses(s, b, T, view, here, out)
     _special_minions(s, b, T, out)
-    _allies(s, b, T, seat, here, out)
-    _crises(s, b, T, seat, here, out)
+    _allies(s, b, T, view, here, out)
+    _crises(s, b, T, view, here, out)
     _special_bystanders(s, b, T, out)
-    _hero_identity(T, seat, out)
+    _hero_identity(T, view, out)
+    _villain_agent(s, b, T, seat, out)
+    if seat >= L.VILLAIN_SEAT:
+        _villain_view(s, b, out)
+
+
+@njit(cache=True)
+def _villain_agent(s, b, T, seat, out):
+    """The ``villain_agent`` section (Mastermind variant; zeros when it is off). Heroes see
+    the hand's size; the villain's own view (``seat == VILLAIN_SEAT``) also its cards."""
+    cap = T.cfg[CFG_VHAND]
+    if cap == 0:
+        return
+    nh = T.cfg[CFG_N_HEROES]
+    villain = seat >= L.VILLAIN_SEAT
+    o = OFF_VA
+    out[o + F.VA_ON] = 1.0
+    out[o + F.VA_HAND_SIZE] = hand_count(s, b) / 10.0
+    out[o + F.VA_HAND_CAP] = cap / 10.0
+    kind = s[b, L.DEC_KIND]
+    if s[b, L.DEC_HERO] == L.VILLAIN_SEAT and kind != L.D_NONE:
+        out[o + F.VA_DECIDING] = 1.0
+        if kind == L.D_VPLAY:
+            out[o + F.VA_PLAY] = 1.0
+            out[o + F.VA_SHOWDOWN] = 1.0 if s[b, L.DEC_B] == 1 else 0.0
+        target = s[b, L.DEC_A]
+        if (kind == L.D_VPLAY or kind == L.D_CUNNING) and 0 <= target < nh:
+            out[o + F.VA_CARD_FOR + (target if villain else (target - seat) % nh)] = 1.0
+    if villain:
+        out[o + F.VA_OBSERVER] = 1.0
+        for c in range(L.VDECK):
+            if s[b, L.VLOC + c] == L.L_HAND:
+                out[o + F.VA_HAND + c] = 1.0
+        for h in range(nh):
+            out[o + F.VA_HERO_HANDS + h] = hand_size(s, b, h) / 10.0
+
+
+@njit(cache=True)
+def _villain_view(s, b, out):
+    """Turn seat 0's view into the villain's: seat 0's hand and clues are private to that
+    hero, the seat one-hot names no hero, and "deciding" means the villain decides."""
+    for c in range(HERO_DECK):
+        out[OFF_SELF + F.SELF_HAND + c] = 0.0
+    for k in range(CLUE_LIST):
+        out[OFF_SELF + F.SELF_CLUES + k] = 0.0
+    for k in range(MAX_HEROES):
+        out[OFF_GLOBAL + F.G_SEAT + k] = 0.0
+    deciding = s[b, L.DEC_HERO] == L.VILLAIN_SEAT and s[b, L.OUTCOME] == 0
+    out[OFF_GLOBAL + F.G_DECIDING] = 1.0 if deciding else 0.0
 
 
 @njit(cache=True)
@@ -189,7 +243,8 @@ def _global(s, b, T, seat, out):
         out[g + F.G_ROLL_DICE] = s[b, L.ROLL_DICE] / 10.0
     out[g + F.G_DECISION_A] = s[b, L.DEC_A] / 10.0
     out[g + F.G_DECISION_B] = s[b, L.DEC_B] / 10.0
-    out[g + F.G_DECISION_KIND + min(s[b, L.DEC_KIND], 15)] = 1.0
+    if s[b, L.DEC_KIND] < 16:  # the villain's own decision kinds: villain_agent section
+        out[g + F.G_DECISION_KIND + s[b, L.DEC_KIND]] = 1.0
     out[g + F.G_SEAT + seat] = 1.0
 
 
@@ -486,7 +541,8 @@ def _hero_identity(T, seat, out):
 @njit(cache=True)
 def encode_state(s, b, T, out):
     """Global state of game ``b`` for centralized critics (float32 [STATE_DIM]): seat 0's
-    observation, then the ``hands`` section (every seat's hand multi-hot)."""
+    observation, then the ``hands`` section (every seat's hand multi-hot) and the villain
+    agent's hand (``villain_hand``)."""
     encode_obs(s, b, T, 0, out[:OBS_DIM])
     out[OBS_DIM:] = 0.0
     for h in range(T.cfg[CFG_N_HEROES]):
@@ -494,3 +550,6 @@ def encode_state(s, b, T, out):
             z = s[b, L.HCLOC + h * HERO_DECK + c]
             if z == L.L_HAND or z == L.L_MULLIGAN:
                 out[OFF_HANDS + h * HERO_DECK + F.STATE_HAND + c] = 1.0
+    for c in range(L.VDECK):
+        if s[b, L.VLOC + c] == L.L_HAND:
+            out[OFF_STATE_VHAND + F.STATE_VHAND + c] = 1.0

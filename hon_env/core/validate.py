@@ -94,13 +94,20 @@ DECISION_OPS: dict[int, tuple[int, ...]] = {
     L.D_ATTACK_SPACE: (ops.OP_ATTACK, ops.OP_ALLY_ATTACK),
     L.D_SOLVE_SPACE: (ops.OP_SOLVE, ops.OP_ALLY_SOLVE),
     L.D_RESCUE: (ops.OP_RESCUE,),
+    L.D_VPLAY: (I.F_VDRAW, I.F_SHOWDOWN),
 }
+# Decisions the villain agent may own (Mastermind variant), with the cfg switch that hands
+# each one to it (D_VPLAY is always the villain's).
+_VILLAIN_DECISIONS = {L.D_VPLAY: None, L.D_CUNNING: TB.CFG_VCUNNING,
+                      L.D_PICK_HERO: TB.CFG_VINFLICT}
 
 
 def scenario_limits(T: np.record) -> dict[str, int]:
     """The per-scenario bounds that ``layout.RANGES`` names by string."""
-    return {"heroes": int(T.cfg[TB.CFG_N_HEROES]), "spaces": int(T.cfg[TB.CFG_N_SPACES]),
-            "nemesis_pool": int(T.cfg[TB.CFG_NEMESIS_POOL])}
+    nh = int(T.cfg[TB.CFG_N_HEROES])
+    return {"heroes": nh, "spaces": int(T.cfg[TB.CFG_N_SPACES]),
+            "nemesis_pool": int(T.cfg[TB.CFG_NEMESIS_POOL]),
+            "deciders": L.VILLAIN_SEAT + 1 if T.cfg[TB.CFG_VHAND] > 0 else nh}
 
 
 def _bound(v: int | str, limits: dict[str, int]) -> int:
@@ -205,6 +212,27 @@ def _stack_problem(row: np.ndarray, T: np.record, limits: dict[str, int],
     return None
 
 
+def _villain_problem(row: np.ndarray, T: np.record) -> str | None:
+    """Who owns the pending decision, and the villain's hand (Mastermind variant)."""
+    kind, who = int(row[L.DEC_KIND]), int(row[L.DEC_HERO])
+    nh, cap = int(T.cfg[TB.CFG_N_HEROES]), int(T.cfg[TB.CFG_VHAND])
+    if kind != L.D_NONE:
+        if who >= nh and who != L.VILLAIN_SEAT:
+            return f"field dec_hero = {who}: a seat past the {nh} heroes that is not the villain"
+        switch = _VILLAIN_DECISIONS.get(kind, -1)
+        villain_may = kind in _VILLAIN_DECISIONS and (switch is None or T.cfg[switch] != 0)
+        if who == L.VILLAIN_SEAT and not villain_may:
+            return (f"field dec_hero = {who} (the villain) owns a {L.DECISION_NAMES[kind]} "
+                    "decision, which this scenario gives to a hero")
+        if kind == L.D_VPLAY and who != L.VILLAIN_SEAT:
+            return f"field dec_hero = {who}: a villain_play decision belongs to the villain"
+    held = int((row[L.VLOC:L.VLOC + TB.VDECK] == L.L_HAND).sum())
+    if held > cap:
+        return (f"field vloc: the villain holds {held} cards in hand, this scenario allows "
+                f"{cap}")
+    return None
+
+
 def _flow_problem(row: np.ndarray) -> str | None:
     kind, sp = int(row[L.DEC_KIND]), int(row[L.SP])
     if row[L.OUTCOME] != L.OUT_ONGOING:
@@ -240,8 +268,8 @@ def first_problem(row: np.ndarray, T: np.record, *, programs_only: bool = True) 
                 return problem
     if not row[L.RNG:L.RNG + 4].any():
         return "field rng = [0, 0, 0, 0]: the random generator needs a non-zero word"
-    return (_seat_problem(row, T) or _stack_problem(row, T, limits, programs_only)
-            or _flow_problem(row))
+    return (_seat_problem(row, T) or _villain_problem(row, T)
+            or _stack_problem(row, T, limits, programs_only) or _flow_problem(row))
 
 
 def validate_state(state: np.ndarray, T: np.record, *, invariants: bool = True) -> None:

@@ -10,7 +10,7 @@ from numba import njit, prange
 
 from hon_env.content import tables as TB
 from hon_env.core import layout as L
-from hon_env.core.episode import is_terminated, is_truncated, step_reward
+from hon_env.core.episode import is_terminated, is_truncated, step_reward, villain_reward
 from hon_env.core.interp import apply_action
 from hon_env.core.observe import encode_obs, encode_state
 from hon_env.core.setup import init_game
@@ -22,7 +22,8 @@ def _finish_row(s, i, T, episodes, weights, ev_prev, want_obs, agent, rewards, t
     """Score game ``i``'s step by the episode rules (``core/episode.py``) and, when its
     episode ended, record it.
 
-    Writes ``rewards[i]`` (the team reward for each seat in play), ``term[i]``/``trunc[i]``,
+    Writes ``rewards[i]`` (the team reward for each seat in play, then the villain agent's
+    reward when the villain is an agent), ``term[i]``/``trunc[i]``,
     ``ev_prev[i]``, and for an episode that ended in this step ``episodes[i] += 1``,
     ``final_info[i]`` = (ended, outcome, loss reason, rounds, decisions, seat) and
     ``final_obs[i]`` (its last observation). Returns True when the episode ended.
@@ -43,8 +44,14 @@ def _finish_row(s, i, T, episodes, weights, ev_prev, want_obs, agent, rewards, t
             encode_obs(s, i, T, max(agent[i], 0), final_obs[i])
         episodes[i] += 1
     nh = T.cfg[TB.CFG_N_HEROES]
+    villain_col = nh if T.cfg[TB.CFG_VHAND] > 0 else -1  # the villain agent's column
     for h in range(rewards.shape[1]):
-        rewards[i, h] = r if h < nh else 0.0
+        if h < nh:
+            rewards[i, h] = r
+        elif h == villain_col:
+            rewards[i, h] = villain_reward(o)
+        else:
+            rewards[i, h] = 0.0
     return o != L.OUT_ONGOING
 
 

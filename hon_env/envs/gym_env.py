@@ -23,6 +23,11 @@ decides now), ``"decision"``, ``"action_mask"`` and, at the end, ``"outcome"`` a
 step (``Session.info``). After the episode ends the observation returned is that of the hero
 who made the last decision.
 
+With the Mastermind variant (rules ``villain_agent``) the villain agent's decisions are
+played inside the env by ``villain_policy`` (an ``agents.policy.Policy``, e.g.
+``agents.villains.ScriptedVillain()``; None: uniformly random legal choices); the villain's
+own single-agent env is ``hon_env.envs.villain_env``.
+
 For thousands of games per step use ``hon_env.envs.sb3.SB3VecEnv`` or ``hon_env.vector_env``
 instead: they run the same engine batched.
 """
@@ -41,6 +46,7 @@ from hon_env.checks import check_seed
 from hon_env.content import Scenario
 from hon_env.core import layout as L
 from hon_env.core.observe import OBS_DIM
+from hon_env.envs.autoplay import is_hero, play_others
 from hon_env.envs.session import Session
 from hon_env.game import Game
 from hon_env.options import RENDER_MODES, EnvOptions
@@ -54,9 +60,15 @@ class HourOfNeedEnv(gymnasium.Env):
 
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 2}
 
-    def __init__(self, **options: Any) -> None:
+    def __init__(self, villain_policy: Any = None, **options: Any) -> None:
         opts = EnvOptions.build(**options)  # the options of every front end
         self._session = Session(opts)
+        if villain_policy is not None and not opts.scenario.villain_agent:
+            raise ValueError("villain_policy plays the villain agent (rules villain_agent), "
+                             "which this scenario does not have")
+        # Mastermind variant: the villain's decisions are played inside the env
+        self.villain_policy = villain_policy
+        self._villain_rng = np.random.default_rng(0)
         self.render_mode = opts.render_mode
         self.observation_space = spaces.Box(0.0, np.inf, shape=(OBS_DIM,), dtype=np.float32)
         self.action_space = spaces.Discrete(L.N_ACTIONS)
@@ -79,13 +91,15 @@ class HourOfNeedEnv(gymnasium.Env):
         self._session.reset(seed)
         # seeds np_random as Gymnasium expects (a Python int); the game's RNG is in its state
         super().reset(seed=seed)
+        self._villain_rng = np.random.default_rng(self._session.seed)
+        self._villain_plays()
         if self.render_mode == "human":
             self.render()
         return self._observation(), self._info()
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """Answer the pending decision for the deciding hero."""
-        reward = self._session.step(action)
+        reward = self._session.step(action) + self._villain_plays()
         if self.render_mode == "human":
             self.render()
         return (self._observation(), reward, self._session.terminated,
@@ -109,6 +123,14 @@ class HourOfNeedEnv(gymnasium.Env):
 
     def close(self) -> None:
         """Nothing to release."""
+
+    def _villain_plays(self) -> float:
+        """Play the villain agent's decisions (if any) with ``villain_policy``; the team
+        reward of those steps."""
+        if not self.scenario.villain_agent:
+            return 0.0
+        return play_others(self._session, self.villain_policy, is_hero,
+                           self.scenario.agent_names[0], self._villain_rng)
 
     def _observation(self) -> np.ndarray:
         seat = self._session.game.current_seat if not self._session.over else -1

@@ -8,12 +8,12 @@
 | Parallel API       | Yes (`parallel_env`, implemented directly on the engine)       |
 | Manual Control     | Yes: `hon-play` (terminal) and `hon-play --web` (browser)      |
 | Agents             | one per hero seat, e.g. `['majesty']`, `['majesty', 'majesty_2']` |
-| Number of agents   | 1 to 6                                                         |
+| Number of agents   | 1 to 6 heroes, plus `"villain"` with the Mastermind variant     |
 | Action Shape       | `()`                                                           |
 | Action Values      | `Discrete(409)`                                                |
-| Observation Shape  | `{"observation": (2199,), "action_mask": (409,)}`              |
+| Observation Shape  | `{"observation": (2247,), "action_mask": (409,)}`              |
 | Observation Values | observation float32 in `[0, inf)`; action_mask int8 in {0, 1}  |
-| State Shape        | `(2319,)` float32 in `[0, inf)`                                |
+| State Shape        | `(2396,)` float32 in `[0, inf)`                                |
 
 *Hour of Need* is a cooperative superhero board game: 1 to 6 heroes fight a villain's
 schemes on a hex map while an issue deck runs down. Every hero is an agent; the heroes win
@@ -30,7 +30,7 @@ AEC env `agent_selection` is that hero, so one agent often acts several times in
 
 ### Observation Space
 
-`observe(agent)` returns `{"observation": float32 [2199], "action_mask": int8 [409]}`.
+`observe(agent)` returns `{"observation": float32 [2247], "action_mask": int8 [409]}`.
 The observation is egocentric (the agent's own hero first) and free of hidden information
 (other heroes' hands are sizes, deck orders are not visible). Its named sections (global,
 spaces, self, others, villain cards, issue cards, nemeses, special minions, allies, crisis
@@ -40,7 +40,7 @@ cards, special bystanders, hero identity) are a table of named features
 hero sits in each seat (self first) is a one-hot over the content's hero roster
 (`hero_identity.hero`, roster `Scenario.hero_roster`). `state()` is the global state for
 centralized critics: seat 0's observation followed by every seat's hand
-(`float32 [2319]`).
+(`float32 [2396]`).
 
 #### Legal Actions Mask
 
@@ -162,12 +162,15 @@ hero.
 
 ### Version History
 
-* v3: The observation grows from 2103 to 2199 floats (the state from 2223 to 2319): a
-  `hero_identity` section at the end says which hero sits in each seat, self first, as a
-  one-hot over the content's hero roster (16 slots), so that one shared actor can tell
-  whose deck its hand multi-hot indexes. `global.villain_panel` no longer writes its
-  no-panel case onto `global.villain_in_panel`. Every earlier offset is unchanged; v2
-  checkpoints do not load (input size).
+* v3: The observation grows from 2103 to 2247 floats (the state from 2223 to 2396):
+  a `hero_identity` section says which hero sits in each seat, self first, as a one-hot
+  over the content's hero roster (16 slots), so that one shared actor can tell whose deck
+  its hand multi-hot indexes; a `villain_agent` section (all zeros unless the Mastermind
+  variant is on) and, in the state, the villain's hand. With `rules={"villain_agent":
+  ...}` a `"villain"` agent joins the heroes (`docs/mastermind.md`).
+  `global.villain_panel` no longer writes its no-panel case onto
+  `global.villain_in_panel`. Every earlier offset is unchanged; v2 checkpoints do not load
+  (input size).
 * v2: Same spaces (2103 floats, 409 actions, state 2223); the games change: rule fixes
   (one crisis per card or effect, a villain goes on moving after a capture, the hero about
   to suffer damage may become focused, a defeated hero's threat phase follows the effect
@@ -234,7 +237,7 @@ class _Front:
         self._session = Session(opts)
         self.render_mode: str | None = opts.render_mode
         self.possible_agents: list[str] = list(self._session.agents)
-        self._seats = {a: i for i, a in enumerate(self.possible_agents)}
+        self._seats = {a: self._session.scenario.agent_seat(a) for a in self.possible_agents}
         self.observation_spaces = {a: observation_space() for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(L.N_ACTIONS) for a in self.possible_agents}
         self.state_space = state_space()
@@ -342,7 +345,7 @@ class raw_env(_Front, AECEnv):
         # apply first: a raised IllegalActionError must leave the env exactly as it was
         reward = self._session.step(action)
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict.fromkeys(self.agents, reward)
+        self.rewards = self._session.agent_rewards(reward)
         decider = self._session.current_agent
         if decider is None:
             # everyone ends together; agent_selection stays on the hero who decided last,
@@ -452,12 +455,12 @@ class parallel_env(_Front, ParallelEnv):
             agent, value = next(iter(waiting.items()))
             reward = self._session.illegal(
                 f"agent {agent!r} does not decide now ({decider!r} does): its only legal "
-                f"action is {L.A_PASS} (a no-op), got {value}")
+                f"action is {L.A_PASS} (a no-op), got {value}", self._seats[agent])
         else:
             reward = self._session.step(values[decider])
         live = self.agents
         observations = self._observations()
-        rewards = dict.fromkeys(live, reward)
+        rewards = self._session.agent_rewards(reward)
         terminations = dict.fromkeys(live, self._session.terminated)
         truncations = dict.fromkeys(live, self._session.truncated)
         infos = self._infos()

@@ -59,6 +59,7 @@ from hon_env.content import Scenario
 from hon_env.core import layout as L
 from hon_env.core.observe import OBS_DIM
 from hon_env.envs.session import Session
+from hon_env.envs.vector import require_heroes_only
 from hon_env.game import Game
 from hon_env.options import RENDER_MODES, EnvOptions
 
@@ -110,6 +111,7 @@ class HourOfNeedRLlibEnv(MultiAgentEnv):
                              f"connectors expect numbers), got {options['numeric_info']!r}")
         options["numeric_info"] = True
         self._session = Session(EnvOptions.build(**options))
+        require_heroes_only(self._session.scenario, type(self).__name__)
         self.render_mode = self._session.options.render_mode
         self.possible_agents = list(self._session.agents)
         self.agents = list(self.possible_agents)

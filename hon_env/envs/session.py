@@ -13,7 +13,8 @@ translations of this one class, so they agree on every number they report:
 - **Rewards and episode ends**: the episode rules of ``hon_env/core/episode.py``, the same
   kernel the vector env scores with: ``+1`` on a win, ``-1`` on a loss, ``0`` on a
   truncation, plus ``sum(weight[e] * increase of event counter e)`` for the shaping weights
-  of ``reward_shaping``; the same team reward goes to every hero.
+  of ``reward_shaping``; the same team reward goes to every hero, and the villain agent
+  (Mastermind variant) gets minus the win/loss part (``agent_rewards``).
 - **Replays**: every episode is recorded (seed and actions); ``replay(players)`` returns it
   as a ``hon_env.play.replay.Replay`` (``save_replay(path)`` on every front end).
 - **Illegal actions**: ``"raise"`` raises ``IllegalActionError`` naming the action and the
@@ -31,8 +32,15 @@ import gymnasium
 import numpy as np
 
 from hon_env.checks import SEED_LIMIT, IllegalActionError, as_action, check_seed
+from hon_env.content.villain_agent import VILLAIN_AGENT
 from hon_env.core import layout as L
-from hon_env.core.episode import ILLEGAL_PENALTY, is_terminated, is_truncated, step_reward
+from hon_env.core.episode import (
+    ILLEGAL_PENALTY,
+    is_terminated,
+    is_truncated,
+    step_reward,
+    villain_reward,
+)
 from hon_env.core.kernels import game_observe
 from hon_env.core.observe import OBS_DIM
 from hon_env.describe import action_to_string
@@ -51,7 +59,11 @@ class Session:
     def __init__(self, options: EnvOptions) -> None:
         self.options = options
         self.scenario = options.scenario
-        self.agents: list[str] = list(self.scenario.agent_names)
+        self.agents: list[str] = list(self.scenario.possible_agents)
+        # agent name by deciding seat (DEC_HERO), the villain agent's at VILLAIN_SEAT
+        self._agent_at: list[str | None] = [None] * (L.VILLAIN_SEAT + 1)
+        for agent in self.agents:
+            self._agent_at[self.scenario.agent_seat(agent)] = agent
         self.game: Game | None = None
         self.seed: int | None = None  # seed of the running episode
         self.penalized = False  # the episode ended on an illegal action ("penalize")
@@ -101,10 +113,10 @@ class Session:
 
     @property
     def current_agent(self) -> str | None:
-        """The hero who decides now; None once the episode is over."""
+        """The agent who decides now; None once the episode is over."""
         if self.over:
             return None
-        return self.agents[int(self.require_game().state[0, L.DEC_HERO])]
+        return self._agent_at[int(self.require_game().state[0, L.DEC_HERO])]
 
     def legal_mask(self) -> np.ndarray:
         """int8 [N_ACTIONS] mask of the deciding hero (all zeros once the episode is over)."""
@@ -139,17 +151,34 @@ class Session:
         self.last_seat = seat
         return float(step_reward(game.state, 0, self.options.weights, self._events))
 
-    def penalize(self) -> float:
-        """End the episode for an illegal action ("penalize" mode); returns the penalty."""
-        self.last_seat = max(self.require_game().current_seat, 0)
+    def agent_rewards(self, team: float) -> dict[str, float]:
+        """Every agent's reward for the step whose team reward (``step``/``penalize``) is
+        ``team``: the heroes share it; the villain agent gets ``villain_reward`` (zero-sum
+        with shaping off). A penalized illegal action costs only the side that made it."""
+        out = dict.fromkeys(self.scenario.agent_names, team)
+        if not self.scenario.villain_agent:
+            return out
+        if self.penalized:
+            villain_fault = self.last_seat == L.VILLAIN_SEAT
+            out = dict.fromkeys(self.scenario.agent_names, 0.0 if villain_fault else team)
+            out[VILLAIN_AGENT] = team if villain_fault else 0.0
+            return out
+        out[VILLAIN_AGENT] = float(villain_reward(self._outcome()))
+        return out
+
+    def penalize(self, seat: int | None = None) -> float:
+        """End the episode for an illegal action ("penalize" mode) by ``seat`` (default:
+        the one deciding); returns the penalty."""
+        self.last_seat = max(self.require_game().current_seat, 0) if seat is None else seat
         self.penalized = True
         return ILLEGAL_PENALTY
 
-    def illegal(self, message: str) -> float:
-        """An illegal answer found by a front end: raise ``message`` or penalize."""
+    def illegal(self, message: str, seat: int | None = None) -> float:
+        """An illegal answer by ``seat`` (default: the decider) found by a front end: raise
+        ``message`` or penalize."""
         if self.options.illegal_action == "raise":
             raise IllegalActionError(message)
-        return self.penalize()
+        return self.penalize(seat)
 
     # --- views --------------------------------------------------------------------------
     def observation(self, seat: int) -> np.ndarray:
@@ -175,7 +204,7 @@ class Session:
         over = self.over
         info: dict[str, Any] = {
             "events": dict(zip(L.EVENT_NAMES, row[_NAMED_EVENTS].tolist(), strict=True)),
-            "acting_hero": None if over else self.agents[int(row[L.DEC_HERO])],
+            "acting_hero": None if over else self._agent_at[int(row[L.DEC_HERO])],
             "decision": "none" if over else L.DECISION_NAMES[int(row[L.DEC_KIND])],
         }
         if self.penalized:

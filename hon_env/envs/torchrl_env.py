@@ -44,7 +44,7 @@ from torchrl.envs import EnvBase
 
 from hon_env.core import layout as L
 from hon_env.core.observe import OBS_DIM, STATE_DIM
-from hon_env.envs.vector import VectorEnv
+from hon_env.envs.vector import VectorEnv, require_heroes_only
 
 GROUP = "heroes"
 
@@ -55,6 +55,7 @@ class HourOfNeedTorchRLEnv(EnvBase):
     def __init__(self, num_envs: int, seed: int = 0, *, device: str | torch.device = "cpu",
                  **kwargs: Any) -> None:
         self.venv = VectorEnv(num_envs, seed, **kwargs)
+        require_heroes_only(self.venv.scenario, type(self).__name__)
         super().__init__(batch_size=torch.Size([self.venv.num_envs]), device=device)
         self.n_heroes = self.venv.n_heroes
         self._pending_seed: int | None = None

@@ -12,9 +12,12 @@
 Each step takes one action per game (the deciding hero's) and returns:
 
 - ``obs["observation"]`` float32 [B, OBS_DIM]: the deciding hero's observation,
-- ``obs["action_mask"]`` int8 [B, N_ACTIONS], ``obs["agent"]`` int32 [B]: deciding seat,
+- ``obs["action_mask"]`` int8 [B, N_ACTIONS], ``obs["agent"]`` int32 [B]: deciding seat
+  (``layout.VILLAIN_SEAT`` where the villain agent decides, Mastermind variant),
 - ``obs["state"]`` float32 [B, STATE_DIM]: global state for centralized critics,
-- ``rewards`` float32 [B, n_heroes]: the team reward, the same for every hero,
+- ``rewards`` float32 [B, n_heroes]: the team reward, the same for every hero; with the
+  villain agent [B, n_heroes + 1], the last column the villain's (minus the heroes'
+  win/loss reward),
 - ``terminated`` / ``truncated`` bool [B],
 - ``info``: ``events`` int32 [B, N_EVENTS] (counters of the running episode) and, for games
   whose episode ended in this step, ``final_observation``, ``final_outcome``
@@ -114,7 +117,9 @@ class VectorEnv:
         self._states = np.zeros((n_obs, STATE_DIM), np.float32)
         self._final_obs = np.zeros((n_obs, OBS_DIM), np.float32)
         self.agent = np.zeros(B, np.int32)
-        self.rewards = np.zeros((B, self.n_heroes), np.float32)
+        self.villain_agent = self.scenario.villain_agent
+        # one column per hero seat, then the villain agent's (Mastermind variant)
+        self.rewards = np.zeros((B, self.n_heroes + int(self.villain_agent)), np.float32)
         self.terminated = np.zeros(B, bool)
         self.truncated = np.zeros(B, bool)
         self._final_info = np.zeros((B, 6), np.int32)
@@ -242,6 +247,10 @@ class VectorEnv:
             self._final_info[i] = (1, L.OUT_LOSS, L.LOSS_ILLEGAL, self.state[i, L.ROUND],
                                    self.state[i, L.DECISIONS], self.agent[i])
             self.rewards[i, :] = ILLEGAL_PENALTY
+            if self.villain_agent:  # only the side that made the illegal action pays
+                villain_fault = self.agent[i] == L.VILLAIN_SEAT
+                self.rewards[i, :self.n_heroes] = 0.0 if villain_fault else ILLEGAL_PENALTY
+                self.rewards[i, self.n_heroes] = ILLEGAL_PENALTY if villain_fault else 0.0
             self.terminated[i] = True
             self._episodes[i] += 1
         self._restart(games)
@@ -293,6 +302,17 @@ class VectorEnv:
         if not 0 <= i < self.num_envs:
             raise IndexError(f"game index {i} out of range for {self.num_envs} games")
         return Game.from_array(self.scenario, self.state[i])
+
+
+def require_heroes_only(scenario: Scenario, front_end: str) -> None:
+    """Refuse a scenario with the villain agent in a front end whose learner plays every
+    row as a hero (the villain's rows would reach the hero policy)."""
+    if scenario.villain_agent:
+        raise ValueError(f"{front_end} plays every game's decisions as the heroes, but "
+                         f"scenario {scenario.id!r} has a villain agent (rules "
+                         "villain_agent): use VectorEnv (villain rows), the PettingZoo env or "
+                         "HourOfNeedVillainEnv / HourOfNeedEnv(villain_policy=...) "
+                         "(docs/mastermind.md)")
 
 
 def vector_env(num_envs: int, seed: int = 0, **options: Any) -> VectorEnv:

@@ -28,6 +28,10 @@ class Match:
 
     def __init__(self, scenario: Scenario, seed: int, players: Sequence[str],
                  policy_seed: int | None = None) -> None:
+        if scenario.villain_agent:
+            raise ValueError(f"scenario {scenario.id!r} has a villain agent (Mastermind "
+                             "variant), which hon-play cannot seat yet; play it through the "
+                             "PettingZoo env (docs/mastermind.md)")
         if len(players) != scenario.n_heroes:
             raise ValueError(f"players must name one player per seat ({scenario.n_heroes} "
                              f"seats: {list(scenario.hero_ids)}), got {list(players)}")

@@ -1,0 +1,212 @@
+"""Train a best-response villain (Mastermind variant) with MaskablePPO against a fixed team.
+
+    python scripts/train_villain.py                         # configs/train/villain.yaml
+    python scripts/train_villain.py --hero-policy heuristic --total-steps 200000
+    python scripts/train_villain.py --hero-policy runs/mappo/final.pt   # exploit a team
+
+The environment is ``HourOfNeedVillainEnv`` (``hon_env.envs.villain_env``): every step is
+one villain decision (which hand card resolves against which hero, the showdown card,
+scheme or inflict), the heroes in between are played by ``hero_policy``; ``num_envs`` of
+them run side by side in SB3's ``DummyVecEnv``. The reward is the villain's: +1 when the
+heroes lose, -1 when they win (zero-sum).
+
+Writes what the other trainers write, under the same names: ``config.yaml``,
+``train.csv`` (``agents.training.logger.TRAIN_METRICS``; the episode return and win rate
+are the villain's: it wins when the heroes lose), ``eval.csv``, TensorBoard events in ``tb/``,
+``checkpoints/step_<N>.zip`` and ``final.zip`` (``agents.villains.load_villain`` loads it).
+An evaluation reports the heroes' win rate against the trained villain next to the
+top-card villain (the rulebook's deck) and the scripted villain, with 95% intervals: a
+learned villain is better when the heroes win less against it.
+"""
+
+# ruff: noqa: E402  (the environment variable below must be set before torch loads)
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import torch
+from stable_baselines3.common.callbacks import BaseCallback, CallbackList
+from stable_baselines3.common.logger import configure
+from stable_baselines3.common.monitor import Monitor
+from stable_baselines3.common.vec_env import DummyVecEnv
+
+from agents.checkpoints import require_file, sb3_safe_objects
+from agents.cli.train_ppo import CheckpointEvery, LoggedMaskablePPO, TrainLogCallback
+from agents.cli.train_ppo import Config as PpoConfig
+from agents.evaluation import EvalResult, evaluate
+from agents.registry import load_policy
+from agents.trained import PpoPolicy
+from agents.training.baselines import EVAL_SEED
+from agents.training.config import parse_config
+from agents.training.logger import RunLogger
+from agents.villains import TOP_CARD, ScriptedVillain
+from hon_env.content.loader import TRAIN_CONFIGS_DIR
+from hon_env.envs.villain_env import HourOfNeedVillainEnv
+
+DEFAULT_CONFIG = TRAIN_CONFIGS_DIR / "villain.yaml"
+# training game i starts at seed (seed * num_envs + i) * SEED_STRIDE + 1 and counts up, far
+# from the other games' and from the evaluation seeds
+SEED_STRIDE = 10_000_000
+
+
+@dataclass
+class Config(PpoConfig):
+    """The MaskablePPO trainer's settings (``agents/cli/train_ppo.py``), other defaults."""
+
+    run_dir: str = "runs/villain"
+    scenario: str = "mastermind"
+    hero_policy: str = "heuristic"
+    """the team the villain learns to beat: a policy name or checkpoint (agents.load_policy)"""
+    num_envs: int = 8
+    n_steps: int = 256
+    batch_size: int = 512
+    gamma: float = 0.99
+    hidden: list[int] = field(default_factory=lambda: [256, 256])
+    pretrain_steps: int = 0
+
+    def check(self) -> None:
+        super().check()
+        if self.reward_shaping:
+            raise ValueError("reward_shaping shapes the heroes' reward; the villain's is the "
+                             "game's result only (docs/mastermind.md)")
+        if self.pretrain_steps:
+            raise ValueError("pretrain_steps clones the scripted heroes; a villain has no "
+                             "scripted teacher to clone (set 0)")
+
+
+class VillainEvaluator:
+    """The heroes' win rate against a villain policy on fixed games, next to the top-card
+    and scripted villains (played once)."""
+
+    def __init__(self, cfg: Config) -> None:
+        self.cfg = cfg
+        self.heroes = load_policy(cfg.hero_policy, seed=cfg.seed)
+        self._baselines: dict[str, EvalResult] = {}
+
+    def run(self, villain) -> EvalResult:
+        return evaluate(self.heroes, scenario=self.cfg.scenario, villain_policy=villain,
+                        games=self.cfg.eval_games, seed=EVAL_SEED, heroes=self.cfg.heroes,
+                        villain=self.cfg.villain, issue=self.cfg.issue)
+
+    def row(self, villain) -> dict[str, float]:
+        if not self._baselines:
+            self._baselines = {"top_card": self.run(TOP_CARD),
+                               "scripted": self.run(ScriptedVillain())}
+        out: dict[str, float] = {}
+        for name, r in (("trained", self.run(villain)), *self._baselines.items()):
+            out[f"heroes_vs_{name}_win_rate"] = r.win_rate
+            out[f"heroes_vs_{name}_ci_low"] = r.ci_low
+            out[f"heroes_vs_{name}_ci_high"] = r.ci_high
+        return out
+
+
+def format_row(row: dict[str, float]) -> str:
+    return ", ".join(f"vs {name} {row[f'heroes_vs_{name}_win_rate']:.3f} "
+                     f"[{row[f'heroes_vs_{name}_ci_low']:.3f}, "
+                     f"{row[f'heroes_vs_{name}_ci_high']:.3f}]"
+                     for name in ("trained", "top_card", "scripted"))
+
+
+class EvalEvery(BaseCallback):
+    """Every ``every`` steps: the heroes' win rate against the greedy trained villain."""
+
+    def __init__(self, evaluator: VillainEvaluator, log: RunLogger, every: int,
+                 timer: TrainLogCallback) -> None:
+        super().__init__()
+        self.evaluator, self.log, self.every, self.timer = evaluator, log, every, timer
+        self.next = every
+        self.last: dict[str, float] = {}
+
+    def _on_step(self) -> bool:
+        if self.num_timesteps >= self.next:
+            self.evaluate()
+            self.next += self.every
+        return True
+
+    def evaluate(self) -> dict[str, float]:
+        t0 = time.perf_counter()
+        self.last = self.evaluator.row(PpoPolicy(self.model, greedy=True))
+        self.log.log("eval", self.num_timesteps, self.last)
+        self.log.phase("eval", f"step {self.num_timesteps:,}: heroes' win rate "
+                               + format_row(self.last))
+        self.timer.excluded_s += time.perf_counter() - t0
+        return self.last
+
+
+def make_env(cfg: Config, i: int) -> HourOfNeedVillainEnv:
+    """Training game i: its own seed range, far from the evaluation seeds."""
+    env = HourOfNeedVillainEnv(hero_policy=load_policy(cfg.hero_policy, seed=cfg.seed + i),
+                               scenario=cfg.scenario, heroes=cfg.heroes, villain=cfg.villain,
+                               issue=cfg.issue)
+    env.reset(seed=(cfg.seed * cfg.num_envs + i) * SEED_STRIDE + 1)  # later resets: +1
+    return env
+
+
+class _VillainOutcome(Monitor):
+    """SB3's ``Monitor`` that writes the episode's outcome from the villain's side into
+    the last info ("win" when the heroes lose), which the training log counts."""
+
+    def step(self, action):
+        obs, reward, term, trunc, info = super().step(action)
+        if term or trunc:
+            heroes = info.get("outcome", "truncated")
+            info["outcome"] = {"win": "loss", "loss": "win"}.get(heroes, heroes)
+        return obs, reward, term, trunc, info
+
+
+def train(cfg: Config) -> dict[str, float]:
+    """Train (or resume) a villain and return the last evaluation row."""
+    cfg.check()
+    device = "cuda" if cfg.device == "auto" and torch.cuda.is_available() else (
+        "cpu" if cfg.device == "auto" else cfg.device)
+    run = Path(cfg.run_dir)
+    log = RunLogger(run, cfg, cfg.total_steps, tensorboard=cfg.tensorboard, progress=False)
+    env = DummyVecEnv([lambda i=i: _VillainOutcome(make_env(cfg, i)) for i in range(cfg.num_envs)])
+    if cfg.resume:
+        # nothing in the file is unpickled; the schedules come from this run's config
+        safe = sb3_safe_objects(require_file(cfg.resume), clip_range=cfg.clip_range,
+                                learning_rate=cfg.lr)
+        model = LoggedMaskablePPO.load(cfg.resume, env=env, device=device,
+                                       custom_objects=safe)
+    else:
+        model = LoggedMaskablePPO(
+            "MlpPolicy", env, learning_rate=cfg.lr, n_steps=cfg.n_steps,
+            batch_size=cfg.batch_size, n_epochs=cfg.n_epochs, gamma=cfg.gamma,
+            gae_lambda=cfg.gae_lambda, clip_range=cfg.clip_range, ent_coef=cfg.ent_coef,
+            vf_coef=cfg.vf_coef, seed=cfg.seed, device=device,
+            policy_kwargs={"net_arch": list(cfg.hidden)})
+    model.set_logger(configure(str(run), ["csv"]))
+    train_cb = TrainLogCallback(log)
+    eval_cb = EvalEvery(VillainEvaluator(cfg), log, cfg.eval_every, train_cb)
+    log.phase("train", f"villain MaskablePPO against {cfg.hero_policy} on {cfg.scenario}, "
+                       f"from step {model.num_timesteps:,} to {cfg.total_steps:,}, "
+                       f"{cfg.num_envs} games, device {device}")
+    model.learn(max(0, cfg.total_steps - model.num_timesteps),
+                callback=CallbackList([train_cb, CheckpointEvery(run, cfg.checkpoint_every),
+                                       eval_cb]),
+                progress_bar=cfg.progress, reset_num_timesteps=not cfg.resume)
+    model.save(run / "final.zip")
+    row = eval_cb.evaluate()
+    log.close()
+    row["steps_per_s"] = train_cb.last_sps
+    return row
+
+
+def main(argv: list[str] | None = None, prog: str | None = None) -> None:
+    cfg = parse_config(Config, argv, DEFAULT_CONFIG, description=__doc__.split("\n")[0],
+                       prog=prog)
+    row = train(cfg)
+    print(f"heroes' win rate over {cfg.eval_games} evaluation games (95% interval): "
+          + format_row(row))
+    print(f"training throughput {row['steps_per_s']:,.0f} villain decisions/s; run in "
+          f"{cfg.run_dir}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,123 @@
+"""``HourOfNeedVillainEnv``: the villain agent of the Mastermind variant as a single-agent
+Gymnasium env, the heroes played inside it by a fixed policy.
+
+    >>> import gymnasium as gym
+    >>> import hon_env  # registers the envs
+    >>> env = gym.make("hon_env/HourOfNeedVillain-v3")  # mastermind scenario, scripted heroes
+    >>> obs, info = env.reset(seed=0)
+    >>> mask = env.unwrapped.action_masks()
+    >>> obs, reward, terminated, truncated, info = env.step(int(mask.nonzero()[0][0]))
+
+Every step is one villain decision (``layout.D_VPLAY``: which hand card resolves against
+the hero in ``info["decision"]``'s context, ``D_CUNNING``, and ``D_PICK_HERO`` with
+``inflict_victim: villain``); the hero decisions in between are answered by
+``hero_policy``: ``"heuristic"`` (default, the coordinated scripted team), any policy name
+of ``agents.load_policy``, or an ``agents.policy.Policy`` object. The observation is the
+villain's view (``Game.observation(VILLAIN_SEAT)``: seat 0's public view, its own hand in
+the ``villain_agent`` section), ``action_masks()`` the legal mask for sb3-contrib's
+``MaskablePPO``. The reward is the villain's: ``+1`` when the heroes lose, ``-1`` when they
+win, ``0`` on truncation (zero-sum with the heroes' team reward).
+
+Options are those of every front end (``hon_env.options``); the scenario defaults to
+``mastermind`` and must have the villain agent (rules ``villain_agent``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from hon_env.checks import check_seed
+from hon_env.content import Scenario
+from hon_env.content.villain_agent import VILLAIN_AGENT
+from hon_env.core import layout as L
+from hon_env.core.observe import OBS_DIM
+from hon_env.envs.autoplay import is_villain, play_others
+from hon_env.envs.gym_env import ENV_ID
+from hon_env.envs.session import Session
+from hon_env.game import Game
+from hon_env.options import RENDER_MODES, EnvOptions
+
+VILLAIN_ENV_ID = ENV_ID.replace("HourOfNeed-", "HourOfNeedVillain-")
+
+
+class HourOfNeedVillainEnv(gymnasium.Env):
+    """One game; the learner plays the villain agent (see the module documentation)."""
+
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 2}
+
+    def __init__(self, hero_policy: Any = "heuristic", scenario: Any = "mastermind",
+                 **options: Any) -> None:
+        opts = EnvOptions.build(scenario, **options)
+        if not opts.scenario.villain_agent:
+            raise ValueError(f"scenario {opts.scenario.id!r} has no villain agent: set rules "
+                             "villain_agent (e.g. rules={'villain_agent': True})")
+        self._session = Session(opts)
+        self.render_mode = opts.render_mode
+        if isinstance(hero_policy, str):
+            from agents.registry import load_policy  # the baselines live above the envs
+
+            hero_policy = load_policy(hero_policy)
+        self.hero_policy = hero_policy
+        self._hero_rng = np.random.default_rng(0)
+        self.observation_space = spaces.Box(0.0, np.inf, shape=(OBS_DIM,), dtype=np.float32)
+        self.action_space = spaces.Discrete(L.N_ACTIONS)
+
+    @property
+    def scenario(self) -> Scenario:
+        return self._session.scenario
+
+    @property
+    def game(self) -> Game:
+        """The running ``Game`` (for inspection)."""
+        return self._session.require_game()
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Start an episode and play the heroes up to the villain's first decision."""
+        seed = None if seed is None else check_seed(seed)
+        self._session.reset(seed)
+        super().reset(seed=seed)
+        self._hero_rng = np.random.default_rng(self._session.seed)
+        self._heroes_play()
+        if self._session.over:
+            raise RuntimeError(f"episode of seed {self._session.seed} ended before the "
+                               "villain's first decision (a hand of 1 with the rulebook's "
+                               "cunning and inflict choices leaves the villain none)")
+        return self._observation(), self._info()
+
+    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        """Answer the villain's pending decision, then let the heroes play to the next."""
+        if self._session.over:
+            raise RuntimeError("the episode is over; call reset() to start the next one")
+        reward = self._session.agent_rewards(self._session.step(action))[VILLAIN_AGENT]
+        reward += self._heroes_play()
+        if self.render_mode == "human":
+            self.render()
+        return (self._observation(), reward, self._session.terminated,
+                self._session.truncated, self._info())
+
+    def action_masks(self) -> np.ndarray:
+        """bool [N_ACTIONS] legal mask of the villain's decision (all False once over)."""
+        return self._session.legal_mask().astype(bool)
+
+    def render(self) -> str | np.ndarray | None:
+        return self._session.render(self.render_mode)
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    def _heroes_play(self) -> float:
+        return play_others(self._session, self.hero_policy, is_villain, VILLAIN_AGENT,
+                           self._hero_rng)
+
+    def _observation(self) -> np.ndarray:
+        return self._session.observation(L.VILLAIN_SEAT)
+
+    def _info(self) -> dict[str, Any]:
+        info = self._session.info()
+        info["action_mask"] = self._session.legal_mask()
+        return info
