@@ -87,6 +87,9 @@ class Config(RunConfig):
     def check(self) -> None:
         self.check_positive("iterations", "villain_steps", "hero_steps", "num_envs",
                             "n_steps", "batch_size")
+        if self.task:
+            raise ValueError("task names a heroes-only benchmark task; this trainer plays "
+                             "the Mastermind variant's scenario (use --scenario)")
         if self.pretrain_steps < 0:
             raise ValueError("pretrain_steps must be >= 0")
 
