@@ -172,7 +172,9 @@ def test_train_rllib_two_iterations(tmp_path):
                        reward_shaping={"schemes_solved": 0.2}))
     with (run / "train.csv").open() as fh:
         rows = list(csv.DictReader(fh))
-    assert [int(r["step"]) for r in rows] == [200, 400]
+    steps = [int(r["step"]) for r in rows]
+    # RLlib may sample a few steps past a batch (it finishes the env runner's vector step)
+    assert len(steps) == 2 and 200 <= steps[0] < 250 and 400 <= steps[1] < 450, steps
     for r in rows:
         assert float(r["episodes"]) >= 1
         assert -1.0 <= float(r["episode_return"]) <= 1.0 + 0.2 * 10
@@ -180,5 +182,5 @@ def test_train_rllib_two_iterations(tmp_path):
         assert np.isfinite(float(r["policy_loss"])) and float(r["entropy"]) > 0
     assert 0.0 <= row["trained_win_rate"] <= 1.0
     assert (run / "eval.csv").exists() and list((run / "tb").iterdir())
-    assert (run / "checkpoints" / "step_400" / "rllib_checkpoint.json").exists()
+    assert (run / "checkpoints" / f"step_{steps[1]}" / "rllib_checkpoint.json").exists()
     assert (run / "checkpoints" / "final" / "rllib_checkpoint.json").exists()
