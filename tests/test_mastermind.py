@@ -340,7 +340,8 @@ def test_villain_view_hides_seat_zero_private_cards():
 
 def test_villain_section_is_zero_in_the_base_game():
     g = Game("origin_story", heroes=DUO, seed=0)
-    assert g.observation(0)[VA:VA + 40].sum() == 0
+    width = sum(f.size for f in F.observation_spec() if f.section == "villain_agent")
+    assert width == 48 and g.observation(0)[VA:VA + width].sum() == 0
     with pytest.raises(ValueError, match="seat must be in"):
         g.observation(L.VILLAIN_SEAT)
 

@@ -57,7 +57,7 @@ from agents.checkpoints import CheckpointError, load_checkpoint, load_weights
 from agents.coordinated import CoordinatedPolicy
 from agents.networks import Actor, Critic, ValueNorm, bf16_is_fast, entropy, sample
 from agents.trained import MappoPolicy
-from agents.training.baselines import BaselineEvaluator, eval_summary, format_eval
+from agents.training.baselines import BaselineEvaluator, eval_summary, print_result
 from agents.training.config import RunConfig, config_dict, parse_config
 from agents.training.games import run_games
 from agents.training.logger import RunLogger, checkpoint_path
@@ -359,10 +359,7 @@ def train(cfg: Config) -> dict[str, float]:
 def main(argv: list[str] | None = None, prog: str | None = None) -> None:
     cfg = parse_config(Config, argv, DEFAULT_CONFIG, description=__doc__.split("\n")[0],
                        prog=prog)
-    row = train(cfg)
-    print(format_eval(row, cfg.eval_games))
-    print(f"training throughput {row['steps_per_s']:,.0f} env steps/s (rollout + updates, "
-          f"evaluations excluded); run in {cfg.run_dir}")
+    print_result(train(cfg), cfg.eval_games, cfg.run_dir)
 
 
 if __name__ == "__main__":

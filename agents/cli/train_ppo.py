@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 
 # torch's OpenMP workers must not spin between calls: the engine's threads need the cores
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
@@ -48,7 +49,7 @@ from stable_baselines3.common.logger import configure
 from agents.checkpoints import require_file, sb3_safe_objects
 from agents.coordinated import CoordinatedPolicy
 from agents.trained import PpoPolicy
-from agents.training.baselines import BaselineEvaluator, eval_summary, format_eval
+from agents.training.baselines import BaselineEvaluator, eval_summary, print_result
 from agents.training.config import RunConfig, parse_config
 from agents.training.games import run_games
 from agents.training.logger import RunLogger, checkpoint_path
@@ -182,12 +183,15 @@ class CheckpointEvery(BaseCallback):
 
 
 class EvalCallback(BaseCallback):
-    """Every ``every`` steps: the greedy policy's win rate next to the baselines."""
+    """Every ``every`` steps: the greedy policy's win rate next to the baselines.
+    ``evaluator.row(policy)`` gives the row; ``summary(row)`` the line printed for it."""
 
     def __init__(self, evaluator: BaselineEvaluator, log: RunLogger, every: int,
-                 timer: TrainLogCallback) -> None:
+                 timer: TrainLogCallback,
+                 summary: Callable[[dict[str, float]], str] = eval_summary) -> None:
         super().__init__()
         self.evaluator = evaluator
+        self.summary = summary
         self.log = log
         self.every = every
         self.next = every
@@ -204,7 +208,7 @@ class EvalCallback(BaseCallback):
         t0 = time.perf_counter()
         self.last = self.evaluator.row(PpoPolicy(self.model, greedy=True))
         self.log.log("eval", self.num_timesteps, self.last)
-        self.log.phase("eval", f"step {self.num_timesteps:,}: " + eval_summary(self.last))
+        self.log.phase("eval", f"step {self.num_timesteps:,}: " + self.summary(self.last))
         for k, v in self.last.items():
             self.logger.record(f"eval/{k}", v)
         self.timer.excluded_s += time.perf_counter() - t0
@@ -296,10 +300,7 @@ def train(cfg: Config) -> dict[str, float]:
 def main(argv: list[str] | None = None, prog: str | None = None) -> None:
     cfg = parse_config(Config, argv, DEFAULT_CONFIG, description=__doc__.split("\n")[0],
                        prog=prog)
-    row = train(cfg)
-    print(format_eval(row, cfg.eval_games))
-    print(f"training throughput {row['steps_per_s']:,.0f} env steps/s (rollout + updates, "
-          f"evaluations excluded); run in {cfg.run_dir}")
+    print_result(train(cfg), cfg.eval_games, cfg.run_dir)
 
 
 if __name__ == "__main__":

@@ -26,22 +26,25 @@ import os
 
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import torch
-from stable_baselines3.common.callbacks import BaseCallback, CallbackList
+from stable_baselines3.common.callbacks import CallbackList
 from stable_baselines3.common.logger import configure
 from stable_baselines3.common.monitor import Monitor
 from stable_baselines3.common.vec_env import DummyVecEnv
 
 from agents.checkpoints import require_file, sb3_safe_objects
-from agents.cli.train_ppo import CheckpointEvery, LoggedMaskablePPO, TrainLogCallback
+from agents.cli.train_ppo import (
+    CheckpointEvery,
+    EvalCallback,
+    LoggedMaskablePPO,
+    TrainLogCallback,
+)
 from agents.cli.train_ppo import Config as PpoConfig
 from agents.evaluation import EvalResult, evaluate
 from agents.registry import load_policy
-from agents.trained import PpoPolicy
 from agents.training.baselines import EVAL_SEED
 from agents.training.config import parse_config
 from agents.training.logger import RunLogger
@@ -116,32 +119,6 @@ def format_row(row: dict[str, float]) -> str:
                      for name in ("trained", "top_card", "scripted"))
 
 
-class EvalEvery(BaseCallback):
-    """Every ``every`` steps: the heroes' win rate against the greedy trained villain."""
-
-    def __init__(self, evaluator: VillainEvaluator, log: RunLogger, every: int,
-                 timer: TrainLogCallback) -> None:
-        super().__init__()
-        self.evaluator, self.log, self.every, self.timer = evaluator, log, every, timer
-        self.next = every
-        self.last: dict[str, float] = {}
-
-    def _on_step(self) -> bool:
-        if self.num_timesteps >= self.next:
-            self.evaluate()
-            self.next += self.every
-        return True
-
-    def evaluate(self) -> dict[str, float]:
-        t0 = time.perf_counter()
-        self.last = self.evaluator.row(PpoPolicy(self.model, greedy=True))
-        self.log.log("eval", self.num_timesteps, self.last)
-        self.log.phase("eval", f"step {self.num_timesteps:,}: heroes' win rate "
-                               + format_row(self.last))
-        self.timer.excluded_s += time.perf_counter() - t0
-        return self.last
-
-
 def make_env(cfg: Config, i: int) -> HourOfNeedVillainEnv:
     """Training game i: its own seed range, far from the evaluation seeds."""
     env = HourOfNeedVillainEnv(hero_policy=load_policy(cfg.hero_policy, seed=cfg.seed + i),
@@ -186,7 +163,8 @@ def train(cfg: Config) -> dict[str, float]:
             policy_kwargs={"net_arch": list(cfg.hidden)})
     model.set_logger(configure(str(run), ["csv"]))
     train_cb = TrainLogCallback(log)
-    eval_cb = EvalEvery(VillainEvaluator(cfg), log, cfg.eval_every, train_cb)
+    eval_cb = EvalCallback(VillainEvaluator(cfg), log, cfg.eval_every, train_cb,
+                           summary=lambda row: "heroes' win rate " + format_row(row))
     log.phase("train", f"villain MaskablePPO against {cfg.hero_policy} on {cfg.scenario}, "
                        f"from step {model.num_timesteps:,} to {cfg.total_steps:,}, "
                        f"{cfg.num_envs} games, device {device}")

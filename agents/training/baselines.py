@@ -55,3 +55,10 @@ def eval_summary(row: dict[str, float]) -> str:
     """The evaluation row on one line (the trainers print it at every evaluation)."""
     return ", ".join(f"{name} {row[name + '_win_rate']:.3f}"
                      for name in ("trained", "heuristic", "random")) + " win rate"
+
+
+def print_result(row: dict[str, float], games: int, run_dir: str) -> None:
+    """What the hero trainers print at the end: the evaluation and the throughput."""
+    print(format_eval(row, games))
+    print(f"training throughput {row['steps_per_s']:,.0f} env steps/s (rollout + updates, "
+          f"evaluations excluded); run in {run_dir}")

@@ -43,19 +43,17 @@ import numpy as np
 from gymnasium import spaces
 
 from hon_env.checks import check_seed
-from hon_env.content import Scenario
 from hon_env.core import layout as L
 from hon_env.core.observe import OBS_DIM
 from hon_env.envs.autoplay import is_hero, play_others
-from hon_env.envs.session import Session
-from hon_env.game import Game
+from hon_env.envs.session import Session, SessionViews
 from hon_env.options import RENDER_MODES, EnvOptions
 from hon_env.play.replay import Replay
 
 ENV_ID = "hon_env/HourOfNeed-v3"
 
 
-class HourOfNeedEnv(gymnasium.Env):
+class HourOfNeedEnv(SessionViews, gymnasium.Env):
     """One game; one policy plays the deciding hero at every step (see the module doc)."""
 
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 2}
@@ -73,16 +71,6 @@ class HourOfNeedEnv(gymnasium.Env):
         self.observation_space = spaces.Box(0.0, np.inf, shape=(OBS_DIM,), dtype=np.float32)
         self.action_space = spaces.Discrete(L.N_ACTIONS)
         self.agents = list(self._session.agents)
-
-    @property
-    def scenario(self) -> Scenario:
-        """The compiled ``Scenario`` every episode plays."""
-        return self._session.scenario
-
-    @property
-    def game(self) -> Game:
-        """The running ``Game`` (for inspection)."""
-        return self._session.require_game()
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[np.ndarray, dict[str, Any]]:

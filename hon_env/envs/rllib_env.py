@@ -55,12 +55,10 @@ from gymnasium import spaces
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
 from hon_env.checks import EPISODE_ROOM, SEED_LIMIT, check_int, check_seed
-from hon_env.content import Scenario
 from hon_env.core import layout as L
 from hon_env.core.observe import OBS_DIM
-from hon_env.envs.session import Session
+from hon_env.envs.session import Session, SessionViews
 from hon_env.envs.vector import require_heroes_only
-from hon_env.game import Game
 from hon_env.options import RENDER_MODES, EnvOptions
 
 __all__ = ["COPIES_PER_WORKER", "HourOfNeedRLlibEnv", "LegalDiscrete", "observation_space"]
@@ -97,7 +95,7 @@ class LegalDiscrete(spaces.Discrete):
         return super().sample(mask, probability)
 
 
-class HourOfNeedRLlibEnv(MultiAgentEnv):
+class HourOfNeedRLlibEnv(SessionViews, MultiAgentEnv):
     """One game, turn-based: the deciding hero observes and acts (see the module doc)."""
 
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 2}
@@ -126,17 +124,7 @@ class HourOfNeedRLlibEnv(MultiAgentEnv):
             raise ValueError(f"seed {base_seed} with env copy {stream} passes 2**63; use a "
                              "smaller seed")
 
-    # --- inspection ---------------------------------------------------------------------
-    @property
-    def scenario(self) -> Scenario:
-        """The compiled ``Scenario`` every episode plays."""
-        return self._session.scenario
-
-    @property
-    def game(self) -> Game:
-        """The running ``Game`` (for inspection)."""
-        return self._session.require_game()
-
+    # --- inspection (``scenario`` and ``game``: SessionViews) --------------------------
     @property
     def seed(self) -> int | None:
         """Seed of the running episode (None before the first reset)."""

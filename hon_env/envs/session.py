@@ -32,6 +32,7 @@ import gymnasium
 import numpy as np
 
 from hon_env.checks import SEED_LIMIT, IllegalActionError, as_action, check_seed
+from hon_env.content import Scenario
 from hon_env.content.villain_agent import VILLAIN_AGENT
 from hon_env.core import layout as L
 from hon_env.core.episode import (
@@ -49,7 +50,7 @@ from hon_env.options import RENDER_MODES, EnvOptions
 from hon_env.play.replay import Replay
 
 DEFAULT_SEED = 0
-__all__ = ["DEFAULT_SEED", "RENDER_MODES", "EnvOptions", "Session"]
+__all__ = ["DEFAULT_SEED", "RENDER_MODES", "EnvOptions", "Session", "SessionViews"]
 _NAMED_EVENTS = slice(L.EVENTS, L.EVENTS + len(L.EVENT_NAMES))  # state columns of info["events"]
 
 
@@ -260,3 +261,20 @@ class Session:
             return text
         print(text)
         return None
+
+
+class SessionViews:
+    """The ``scenario`` and ``game`` properties of a front end that keeps its ``Session``
+    in ``_session`` (the Gymnasium, villain and RLlib envs)."""
+
+    _session: Session
+
+    @property
+    def scenario(self) -> Scenario:
+        """The compiled ``Scenario`` every episode plays."""
+        return self._session.scenario
+
+    @property
+    def game(self) -> Game:
+        """The running ``Game`` (for inspection)."""
+        return self._session.require_game()

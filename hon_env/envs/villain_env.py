@@ -31,20 +31,18 @@ import numpy as np
 from gymnasium import spaces
 
 from hon_env.checks import check_seed
-from hon_env.content import Scenario
 from hon_env.content.villain_agent import VILLAIN_AGENT
 from hon_env.core import layout as L
 from hon_env.core.observe import OBS_DIM
 from hon_env.envs.autoplay import is_villain, play_others
 from hon_env.envs.gym_env import ENV_ID
-from hon_env.envs.session import Session
-from hon_env.game import Game
+from hon_env.envs.session import Session, SessionViews
 from hon_env.options import RENDER_MODES, EnvOptions
 
 VILLAIN_ENV_ID = ENV_ID.replace("HourOfNeed-", "HourOfNeedVillain-")
 
 
-class HourOfNeedVillainEnv(gymnasium.Env):
+class HourOfNeedVillainEnv(SessionViews, gymnasium.Env):
     """One game; the learner plays the villain agent (see the module documentation)."""
 
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 2}
@@ -65,15 +63,6 @@ class HourOfNeedVillainEnv(gymnasium.Env):
         self._hero_rng = np.random.default_rng(0)
         self.observation_space = spaces.Box(0.0, np.inf, shape=(OBS_DIM,), dtype=np.float32)
         self.action_space = spaces.Discrete(L.N_ACTIONS)
-
-    @property
-    def scenario(self) -> Scenario:
-        return self._session.scenario
-
-    @property
-    def game(self) -> Game:
-        """The running ``Game`` (for inspection)."""
-        return self._session.require_game()
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[np.ndarray, dict[str, Any]]:
