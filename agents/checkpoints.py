@@ -87,6 +87,23 @@ def load_weights(path: str | Path, module: torch.nn.Module, state: Any, what: st
                               f"{' '.join(str(exc).split())[:300]}") from exc
 
 
+SHIPPED_KEYS = ("algo", "config", "global_step", "obs_dim", "n_actions", "actor")
+
+
+def export_actor(src: str | Path, dst: str | Path, half: bool = True) -> dict[str, Any]:
+    """Write the playing part of the MAPPO/IPPO checkpoint ``src`` to ``dst``: the actor's
+    weights (float16 when ``half``: a 512-512 actor is then about 3 MB) and the entries
+    ``load_policy`` reads. The critic, value normaliser and optimizer state stay behind, so
+    the file plays but cannot resume training (``--resume`` says so). Returns what was saved."""
+    ckpt = load_checkpoint(src, "cpu")
+    out = {k: ckpt[k] for k in SHIPPED_KEYS if k in ckpt}
+    out["actor"] = {k: (v.half() if half and v.is_floating_point() else v)
+                    for k, v in ckpt["actor"].items()}
+    Path(dst).parent.mkdir(parents=True, exist_ok=True)
+    torch.save(out, dst)
+    return out
+
+
 def sb3_safe_objects(path: Path, **training: Any) -> dict[str, Any]:
     """``custom_objects`` for ``MaskablePPO.load`` that replace every pickled entry of a
     .zip checkpoint's parameters, so SB3 unpickles nothing (its weights load with

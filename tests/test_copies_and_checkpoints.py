@@ -183,3 +183,41 @@ def test_bad_ppo_zip_names_the_file(tmp_path, content):
     with pytest.raises(CheckpointError) as err:
         load_policy(str(path))
     assert str(path) in str(err.value)
+
+
+# --------------------------------------------------------------------------- shipped policies
+
+def test_exported_checkpoint_plays_like_the_training_one_and_cannot_resume(tmp_path):
+    """The actor-only export (float16) picks the same greedy actions as the full file, and
+    resuming training from it is refused with the missing key named."""
+    from agents.checkpoints import export_actor
+
+    full = _save(tmp_path / "full.pt", critic={}, optimizer={}, global_step=7)
+    out = export_actor(full, tmp_path / "small.pt")
+    assert set(out) == {"algo", "config", "global_step", "obs_dim", "n_actions", "actor"}
+    assert all(v.dtype == torch.float16 for v in out["actor"].values())
+    rng = np.random.default_rng(0)
+    obs = rng.normal(size=(64, OBS_DIM)).astype(np.float32)
+    masks = (rng.random((64, N_ACTIONS)) < 0.3).astype(np.int8)
+    masks[:, 0] = 1
+    a_full = load_policy(str(full)).act(obs, masks, np.zeros(64))
+    a_small = load_policy(str(tmp_path / "small.pt")).act(obs, masks, np.zeros(64))
+    assert (a_full == a_small).mean() > 0.95  # float16 rounding may flip a near tie
+    assert masks[np.arange(64), a_small].all()
+    from agents.cli.train_mappo import Config, train
+
+    with pytest.raises(CheckpointError, match="cannot resume: missing key 'critic'"):
+        train(Config(resume=str(tmp_path / "small.pt"), run_dir=str(tmp_path / "run")))
+
+
+def test_shipped_policies_load_by_name_and_unknown_names_list_them():
+    from agents.registry import PRETRAINED, list_pretrained
+    from agents.trained import MappoPolicy
+
+    names = list_pretrained()
+    assert "mappo:duo" in names
+    for name in names:
+        assert isinstance(load_policy(name), MappoPolicy)
+        assert (PRETRAINED / f"{name.replace(':', '_')}.pt").stat().st_size <= 10 * 2**20
+    with pytest.raises(ValueError, match=r"no shipped policy 'mappo:nope'.*mappo:duo"):
+        load_policy("mappo:nope")
