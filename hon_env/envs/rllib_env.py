@@ -58,7 +58,7 @@ from hon_env.checks import EPISODE_ROOM, SEED_LIMIT, check_int, check_seed
 from hon_env.core import layout as L
 from hon_env.core.observe import OBS_DIM
 from hon_env.envs.session import Session, SessionViews
-from hon_env.envs.vector import require_heroes_only
+from hon_env.envs.vector import require_heroes_only, require_team_reward
 from hon_env.options import RENDER_MODES, EnvOptions
 
 __all__ = ["COPIES_PER_WORKER", "HourOfNeedRLlibEnv", "LegalDiscrete", "observation_space"]
@@ -110,6 +110,7 @@ class HourOfNeedRLlibEnv(SessionViews, MultiAgentEnv):
         options["numeric_info"] = True
         self._session = Session(EnvOptions.build(**options))
         require_heroes_only(self._session.scenario, type(self).__name__)
+        require_team_reward(self._session.scenario, type(self).__name__)
         self.render_mode = self._session.options.render_mode
         self.possible_agents = list(self._session.agents)
         self.agents = list(self.possible_agents)
@@ -203,5 +204,4 @@ class HourOfNeedRLlibEnv(SessionViews, MultiAgentEnv):
         return out
 
     def _infos(self, agents: list[str]) -> dict[str, dict[str, Any]]:
-        info = self._session.info()
-        return {a: dict(info) for a in agents}
+        return {a: self._session.info(a) for a in agents}
