@@ -3,6 +3,8 @@
 - ``random``: masked uniform (``RandomPolicy``),
 - ``heuristic``: the coordinated scripted team (``CoordinatedPolicy``),
 - ``heuristic_solo``: the per-hero scripted team, every hero on its own (``HeuristicPolicy``),
+- ``glory_one`` / ``glory_all``: the coordinated team with seat 0 / every hero a glory
+  seeker playing for its own fame (``agents.glory``, the Fame variant),
 - ``path/to/model.zip``: a MaskablePPO checkpoint from ``scripts/train_ppo.py``,
 - ``path/to/model.pt``: a MAPPO checkpoint from ``scripts/train_mappo.py``.
 """
@@ -12,11 +14,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from agents.coordinated import CoordinatedPolicy
+from agents.glory import GloryTeamPolicy
 from agents.heuristic import HeuristicPolicy
 from agents.policy import Policy
 from agents.random_agent import RandomPolicy
 
-BUILTIN = ("random", "heuristic", "heuristic_solo")
+BUILTIN = ("random", "heuristic", "heuristic_solo", "glory_one", "glory_all")
 
 
 def load_policy(spec: str, seed: int = 0, device: str = "cpu", greedy: bool = True) -> Policy:
@@ -28,6 +31,10 @@ def load_policy(spec: str, seed: int = 0, device: str = "cpu", greedy: bool = Tr
         return CoordinatedPolicy()
     if spec == "heuristic_solo":
         return HeuristicPolicy()
+    if spec == "glory_one":
+        return GloryTeamPolicy([0], name=spec)
+    if spec == "glory_all":
+        return GloryTeamPolicy(None, name=spec)
     path = Path(spec)
     if not path.exists():
         raise ValueError(f"unknown policy {spec!r}: expected one of {BUILTIN} or a checkpoint "
