@@ -510,3 +510,27 @@ def test_state_validation_covers_fame_fields():
     g = Game(fame_scenario(), seed=0)
     g.field("hev")[0, L.EV_RESCUES] = 3
     assert any("rescues" in v for v in violations(g.state, g.scenario.tables))
+
+
+# --------------------------------------------------------------------------- agents
+
+def test_glory_seekers_are_legal_and_deterministic():
+    """The glory-seeking team plays legal actions only, the same ones for the same games,
+    and reports each seat's mean fame."""
+    from agents.evaluation import evaluate
+    from agents.registry import load_policy
+
+    a = evaluate(load_policy("glory_one"), scenario="fame_race", games=6, seed=3)
+    b = evaluate(load_policy("glory_one"), scenario="fame_race", games=6, seed=3)
+    assert a == b and len(a.mean_fame) == 3
+    c = evaluate(load_policy("glory_all"), scenario="fame_race", games=6, seed=3)
+    assert c.games == 6 and a.mean_fame != c.mean_fame
+
+
+def test_fame_table_command(capsys):
+    """scripts/fame_table.py prints the result table (three teams per team size)."""
+    from fame_table import main
+
+    main(["--games", "4", "--heroes", "2"])
+    out = capsys.readouterr().out
+    assert out.count("| 2 |") == 3 and "glory seekers only" in out

@@ -277,7 +277,8 @@ def _fame_violations(state: np.ndarray, T: TB.Tables) -> list[str]:
         bad(hev[:, :, e].sum(axis=1) != events[:, e],
             f"heroes' own {L.EVENT_NAMES[e]} do not add up to the team counter")
     for e in set(range(L.N_EVENTS)) - set(L.HERO_EVENTS):
-        bad(hev[:, :, e].any(axis=1), f"a hero counts {L.EVENT_NAMES[e] or e}, a team-only event")
+        name = L.EVENT_NAMES[e] if e < len(L.EVENT_NAMES) else f"event {e}"
+        bad(hev[:, :, e].any(axis=1), f"a hero counts {name}, a team-only event")
     rows = f("headline")
     dealt = (rows >= 0).sum(axis=1)
     bad(dealt != min(int(T.fame[TB.FM_HEADLINES]), int(T.fame[TB.FM_POOL]), TB.MAX_HEADLINES),
