@@ -54,6 +54,8 @@ class EvalResult:
     loss_reasons: dict[str, int]  # losses and truncations by ``layout.LOSS_REASON_NAMES``
     # each seat's mean fame at the end of a game (kept in every game; the Fame variant)
     mean_fame: tuple[float, ...] = ()
+    # each seat's mean of fame x [win]: the fame prize when a lost game cancels it
+    mean_fame_won: tuple[float, ...] = ()
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -120,7 +122,9 @@ def evaluate(policy: Policy, *, games: int, seed: int = 0, batch: int = 256,
     wins = int((out == L.OUT_WIN).sum())
     low, high = wilson_interval(wins, games)
     by_reason = {L.LOSS_REASON_NAMES[r]: reasons.count(r) for r in sorted(set(reasons)) if r}
+    won = (out == L.OUT_WIN)[:, None] * np.array(fames)
     return EvalResult(sc.villain_id, sc.issue_id, tuple(sc.hero_ids), games, wins,
                       int((out == L.OUT_LOSS).sum()), int((out == L.OUT_TRUNCATED).sum()),
                       wins / games, low, high, float(np.mean(rounds)), by_reason,
-                      tuple(float(x) for x in np.mean(fames, axis=0)))
+                      tuple(float(x) for x in np.mean(fames, axis=0)),
+                      tuple(float(x) for x in won.mean(axis=0)))

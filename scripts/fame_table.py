@@ -6,8 +6,10 @@ one glory seeker (seat 0) and with glory seekers only (``agents.glory``).
 
 Every team plays the same games (seeds ``--seed`` + i) of ``--scenario`` (default
 ``fame_race``: three heroes, rank mode) at each team size of ``--heroes``. The table gives
-the win rate with its Wilson 95% interval and each seat's mean fame at the end (seat 0 is
-the glory seeker of ``glory_one``). Fame does not change the game, so the reward mode of
+the win rate with its Wilson 95% interval, each seat's mean fame at the end (seat 0 is
+the glory seeker of ``glory_one``: what a hero gets when a loss keeps the fame,
+``loss_keep=1``) and each seat's mean of fame x [win] (what it gets when a lost game
+cancels the fame, the default ``loss_keep=0``). Fame does not change the game, so the reward mode of
 the scenario does not matter to scripted teams.
 """
 
@@ -41,6 +43,7 @@ def measure(games: int, seed: int, scenario: str, sizes: list[int]) -> list[dict
             rows.append({"heroes": n, "team": spec, "label": label, "games": games,
                          "wins": r.wins, "win_rate": r.win_rate, "ci_low": r.ci_low,
                          "ci_high": r.ci_high, "mean_fame": list(r.mean_fame),
+                         "mean_fame_won": list(r.mean_fame_won),
                          "seconds": round(time.time() - t0, 1)})
             print(f"{n} heroes, {spec}: {r.wins}/{games} wins, fame "
                   f"{[round(f, 2) for f in r.mean_fame]} ({rows[-1]['seconds']} s)",
@@ -51,11 +54,13 @@ def measure(games: int, seed: int, scenario: str, sizes: list[int]) -> list[dict
 def markdown(rows: list[dict]) -> str:
     """The result table (docs/variants.md)."""
     lines = ["| heroes | team | games | win rate | 95% interval | mean fame per seat "
-             "(seat 0 first) | team fame |", "|---|---|---|---|---|---|---|"]
+             "(seat 0 first) | mean fame x [win] per seat | team fame |",
+             "|---|---|---|---|---|---|---|---|"]
     for r in rows:
         fame = ", ".join(f"{f:.2f}" for f in r["mean_fame"])
+        won = ", ".join(f"{f:.2f}" for f in r["mean_fame_won"])
         lines.append(f"| {r['heroes']} | {r['label']} | {r['games']} | {r['win_rate']:.3f} | "
-                     f"{r['ci_low']:.3f}-{r['ci_high']:.3f} | {fame} | "
+                     f"{r['ci_low']:.3f}-{r['ci_high']:.3f} | {fame} | {won} | "
                      f"{sum(r['mean_fame']):.2f} |")
     return "\n".join(lines)
 
@@ -65,7 +70,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--games", type=int, default=200, help="games per cell")
     ap.add_argument("--seed", type=int, default=20000, help="seed of the first game")
     ap.add_argument("--scenario", default="fame_race")
-    ap.add_argument("--heroes", type=int, nargs="+", default=[3], choices=range(2, 5),
+    ap.add_argument("--heroes", type=int, nargs="+", default=[2, 3, 4], choices=range(2, 5),
                     help="team sizes (heroes from majesty, stride, vigil, guerilla)")
     ap.add_argument("--json", type=Path, help="also write the rows as JSON here")
     args = ap.parse_args(argv)

@@ -29,7 +29,9 @@ whole episode (all heroes play to the end).
   0 truncated, plus ``reward_shaping``).
 - **Infos** numeric only (``numeric_info=True`` of the PettingZoo env: ``events``
   array, ``acting_seat``, ``decision``, ``outcome``, ``loss_reason`` as ``layout``
-  codes), one per observed hero.
+  codes, ``fames`` of every hero, the hero's own ``fame`` and ``hero_events``), one per
+  observed hero. The Fame variant's ``fame`` and ``rank`` reward modes (a reward per hero)
+  are refused: this env splits one team reward.
 - **Seeds** ``reset(seed=s)`` plays ``Game(scenario, seed=s)``. ``reset()`` without a seed
   plays the next game of this env's own stream: ``seed + j * 2**32 + k`` for its ``k``-th
   unseeded episode, where ``seed`` is the ``env_config`` key (default 0) and ``j`` numbers
