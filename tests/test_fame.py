@@ -336,6 +336,26 @@ def test_rank_leader_tie_breaks():
     assert leader(g.state, 0, T) == 2
 
 
+def test_most_awards_go_to_every_tied_hero():
+    """001 §End of the Game ("most ..." awards; the seed leaves ties open): at the end each
+    hero tied for the most rescues gets the award, the most enemies counts minions too,
+    and nobody wins an award for a count of 0."""
+    from hon_env.core.effects import end_game
+
+    sc = load_scenario("origin_story", heroes=["majesty", "stride", "cipher"],
+                       rules={"fame": {"headlines": 0}})
+    g = Game(sc, seed=0)
+    hev_ = g.field("hev")
+    hev_[0, L.EV_RESCUES] = hev_[1, L.EV_RESCUES] = 2
+    hev_[2, L.EV_ENEMIES_DEFEATED] = 1
+    hev_[0, L.HV_MINIONS] = 1
+    hev_[1, L.HV_MINIONS] = 2
+    end_game(g.state, 0, sc.tables, L.OUT_LOSS, L.LOSS_ISSUE_DECK)
+    # rescues: seats 0 and 1 tie (+1 each); enemies + minions: seat 1 has 2 (+1);
+    # villain damage: everyone 0, no award
+    assert g.field("fame")[:3].tolist() == [1, 2, 0]
+
+
 def _episode_returns(mode: dict, episodes: int = 40, heroes=("majesty", "stride", "cipher")):
     """Per-episode (returns per hero, outcome, final fame) of random play (Parallel env)."""
     env = hour_of_need_v3.parallel_env(scenario="origin_story", heroes=list(heroes),

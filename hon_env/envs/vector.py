@@ -234,9 +234,10 @@ class VectorEnv:
         for i in games:
             self._error[i] = True
             self._error_code[i] = self.state[i, L.ERROR]
-            self._final_info[i] = (1, L.OUT_TRUNCATED, L.LOSS_ENGINE_ERROR,
-                                   self.state[i, L.ROUND], self.state[i, L.DECISIONS],
-                                   self.agent[i])
+            self._final_info[i, :FINAL_FAME] = (1, L.OUT_TRUNCATED, L.LOSS_ENGINE_ERROR,
+                                                self.state[i, L.ROUND],
+                                                self.state[i, L.DECISIONS], self.agent[i])
+            self._final_info[i, FINAL_FAME:] = L.field_view(self.state[i:i + 1], "fame")[0]
             if self.observations:
                 self._final_obs[i] = 0.0
             self.rewards[i, :] = 0.0
@@ -249,8 +250,10 @@ class VectorEnv:
         """'penalize' mode: an illegal action ends that game's episode with the penalty of
         the episode rules (``core/episode.py``)."""
         for i in games:
-            self._final_info[i] = (1, L.OUT_LOSS, L.LOSS_ILLEGAL, self.state[i, L.ROUND],
-                                   self.state[i, L.DECISIONS], self.agent[i])
+            self._final_info[i, :FINAL_FAME] = (1, L.OUT_LOSS, L.LOSS_ILLEGAL,
+                                                self.state[i, L.ROUND],
+                                                self.state[i, L.DECISIONS], self.agent[i])
+            self._final_info[i, FINAL_FAME:] = L.field_view(self.state[i:i + 1], "fame")[0]
             self.rewards[i, :] = ILLEGAL_PENALTY
             if self.villain_agent:  # only the side that made the illegal action pays
                 villain_fault = self.agent[i] == L.VILLAIN_SEAT
