@@ -115,8 +115,6 @@ def check_fame(raw: object, where: Where) -> dict[str, Any] | bool:
             out[key] = _number(value, at, 0.0, 1.0)
         elif key == "scale":
             out[key] = _number(value, at, 0.001, 1000.0)
-            if out[key] <= 0:
-                raise at.error("expected a positive number")
         elif key == "headlines":
             out[key] = check_int(value, at, 0, MAX_HEADLINES)
         elif key == "headline_cards":
