@@ -3,6 +3,8 @@
 - ``random``: masked uniform (``RandomPolicy``),
 - ``heuristic``: the coordinated scripted team (``CoordinatedPolicy``),
 - ``heuristic_solo``: the per-hero scripted team, every hero on its own (``HeuristicPolicy``),
+- ``glory_one`` / ``glory_all``: the coordinated team with seat 0 / every hero a glory
+  seeker playing for its own fame (``agents.glory``, the Fame variant),
 - ``path/to/model.zip``: a MaskablePPO checkpoint from ``scripts/train_ppo.py``,
 - ``path/to/model.pt``: a MAPPO checkpoint from ``scripts/train_mappo.py``,
 - ``mappo:TASK``: the MAPPO policy shipped for benchmark task ``TASK`` (``list_pretrained()``;
@@ -14,11 +16,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from agents.coordinated import CoordinatedPolicy
+from agents.glory import GloryTeamPolicy
 from agents.heuristic import HeuristicPolicy
 from agents.policy import Policy
 from agents.random_agent import RandomPolicy
 
-BUILTIN = ("random", "heuristic", "heuristic_solo")
+BUILTIN = ("random", "heuristic", "heuristic_solo", "glory_one", "glory_all")
 PRETRAINED = Path(__file__).resolve().parent / "pretrained"
 PRETRAINED_ALGOS = ("mappo",)
 
@@ -48,6 +51,10 @@ def load_policy(spec: str, seed: int = 0, device: str = "cpu", greedy: bool = Tr
         return CoordinatedPolicy()
     if spec == "heuristic_solo":
         return HeuristicPolicy()
+    if spec == "glory_one":
+        return GloryTeamPolicy([0], name=spec)
+    if spec == "glory_all":
+        return GloryTeamPolicy(None, name=spec)
     if spec.partition(":")[0] in PRETRAINED_ALGOS and not Path(spec).exists():
         spec = str(pretrained_path(spec))
     path = Path(spec)

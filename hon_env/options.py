@@ -27,7 +27,7 @@ from hon_env.checks import check_int
 from hon_env.content import Scenario, load_scenario
 from hon_env.content.loader import parse_scenario, scenario_path
 from hon_env.content.tables import MAX_HEROES
-from hon_env.envs.rewards import shaping_weights
+from hon_env.envs.rewards import reward_params, shaping_weights
 
 ILLEGAL_ACTION_MODES = ("raise", "penalize")
 RENDER_MODES = ("human", "ansi", "rgb_array")
@@ -89,7 +89,9 @@ class EnvOptions:
     """Validated keyword arguments of an environment (see the module documentation)."""
 
     scenario: Scenario
-    weights: np.ndarray  # float64 [N_EVENTS] shaping weight per event counter
+    # float64 [N_REWARD_PARAMS]: shaping weight per event counter, then the Fame variant's
+    # reward mode and parameters (``core/episode.py``, ``envs/rewards.reward_params``)
+    weights: np.ndarray
     illegal_action: str  # "raise" or "penalize"
     render_mode: str | None
     numeric_info: bool = False  # infos as numbers only (``Session.info``)
@@ -120,7 +122,8 @@ class EnvOptions:
         if not isinstance(numeric_info, (bool, np.bool_)):
             raise TypeError(f"numeric_info must be True or False, got {numeric_info!r}")
         weights = shaping_weights(reward_shaping)
-        return cls(scenario_from(scenario, **game_options), weights, illegal_action,
+        compiled = scenario_from(scenario, **game_options)
+        return cls(compiled, reward_params(weights, compiled.rules["fame"]), illegal_action,
                    render_mode, bool(numeric_info))
 
 

@@ -584,14 +584,16 @@ def test_numeric_infos_keep_their_keys_and_types():
 
     env = hour_of_need_v3.parallel_env(n_heroes=2, numeric_info=True, max_cycles=30)
     obs, infos = env.reset(seed=0)
-    keys = {"events", "acting_seat", "decision", "outcome", "loss_reason"}
+    arrays = {"events": len(L.EVENT_NAMES), "fames": 2,
+              "hero_events": len(L.HERO_COUNTER_NAMES)}
+    keys = {"acting_seat", "decision", "outcome", "loss_reason", "fame"} | set(arrays)
     rng = np.random.default_rng(0)
     while env.agents:
         for info in infos.values():
             assert set(info) == keys
-            assert info["events"].dtype == np.int64 and info["events"].shape == (
-                len(L.EVENT_NAMES),)
-            assert all(isinstance(info[k], int) for k in keys - {"events"})
+            for k, n in arrays.items():
+                assert info[k].dtype == np.int64 and info[k].shape == (n,)
+            assert all(isinstance(info[k], int) for k in keys - set(arrays))
         actions = {a: int(rng.choice(np.flatnonzero(obs[a]["action_mask"])))
                    for a in env.agents}
         obs, _, _, _, infos = env.step(actions)

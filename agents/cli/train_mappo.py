@@ -63,7 +63,7 @@ from agents.training.games import run_games
 from agents.training.logger import RunLogger, checkpoint_path
 from hon_env.content.loader import TRAIN_CONFIGS_DIR
 from hon_env.core import layout as L
-from hon_env.envs.vector import VectorEnv
+from hon_env.envs.vector import VectorEnv, require_team_reward
 
 DEFAULT_CONFIG = TRAIN_CONFIGS_DIR / "mappo.yaml"
 ALGOS = ("mappo", "ippo")
@@ -183,6 +183,9 @@ def train(cfg: Config) -> dict[str, float]:
     games = run_games(cfg, [(seed, cfg.total_steps - global_step + 2 * B)])
     scenario = games.scenario
 
+    # the learner trains every row on the team reward (column 0); the Fame variant's fame
+    # and rank modes give each hero its own, which this trainer does not learn from
+    require_team_reward(scenario, "hon-train (MAPPO/IPPO)")
     probe = VectorEnv(1, 0, scenario)
     actor = Actor(probe.observation_dim, probe.n_actions, cfg.hidden).to(device)
     critic = Critic(probe.observation_dim if ippo else probe.state_dim,

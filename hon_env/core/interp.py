@@ -46,6 +46,7 @@ from hon_env.core.effects import (
     turn_focused,
 )
 from hon_env.core.failure import fail
+from hon_env.core.fame import credit
 from hon_env.core.geometry import (
     bystander_at,
     captives,
@@ -261,7 +262,7 @@ def defeat_hero(s, b, T, h):
     s[b, L.HFOCUS + h] = 0
     s[b, L.HLOC + h] = -1
     s[b, L.HDEFEATED + h] = 1
-    s[b, L.EVENTS + L.EV_HERO_DEFEATS] += 1
+    credit(s, b, T, L.EV_HERO_DEFEATS, h, 1)
     if s[b, L.TURN] == L.TURN_HERO:
         s[b, L.HACTIONS + h] = 0
         if s[b, L.HTHREAT_DONE + h] == 0:
@@ -294,7 +295,7 @@ def wreck_mech(s, b, T, h):
     mech's health is lost with it.
     """
     leave_mech(s, b, T, h)
-    s[b, L.EVENTS + L.EV_MECH_WRECKS] += 1
+    credit(s, b, T, L.EV_MECH_WRECKS, h, 1)
 
 
 @njit(cache=True)
@@ -342,7 +343,7 @@ def op_round(s, b, T):
     s[b, L.DEF_BONUS] = 0
     s[b, L.DEF_BONUS + 1] = 0
     if s[b, L.ROUND] > T.cfg[TB.CFG_MAX_ROUNDS]:
-        end_game(s, b, L.OUT_TRUNCATED, L.LOSS_CAP_ROUNDS)
+        end_game(s, b, T, L.OUT_TRUNCATED, L.LOSS_CAP_ROUNDS)
         return
     push(s, b, F_ROUND, 0, 0, 0, -1, -1)
     push(s, b, F_RETURN, 0, 0, 0, -1, -1)
@@ -600,7 +601,7 @@ def op_issue_turn(s, b, T):
     s[b, L.TURN] = L.TURN_ISSUE
     c = issue_draw(s, b)
     if c < 0:
-        end_game(s, b, L.OUT_LOSS, L.LOSS_ISSUE_DECK)
+        end_game(s, b, T, L.OUT_LOSS, L.LOSS_ISSUE_DECK)
         return
     h = fewest_threats(s, b, T)
     s[b, L.ACTIVE] = h
@@ -972,9 +973,9 @@ def op_roll_end(s, b, T, h):
                 # normal minions first, then each special Minion card's; every special
                 # minion defeated resolves its card's effect for this hero
                 panel = panel_of_space(T, sp)
-                left = kill_minions(s, b, T, panel, n)
+                left = kill_minions(s, b, T, panel, n, h)
                 for j in range(TB.SPECIAL_MINIONS):
-                    killed, left = hurt_special_minions(s, b, T, panel, j, left)
+                    killed, left = hurt_special_minions(s, b, T, panel, j, left, h)
                     for _ in range(killed):
                         push_prog(s, b, T, T.smin[j, TB.SM_DEFEAT_PROG], h, L.T_MINION)
             else:
@@ -1071,7 +1072,7 @@ def op_hero_damage(s, b, T, h, n):
         return
     pop(s, b)
     s[b, L.HDMG + h] += n
-    s[b, L.EVENTS + L.EV_HERO_DAMAGE] += n
+    credit(s, b, T, L.EV_HERO_DAMAGE, h, n)
     if s[b, L.HDMG + h] >= hero_health(s, b, T, h):
         if hero_form(s, b, T, h) == TB.FORM_MECH:
             wreck_mech(s, b, T, h)
@@ -1767,7 +1768,7 @@ def apply_action(s, b, T, action, mask):
         s[b, L.ERROR_ACTION] = action
         return 3
     if s[b, L.OUTCOME] == L.OUT_ONGOING and s[b, L.DECISIONS] >= T.cfg[TB.CFG_MAX_DECISIONS]:
-        end_game(s, b, L.OUT_TRUNCATED, L.LOSS_CAP_DECISIONS)
+        end_game(s, b, T, L.OUT_TRUNCATED, L.LOSS_CAP_DECISIONS)
         s[b, L.DEC_KIND] = L.D_NONE
         mask[:] = 0
     return 0

@@ -62,6 +62,7 @@ from hon_env.content.tables import (
 )
 from hon_env.core import layout as L
 from hon_env.core import obs_features as F
+from hon_env.core.fame import encode_fame
 from hon_env.core.geometry import panel_of_space
 from hon_env.core.mastermind import hand_count
 from hon_env.core.obs_features import (
@@ -156,6 +157,7 @@ def encode_obs(s, b, T, seat, out):
     _special_bystanders(s, b, T, out)
     _hero_identity(T, view, out)
     _villain_agent(s, b, T, seat, out)
+    encode_fame(s, b, T, view, out)
     if seat >= L.VILLAIN_SEAT:
         _villain_view(s, b, out)
 

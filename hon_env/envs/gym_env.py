@@ -47,6 +47,7 @@ from hon_env.core import layout as L
 from hon_env.core.observe import OBS_DIM
 from hon_env.envs.autoplay import is_hero, play_others
 from hon_env.envs.session import Session, SessionViews
+from hon_env.envs.vector import require_team_reward
 from hon_env.options import RENDER_MODES, EnvOptions
 from hon_env.play.replay import Replay
 
@@ -60,6 +61,7 @@ class HourOfNeedEnv(SessionViews, gymnasium.Env):
 
     def __init__(self, villain_policy: Any = None, **options: Any) -> None:
         opts = EnvOptions.build(**options)  # the options of every front end
+        require_team_reward(opts.scenario, type(self).__name__)
         self._session = Session(opts)
         if villain_policy is not None and not opts.scenario.villain_agent:
             raise ValueError("villain_policy plays the villain agent (rules villain_agent), "

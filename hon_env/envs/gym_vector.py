@@ -39,7 +39,7 @@ from gymnasium.vector.utils import batch_space
 from hon_env.core import layout as L
 from hon_env.core.observe import OBS_DIM
 from hon_env.envs.session import DEFAULT_SEED, EnvOptions
-from hon_env.envs.vector import VectorEnv, require_heroes_only
+from hon_env.envs.vector import VectorEnv, require_heroes_only, require_team_reward
 
 
 class HourOfNeedVectorEnv(GymVectorEnv):
@@ -55,6 +55,7 @@ class HourOfNeedVectorEnv(GymVectorEnv):
                               reward_shaping=kwargs.get("reward_shaping"),
                               illegal_action=illegal_action)
         require_heroes_only(self.venv.scenario, type(self).__name__)
+        require_team_reward(self.venv.scenario, type(self).__name__)
         self.num_envs = self.venv.num_envs
         self.render_mode = render_mode
         self.single_observation_space = spaces.Box(0.0, np.inf, shape=(OBS_DIM,),

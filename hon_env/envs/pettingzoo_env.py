@@ -11,9 +11,9 @@
 | Number of agents   | 1 to 6 heroes, plus `"villain"` with the Mastermind variant     |
 | Action Shape       | `()`                                                           |
 | Action Values      | `Discrete(409)`                                                |
-| Observation Shape  | `{"observation": (2247,), "action_mask": (409,)}`              |
+| Observation Shape  | `{"observation": (2448,), "action_mask": (409,)}`              |
 | Observation Values | observation float32 in `[0, inf)`; action_mask int8 in {0, 1}  |
-| State Shape        | `(2396,)` float32 in `[0, inf)`                                |
+| State Shape        | `(2597,)` float32 in `[0, inf)`                                |
 
 *Hour of Need* is a cooperative superhero board game: 1 to 6 heroes fight a villain's
 schemes on a hex map while an issue deck runs down. Every hero is an agent; the heroes win
@@ -30,7 +30,7 @@ AEC env `agent_selection` is that hero, so one agent often acts several times in
 
 ### Observation Space
 
-`observe(agent)` returns `{"observation": float32 [2247], "action_mask": int8 [409]}`.
+`observe(agent)` returns `{"observation": float32 [2448], "action_mask": int8 [409]}`.
 The observation is egocentric (the agent's own hero first) and free of hidden information
 (other heroes' hands are sizes, deck orders are not visible). Its named sections (global,
 spaces, self, others, villain cards, issue cards, nemeses, special minions, allies, crisis
@@ -40,7 +40,7 @@ cards, special bystanders, hero identity) are a table of named features
 hero sits in each seat (self first) is a one-hot over the content's hero roster
 (`hero_identity.hero`, roster `Scenario.hero_roster`). `state()` is the global state for
 centralized critics: seat 0's observation followed by every seat's hand
-(`float32 [2396]`).
+(`float32 [2597]`).
 
 #### Legal Actions Mask
 
@@ -78,8 +78,10 @@ All agents end together. In the AEC env every agent then gets one `step(None)` (
 
 ### Infos
 
-`infos[agent]` (a fresh dict per agent, the same content for all): `"events"` (dict event
-name -> count so far this episode, `layout.EVENT_NAMES`), `"acting_hero"` (the agent who
+`infos[agent]` (a fresh dict per agent): `"events"` (dict event name -> count so far this
+episode, `layout.EVENT_NAMES`), `"fames"` (dict hero agent -> fame), the agent's own
+`"fame"` and `"hero_events"` (dict `layout.HERO_COUNTER_NAMES` -> count: what this hero
+did; kept in every game, see docs/variants.md), `"acting_hero"` (the agent who
 decides now, None at the end), `"decision"` (the pending decision kind,
 `layout.DECISION_NAMES`, `"none"` at the end) and, once the episode is over, `"outcome"`
 (`"win"`, `"loss"`, `"truncated"`) and `"loss_reason"` (`layout.LOSS_REASON_NAMES`,
@@ -88,8 +90,9 @@ decides now, None at the end), `"decision"` (the pending decision kind,
 With `numeric_info=True` every info entry is a number and the keys are the same at every
 step, for wrappers that turn infos into tensors (TorchRL's `PettingZooWrapper`, RLlib):
 `"events"` (int64 array in `layout.EVENT_NAMES` order), `"acting_seat"` (-1 at the end),
-`"decision"` (`layout.D_*`), `"outcome"` (`layout.OUT_*`, `OUT_ONGOING` until the end) and
-`"loss_reason"` (`layout.LOSS_*`, `LOSS_ILLEGAL` for a penalized illegal action).
+`"decision"` (`layout.D_*`), `"outcome"` (`layout.OUT_*`, `OUT_ONGOING` until the end),
+`"loss_reason"` (`layout.LOSS_*`, `LOSS_ILLEGAL` for a penalized illegal action),
+`"fames"` (int64 per hero), `"fame"` and `"hero_events"` (int64 array).
 
 ### Arguments
 
@@ -360,9 +363,8 @@ class raw_env(_Front, AECEnv):
             self.render()
 
     def _infos(self) -> dict[str, dict[str, Any]]:
-        # one info built per step; each agent gets its own shallow copy
-        info = self._session.info()
-        return {a: dict(info) for a in self.agents}
+        # one info per agent: the shared part and the agent's own fame and counters
+        return {a: self._session.info(a) for a in self.agents}
 
 
 class OrderEnforcing(wrappers.OrderEnforcingWrapper):
@@ -487,4 +489,4 @@ class parallel_env(_Front, ParallelEnv):
         return {a: self._observation(a, self.action_mask(a)) for a in self.possible_agents}
 
     def _infos(self) -> dict[str, dict[str, Any]]:
-        return {a: self._session.info() for a in self.possible_agents}
+        return {a: self._session.info(a) for a in self.possible_agents}

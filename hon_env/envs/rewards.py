@@ -1,4 +1,5 @@
-"""Team reward shaping: event names and validated weights, shared by every front end."""
+"""Reward parameters shared by every front end: the team reward shaping (event names and
+validated weights) and the Fame variant's reward mode (``core/episode.py``)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,15 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from hon_env.content.fame import REWARD_MODES
 from hon_env.core import layout as L
+from hon_env.core.episode import (
+    N_REWARD_PARAMS,
+    RP_LOSS_KEEP,
+    RP_MODE,
+    RP_SCALE,
+    RP_TEAM_WEIGHT,
+)
 
 REWARD_EVENTS = L.EVENT_NAMES
 
@@ -30,3 +39,19 @@ def shaping_weights(reward_shaping: Mapping[str, float] | None) -> np.ndarray:
             raise ValueError(f"reward_shaping[{name!r}] must be finite, got {w!r}")
         weights[REWARD_EVENTS.index(name)] = float(w)
     return weights
+
+
+def reward_params(weights: np.ndarray, fame: Mapping[str, object] | bool) -> np.ndarray:
+    """float64 [N_REWARD_PARAMS]: the shaping ``weights``, then the reward mode and
+    parameters of the resolved ``fame`` rule (the team mode when it is off)."""
+    out = np.zeros(N_REWARD_PARAMS, np.float64)
+    out[:L.N_EVENTS] = weights
+    out[RP_SCALE] = 1.0
+    out[RP_TEAM_WEIGHT] = 1.0
+    if fame:
+        assert isinstance(fame, Mapping)
+        out[RP_MODE] = REWARD_MODES.index(str(fame["reward"]))
+        out[RP_TEAM_WEIGHT] = float(fame["team_weight"])  # type: ignore[arg-type]
+        out[RP_LOSS_KEEP] = float(fame["loss_keep"])  # type: ignore[arg-type]
+        out[RP_SCALE] = float(fame["scale"])  # type: ignore[arg-type]
+    return out
