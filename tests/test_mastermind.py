@@ -531,23 +531,6 @@ def test_train_villain_smoke(tmp_path):
         main(["--run-dir", str(run), "--reward-shaping", "{crises: 1.0}"])
 
 
-def test_train_selfplay_smoke(tmp_path):
-    """scripts/train_selfplay.py: one iteration writes both snapshots, the league and the
-    evaluation row (heroes against the current, random and top-card villains)."""
-    from agents.cli.train_selfplay import main
-
-    run = tmp_path / "sp"
-    main(["--run-dir", str(run), "--iterations", "1", "--villain-steps", "256",
-          "--hero-steps", "256", "--num-envs", "2", "--n-steps", "128", "--batch-size", "128",
-          "--pretrain-steps", "512", "--eval-games", "4", "--progress", "false",
-          "--tensorboard", "false"])
-    league = json.loads((run / "league.json").read_text())
-    assert league["heroes"][1].endswith("heroes/iter_0.zip")
-    assert league["villain"][1].endswith("villain/iter_0.zip")
-    header = (run / "eval.csv").read_text().splitlines()[0]
-    assert "vs_top_card_win_rate" in header and "vs_villain_win_rate" in header
-
-
 def test_play_tools_refuse_the_villain_agent_clearly():
     """hon-play does not seat the villain yet: a clear error, not an index error."""
     from hon_env.play.match import Match
