@@ -8,6 +8,7 @@ same message:
 - the game (``scenario_from``; ``Game`` takes only these): ``scenario``, ``heroes``,
   ``villain``, ``issue``, ``n_heroes``, ``nemeses``, ``rules``, ``caps``, ``max_cycles``;
 - the episode (``EnvOptions.build``; every environment): ``reward_shaping``,
+  ``villain_reward_shaping`` (the villain agent's, Mastermind variant),
   ``illegal_action``, ``render_mode`` (single-game envs render; the vector envs take only
   ``render_mode=None``), ``numeric_info`` (infos as numbers only).
 
@@ -89,7 +90,7 @@ class EnvOptions:
     """Validated keyword arguments of an environment (see the module documentation)."""
 
     scenario: Scenario
-    weights: np.ndarray  # float64 [N_EVENTS] shaping weight per event counter
+    weights: np.ndarray  # float64 [2, N_EVENTS] shaping weight per event: heroes, villain
     illegal_action: str  # "raise" or "penalize"
     render_mode: str | None
     numeric_info: bool = False  # infos as numbers only (``Session.info``)
@@ -97,6 +98,7 @@ class EnvOptions:
     @classmethod
     def build(cls, scenario: str | Path | Scenario = "origin_story", *,
               reward_shaping: Mapping[str, float] | None = None,
+              villain_reward_shaping: Mapping[str, float] | None = None,
               illegal_action: str = "raise", render_mode: str | None = None,
               render_modes: Sequence[str] = RENDER_MODES, numeric_info: bool = False,
               **game_options: Any) -> EnvOptions:
@@ -105,6 +107,8 @@ class EnvOptions:
         Args:
             scenario, **game_options: the game options of ``scenario_from``.
             reward_shaping: ``{event name: weight}`` (names: ``layout.EVENT_NAMES``).
+            villain_reward_shaping: the same for the villain agent's reward (Mastermind
+                variant; the game is then no longer zero-sum); needs the villain agent.
             illegal_action: ``"raise"`` or ``"penalize"``.
             render_mode: None or one of ``render_modes`` (the front end's).
             numeric_info: infos as numbers only (``Session.info``), for wrappers that turn
@@ -119,9 +123,14 @@ class EnvOptions:
         check_render_mode(render_mode, render_modes)
         if not isinstance(numeric_info, (bool, np.bool_)):
             raise TypeError(f"numeric_info must be True or False, got {numeric_info!r}")
-        weights = shaping_weights(reward_shaping)
-        return cls(scenario_from(scenario, **game_options), weights, illegal_action,
-                   render_mode, bool(numeric_info))
+        weights = np.stack([shaping_weights(reward_shaping),
+                            shaping_weights(villain_reward_shaping, "villain_reward_shaping")])
+        compiled = scenario_from(scenario, **game_options)
+        if villain_reward_shaping and not compiled.villain_agent:
+            raise ValueError(f"villain_reward_shaping shapes the villain agent's reward, but "
+                             f"scenario {compiled.id!r} has no villain agent (rules "
+                             "villain_agent)")
+        return cls(compiled, weights, illegal_action, render_mode, bool(numeric_info))
 
 
 def check_render_mode(render_mode: str | None, render_modes: Sequence[str]) -> None:

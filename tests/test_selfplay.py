@@ -112,6 +112,10 @@ def test_trainer_refuses_sides_without_a_villain_agent():
         _config(side=VILLAIN, task="duo").check()
     with pytest.raises(ValueError, match="side must be"):
         _config(side="both").check()
+    with pytest.raises(ValueError, match="needs side villain"):
+        train_mappo.side_shaping(_config(villain_reward_shaping={"crises": 1.0}))
+    assert train_mappo.side_shaping(_config(side=VILLAIN, villain_reward_shaping={
+        "crises": 1.0})) == {"villain_reward_shaping": {"crises": 1.0}}
 
 
 def test_top_card_opponent_switches_the_villain_agent_off():

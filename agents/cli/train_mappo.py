@@ -138,7 +138,11 @@ class Config(RunConfig):
     (top_card: the rulebook's deck, the variant switched off; random; scripted; a villain
     checkpoint). Side villain: a hero team (heuristic, heuristic_solo, random or a
     checkpoint; default heuristic). Checkpoints sample their actions. The villain's
-    reward is the game's result: reward_shaping does not apply to it"""
+    reward is the game's result plus villain_reward_shaping: reward_shaping does not
+    apply to it"""
+    villain_reward_shaping: dict | None = None
+    """side villain: YAML mapping event name -> reward added to the villain's reward per
+    event (the game is then no longer zero-sum)"""
 
     def check(self) -> None:
         self.check_positive("num_envs", "num_steps", "num_minibatches", "update_epochs")
@@ -158,6 +162,17 @@ class Config(RunConfig):
         if self.side == VILLAIN and self.opponent == TOP_CARD:
             raise ValueError("opponent top_card is a villain; side villain plays against a "
                              "hero team (heuristic, random or a checkpoint)")
+
+
+def side_shaping(cfg: Config) -> dict[str, dict | None]:
+    """The env's shaping options for the learner's side: the heroes' ``reward_shaping``,
+    or the villain's ``villain_reward_shaping``."""
+    if cfg.side == HEROES:
+        if cfg.villain_reward_shaping:
+            raise ValueError("villain_reward_shaping shapes the villain's reward: it needs "
+                             "side villain")
+        return {"reward_shaping": cfg.reward_shaping}
+    return {"villain_reward_shaping": cfg.villain_reward_shaping}
 
 
 def training_setup(cfg: Config, seed: int, device: str
@@ -196,8 +211,7 @@ def train(cfg: Config) -> dict[str, float]:
     # k-th episode plays seed + i + k * B, so the run's seeds span B + the steps + B
     seed = cfg.seed * 1_000_003 + global_step
     games, league, eval_opponent = training_setup(cfg, seed - global_step, str(device))
-    shaping = cfg.reward_shaping if cfg.side == HEROES else None
-    env = VectorEnv(cfg.num_envs, seed, games.scenario, reward_shaping=shaping)
+    env = VectorEnv(cfg.num_envs, seed, games.scenario, **side_shaping(cfg))
     roll = Rollout(env, cfg, cfg.side, league, device, learner.critic_key)
     if cfg.side == HEROES:
         evaluator = BaselineEvaluator(games.eval_scenario, games.eval_games, games.eval_seed,

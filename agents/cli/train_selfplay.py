@@ -23,7 +23,8 @@ fictitious self-play with uniform sampling over snapshots (``agents.training.lea
 ``total_steps`` is the heroes' whole budget (hero decisions), as in ``train_mappo.py``, so
 a self-play run and a run against one villain can be given the same budget. The heroes'
 kickstart (``kickstart_coef``, ``kickstart_steps``) imitates the scripted team, the
-villain's (``villain_kickstart_coef``, ``villain_kickstart_steps``) the scripted villain.
+villain's (``villain_kickstart_coef``, ``villain_kickstart_steps``) the scripted villain;
+``reward_shaping`` shapes the heroes' reward, ``villain_reward_shaping`` the villain's.
 
 Writes ``config.yaml``, ``train.csv`` (the heroes' updates, step = hero decisions) and
 ``train_villain.csv`` (the villain's, step = villain decisions) with the MAPPO trainer's
@@ -49,6 +50,7 @@ from pathlib import Path
 import torch
 
 from agents.cli.train_mappo import Config as MappoConfig
+from agents.cli.train_mappo import side_shaping
 from agents.training.baselines import EVAL_SEED, VillainEvaluator, villain_eval_summary
 from agents.training.config import parse_config
 from agents.training.league import HEROES, VILLAIN, League, load_opponent
@@ -109,17 +111,17 @@ class Config(MappoConfig):
                            for f in dataclasses.fields(MappoConfig)}),
             side=VILLAIN, total_steps=self.iterations * self.villain_steps,
             kickstart_coef=self.villain_kickstart_coef,
-            kickstart_steps=self.villain_kickstart_steps, reward_shaping=None)
+            kickstart_steps=self.villain_kickstart_steps)
 
 
 class Side:
     """One learner, its rollouts (own games) and the league it plays against."""
 
     def __init__(self, cfg: MappoConfig, side: str, device: torch.device, seed: int,
-                 scenario, opponents: League, shaping: dict | None) -> None:
+                 scenario, opponents: League) -> None:
         self.side, self.cfg = side, cfg
         self.learner = MappoLearner(cfg, device, side)
-        env = VectorEnv(cfg.num_envs, seed, scenario, reward_shaping=shaping)
+        env = VectorEnv(cfg.num_envs, seed, scenario, **side_shaping(cfg))
         self.roll = Rollout(env, cfg, side, opponents, device, self.learner.critic_key)
         self.opponents = opponents
         self.step = 0  # the learner's decisions so far
@@ -158,10 +160,11 @@ def train(cfg: Config) -> list[dict[str, float]]:
                             for s in cfg.hero_league], cfg.num_envs, cfg.seed + 1,
                            names=list(cfg.hero_league))
     seed = cfg.seed * 1_000_003
-    heroes = Side(cfg, HEROES, device, seed, scenario, villains, cfg.reward_shaping)
+    heroes = Side(dataclasses.replace(cfg, villain_reward_shaping=None), HEROES, device,
+                  seed, scenario, villains)
     vcfg = cfg.villain_config()
     villain = Side(vcfg, VILLAIN, device, seed + VILLAIN_SEED_OFFSET, scenario,
-                   heroes_league, None)
+                   heroes_league)
     hero_steps = -(-cfg.total_steps // cfg.iterations)
     rows = []
     for k in range(cfg.iterations):

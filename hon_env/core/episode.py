@@ -12,7 +12,8 @@ numbers:
 - an illegal action in ``"penalize"`` mode ends the episode, terminated, with
   ``ILLEGAL_PENALTY`` as the step's reward;
 - with the villain agent (Mastermind variant) the villain gets ``villain_reward``: minus
-  the heroes' win/loss reward, at the end of the episode only.
+  the heroes' win/loss reward, at the end of the episode only, plus its own shaping
+  (``villain_reward_shaping``, zero by default: with it the game is no longer zero-sum).
 """
 
 from __future__ import annotations
@@ -28,18 +29,22 @@ ILLEGAL_PENALTY = -1.0
 
 @njit(cache=True)
 def step_reward(s, i, weights, ev_prev):
-    """The team reward of the step that led to game ``i``'s current state.
+    """The rewards of the step that led to game ``i``'s current state.
 
-    Reads ``s[i]`` (event counters and outcome) and ``weights`` (float64 [N_EVENTS]);
-    writes ``ev_prev`` (int32 [N_EVENTS], the counters at the previous step) to the
-    current counters.
+    Reads ``s[i]`` (event counters and outcome) and ``weights`` (float64 [2, N_EVENTS]:
+    row 0 the heroes' shaping, row 1 the villain agent's); writes ``ev_prev`` (int32
+    [N_EVENTS], the counters at the previous step) to the current counters. Returns the
+    team reward and the villain agent's reward.
     """
     r = 0.0
+    rv = 0.0
     for k in range(L.N_EVENTS):
         now = s[i, L.EVENTS + k]
-        r += weights[k] * (now - ev_prev[k])
+        r += weights[0, k] * (now - ev_prev[k])
+        rv += weights[1, k] * (now - ev_prev[k])
         ev_prev[k] = now
-    return r + outcome_reward(s[i, L.OUTCOME])
+    o = s[i, L.OUTCOME]
+    return r + outcome_reward(o), rv + villain_reward(o)
 
 
 @njit(cache=True)
@@ -54,8 +59,8 @@ def outcome_reward(outcome):
 
 @njit(cache=True)
 def villain_reward(outcome):
-    """The villain agent's reward (Mastermind variant): minus the heroes' result, so the
-    two teams play a zero-sum game (hero shaping is not mirrored)."""
+    """The villain agent's result reward (Mastermind variant): minus the heroes' result, so
+    the two teams play a zero-sum game without shaping (hero shaping is not mirrored)."""
     return -outcome_reward(outcome)
 
 

@@ -14,7 +14,8 @@ translations of this one class, so they agree on every number they report:
   kernel the vector env scores with: ``+1`` on a win, ``-1`` on a loss, ``0`` on a
   truncation, plus ``sum(weight[e] * increase of event counter e)`` for the shaping weights
   of ``reward_shaping``; the same team reward goes to every hero, and the villain agent
-  (Mastermind variant) gets minus the win/loss part (``agent_rewards``).
+  (Mastermind variant) gets minus the win/loss part plus its own shaping
+  (``villain_reward_shaping``; ``agent_rewards``).
 - **Replays**: every episode is recorded (seed and actions); ``replay(players)`` returns it
   as a ``hon_env.play.replay.Replay`` (``save_replay(path)`` on every front end).
 - **Illegal actions**: ``"raise"`` raises ``IllegalActionError`` naming the action and the
@@ -40,7 +41,6 @@ from hon_env.core.episode import (
     is_terminated,
     is_truncated,
     step_reward,
-    villain_reward,
 )
 from hon_env.core.kernels import game_observe
 from hon_env.core.observe import OBS_DIM
@@ -88,6 +88,7 @@ class Session:
         self.penalized = False
         self.last_seat = max(self.game.current_seat, 0)
         self._events = self.game.field("events").copy()  # int32, as step_reward keeps it
+        self._villain_reward = 0.0  # the villain agent's reward of the last step
 
     def require_game(self) -> Game:
         """The running game; ``RuntimeError`` before the first ``reset``."""
@@ -150,12 +151,15 @@ class Session:
         game.apply(a)
         self.actions.append(a)
         self.last_seat = seat
-        return float(step_reward(game.state, 0, self.options.weights, self._events))
+        team, self._villain_reward = step_reward(game.state, 0, self.options.weights,
+                                                 self._events)
+        return float(team)
 
     def agent_rewards(self, team: float) -> dict[str, float]:
         """Every agent's reward for the step whose team reward (``step``/``penalize``) is
-        ``team``: the heroes share it; the villain agent gets ``villain_reward`` (zero-sum
-        with shaping off). A penalized illegal action costs only the side that made it."""
+        ``team``: the heroes share it; the villain agent gets its own reward of that step
+        (minus the heroes' result plus ``villain_reward_shaping``: zero-sum with shaping
+        off). A penalized illegal action costs only the side that made it."""
         out = dict.fromkeys(self.scenario.agent_names, team)
         if not self.scenario.villain_agent:
             return out
@@ -164,7 +168,7 @@ class Session:
             out = dict.fromkeys(self.scenario.agent_names, 0.0 if villain_fault else team)
             out[VILLAIN_AGENT] = team if villain_fault else 0.0
             return out
-        out[VILLAIN_AGENT] = float(villain_reward(self._outcome()))
+        out[VILLAIN_AGENT] = float(self._villain_reward)
         return out
 
     def penalize(self, seat: int | None = None) -> float:
