@@ -37,6 +37,7 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 import argparse
 import json
 import sys
+import textwrap
 import time
 from pathlib import Path
 from typing import Any
@@ -154,11 +155,13 @@ def markdown(result: dict[str, Any]) -> str:
         return f"{c['win_rate']:.3f} [{c['ci_low']:.3f}, {c['ci_high']:.3f}]"
 
     s = result["settings"]
-    lines = [f"Heroes' win rate [Wilson 95% interval] on `{SCENARIO}`, {s['games']:,} games "
-             f"per cell (seeds {EVAL_SEED:,}+); hero teams trained for {s['hero_steps']:,} "
-             f"hero decisions, best responses (BR) for {s['br_steps']:,} villain decisions, "
-             f"self-play {s['iterations']} iterations x {s['selfplay_villain_steps']:,} "
-             "villain decisions; trained policies play greedy.", "",
+    intro = textwrap.fill(
+        f"Heroes' win rate [Wilson 95% interval] on `{SCENARIO}`, {s['games']:,} games "
+        f"per cell (seeds {EVAL_SEED:,}+); hero teams trained for {s['hero_steps']:,} "
+        f"hero decisions, best responses (BR) for {s['br_steps']:,} villain decisions, "
+        f"self-play {s['iterations']} iterations x {s['selfplay_villain_steps']:,} "
+        "villain decisions; trained policies play greedy.", width=90)
+    lines = [intro, "",
              "| heroes \\ villain | " + " | ".join(LABELS[v] for v in VILLAINS) + " |",
              "|---" * (len(VILLAINS) + 1) + "|"]
     for h in teams:
