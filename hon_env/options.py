@@ -8,6 +8,7 @@ same message:
 - the game (``scenario_from``; ``Game`` takes only these): ``scenario``, ``heroes``,
   ``villain``, ``issue``, ``n_heroes``, ``nemeses``, ``rules``, ``caps``, ``max_cycles``;
 - the episode (``EnvOptions.build``; every environment): ``reward_shaping``,
+  ``villain_reward_shaping`` (the villain agent's, Mastermind variant),
   ``illegal_action``, ``render_mode`` (single-game envs render; the vector envs take only
   ``render_mode=None``), ``numeric_info`` (infos as numbers only).
 
@@ -89,8 +90,9 @@ class EnvOptions:
     """Validated keyword arguments of an environment (see the module documentation)."""
 
     scenario: Scenario
-    # float64 [N_REWARD_PARAMS]: shaping weight per event counter, then the Fame variant's
-    # reward mode and parameters (``core/episode.py``, ``envs/rewards.reward_params``)
+    # float64 [N_REWARD_PARAMS]: shaping weight per event counter for the heroes, then for
+    # the villain agent, then the Fame variant's reward mode and parameters
+    # (``core/episode.py``, ``envs/rewards.reward_params``)
     weights: np.ndarray
     illegal_action: str  # "raise" or "penalize"
     render_mode: str | None
@@ -99,6 +101,7 @@ class EnvOptions:
     @classmethod
     def build(cls, scenario: str | Path | Scenario = "origin_story", *,
               reward_shaping: Mapping[str, float] | None = None,
+              villain_reward_shaping: Mapping[str, float] | None = None,
               illegal_action: str = "raise", render_mode: str | None = None,
               render_modes: Sequence[str] = RENDER_MODES, numeric_info: bool = False,
               **game_options: Any) -> EnvOptions:
@@ -107,6 +110,8 @@ class EnvOptions:
         Args:
             scenario, **game_options: the game options of ``scenario_from``.
             reward_shaping: ``{event name: weight}`` (names: ``layout.EVENT_NAMES``).
+            villain_reward_shaping: the same for the villain agent's reward (Mastermind
+                variant; the game is then no longer zero-sum); needs the villain agent.
             illegal_action: ``"raise"`` or ``"penalize"``.
             render_mode: None or one of ``render_modes`` (the front end's).
             numeric_info: infos as numbers only (``Session.info``), for wrappers that turn
@@ -122,9 +127,14 @@ class EnvOptions:
         if not isinstance(numeric_info, (bool, np.bool_)):
             raise TypeError(f"numeric_info must be True or False, got {numeric_info!r}")
         weights = shaping_weights(reward_shaping)
+        villain_weights = shaping_weights(villain_reward_shaping, "villain_reward_shaping")
         compiled = scenario_from(scenario, **game_options)
-        return cls(compiled, reward_params(weights, compiled.rules["fame"]), illegal_action,
-                   render_mode, bool(numeric_info))
+        if villain_reward_shaping and not compiled.villain_agent:
+            raise ValueError(f"villain_reward_shaping shapes the villain agent's reward, but "
+                             f"scenario {compiled.id!r} has no villain agent (rules "
+                             "villain_agent)")
+        params = reward_params(weights, compiled.rules["fame"], villain_weights)
+        return cls(compiled, params, illegal_action, render_mode, bool(numeric_info))
 
 
 def check_render_mode(render_mode: str | None, render_modes: Sequence[str]) -> None:

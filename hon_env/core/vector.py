@@ -10,13 +10,7 @@ from numba import njit, prange
 
 from hon_env.content import tables as TB
 from hon_env.core import layout as L
-from hon_env.core.episode import (
-    is_terminated,
-    is_truncated,
-    remember,
-    step_rewards,
-    villain_reward,
-)
+from hon_env.core.episode import is_terminated, is_truncated, remember, step_rewards
 from hon_env.core.interp import apply_action
 from hon_env.core.observe import encode_obs, encode_state
 from hon_env.core.setup import init_game
@@ -32,13 +26,13 @@ def _finish_row(s, i, T, episodes, weights, ev_prev, want_obs, agent, rewards, t
     episode ended, record it.
 
     Writes ``rewards[i]`` (each hero's reward, ``step_rewards``, then the villain agent's
-    reward when the villain is an agent), ``term[i]``/``trunc[i]``,
-    ``ev_prev[i]``, and for an episode that ended in this step ``episodes[i] += 1``,
+    reward when the villain is an agent; ``weights`` as ``step_rewards``),
+    ``term[i]``/``trunc[i]``, ``ev_prev[i]``, and for an episode that ended in this step ``episodes[i] += 1``,
     ``final_info[i]`` = (ended, outcome, loss reason, rounds, decisions, seat, then each
     seat's final fame) and
     ``final_obs[i]`` (its last observation). Returns True when the episode ended.
     """
-    step_rewards(s, i, T, weights, ev_prev[i], rewards[i])
+    _, rv = step_rewards(s, i, T, weights, ev_prev[i], rewards[i])
     o = s[i, L.OUTCOME]
     term[i] = is_terminated(o)
     trunc[i] = is_truncated(o)
@@ -61,7 +55,7 @@ def _finish_row(s, i, T, episodes, weights, ev_prev, want_obs, agent, rewards, t
         if h < nh:
             continue
         if h == villain_col:
-            rewards[i, h] = villain_reward(o)
+            rewards[i, h] = rv
         else:
             rewards[i, h] = 0.0
     return o != L.OUT_ONGOING

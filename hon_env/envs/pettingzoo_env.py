@@ -99,8 +99,8 @@ step, for wrappers that turn infos into tensors (TorchRL's `PettingZooWrapper`, 
 ``` python
 hour_of_need_v3.env(scenario="origin_story", heroes=None, villain=None, issue=None,
                     n_heroes=None, nemeses=None, rules=None, caps=None, max_cycles=None,
-                    reward_shaping=None, illegal_action="raise", render_mode=None,
-                    numeric_info=False)
+                    reward_shaping=None, villain_reward_shaping=None,
+                    illegal_action="raise", render_mode=None, numeric_info=False)
 ```
 
 These are the options of every front end, defined and validated once in
@@ -126,6 +126,9 @@ error for the same bad value everywhere.
   decisions (parallel steps, or AEC steps of live agents summed over all heroes). With one
   hero this is exactly PettingZoo's "cycles".
 - `reward_shaping`: `{event name: weight}`; unknown names are a `ValueError`.
+- `villain_reward_shaping`: the same for the villain agent's reward (Mastermind variant,
+  docs/mastermind.md; the game is then no longer zero-sum); refused without the villain
+  agent.
 - `illegal_action`: `"raise"` (default): a masked-out action raises
   `hon_env.IllegalActionError` naming the action and the legal ones, and nothing changes.
   `"penalize"`: the episode ends for everyone, terminated, reward `-1`, `loss_reason

@@ -15,7 +15,8 @@ translations of this one class, so they agree on every number they report:
   truncation, plus ``sum(weight[e] * increase of event counter e)`` for the shaping weights
   of ``reward_shaping``; the same team reward goes to every hero (unless the Fame
   variant's reward mode gives each hero its own, ``docs/variants.md``), and the villain
-  agent (Mastermind variant) gets minus the win/loss part (``agent_rewards``).
+  agent (Mastermind variant) gets minus the win/loss part plus its own shaping
+  (``villain_reward_shaping``; ``agent_rewards``).
 - **Replays**: every episode is recorded (seed and actions); ``replay(players)`` returns it
   as a ``hon_env.play.replay.Replay`` (``save_replay(path)`` on every front end).
 - **Illegal actions**: ``"raise"`` raises ``IllegalActionError`` naming the action and the
@@ -43,7 +44,6 @@ from hon_env.core.episode import (
     is_truncated,
     remember,
     step_rewards,
-    villain_reward,
 )
 from hon_env.core.kernels import game_observe
 from hon_env.core.observe import OBS_DIM
@@ -93,6 +93,7 @@ class Session:
         self.last_seat = max(self.game.current_seat, 0)
         remember(self.game.state, 0, self._prev)
         self._hero_rewards[:] = 0.0
+        self._villain_reward = 0.0  # the villain agent's reward of the last step
 
     def require_game(self) -> Game:
         """The running game; ``RuntimeError`` before the first ``reset``."""
@@ -156,15 +157,17 @@ class Session:
         game.apply(a)
         self.actions.append(a)
         self.last_seat = seat
-        return float(step_rewards(game.state, 0, self.scenario.tables, self.options.weights,
-                                  self._prev, self._hero_rewards))
+        team, self._villain_reward = step_rewards(game.state, 0, self.scenario.tables,
+                                                  self.options.weights, self._prev,
+                                                  self._hero_rewards)
+        return float(team)
 
     def agent_rewards(self, team: float) -> dict[str, float]:
         """Every agent's reward for the step whose team reward (``step``/``penalize``) is
         ``team``: the heroes share it (in the Fame variant's ``fame`` and ``rank`` modes each
-        hero gets its own, from the same step); the villain agent gets ``villain_reward``
-        (zero-sum with shaping off). A penalized illegal action costs only the side that
-        made it."""
+        hero gets its own, from the same step); the villain agent gets its own reward of
+        that step (minus the heroes' result plus ``villain_reward_shaping``: zero-sum with
+        shaping off). A penalized illegal action costs only the side that made it."""
         out = dict.fromkeys(self.scenario.agent_names, team)
         if self.scenario.fame_mode != "team" and not self.penalized:
             for h, agent in enumerate(self.scenario.agent_names):
@@ -176,7 +179,7 @@ class Session:
             out = dict.fromkeys(self.scenario.agent_names, 0.0 if villain_fault else team)
             out[VILLAIN_AGENT] = team if villain_fault else 0.0
             return out
-        out[VILLAIN_AGENT] = float(villain_reward(self._outcome()))
+        out[VILLAIN_AGENT] = float(self._villain_reward)
         return out
 
     def penalize(self, seat: int | None = None) -> float:
