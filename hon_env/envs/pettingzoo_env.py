@@ -1,9 +1,9 @@
 """
 # Hour of Need
 
-| Import             | `from hon_env import hour_of_need_v3` (this module)            |
+| Import             | `from hon_env import hour_of_need_v4` (this module)            |
 |--------------------|----------------------------------------------------------------|
-| Creation           | `hour_of_need_v3.env()` / `.parallel_env()` / `.raw_env()`     |
+| Creation           | `hour_of_need_v4.env()` / `.parallel_env()` / `.raw_env()`     |
 | Actions            | Discrete, masked                                               |
 | Parallel API       | Yes (`parallel_env`, implemented directly on the engine)       |
 | Manual Control     | Yes: `hon-play` (terminal) and `hon-play --web` (browser)      |
@@ -97,7 +97,7 @@ step, for wrappers that turn infos into tensors (TorchRL's `PettingZooWrapper`, 
 ### Arguments
 
 ``` python
-hour_of_need_v3.env(scenario="origin_story", heroes=None, villain=None, issue=None,
+hour_of_need_v4.env(scenario="origin_story", heroes=None, villain=None, issue=None,
                     n_heroes=None, nemeses=None, rules=None, caps=None, max_cycles=None,
                     reward_shaping=None, villain_reward_shaping=None,
                     illegal_action="raise", render_mode=None, numeric_info=False)
@@ -213,7 +213,7 @@ from hon_env.play.replay import Replay
 __all__ = ["env", "parallel_env", "raw_env"]
 
 METADATA: dict[str, Any] = {
-    "name": "hour_of_need_v3",
+    "name": "hour_of_need_v4",
     "render_modes": list(RENDER_MODES),
     "is_parallelizable": True,
     "render_fps": 2,
