@@ -367,7 +367,7 @@ class raw_env(_Front, AECEnv):
 
     def _infos(self) -> dict[str, dict[str, Any]]:
         # one info per agent: the shared part and the agent's own fame and counters
-        return {a: self._session.info(a) for a in self.agents}
+        return self._session.agent_infos(self.agents)
 
 
 class OrderEnforcing(wrappers.OrderEnforcingWrapper):
@@ -492,4 +492,4 @@ class parallel_env(_Front, ParallelEnv):
         return {a: self._observation(a, self.action_mask(a)) for a in self.possible_agents}
 
     def _infos(self) -> dict[str, dict[str, Any]]:
-        return {a: self._session.info(a) for a in self.possible_agents}
+        return self._session.agent_infos(self.possible_agents)

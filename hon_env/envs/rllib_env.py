@@ -206,4 +206,4 @@ class HourOfNeedRLlibEnv(SessionViews, MultiAgentEnv):
         return out
 
     def _infos(self, agents: list[str]) -> dict[str, dict[str, Any]]:
-        return {a: self._session.info(a) for a in agents}
+        return self._session.agent_infos(agents)

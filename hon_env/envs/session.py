@@ -224,6 +224,12 @@ class Session:
             info.update(self._own_info(game, agent))
         return info
 
+    def agent_infos(self, agents: Sequence[str]) -> dict[str, dict[str, Any]]:
+        """``info(agent)`` for each of ``agents``, the shared part built once."""
+        game = self.require_game()
+        shared = self.info()
+        return {a: {**shared, **self._own_info(game, a)} for a in agents}
+
     def _own_info(self, game: Game, agent: str) -> dict[str, Any]:
         """``agent``'s own fame and per-hero counters (zeros for the villain agent)."""
         seat = self.scenario.agent_seat(agent)
