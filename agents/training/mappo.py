@@ -281,10 +281,13 @@ class Rollout:
                     obs["observation"][rows], obs["action_mask"][rows], obs["agent"][rows],
                     engine=(state[rows], tabs))).to(dev)
             with torch.no_grad(), learner.autocast:
-                if rows.size:
-                    o, m = ((self.obs_b[step], self.mask_b[step]) if every_row else
-                            (self.obs_b[step][mine], self.mask_b[step][mine]))
-                    logp_all = learner.actor.log_probs(o, m)
+                if every_row:  # no opponent rows: the plain MAPPO step
+                    logp_all = learner.actor.log_probs(self.obs_b[step], self.mask_b[step])
+                    action = sample(logp_all)
+                    self.logp_b[step] = logp_all.gather(1, action[:, None]).squeeze(1)
+                elif rows.size:
+                    logp_all = learner.actor.log_probs(self.obs_b[step][mine],
+                                                       self.mask_b[step][mine])
                     a = sample(logp_all)
                     self.logp_b[step, mine] = logp_all.gather(1, a[:, None]).squeeze(1)
                     action[mine] = a
