@@ -12,7 +12,7 @@ from hon_env.content import tables as TB
 from hon_env.core import layout as L
 from hon_env.core.episode import is_terminated, is_truncated, step_reward, villain_reward
 from hon_env.core.interp import apply_action
-from hon_env.core.observe import encode_obs, encode_state
+from hon_env.core.observe import OBS_DIM, encode_obs, encode_state, encode_state_tail
 from hon_env.core.setup import init_game
 
 
@@ -57,10 +57,16 @@ def _finish_row(s, i, T, episodes, weights, ev_prev, want_obs, agent, rewards, t
 
 @njit(cache=True)
 def _encode_row(s, i, T, want_obs, obs, states, agent):
+    """Write game ``i``'s deciding seat and, with ``want_obs``, its observation and global
+    state (whose first part is seat 0's observation: copied when seat 0 decides)."""
     agent[i] = s[i, L.DEC_HERO]
     if want_obs:
         encode_obs(s, i, T, agent[i], obs[i])
-        encode_state(s, i, T, states[i])
+        if agent[i] == 0:
+            states[i, :OBS_DIM] = obs[i]
+            encode_state_tail(s, i, T, states[i])
+        else:
+            encode_state(s, i, T, states[i])
 
 
 @njit(cache=True, parallel=True)
