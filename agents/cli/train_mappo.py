@@ -260,7 +260,6 @@ def train(cfg: Config) -> dict[str, float]:
     teacher = CoordinatedPolicy()
     returns_now = np.zeros(B, np.float64)  # team return of each game's running episode
 
-
     def policy_and_value(ob: torch.Tensor, mask: torch.Tensor, critic_in: torch.Tensor | None,
                          cols: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
         """Masked log-probabilities and normalised values of a batch (the shared trunk
@@ -361,7 +360,7 @@ def train(cfg: Config) -> dict[str, float]:
         if cfg.value_norm:
             vnorm.update(f_ret)
         target = vnorm.normalize(f_ret) if cfg.value_norm else f_ret
-        clipfracs, kls = [], []
+        clipfracs, kls = [], []  # tensors, read once per update (no device sync per batch)
         for _ in range(cfg.update_epochs):
             perm = torch.randperm(batch, device=device)
             for i in range(0, batch, mb):
@@ -386,9 +385,11 @@ def train(cfg: Config) -> dict[str, float]:
                 nn.utils.clip_grad_norm_(params, cfg.max_grad_norm)
                 opt.step()
                 with torch.no_grad():
-                    clipfracs.append(((ratio - 1).abs() > cfg.clip_coef).float().mean().item())
+                    clipfracs.append(((ratio - 1).abs() > cfg.clip_coef).float().mean())
                     # CleanRL's estimator of KL(old || new): mean of (ratio - 1) - log ratio
-                    kls.append(((ratio - 1) - (logp - f_logp[idx])).mean().item())
+                    kls.append(((ratio - 1) - (logp - f_logp[idx])).mean())
+        approx_kl = torch.stack(kls).mean().item()  # waits for the device's queued work
+        clip_fraction = torch.stack(clipfracs).mean().item()
         t_learn = time.perf_counter() - t_learn
 
         sps = (global_step - start_step) / (time.perf_counter() - start - eval_s)
@@ -396,8 +397,8 @@ def train(cfg: Config) -> dict[str, float]:
                "episode_win_rate": wins / ended if ended else float("nan"),
                "episode_loss_rate": losses / ended if ended else float("nan"),
                "episodes": ended, "policy_loss": pg_loss.item(), "value_loss": v_loss.item(),
-               "entropy": ent.item(), "approx_kl": float(np.mean(kls)),
-               "clip_fraction": float(np.mean(clipfracs)), "lr": opt.param_groups[0]["lr"],
+               "entropy": ent.item(), "approx_kl": approx_kl,
+               "clip_fraction": clip_fraction, "lr": opt.param_groups[0]["lr"],
                "steps_per_s": sps, "kickstart_coef": kick, "kickstart_loss": kick_loss.item(),
                "rollout_s": t_roll, "learn_s": t_learn}
         log.log("train", global_step, row)
