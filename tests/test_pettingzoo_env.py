@@ -602,3 +602,27 @@ def test_numeric_infos_keep_their_keys_and_types():
     assert last["acting_seat"] == -1 and last["decision"] == L.D_NONE
     with pytest.raises(TypeError, match="numeric_info"):
         hour_of_need_v4.parallel_env(numeric_info="yes")
+
+
+def test_observation_is_encoded_once_per_state_and_follows_edits():
+    """``observe``/``last`` for one decision return equal, independent arrays (one encode,
+    kept for that state); a step or an edit of the running game gives a new encoding."""
+    env = hour_of_need_v4.env(heroes=["majesty", "stride"])
+    env.reset(seed=3)
+    agent = env.agent_selection
+    first = env.observe(agent)["observation"]
+    again = env.last()[0]["observation"]
+    np.testing.assert_array_equal(first, again)
+    first[:] = -1.0  # the caller's copy: the env's next answer is unchanged
+    np.testing.assert_array_equal(env.observe(agent)["observation"], again)
+    game = env.unwrapped.game
+    damage = hon_env.feature_index("self.damage")
+    P.set_hero(game, game.current_seat, damage=2)  # an edit through hon_env.positions
+    edited = env.observe(agent)["observation"]
+    assert edited[damage] != again[damage]
+    np.testing.assert_array_equal(edited, game.observation(game.current_seat))
+    legal = np.flatnonzero(env.action_mask(agent))
+    env.step(int(legal[0]))
+    now = env.agent_selection
+    np.testing.assert_array_equal(env.observe(now)["observation"],
+                                  game.observation(game.current_seat))

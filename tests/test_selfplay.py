@@ -57,7 +57,7 @@ def test_rollout_gives_the_other_side_to_the_opponents(side):
     rec = Recorder()
     learner = MappoLearner(cfg, torch.device("cpu"), side)
     roll = Rollout(env, cfg, side, League([rec], 16, 0, names=["rec"]),
-                   torch.device("cpu"), learner.critic_key)
+                   torch.device("cpu"), learner)
     seats = []
     for _ in range(6):
         before = len(rec.seats)

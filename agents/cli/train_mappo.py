@@ -16,6 +16,12 @@ The heroes of every game act in turn (whoever holds the decision), so a rollout 
 one decision per game: the actor sees the deciding hero's observation (its seat is one-hot
 in it) and samples from the legal actions only; the critic values the global state
 (``algo: mappo``) or, for IPPO (``algo: ippo``), the same observation the actor sees.
+With ``shared_trunk`` (the default) actor and critic share one trunk: the critic is a
+small value head on the actor's last hidden layer plus, for MAPPO, the global state's
+sections the deciding hero cannot see (every seat's hand, the villain agent's hand). The
+first layer multiplies only the observation columns that are not 0 somewhere in the
+batch (``agents.networks.live_columns``; about a quarter of them), which gives the full
+layer's result for a fraction of the work.
 Rewards are the team's (+1 win, -1 loss, plus the config's event shaping), the same for
 every hero. The vector env resets finished games itself; a truncated episode is treated
 as ended (no bootstrap), as in CleanRL.
@@ -119,7 +125,13 @@ class Config(RunConfig):
     max_grad_norm: float = 0.5
     """gradient norm clip"""
     hidden: list[int] = field(default_factory=lambda: [512, 512])
-    """hidden layer sizes of the actor and of the critic"""
+    """hidden layer sizes of the actor (and of the critic, without shared_trunk)"""
+    shared_trunk: bool = True
+    """one trunk for actor and critic: the critic is a value head on the actor's last
+    hidden layer plus, for MAPPO, the state's sections the deciding hero cannot see (the
+    hands); false: a separate critic MLP over the whole global state (or observation)"""
+    critic_hidden: list[int] = field(default_factory=lambda: [256])
+    """hidden layer sizes of the value head on the shared trunk (shared_trunk only)"""
     value_norm: bool = True
     """normalise value targets with running statistics"""
     kickstart_coef: float = 0.0
@@ -154,6 +166,9 @@ class Config(RunConfig):
             raise ValueError(f"amp must be auto, true or false, got {self.amp!r}")
         if not self.hidden or min(self.hidden) < 1:
             raise ValueError(f"hidden must list positive layer sizes, got {self.hidden}")
+        if self.critic_hidden and min(self.critic_hidden) < 1:
+            raise ValueError("critic_hidden must list positive layer sizes (or none), got "
+                             f"{self.critic_hidden}")
         if self.side not in SIDES:
             raise ValueError(f"side must be one of {', '.join(SIDES)}, got {self.side!r}")
         if self.task and (self.side != HEROES or self.opponent is not None):
@@ -215,7 +230,7 @@ def train(cfg: Config) -> dict[str, float]:
     # modes give each hero its own, which this trainer does not learn from
     require_team_reward(games.scenario, "hon-train (MAPPO/IPPO)")
     env = VectorEnv(cfg.num_envs, seed, games.scenario, **side_shaping(cfg))
-    roll = Rollout(env, cfg, cfg.side, league, device, learner.critic_key)
+    roll = Rollout(env, cfg, cfg.side, league, device, learner)
     if cfg.side == HEROES:
         evaluator = BaselineEvaluator(games.eval_scenario, games.eval_games, games.eval_seed,
                                       villain_policy=eval_opponent)

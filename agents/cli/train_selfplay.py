@@ -122,7 +122,7 @@ class Side:
         self.side, self.cfg = side, cfg
         self.learner = MappoLearner(cfg, device, side)
         env = VectorEnv(cfg.num_envs, seed, scenario, **side_shaping(cfg))
-        self.roll = Rollout(env, cfg, side, opponents, device, self.learner.critic_key)
+        self.roll = Rollout(env, cfg, side, opponents, device, self.learner)
         self.opponents = opponents
         self.step = 0  # the learner's decisions so far
 

@@ -15,7 +15,7 @@ Op codes 1..37 are the content ops of ``content/ops.py``; codes from 64 are flow
 
 from __future__ import annotations
 
-from numba import njit
+from numba import int32, int64, njit, void
 
 from hon_env.content import ops
 from hon_env.content import tables as TB
@@ -141,8 +141,13 @@ F_EFFECT_END = 97  # a: the crisis latch of the enclosing effect, restored here
 
 
 # --- stack primitives -----------------------------------------------------------------
+# Explicit signatures: numba compiles a jitted callee once per distinct argument types, and
+# a constant argument is its own type (``Literal[int](64)``), so ``push`` alone compiled in
+# 64 versions (one per constant op and argument mix) on a first run. With the signature
+# given, every call converts its arguments to it and each primitive compiles once.
+_STATE = int32[:, ::1]
 
-@njit(cache=True)
+@njit(void(_STATE, int64, int64, int64, int64, int64, int64, int64), cache=True)
 def push(s, b, op, a, bb, c, h, src):
     """Push one entry; overflowing the fixed stack is an engine bug: the game stops with
     ERR_STACK_OVERFLOW (core/failure.py) and the entry is dropped."""
@@ -160,18 +165,18 @@ def push(s, b, op, a, bb, c, h, src):
     s[b, L.SP] = sp + 1
 
 
-@njit(cache=True)
+@njit(void(_STATE, int64), cache=True)
 def pop(s, b):
     s[b, L.SP] -= 1
 
 
-@njit(cache=True)
+@njit(int32(_STATE, int64, int64), cache=True)
 def top(s, b, k):
     """Field ``k`` (0 op, 1 a, 2 b, 3 c, 4 hero, 5 src) of the top entry."""
     return s[b, L.STACK + (s[b, L.SP] - 1) * L.STACK_W + k]
 
 
-@njit(cache=True)
+@njit(void(_STATE, int64, int64, int64), cache=True)
 def set_top(s, b, k, v):
     s[b, L.STACK + (s[b, L.SP] - 1) * L.STACK_W + k] = v
 
@@ -211,7 +216,7 @@ def op_effect_begin(s, b, end):
     s[b, L.CRISIS_LATCH] = L.LATCH_OPEN
 
 
-@njit(cache=True)
+@njit(void(_STATE, int64, int64, int64, int64, int64), cache=True)
 def park(s, b, kind, h, a, bb):
     s[b, L.DEC_KIND] = kind
     s[b, L.DEC_HERO] = h

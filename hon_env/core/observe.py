@@ -546,6 +546,13 @@ def encode_state(s, b, T, out):
     observation, then the ``hands`` section (every seat's hand multi-hot) and the villain
     agent's hand (``villain_hand``)."""
     encode_obs(s, b, T, 0, out[:OBS_DIM])
+    encode_state_tail(s, b, T, out)
+
+
+@njit(cache=True)
+def encode_state_tail(s, b, T, out):
+    """The part of ``encode_state`` past seat 0's observation: writes ``out[OBS_DIM:]``
+    only (a caller holding seat 0's observation copies it into ``out[:OBS_DIM]``)."""
     out[OBS_DIM:] = 0.0
     for h in range(T.cfg[CFG_N_HEROES]):
         for c in range(HERO_DECK):

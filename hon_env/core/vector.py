@@ -12,7 +12,7 @@ from hon_env.content import tables as TB
 from hon_env.core import layout as L
 from hon_env.core.episode import is_terminated, is_truncated, remember, step_rewards
 from hon_env.core.interp import apply_action
-from hon_env.core.observe import encode_obs, encode_state
+from hon_env.core.observe import OBS_DIM, encode_obs, encode_state, encode_state_tail
 from hon_env.core.setup import init_game
 
 FINAL_FAME = 6  # final_info column of seat 0's fame at the end of the episode
@@ -27,9 +27,9 @@ def _finish_row(s, i, T, episodes, weights, ev_prev, want_obs, agent, rewards, t
 
     Writes ``rewards[i]`` (each hero's reward, ``step_rewards``, then the villain agent's
     reward when the villain is an agent; ``weights`` as ``step_rewards``),
-    ``term[i]``/``trunc[i]``, ``ev_prev[i]``, and for an episode that ended in this step ``episodes[i] += 1``,
-    ``final_info[i]`` = (ended, outcome, loss reason, rounds, decisions, seat, then each
-    seat's final fame) and
+    ``term[i]``/``trunc[i]``, ``ev_prev[i]``, and for an episode that ended in this step
+    ``episodes[i] += 1``, ``final_info[i]`` = (ended, outcome, loss reason, rounds,
+    decisions, seat, then each seat's final fame) and
     ``final_obs[i]`` (its last observation). Returns True when the episode ended.
     """
     _, rv = step_rewards(s, i, T, weights, ev_prev[i], rewards[i])
@@ -63,10 +63,16 @@ def _finish_row(s, i, T, episodes, weights, ev_prev, want_obs, agent, rewards, t
 
 @njit(cache=True)
 def _encode_row(s, i, T, want_obs, obs, states, agent):
+    """Write game ``i``'s deciding seat and, with ``want_obs``, its observation and global
+    state (whose first part is seat 0's observation: copied when seat 0 decides)."""
     agent[i] = s[i, L.DEC_HERO]
     if want_obs:
         encode_obs(s, i, T, agent[i], obs[i])
-        encode_state(s, i, T, states[i])
+        if agent[i] == 0:
+            states[i, :OBS_DIM] = obs[i]
+            encode_state_tail(s, i, T, states[i])
+        else:
+            encode_state(s, i, T, states[i])
 
 
 @njit(cache=True, parallel=True)

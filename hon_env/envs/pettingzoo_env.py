@@ -168,6 +168,13 @@ hero.
 
 ### Version History
 
+* v4: The observation grows from 2247 to 2448 floats (the state from 2396 to 2597): the
+  Fame variant's sections `fame`, `fame_seats` and `fame_headlines` (each hero's fame,
+  own counters and the headlines; zeros apart from the per-hero counters unless
+  `rules={"fame": ...}`), and infos carry each hero's fame and own counters in every game.
+  The game itself is unchanged (golden replays pass). Every earlier offset and the 409
+  actions are unchanged, so a v3 MAPPO policy plays v4 by reading the first 2247 floats
+  (`agents.checkpoints.PREFIX_VERSIONS`).
 * v3: The observation grows from 2103 to 2247 floats (the state from 2223 to 2396):
   a `hero_identity` section says which hero sits in each seat, self first, as a one-hot
   over the content's hero roster (16 slots), so that one shared actor can tell whose deck

@@ -76,6 +76,10 @@ class Session:
         self._before: np.ndarray | None = None  # state before the latest action (renders)
         self._prev = np.zeros(N_PREV, np.int32)  # event counters and fame at the last step
         self._hero_rewards = np.zeros(L.MAX_HEROES, np.float64)  # of the latest step
+        self._villain_agent = self.scenario.villain_agent  # read on every step
+        # observations encoded for one state of one game, by seat (see ``observation``)
+        self._observed: dict[int, np.ndarray] = {}
+        self._observed_at: tuple[Game | None, int] = (None, -1)
 
     # --- episodes -----------------------------------------------------------------------
     def reset(self, seed: int | None = None) -> None:
@@ -172,7 +176,7 @@ class Session:
         if self.scenario.fame_mode != "team" and not self.penalized:
             for h, agent in enumerate(self.scenario.agent_names):
                 out[agent] = float(self._hero_rewards[h])
-        if not self.scenario.villain_agent:
+        if not self._villain_agent:
             return out
         if self.penalized:
             villain_fault = self.last_seat == L.VILLAIN_SEAT
@@ -198,11 +202,22 @@ class Session:
 
     # --- views --------------------------------------------------------------------------
     def observation(self, seat: int) -> np.ndarray:
-        """float32 [OBS_DIM] observation of ``seat`` (a seat of this scenario: unchecked)."""
-        state, tables = self.require_game().engine
-        out = np.zeros(OBS_DIM, np.float32)
-        game_observe(state, tables, seat, out)
-        return out
+        """float32 [OBS_DIM] observation of ``seat`` (a seat of this scenario: unchecked),
+        a new array on every call. Encoded on the first call for the game's current state
+        and kept until the state changes (``Game._version``): ``observe`` and ``last`` for
+        one decision encode once."""
+        game = self.require_game()
+        at = self._observed_at
+        if at[0] is not game or at[1] != game._version:  # another game, or its state moved
+            self._observed.clear()
+            self._observed_at = (game, game._version)
+        kept = self._observed.get(seat)
+        if kept is None:
+            state, tables = game.engine
+            kept = np.zeros(OBS_DIM, np.float32)
+            game_observe(state, tables, seat, kept)
+            self._observed[seat] = kept
+        return kept.copy()
 
     def info(self, agent: str | None = None) -> dict[str, Any]:
         """A fresh info dict: event counters, each hero's fame, who decides now and, at the
