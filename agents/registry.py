@@ -28,8 +28,8 @@ PRETRAINED_ALGOS = ("mappo",)
 
 def list_pretrained() -> list[str]:
     """Names of the shipped policies, ``algo:task``, sorted."""
-    return sorted(f"{p.stem.split('_', 1)[0]}:{p.stem.split('_', 1)[1]}"
-                  for p in PRETRAINED.glob("*_*.pt") if p.stem.split("_", 1)[0] in PRETRAINED_ALGOS)
+    names = (p.stem.split("_", 1) for p in PRETRAINED.glob("*_*.pt"))
+    return sorted(f"{algo}:{task}" for algo, task in names if algo in PRETRAINED_ALGOS)
 
 
 def pretrained_path(spec: str) -> Path:

@@ -68,7 +68,8 @@ def cell(runs: list[dict]) -> str:
 
 
 def training_note(runs: list[dict]) -> str:
-    """Env steps, steps/s and wall-clock of a learning algorithm's runs (first run's)."""
+    """Env steps, mean steps/s and mean wall-clock per seed of a learning algorithm's
+    runs, and the first run's machine."""
     tr = [r["training"] for r in runs if r.get("training")]
     if not tr:
         return ""
