@@ -597,6 +597,14 @@ class Game:
             out.setdefault(int(f("vattach")[i]), []).append(self.scenario.villain_card_names[i])
         return out
 
+    def villain_hand(self) -> list[str]:
+        """Names of the villain cards in the villain agent's hidden hand (Mastermind
+        variant; empty without it). Full information, as ``snapshot()``: not for a hero's
+        policy."""
+        zones = self.field("vloc")
+        return [target_name(self.scenario, L.T_V0 + c) for c in range(VDECK)
+                if zones[c] == L.L_HAND]
+
     def _card_locations(self) -> list[dict[str, Any]]:
         """Cards with a map position: lackey figures, peril tokens, Scheme panels (threat
         areas), nemesis figures and crisis tokens."""

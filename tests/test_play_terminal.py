@@ -10,6 +10,7 @@ import pytest
 from rich.console import Console
 
 from hon_env import Game, load_scenario
+from hon_env.core import layout as L
 from hon_env.play.cli import main
 from hon_env.play.match import Match, parse_players
 from hon_env.play.replay import Replay
@@ -104,3 +105,53 @@ def test_console_scripts_point_at_callables():
     for name in ("hon-play", "hon-replay"):
         module, func = scripts[name].split(":")
         assert callable(getattr(importlib.import_module(module), func))
+
+
+def test_a_human_villain_in_the_mastermind_variant(tmp_path):
+    """``--seat villain`` seats a human at the villain agent (seed 004: a player runs the
+    opposition and picks the card that resolves against a hero): the scripted team plays
+    both heroes, the human is shown the villain's hidden hand at each villain decision,
+    and the replay names the villain's player last and verifies."""
+    console, out = _console()
+    path = tmp_path / "villain.json"
+    rc = main(["--scenario", "mastermind", "--seat", "villain", "--seed", "3", "--save",
+               str(path)], stdin=Keys([]), console=console)
+    text = out.getvalue()
+    assert rc == 0 and "Game over:" in text
+    assert "villain: human" in text and "Your hand (the villain, hidden from the heroes)" in text
+    assert "villain decides" in text
+    rep = Replay.load(path)
+    assert rep.players == ["heuristic", "heuristic", "human"]
+    assert L.VILLAIN_SEAT in set(rep.seats) and {0, 1} <= set(rep.seats)
+    assert rep.verify().is_over
+
+
+def test_villain_players_and_their_errors():
+    """The villain agent's player: the scripted villain by default, any villain of
+    ``agents.villains.load_villain``, never the rulebook's deck (a setting, not a player);
+    a bot villain answers its own decisions and a human hero is asked only for its own."""
+    sc = load_scenario("mastermind")
+    m = Match(sc, seed=4, players=["human", "heuristic"])
+    assert m.players == ["human", "heuristic", "scripted"]
+    assert m.player(L.VILLAIN_SEAT) == "scripted" and m.human_seats == [0]
+    while not m.over:
+        m.advance()
+        if m.over:
+            break
+        assert m.human_to_move and m.game.current_seat == 0  # only its own decisions
+        m.act(m.legal_moves()[0][0])
+    assert any(e["seat"] == L.VILLAIN_SEAT and e["player"] == "scripted" for e in m.log)
+    played = Match(sc, seed=4, players=parse_players(2, [], "heuristic", "random"))
+    played.advance()
+    assert played.over and played.player(L.VILLAIN_SEAT) == "random"
+    assert any(e["seat"] == L.VILLAIN_SEAT for e in played.log)
+    with pytest.raises(ValueError, match="rulebook's deck"):
+        Match(sc, 0, ["heuristic", "heuristic", "top_card"])
+    with pytest.raises(ValueError, match="one for the villain agent"):
+        Match(sc, 0, ["heuristic"])
+    with pytest.raises(ValueError, match="needs a game with a villain agent"):
+        parse_players(1, ["villain"], "heuristic")
+    with pytest.raises(ValueError, match="is not a seat: 1..2 or villain"):
+        parse_players(2, ["v"], "heuristic", "scripted")
+    with pytest.raises(SystemExit):
+        main(["--villain-player", "random"])  # origin_story has no villain agent

@@ -81,3 +81,19 @@ def test_hon_replay_writes_a_self_contained_page(tmp_path, capsys):
     with pytest.raises(SystemExit):
         replay_main([str(bad), "-o", str(tmp_path / "x.html")])
     assert "not legal" in capsys.readouterr().err
+
+
+def test_the_page_state_of_a_human_villain():
+    """The page's state while a human plays the villain agent (Mastermind variant): the
+    villain's card choice is offered as buttons, the board draws without a deciding hero
+    figure to outline, and the players list names the villain's player."""
+    from hon_env.core import layout as L
+    from hon_env.play.web import game_state
+
+    match = Match(load_scenario("mastermind"), seed=3,
+                  players=parse_players(2, ["villain"], "heuristic", "scripted"))
+    match.advance()
+    assert match.human_to_move and match.game.current_seat == L.VILLAIN_SEAT
+    state = game_state(match)
+    assert state["deciding"] == "villain" and state["legal"]
+    assert state["players"][-1] == "villain: human" and state["svg"].startswith("<svg")

@@ -6,6 +6,8 @@
     hon-play --team runs/mappo/model.pt        # teammates from a checkpoint
     hon-play --web                             # the board in your browser (127.0.0.1)
     hon-play --rules '{"special_minions": ["hired_muscle"]}' --seed 7
+    hon-play --scenario mastermind --seat villain  # you are the villain agent
+    hon-play --scenario mastermind --villain-player random  # you play Majesty
 
 The replay is saved at the end (``--save``; default ``replays/<scenario>-seed<N>-<time>.json``),
 and ``hon-replay FILE -o game.html`` turns it into a page to step through.
@@ -21,7 +23,7 @@ from datetime import datetime
 from pathlib import Path
 
 from hon_env.content import load_scenario
-from hon_env.play.match import Match, parse_players
+from hon_env.play.match import DEFAULT_VILLAIN, Match, parse_players
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -35,11 +37,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--rules", default=None, help="optional rules as JSON, e.g. "
                    "'{\"special_minions\": [\"hired_muscle\"]}'")
     p.add_argument("--seed", type=int, default=None, help="game seed (default: from the clock)")
-    p.add_argument("--seat", type=int, nargs="*", default=[1],
-                   help="your seats, 1-based (default 1; none: watch the team play)")
+    p.add_argument("--seat", nargs="*", default=["1"],
+                   help="your seats, 1-based, or 'villain' for the villain agent of the "
+                        "Mastermind variant (default 1; none: watch the game)")
     p.add_argument("--team", nargs="+", default=["heuristic"],
                    help="who plays the other seats: heuristic, random or a checkpoint path "
                         "(one for all, or one per seat in order)")
+    p.add_argument("--villain-player", default=None,
+                   help="who plays the villain agent (Mastermind variant) when you do not: "
+                        "scripted (default), random or a checkpoint path")
     p.add_argument("--web", action="store_true", help="play in the browser instead")
     p.add_argument("--port", type=int, default=8765, help="--web: port on 127.0.0.1 (0: any)")
     p.add_argument("--no-browser", action="store_true", help="--web: do not open a browser")
@@ -62,7 +68,11 @@ def make_match(args: argparse.Namespace) -> Match:
                        issue=args.issue, rules=rules)
     seed = args.seed if args.seed is not None else int(datetime.now().timestamp()) % 100_000
     team = args.team[0] if len(args.team) == 1 else args.team
-    return Match(sc, seed, parse_players(sc.n_heroes, args.seat, team))
+    if args.villain_player is not None and not sc.villain_agent:
+        raise ValueError("--villain-player needs a game with a villain agent (rules "
+                         "villain_agent, e.g. --scenario mastermind)")
+    villain = (args.villain_player or DEFAULT_VILLAIN) if sc.villain_agent else None
+    return Match(sc, seed, parse_players(sc.n_heroes, args.seat, team, villain))
 
 
 def default_replay_path(match: Match) -> Path:

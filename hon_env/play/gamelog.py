@@ -20,6 +20,15 @@ _N_EVENTS = len(L.EVENT_NAMES)
 _TURNS = ("setup", "villain", "hero", "issue", "over")
 
 
+def seat_player(players: Sequence[str] | None, seat: int, n_heroes: int) -> str:
+    """Who plays ``seat``: ``players`` names one player per hero seat, then the villain
+    agent's player (Mastermind variant, at index ``n_heroes``); "" when unknown."""
+    if players is None:
+        return ""
+    index = n_heroes if seat == L.VILLAIN_SEAT else seat
+    return players[index] if 0 <= index < len(players) and 0 <= seat else ""
+
+
 def apply_logged(game: Game, action: int, player: str = "", index: int = 0) -> dict[str, Any]:
     """Apply ``action`` to ``game`` and return its log entry (JSON-ready)."""
     seat = game.current_seat
@@ -54,8 +63,7 @@ def replay_log(game: Game, actions: Sequence[int], players: Sequence[str] | None
                ) -> list[dict[str, Any]]:
     """Apply ``actions`` to ``game`` (advanced in place) and return their log entries."""
     out = []
+    n = game.scenario.n_heroes
     for i, a in enumerate(actions):
-        seat = game.current_seat
-        player = players[seat] if players is not None and 0 <= seat < len(players) else ""
-        out.append(apply_logged(game, int(a), player, i))
+        out.append(apply_logged(game, int(a), seat_player(players, game.current_seat, n), i))
     return out

@@ -57,7 +57,8 @@ class Replay:
     """One recorded game (see the module documentation).
 
     ``players[seat]`` says who played that seat: ``"human"``, ``"heuristic"``, ``"random"``,
-    a checkpoint path, or ``"unknown"`` (an environment does not know who called it).
+    a checkpoint path, or ``"unknown"`` (an environment does not know who called it); a
+    game with a villain agent (Mastermind variant) names the villain's player last.
     """
 
     scenario: str
@@ -76,10 +77,11 @@ class Replay:
     def start(cls, scenario: Scenario, seed: int, players: Sequence[str] | None = None
               ) -> Replay:
         """An empty record of a game of ``scenario`` with ``seed``."""
-        n = scenario.n_heroes
+        n = scenario.n_heroes + scenario.villain_agent  # the villain agent's player last
         players = ["unknown"] * n if players is None else [str(p) for p in players]
         if len(players) != n:
-            raise ValueError(f"players must name one player per seat ({n}), got {players}")
+            raise ValueError(f"players must name one player per seat ({n}, the villain "
+                             f"agent's last when there is one), got {players}")
         return cls(scenario=scenario.id, seed=int(seed), overrides=scenario_overrides(scenario),
                    players=players,
                    meta={"created": datetime.now(timezone.utc).isoformat(timespec="seconds")})

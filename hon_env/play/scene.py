@@ -140,7 +140,7 @@ def dynamic_layer(game: Game, last_action: str | None = None) -> list[Prim]:
         x, y = centres[sp]
         out.append(("poly", _hexagon(x, y, radius * 0.9), None, HIGHLIGHT, 3))
     deciding = game.current_seat
-    if deciding >= 0:
+    if 0 <= deciding < game.scenario.n_heroes:  # not the villain agent's seat
         loc = int(game.field("hloc")[deciding])
         if 0 <= loc < len(centres):
             x, y = centres[loc]

@@ -22,6 +22,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from hon_env.core import layout as L
 from hon_env.play.gamelog import format_entry
 from hon_env.play.match import Match
 from hon_env.render import render_ansi
@@ -41,11 +42,15 @@ def _show_board(console: Console, match: Match) -> None:
 def _show_decision(console: Console, match: Match) -> None:
     g = match.game
     seat = g.current_seat
-    hero = g.snapshot()["heroes"][seat]
     if match.last_action:
         console.print(f"[dim]last action:[/dim] {match.last_action}")
-    console.print(f"[bold]Your hand[/bold] ({hero['name']}, seat {seat + 1}): "
-                  + (", ".join(hero["hand"]) or "-"))
+    if seat == L.VILLAIN_SEAT:
+        console.print("[bold]Your hand[/bold] (the villain, hidden from the heroes): "
+                      + (", ".join(g.villain_hand()) or "-"))
+    else:
+        hero = g.snapshot()["heroes"][seat]
+        console.print(f"[bold]Your hand[/bold] ({hero['name']}, seat {seat + 1}): "
+                      + (", ".join(hero["hand"]) or "-"))
     table = Table(title=f"{g.current_agent} decides: {g.decision}", show_lines=False)
     table.add_column("#", justify="right", style="bold cyan")
     table.add_column("action")
@@ -62,8 +67,7 @@ def play_terminal(match: Match, console: Console | None = None, stdin: TextIO | 
     """
     console = console or Console()
     stdin = stdin or sys.stdin
-    names = ", ".join(f"{s + 1} {h} ({p})" for s, (h, p) in
-                      enumerate(zip(match.game.agents, match.players, strict=True)))
+    names = ", ".join(match.seat_labels())
     console.print(Panel(f"{match.scenario.issue_name} vs {match.scenario.villain_name}, "
                         f"seed {match.seed}\nseats: {names}\n{HELP}", title="Hour of Need"))
     show_board = True

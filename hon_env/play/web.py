@@ -43,10 +43,9 @@ def game_state(match: Match) -> dict[str, Any]:
         "legal": [{"action": a, "text": t} for a, t in match.legal_moves()] if human else [],
         "human_to_move": human, "over": match.over, "outcome": g.outcome,
         "loss_reason": g.loss_reason, "deciding": g.current_agent, "decision": g.decision,
-        "players": [f"{s + 1} {name}: {p}" for s, (name, p) in
-                    enumerate(zip(g.agents, match.players, strict=True))],
+        "players": match.seat_labels(),
         "log": [format_entry(e) for e in match.log], "actions": len(match.actions),
-        "can_undo": any(match.players[e["seat"]] == "human" for e in match.log),
+        "can_undo": any(match.player(e["seat"]) == "human" for e in match.log),
     }
 
 
