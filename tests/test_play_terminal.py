@@ -124,6 +124,11 @@ def test_a_human_villain_in_the_mastermind_variant(tmp_path):
     assert rep.players == ["heuristic", "heuristic", "human"]
     assert L.VILLAIN_SEAT in set(rep.seats) and {0, 1} <= set(rep.seats)
     assert rep.verify().is_over
+    from hon_env.play.viewer import replay_frames
+
+    frames = replay_frames(rep)  # the replay page names who played the villain
+    assert frames["seats"][-1] == "villain: human"
+    assert any(line.endswith("(human)") for line in frames["log"])
 
 
 def test_villain_players_and_their_errors():

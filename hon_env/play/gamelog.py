@@ -29,6 +29,12 @@ def seat_player(players: Sequence[str] | None, seat: int, n_heroes: int) -> str:
     return players[index] if 0 <= index < len(players) and 0 <= seat else ""
 
 
+def seat_labels(agents: Sequence[str], players: Sequence[str], n_heroes: int) -> list[str]:
+    """One line per player: ``"1 majesty: human"``, ..., ``"villain: scripted"``."""
+    return [f"{name}: {p}" if s == n_heroes else f"{s + 1} {name}: {p}"
+            for s, (name, p) in enumerate(zip(agents, players, strict=False))]
+
+
 def apply_logged(game: Game, action: int, player: str = "", index: int = 0) -> dict[str, Any]:
     """Apply ``action`` to ``game`` and return its log entry (JSON-ready)."""
     seat = game.current_seat

@@ -21,7 +21,7 @@ import numpy as np
 from hon_env.content import Scenario
 from hon_env.core import layout as L
 from hon_env.game import Game, IllegalActionError
-from hon_env.play.gamelog import apply_logged, replay_log, seat_player
+from hon_env.play.gamelog import apply_logged, replay_log, seat_labels, seat_player
 from hon_env.play.replay import Replay
 
 HUMAN = "human"
@@ -67,9 +67,7 @@ class Match:
 
     def seat_labels(self) -> list[str]:
         """One line per player: ``"1 majesty: human"``, ..., ``"villain: scripted"``."""
-        n = self.scenario.n_heroes
-        return [f"{name}: {p}" if s == n else f"{s + 1} {name}: {p}" for s, (name, p)
-                in enumerate(zip(self.game.agents, self.players, strict=True))]
+        return seat_labels(self.game.agents, self.players, self.scenario.n_heroes)
 
     @property
     def human_to_move(self) -> bool:

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from html import escape
 from pathlib import Path
 
-from hon_env.play.gamelog import apply_logged, format_entry
+from hon_env.play.gamelog import apply_logged, format_entry, seat_labels, seat_player
 from hon_env.play.replay import Replay
 from hon_env.play.scene import HEIGHT, WIDTH, dynamic_layer, static_layer
 from hon_env.play.svg import FONT, primitives_to_svg
@@ -32,15 +32,13 @@ def replay_frames(replay: Replay) -> dict:
     frames = [primitives_to_svg(dynamic_layer(game))]
     log = []
     for i, a in enumerate(replay.actions):
-        seat = game.current_seat
-        player = replay.players[seat] if 0 <= seat < len(replay.players) else ""
+        player = seat_player(replay.players, game.current_seat, scenario.n_heroes)
         entry = apply_logged(game, a, player, i)
         log.append(format_entry(entry))
         frames.append(primitives_to_svg(dynamic_layer(game, entry["text"])))
     title = (f"{scenario.issue_name} vs {scenario.villain_name}, seed {replay.seed}: "
              f"{game.outcome or 'unfinished'}")
-    seats = [f"{s + 1} {name}: {p}" for s, (name, p) in
-             enumerate(zip(game.agents, replay.players, strict=False))]
+    seats = seat_labels(game.agents, replay.players, scenario.n_heroes)
     return {"title": title, "seats": seats, "static": primitives_to_svg(static_layer(scenario)),
             "frames": frames, "log": log}
 
