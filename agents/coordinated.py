@@ -405,10 +405,10 @@ def co_decide(s, b, T, mask):
 @njit(cache=True, parallel=True)
 def coordinated_actions(state, tabs, masks, out):
     """Coordinated actions for every game: reads ``state`` [B, STATE_LEN], the scenario
-    tables ``tabs`` (one-element record array) and ``masks`` [B, N_ACTIONS]; writes
-    ``out`` [B]."""
+    tables ``tabs`` (record array: game b plays row ``state[b, TEAM]``) and ``masks``
+    [B, N_ACTIONS]; writes ``out`` [B]."""
     for b in prange(state.shape[0]):
-        a = co_decide(state, b, tabs[0], masks[b])
+        a = co_decide(state, b, tabs[state[b, L.TEAM]], masks[b])
         out[b] = a if a >= 0 and masks[b, a] else first_legal(masks[b])
 
 

@@ -216,7 +216,7 @@ def mixed_actions(state, tabs, masks, glory, out):
     coordinated team otherwise. Reads ``state``, ``tabs``, ``masks``, ``glory`` (bool
     [MAX_HEROES]); writes ``out`` [B]."""
     for b in prange(state.shape[0]):
-        T = tabs[0]
+        T = tabs[state[b, L.TEAM]]
         h = state[b, L.DEC_HERO]
         if 0 <= h < glory.shape[0] and glory[h]:
             a = glory_decide(state, b, T, masks[b])

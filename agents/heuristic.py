@@ -40,6 +40,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from agents.policy import check_engine
 from hon_env.content import ops
 from hon_env.content import tables as TB
 from hon_env.core import layout as L
@@ -609,10 +610,11 @@ def decide(s, b, T, mask):
 @njit(cache=True, parallel=True)
 def heuristic_actions(state, tabs, masks, out):
     """Scripted actions for every game: reads ``state`` [B, STATE_LEN], the scenario
-    tables ``tabs`` (one-element record array) and ``masks`` [B, N_ACTIONS]; writes
-    ``out`` [B]."""
+    tables ``tabs`` (record array: game b plays row ``state[b, TEAM]``) and ``masks``
+    [B, N_ACTIONS]; writes ``out`` [B]."""
     for b in prange(state.shape[0]):
-        a = decide(state, b, tabs[0], masks[b])  # tabs[0] inside: records do not cross prange
+        # indexed inside the loop: records do not cross prange
+        a = decide(state, b, tabs[state[b, L.TEAM]], masks[b])
         out[b] = a if a >= 0 and masks[b, a] else first_legal(masks[b])
 
 
@@ -625,13 +627,8 @@ class ScriptedTeamPolicy:
 
     def act(self, observations: np.ndarray, masks: np.ndarray, seats: np.ndarray,
             engine=None) -> np.ndarray:
-        if engine is None:
-            raise ValueError(f"{type(self).__name__} reads the game state: pass "
-                             "engine=env.engine (VectorEnv.engine or Game.engine)")
-        state, tabs = engine
         masks = np.ascontiguousarray(masks, np.int8)
-        if state.shape[0] != masks.shape[0]:
-            raise ValueError(f"engine state has {state.shape[0]} games, masks {masks.shape[0]}")
+        state, tabs = check_engine(engine, masks.shape[0], type(self).__name__)
         out = np.empty(masks.shape[0], np.int64)
         self._actions(state, tabs, masks, out)
         return out

@@ -6,7 +6,32 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-Engine = tuple[np.ndarray, np.ndarray]  # (state [B, STATE_LEN] int32, scenario tables)
+from hon_env.core import layout as L
+
+# (state [B, STATE_LEN] int32, tables): one Tables record per scenario of the batch's pool,
+# game b plays record state[b, layout.TEAM] (core/teams.py; one record, row 0, usually)
+Engine = tuple[np.ndarray, np.ndarray]
+
+
+def check_engine(engine: Engine | None, n_games: int, who: str) -> Engine:
+    """``engine`` unpacked, after checking that it holds ``n_games`` state rows and that
+    every row's ``team`` names one of its tables (a mismatched pair would make a compiled
+    policy read outside the tables)."""
+    if engine is None:
+        raise ValueError(f"{who} reads the game state: pass engine=env.engine "
+                         "(VectorEnv.engine or Game.engine)")
+    state, tabs = engine
+    if state.ndim != 2 or state.shape[1] != L.STATE_LEN or state.dtype != np.int32:
+        raise ValueError(f"engine state must be int32 [B, {L.STATE_LEN}], got {state.dtype} "
+                         f"{state.shape}")
+    if state.shape[0] != n_games:
+        raise ValueError(f"engine state has {state.shape[0]} games, masks {n_games}")
+    tabs = np.atleast_1d(tabs)
+    team = state[:, L.TEAM]
+    if team.size and (team.min() < 0 or team.max() >= tabs.shape[0]):
+        raise ValueError(f"engine state names tables row {int(team.max())} but the engine "
+                         f"holds {tabs.shape[0]} (state and tables of different envs?)")
+    return state, tabs
 
 
 @runtime_checkable

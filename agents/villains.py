@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.policy import Engine, Policy
+from agents.policy import Engine, Policy, check_engine
 from hon_env.content.tables import (
     CFG_N_HEROES,
     HS_HEALTH,
@@ -94,15 +94,10 @@ class ScriptedVillain:
 
     def act(self, observations: np.ndarray, masks: np.ndarray, seats: np.ndarray,
             engine: Engine | None = None) -> np.ndarray:
-        if engine is None:
-            raise ValueError("ScriptedVillain reads the game state: pass engine=env.engine")
-        state, tabs = engine
-        T = tabs[0] if isinstance(tabs, np.ndarray) else tabs
-        if state.shape[0] != masks.shape[0]:
-            raise ValueError(f"engine state has {state.shape[0]} games, masks {masks.shape[0]}")
+        state, tabs = check_engine(engine, masks.shape[0], "ScriptedVillain")
         out = np.empty(masks.shape[0], np.int64)
         for i in range(masks.shape[0]):
-            out[i] = self._one(state[i], T, masks[i])
+            out[i] = self._one(state[i], tabs[state[i, L.TEAM]], masks[i])
         return out
 
     def _one(self, row: np.ndarray, T: np.record, mask: np.ndarray) -> int:

@@ -166,6 +166,12 @@ def _merge_max_cycles(caps: Mapping[str, Any] | None, max_cycles: int | None
 def _seat_heroes(scenario: str | Path | Scenario, heroes: Sequence[str] | None,
                  n_heroes: int | None) -> list[str] | None:
     """The ``heroes`` override implied by ``heroes`` and ``n_heroes`` (None: keep the file's)."""
+    if isinstance(heroes, str) and heroes == "random" or (
+            isinstance(heroes, Sequence) and not isinstance(heroes, str)
+            and any(isinstance(h, Sequence) and not isinstance(h, str) for h in heroes)):
+        raise ValueError(f"heroes={heroes!r} draws a team per game: the batched front ends "
+                         "take it (vector_env, SB3VecEnv, the TorchRL env; hon_env/envs/"
+                         "pool.py); a single game seats one team, a list of hero ids")
     if isinstance(heroes, str):
         raise TypeError(f"heroes must be a list of hero ids, got the string {heroes!r}")
     if n_heroes is None:

@@ -77,9 +77,10 @@ def bench_aec(sc, seconds: float) -> float:
     return n / (time.perf_counter() - t0)
 
 
-def bench_vector(sc, batch: int, observations: bool, seconds: float) -> float:
-    """Decisions/s of ``VectorEnv.step`` with random legal actions (sampling included)."""
-    env = vector_env(batch, seed=0, scenario=sc, observations=observations)
+def bench_vector(sc, batch: int, observations: bool, seconds: float, **kw) -> float:
+    """Decisions/s of ``VectorEnv.step`` with random legal actions (sampling included);
+    ``kw``: more ``vector_env`` options (``heroes="random"``: a team per game)."""
+    env = vector_env(batch, seed=0, scenario=sc, observations=observations, **kw)
     env.reset()
     rng = np.random.default_rng(0)
     for _ in range(3):
@@ -90,6 +91,24 @@ def bench_vector(sc, batch: int, observations: bool, seconds: float) -> float:
         env.step(env.sample_actions(rng))
         steps += 1
     return steps * batch / (time.perf_counter() - t0)
+
+
+def print_per_game_heroes(scenario: str, n: int, batch: int, seconds: float,
+                          pairs: int = 3) -> None:
+    """The vector env with ``n`` fixed heroes (the first team of the random pool) against a
+    team drawn per game (``heroes="random"``), alternated ``pairs`` times per setting."""
+    from hon_env.envs.pool import random_teams
+
+    team = random_teams(load_scenario(scenario).hero_roster, n)[0]
+    print(f"| vector env, batch {batch}, {n} heroes | observations | fixed team {team} | "
+          "a team per game | ratio |")
+    print("|---|---|---|---|---|")
+    for obs in (False, True):
+        for _ in range(pairs):
+            fixed = bench_vector(scenario, batch, obs, seconds, heroes=team)
+            pool = bench_vector(scenario, batch, obs, seconds, heroes="random", n_heroes=n)
+            print(f"| decisions/s | {'yes' if obs else 'no'} | {fixed:,.0f} | {pool:,.0f} | "
+                  f"{pool / fixed:.2f} |", flush=True)
 
 
 def bench_heuristic(sc, batch: int, seconds: float) -> float:
@@ -246,6 +265,10 @@ def main(argv: list[str] | None = None) -> None:
                    metavar="N",
                    help="only measure MAPPO's training steps/s with N heroes (default N: 4; "
                         "task quartet for 4) and print it; nothing else, no file")
+    p.add_argument("--per-game-heroes", type=int, default=None, metavar="N",
+                   help="only compare the vector env (largest --batches size) with N fixed "
+                        "heroes against heroes='random' (a team per game), in alternating "
+                        "pairs, and print it; nothing else, no file")
     p.add_argument("--device", default="cpu",
                    help="torch device of the training rows (cpu, cuda, auto)")
     p.add_argument("--out", default=str(CHECKOUT_DOCS) if CHECKOUT_DOCS.exists() else None,
@@ -258,6 +281,9 @@ def main(argv: list[str] | None = None) -> None:
         print(f"| {mappo_row(args.mappo_heroes)}, device {args.device} | {rate:,.0f} |")
         return
     seconds = 1.0 if args.quick else args.seconds
+    if args.per_game_heroes is not None:
+        print_per_game_heroes(args.scenario, args.per_game_heroes, max(args.batches), seconds)
+        return
     cold_lines: list[str] = []
     if args.cold_only or not (args.quick or args.no_cold_start):
         quick_s, kernels = bench_cold_start()

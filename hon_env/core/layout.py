@@ -269,6 +269,9 @@ HEADLINE = _field("headline", MAX_HEADLINES, lo=-1, hi=HEADLINE_POOL)  # Tables.
 # order in which each seat finished each headline (1 first), 0 not yet
 HEADLINE_RANK = _field("headline_rank", MAX_HEADLINES, MAX_HEROES, hi=MAX_HEROES + 1)
 HEADLINE_DONE = _field("headline_done", MAX_HEADLINES, hi=MAX_HEROES + 1)  # finishers so far
+# --- per-game content (core/teams.py): the row of the tables the game plays, in a vector env
+# whose games draw their scenario from a pool; always 0 for a single game
+TEAM = _field("team", hi="tables")
 
 STATE_LEN = _cursor
 

@@ -107,7 +107,8 @@ def scenario_limits(T: np.record) -> dict[str, int]:
     nh = int(T.cfg[TB.CFG_N_HEROES])
     return {"heroes": nh, "spaces": int(T.cfg[TB.CFG_N_SPACES]),
             "nemesis_pool": int(T.cfg[TB.CFG_NEMESIS_POOL]),
-            "deciders": L.VILLAIN_SEAT + 1 if T.cfg[TB.CFG_VHAND] > 0 else nh}
+            "deciders": L.VILLAIN_SEAT + 1 if T.cfg[TB.CFG_VHAND] > 0 else nh,
+            "tables": 1}  # a state is checked against its own scenario: team row 0
 
 
 def _bound(v: int | str, limits: dict[str, int]) -> int:

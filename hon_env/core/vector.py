@@ -2,6 +2,8 @@
 
 Game i of a batch seeded with ``seed`` plays its k-th episode (k = 0, 1, ...) from seed
 ``seed + i + k * B``: the first episode of game i is exactly ``Game(scenario, seed + i)``.
+``tabs`` holds one ``Tables`` record per scenario of the batch's pool (one, usually); each
+episode plays the record ``core/teams.pick_team`` draws from its seed.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from hon_env.core.episode import is_terminated, is_truncated, remember, step_rew
 from hon_env.core.interp import apply_action
 from hon_env.core.observe import OBS_DIM, encode_obs, encode_state, encode_state_tail
 from hon_env.core.setup import init_game
+from hon_env.core.teams import pick_team
 
 FINAL_FAME = 6  # final_info column of seat 0's fame at the end of the episode
 N_FINAL_INFO = FINAL_FAME + L.MAX_HEROES
@@ -75,13 +78,22 @@ def _encode_row(s, i, T, want_obs, obs, states, agent):
             encode_state(s, i, T, states[i])
 
 
+@njit(cache=True)
+def _start_row(s, i, tabs, seed, mask):
+    """Start game ``i``'s episode with ``seed`` on the tables ``pick_team`` draws for it;
+    writes row ``i`` (its ``team`` field included) and ``mask``; returns the tables."""
+    team = pick_team(seed, tabs.shape[0])
+    init_game(s, i, tabs[team], seed, mask)
+    s[i, L.TEAM] = team
+    return tabs[team]
+
+
 @njit(cache=True, parallel=True)
 def vector_reset(s, tabs, masks, seed, episodes, ev_prev, want_obs, obs, states, agent):
     """Start every game of the batch at its current episode's seed; encode observations."""
     B = s.shape[0]
     for i in prange(B):
-        T = tabs[0]
-        init_game(s, i, T, seed + i + episodes[i] * B, masks[i])
+        T = _start_row(s, i, tabs, seed + i + episodes[i] * B, masks[i])
         remember(s, i, ev_prev[i])
         _encode_row(s, i, T, want_obs, obs, states, agent)
 
@@ -99,14 +111,14 @@ def vector_step(s, tabs, actions, masks, status, seed, episodes, weights, ev_pre
     """
     B = s.shape[0]
     for i in prange(B):
-        T = tabs[0]
+        T = tabs[s[i, L.TEAM]]
         status[i] = apply_action(s, i, T, actions[i], masks[i])
         if s[i, L.ERROR] != 0:
             _stopped_row(i, rewards, term, trunc, final_info)
         else:
             if _finish_row(s, i, T, episodes, weights, ev_prev, want_obs, agent, rewards,
                            term, trunc, final_obs, final_info):
-                init_game(s, i, T, seed + i + episodes[i] * B, masks[i])
+                T = _start_row(s, i, tabs, seed + i + episodes[i] * B, masks[i])
                 remember(s, i, ev_prev[i])
             if s[i, L.ERROR] == 0:
                 _encode_row(s, i, T, want_obs, obs, states, agent)

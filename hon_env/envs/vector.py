@@ -26,7 +26,8 @@ Each step takes one action per game (the deciding hero's) and returns:
   and, for games whose episode ended in this step, ``final_observation``,
   ``final_outcome`` (``layout.OUT_*``), ``final_loss_reason``, ``final_rounds``,
   ``final_decisions``, ``final_agent`` and ``final_fame`` [B, n_heroes], valid where
-  ``info["_final"]`` is True.
+  ``info["_final"]`` is True; ``team`` int32 [B], the ``scenarios`` entry each game plays
+  (0 without a pool).
 
 Auto-reset (the Gymnasium/SB3 convention): a game that ends is restarted within the same
 step; the observation returned for it is the new episode's first one, and the ended
@@ -38,6 +39,9 @@ run more than ``2**32`` steps without a new ``reset(seed=...)``.
 
 Arguments: ``num_envs`` (1 to ``2**24``), ``seed``, ``scenario``, ``observations`` and the
 keyword arguments every front end takes (``hon_env.options``; ``render_mode`` stays None).
+``heroes`` may also be a pool of teams (a list of teams, or ``"random"``) and ``scenario``
+a list of scenarios: every game then draws its entry of ``scenarios`` from its episode seed
+(``hon_env/envs/pool.py``, ``core/teams.py``), and ``info["team"]`` says which.
 Actions are an integer array of shape ``(num_envs,)``; anything else is refused before a
 game steps (``hon_env.checks.check_actions``).
 
@@ -79,6 +83,7 @@ from hon_env.core.episode import ILLEGAL_PENALTY, N_PREV
 from hon_env.core.layout import HERO_COUNTER_COLS
 from hon_env.core.observe import OBS_DIM, STATE_DIM
 from hon_env.core.vector import FINAL_FAME, N_FINAL_INFO, vector_reset, vector_step
+from hon_env.envs.pool import build_pool, is_pool
 from hon_env.errors import EngineError, engine_error
 from hon_env.game import Game
 from hon_env.numba_cache import announce_compile, debug_mode
@@ -102,8 +107,16 @@ class VectorEnv:
         if on_error not in ("raise", "reset"):
             raise ValueError(f"on_error must be 'raise' or 'reset', got {on_error!r}")
         self.on_error = on_error
-        opts = EnvOptions.build(scenario, render_modes=(), **options)
-        self.scenario = opts.scenario
+        heroes = options.pop("heroes", None)
+        if is_pool(scenario, heroes):
+            pool = build_pool(scenario, heroes, options)
+        else:
+            pool = [EnvOptions.build(scenario, render_modes=(), heroes=heroes, **options)]
+        opts = pool[0]
+        # every game draws its scenario from the pool when an episode starts (core/teams.py)
+        self.scenarios: list[Scenario] = [o.scenario for o in pool]
+        self.scenario = self.scenarios[0]
+        self._tables = np.concatenate([s.tables.base for s in self.scenarios])
         self.num_envs = int(num_envs)
         self.seed = seed
         self._steps = 0  # steps since the seed was set: episodes per game stay below this
@@ -146,9 +159,15 @@ class VectorEnv:
 
     @property
     def engine(self) -> tuple[np.ndarray, np.ndarray]:
-        """``(state [B, STATE_LEN], tables)``: the live engine rows and the scenario tables,
-        for scripted policies (``agents.HeuristicPolicy``) that read the game directly."""
-        return self.state, self.scenario.tables.base
+        """``(state [B, STATE_LEN], tables)``: the live engine rows and the tables of the
+        pool's scenarios (game b plays row ``state[b, layout.TEAM]``), for scripted
+        policies (``agents.HeuristicPolicy``) that read the game directly."""
+        return self.state, self._tables
+
+    @property
+    def teams(self) -> np.ndarray:
+        """int32 [B]: the pool entry (``scenarios`` index) each game's episode plays."""
+        return self.state[:, L.TEAM].copy()
 
     def reset(self, seed: int | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         """Start every game; with ``seed`` the episode counters restart from that seed."""
@@ -157,14 +176,14 @@ class VectorEnv:
             self._episodes[:] = 0
             self._steps = 0
         announce_compile("vector", "vector.vector_step")
-        vector_reset(self.state, self.scenario.tables.base, self.masks, np.int64(self.seed),
+        vector_reset(self.state, self._tables, self.masks, np.int64(self.seed),
                      self._episodes, self._ev_prev, self.observations, self._obs,
                      self._states, self.agent)
         self._started = True
         self._error[:] = False
         self._error_code[:] = 0
         self._handle_errors()
-        info = {"events": L.field_view(self.state, "events").copy()}
+        info = {"events": L.field_view(self.state, "events").copy(), "team": self.teams}
         if self.on_error == "reset":
             info["error"], info["error_code"] = self._error.copy(), self._error_code.copy()
         return self._views(), info
@@ -193,7 +212,7 @@ class VectorEnv:
                     f"{actions[bad[:10]].tolist()} (actions are integers in "
                     f"[0, {L.N_ACTIONS}) allowed by obs['action_mask']); nothing was stepped")
             penalty = bad
-        vector_step(self.state, self.scenario.tables.base, actions, self.masks, self._status,
+        vector_step(self.state, self._tables, actions, self.masks, self._status,
                     np.int64(self.seed), self._episodes, self.weights, self._ev_prev,
                     self.observations, self._obs, self._states, self.agent, self.rewards,
                     self.terminated, self.truncated, self._final_obs, self._final_info)
@@ -223,7 +242,11 @@ class VectorEnv:
         if debug_mode():
             from hon_env.core.invariants import violations
 
-            found = violations(self.state, self.scenario.tables, self.masks)
+            found = []
+            for k, sc in enumerate(self.scenarios):
+                rows = np.flatnonzero(self.state[:, L.TEAM] == k)
+                if rows.size:
+                    found += violations(self.state[rows], sc.tables, self.masks[rows])
             if found:
                 raise EngineError("invariant violated: " + "; ".join(found[:5]),
                                   error="invariant")
@@ -275,7 +298,7 @@ class VectorEnv:
         ss = self._states[sub] if self.observations else self._states
         for j, i in enumerate(sub):
             seeds_off = self.seed + int(i) + int(ep[j]) * self.num_envs
-            vector_reset(st[j:j + 1], self.scenario.tables.base, mk[j:j + 1],
+            vector_reset(st[j:j + 1], self._tables, mk[j:j + 1],
                          np.int64(seeds_off), np.zeros(1, np.int64), evp[j:j + 1],
                          self.observations, ob[j:j + 1] if self.observations else ob,
                          ss[j:j + 1] if self.observations else ss, ag[j:j + 1])
@@ -291,7 +314,7 @@ class VectorEnv:
         fi = self._final_info
         nh = self.n_heroes
         return {
-            "events": L.field_view(self.state, "events").copy(),
+            "events": L.field_view(self.state, "events").copy(), "team": self.teams,
             "fame": L.field_view(self.state, "fame")[:, :nh].copy(),
             "hero_events": L.field_view(self.state, "hev")[:, :nh][:, :, list(HERO_COUNTER_COLS)],
             "final_fame": fi[:, FINAL_FAME:FINAL_FAME + nh].copy(),
@@ -313,7 +336,10 @@ class VectorEnv:
         i = check_int(i, "i")
         if not 0 <= i < self.num_envs:
             raise IndexError(f"game index {i} out of range for {self.num_envs} games")
-        return Game.from_array(self.scenario, self.state[i])
+        row = self.state[i].copy()
+        scenario = self.scenarios[row[L.TEAM]]
+        row[L.TEAM] = 0  # a Game holds its own scenario's tables only
+        return Game.from_array(scenario, row)
 
 
 def require_heroes_only(scenario: Scenario, front_end: str) -> None:
