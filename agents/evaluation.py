@@ -19,6 +19,7 @@ from agents.villains import TOP_CARD, VersusPolicy
 from hon_env.checks import check_actions, check_int, check_seed
 from hon_env.content import Scenario
 from hon_env.core import layout as L
+from hon_env.envs.pool import is_pool
 from hon_env.envs.vector import VectorEnv
 from hon_env.game import resolve_scenario
 
@@ -69,7 +70,10 @@ def evaluate(policy: Policy, *, games: int, seed: int = 0, batch: int = 256,
     ``scenario`` is an id, a path or a compiled ``Scenario``; ``options`` are the game
     options of every front end (``hon_env.options.scenario_from``: ``villain``, ``issue``,
     ``heroes``, ``n_heroes``, ``rules`` such as ``{"allies": ["lox_lee"]}``...; only with
-    an id or path). Game i starts from seed ``seed + i`` whatever the batch size.
+    an id or path). Game i starts from seed ``seed + i`` whatever the batch size. A pool
+    (``scenario`` a list, or ``heroes`` a list of teams or ``"random"``;
+    ``hon_env/envs/pool.py``) draws each game's entry from its seed; the result's
+    ``heroes`` then names every team, ``"a+b"`` each.
 
     ``villain_policy`` plays the villain agent of the Mastermind variant (rules
     ``villain_agent``; ``agents.villains``): a ``Policy`` for the rows where the villain
@@ -90,7 +94,15 @@ def evaluate(policy: Policy, *, games: int, seed: int = 0, batch: int = 256,
                              "which needs a scenario id or path, not a compiled Scenario")
         options = {**options, "rules": {**(options.get("rules") or {}),
                                         "villain_agent": False}}
-    sc = resolve_scenario(scenario, **options)
+    if is_pool(scenario, options.get("heroes")):
+        pool = VectorEnv(1, seed, scenario, **options).scenarios  # resolved and checked once
+        scenario, options = pool, {}
+        sc = pool[0]
+        team_names = tuple("+".join(s.hero_ids) for s in pool)
+    else:
+        sc = resolve_scenario(scenario, **options)
+        scenario, options = sc, {}
+        team_names = tuple(sc.hero_ids)
     if sc.villain_agent:
         if villain_policy is None:
             raise ValueError(f"the villain of scenario {sc.id!r} is an agent (rules "
@@ -105,7 +117,7 @@ def evaluate(policy: Policy, *, games: int, seed: int = 0, batch: int = 256,
     fames: list[np.ndarray] = []
     for start in range(0, games, batch):
         n = min(batch, games - start)
-        env = VectorEnv(n, seed + start, sc)
+        env = VectorEnv(n, seed + start, scenario)
         obs, _ = env.reset()
         done = np.zeros(n, bool)
         while not done.all():
@@ -123,7 +135,7 @@ def evaluate(policy: Policy, *, games: int, seed: int = 0, batch: int = 256,
     low, high = wilson_interval(wins, games)
     by_reason = {L.LOSS_REASON_NAMES[r]: reasons.count(r) for r in sorted(set(reasons)) if r}
     won = (out == L.OUT_WIN)[:, None] * np.array(fames)
-    return EvalResult(sc.villain_id, sc.issue_id, tuple(sc.hero_ids), games, wins,
+    return EvalResult(sc.villain_id, sc.issue_id, team_names, games, wins,
                       int((out == L.OUT_LOSS).sum()), int((out == L.OUT_TRUNCATED).sum()),
                       wins / games, low, high, float(np.mean(rounds)), by_reason,
                       tuple(float(x) for x in np.mean(fames, axis=0)),

@@ -12,6 +12,9 @@ A task is one YAML file under ``configs/tasks/`` (``docs/tasks.md`` lists them):
     rules: {}                     # optional rules (load_scenario's ``rules``); default none
     caps: {max_rounds: 30}        # optional truncation caps; default the engine's
     train: {villain: .., issue: ..}   # optional: train on another pair (transfer tasks)
+    teams: {train: all, eval: [[cipher, vigil], ...]}   # optional (generalist tasks): a team
+                                  # per game; train "all" is every team of len(heroes)
+                                  # heroes of the roster but the evaluation teams
     step_budget: 5000000          # environment steps (decisions) a training run may use
     eval_games: 1000              # optional, default 1000
     metric: win_rate              # optional, the only metric for now
@@ -43,7 +46,8 @@ from hon_env.content.errors import (
 )
 
 TASKS_DIR = Path(__file__).resolve().parents[1] / "configs" / "tasks"
-FAMILIES = ("team_size", "nemeses", "modules", "transfer")
+FAMILIES = ("team_size", "nemeses", "modules", "transfer", "generalist")
+ALL_TEAMS = "all"  # teams.train: every team of the roster but the evaluation teams
 METRICS = ("win_rate",)
 TRAIN_SEED_LIMIT = 10**9  # training game seeds are in [0, TRAIN_SEED_LIMIT)
 EVAL_SEED_BASE = 10**9
@@ -51,7 +55,7 @@ DEFAULT_EVAL_GAMES = 1000
 MAX_EVAL_GAMES = 10**6
 _REQUIRED = ("format_version", "id", "description", "family", "heroes", "villain", "issue",
              "step_budget")
-_OPTIONAL = ("rules", "caps", "train", "eval_games", "metric")
+_OPTIONAL = ("rules", "caps", "train", "teams", "eval_games", "metric")
 
 
 @dataclass(frozen=True)
@@ -73,6 +77,9 @@ class Task:
     eval_seed: int  # first evaluation seed; game i of the evaluation uses eval_seed + i
     metric: str
     file: str
+    # generalist tasks: the teams of each split (a team drawn per game); () for one team
+    train_teams: tuple[tuple[str, ...], ...] = ()
+    eval_teams: tuple[tuple[str, ...], ...] = ()
 
     @property
     def eval_seeds(self) -> range:
@@ -92,6 +99,16 @@ class Task:
                           else (self.train_villain, self.train_issue))
         return load_scenario("origin_story", heroes=list(self.heroes), villain=villain,
                              issue=issue, rules=dict(self.rules), caps=dict(self.caps))
+
+    def pool(self, split: str = "eval") -> list[Scenario]:
+        """The scenarios a split's games draw from (``vector_env``'s ``scenario`` list, see
+        ``hon_env/envs/pool.py``): one per team of a generalist task, else ``[scenario]``."""
+        teams = self.train_teams if split == "train" else self.eval_teams
+        if not teams:
+            return [self.scenario(split)]
+        kw = self.scenario_kwargs(split)
+        return [load_scenario("origin_story", **{**kw, "heroes": list(team)},
+                              caps=dict(self.caps)) for team in teams]
 
     def scenario_kwargs(self, split: str = "eval") -> dict[str, Any]:
         """``load_scenario`` / ``evaluate`` overrides of a split (heroes, villain, ...)."""
@@ -161,6 +178,10 @@ def _parse(path: Path) -> Task:
     if family == "transfer" and (train_villain, train_issue) == (villain, issue):
         raise where.key("train").error("a transfer task trains on another villain x issue "
                                        "pair than it evaluates on")
+    train_teams, eval_teams = _teams(data, where, heroes, content["heroes"])
+    if (family == "generalist") != bool(eval_teams):
+        raise where.key("teams").error("a generalist task, and only one, draws its teams per "
+                                       "game: it needs teams (train and eval)")
     rules = as_mapping(data.get("rules") or {}, where.key("rules"))
     caps = as_mapping(data.get("caps") or {}, where.key("caps"))
     games = read_int(data, "eval_games", where, 1, MAX_EVAL_GAMES, DEFAULT_EVAL_GAMES)
@@ -169,7 +190,8 @@ def _parse(path: Path) -> Task:
                 train_villain=train_villain, train_issue=train_issue, rules=dict(rules),
                 caps=dict(caps), step_budget=read_int(data, "step_budget", where, 1, 10**12),
                 eval_games=games, eval_seed=EVAL_SEED_BASE,
-                metric=read_str(data, "metric", where, "win_rate", METRICS), file=where.file)
+                metric=read_str(data, "metric", where, "win_rate", METRICS), file=where.file,
+                train_teams=train_teams, eval_teams=eval_teams)
     for split in ("eval", "train"):
         try:
             task.scenario(split)
@@ -177,3 +199,47 @@ def _parse(path: Path) -> Task:
             raise where.error(f"the {split} scenario (heroes, villain, issue, rules, caps) "
                               f"does not load: {e}") from None
     return task
+
+
+def _teams(data: dict, where: Where, heroes: list, known: list[str]
+           ) -> tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...]]:
+    """``teams``: (training teams, evaluation teams); both empty without the key. The
+    evaluation teams are held out: no training team has the same heroes, and the fixed
+    ``heroes`` team is a training team (the fixed-team baseline trains on it)."""
+    if "teams" not in data:
+        return (), ()
+    tw = where.key("teams")
+    teams = as_mapping(data["teams"], tw)
+    check_keys(teams, tw, ("train", "eval"), ())
+    n = len(heroes)
+
+    def read(key: str) -> list[tuple[str, ...]]:
+        at = tw.key(key)
+        out = []
+        for i, team in enumerate(as_list(teams[key], at)):
+            members = as_list(team, at.index(i))
+            if len(members) != n or len(set(members)) != n:
+                raise at.index(i).error(f"a team of {n} different heroes, as heroes has; got "
+                                        f"{members}")
+            for j, h in enumerate(members):
+                check_str(h, at.index(i).index(j), known)
+            out.append(tuple(members))
+        if not out:
+            raise at.error("needs at least one team")
+        return out
+
+    eval_teams = read("eval")
+    held_out = {frozenset(t) for t in eval_teams}
+    if teams["train"] == ALL_TEAMS:
+        from hon_env.envs.pool import random_teams
+
+        train_teams = [tuple(t) for t in random_teams(known, n) if frozenset(t) not in held_out]
+    else:
+        train_teams = read("train")
+    seen = [t for t in train_teams if frozenset(t) in held_out]
+    if seen:
+        raise tw.key("train").error(f"team {list(seen[0])} is also an evaluation team: "
+                                    "evaluation teams are held out of training")
+    if frozenset(heroes) not in {frozenset(t) for t in train_teams}:
+        raise where.key("heroes").error("the fixed team must be one of the training teams")
+    return tuple(train_teams), tuple(eval_teams)

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from agents.controls import FixedObservationPolicy
+from agents.coordinated import CoordinatedPolicy
 from agents.evaluation import evaluate
 from agents.random_agent import RandomPolicy
 from hon_env import N_ACTIONS, ContentError
@@ -121,8 +122,9 @@ def test_fixed_observation_control_does_not_beat_random(family):
     mask) wins no more than random play on the first evaluation games of a task of each
     family: the tasks cannot be won without reading the game."""
     task = next(get_task(n) for n in list_tasks() if get_task(n).family == family)
-    sc = task.scenario()
-    kw = dict(scenario=sc, games=48, seed=task.eval_seed, batch=48)
+    pool = task.pool()
+    kw = dict(scenario=pool if len(pool) > 1 else pool[0], games=48, seed=task.eval_seed,
+              batch=48)
     control = evaluate(FixedObservationPolicy(seed=0), **kw)
     rand = evaluate(RandomPolicy(0), **kw)
     assert control.ci_low <= rand.ci_high
@@ -148,3 +150,36 @@ def test_evaluate_script_runs_a_task():
                          cwd=ROOT, check=True).stdout
     assert "task duo (team_size)" in out and "seeds 1000000000+" in out
     assert "over 4 evaluation games" in out
+
+
+def test_a_generalist_task_holds_its_evaluation_teams_out_of_training():
+    """``generalist_duo``: training draws a team per game from every pair of heroes but the
+    evaluation pairs; evaluation plays only those, each game's team fixed by its seed."""
+    task = get_task("generalist_duo")
+    held_out = {frozenset(t) for t in task.eval_teams}
+    trained = {frozenset(t) for t in task.train_teams}
+    assert held_out and trained and not held_out & trained
+    assert frozenset(task.heroes) in trained  # the fixed-team baseline trains on one of them
+    assert len(trained | held_out) == 21  # every pair of the seven heroes
+    pool = task.pool("eval")
+    assert [s.hero_ids for s in pool] == [tuple(t) for t in task.eval_teams]
+    assert len(task.pool("train")) == len(task.train_teams)
+    team = CoordinatedPolicy()  # deterministic per game: the batch split changes nothing
+    r = evaluate(team, scenario=pool, games=8, seed=task.eval_seed, batch=3)
+    assert r.games == 8 and r.heroes == tuple("+".join(t) for t in task.eval_teams)
+    again = evaluate(team, scenario=pool, games=8, seed=task.eval_seed, batch=8)
+    assert again.wins == r.wins and again.mean_rounds == r.mean_rounds
+
+
+@pytest.mark.parametrize("old,new,message", [
+    ("train: all", "train: [[majesty, stride], [vigil, cipher]]", "also an evaluation team"),
+    ("train: all", "train: [[vigil, stride]]", "fixed team must be one of the training"),
+    ("[vigil, cipher], ", "[vigil, vigil], ", "different heroes"),
+    ("family: generalist", "family: team_size", "generalist task, and only one"),
+])
+def test_bad_generalist_tasks_are_refused(tmp_path, old, new, message):
+    root = _copy_tasks(tmp_path)
+    path = root / "generalist_duo.yaml"
+    path.write_text(path.read_text().replace(old, new))
+    with pytest.raises(ContentError, match=message):
+        get_task("generalist_duo", root)

@@ -115,10 +115,15 @@ def evaluate_task(args: argparse.Namespace, p: argparse.ArgumentParser) -> None:
     if not 1 <= games <= task.eval_games:
         p.error(f"--games must be in [1, {task.eval_games}] for task {task.name!r}")
     policy = load_policy(args.policy, seed=args.seed)
-    r = evaluate(policy, scenario=task.scenario("eval"), games=games, seed=task.eval_seed)
-    print(f"task {task.name} ({task.family}): {', '.join(task.heroes)} vs {task.villain} x "
+    pool = task.pool("eval")
+    r = evaluate(policy, scenario=pool if len(pool) > 1 else pool[0], games=games,
+                 seed=task.eval_seed)
+    teams = (", ".join("+".join(t) for t in task.eval_teams) if task.eval_teams
+             else ", ".join(task.heroes))
+    print(f"task {task.name} ({task.family}): {teams} vs {task.villain} x "
           f"{task.issue}" + (f"; trained on {task.train_villain} x {task.train_issue}"
-                             if task.is_transfer else ""))
+                             if task.is_transfer else "")
+          + (f"; trained on {len(task.train_teams)} other teams" if task.train_teams else ""))
     print(f"{task.metric} over {games} evaluation games (seeds {task.eval_seed}+): "
           f"{r.win_rate:.3f} [{r.ci_low:.3f}, {r.ci_high:.3f}]  wins {r.wins} losses "
           f"{r.losses} truncated {r.truncated}  rounds {r.mean_rounds:.2f}")

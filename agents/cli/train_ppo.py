@@ -251,12 +251,11 @@ def train(cfg: Config) -> dict[str, float]:
     # SB3's env plays seed + i + k * num_envs (game i, episode k); cloning its own games
     games = run_games(cfg, [(cfg.seed * 1_000_003, cfg.total_steps + 2 * cfg.num_envs),
                             (cfg.seed + PRETRAIN_SEED, cfg.pretrain_steps + 2 * PRETRAIN_ENVS)])
-    scenario = games.scenario
     device = "cuda" if cfg.device == "auto" and torch.cuda.is_available() else (
         "cpu" if cfg.device == "auto" else cfg.device)
     run = Path(cfg.run_dir)
     log = RunLogger(run, cfg, cfg.total_steps, tensorboard=cfg.tensorboard, progress=False)
-    env = SB3VecEnv(cfg.num_envs, cfg.seed * 1_000_003, scenario=scenario,
+    env = SB3VecEnv(cfg.num_envs, cfg.seed * 1_000_003, scenario=games.train_games,
                     reward_shaping=cfg.reward_shaping)
     if cfg.resume:
         # nothing in the file is unpickled; the schedules come from this run's config
@@ -274,13 +273,14 @@ def train(cfg: Config) -> dict[str, float]:
         if cfg.pretrain_steps:
             log.phase("pretrain", f"behaviour cloning on {cfg.pretrain_steps:,} decisions of "
                                   f"the scripted team, {cfg.pretrain_epochs} epochs")
-            ce = pretrain(model, scenario, cfg.pretrain_steps, cfg.pretrain_epochs, cfg.seed)
+            ce = pretrain(model, games.train_games, cfg.pretrain_steps, cfg.pretrain_epochs,
+                          cfg.seed)
             log.log("pretrain", 0, {"cross_entropy": ce})
             log.phase("pretrain", f"done: cross-entropy {ce:.3f}")
     # SB3's own log as CSV only: the shared train/ and eval/ TensorBoard tags come from
     # RunLogger (under tb/), as in the MAPPO trainer
     model.set_logger(configure(str(run), ["csv"]))
-    evaluator = BaselineEvaluator(games.eval_scenario, games.eval_games, games.eval_seed)
+    evaluator = BaselineEvaluator(games.eval_target, games.eval_games, games.eval_seed)
     train_cb = TrainLogCallback(log)
     eval_cb = EvalCallback(evaluator, log, cfg.eval_every, train_cb)
     ckpt_cb = CheckpointEvery(run, cfg.checkpoint_every)

@@ -22,12 +22,28 @@ from hon_env.tasks import check_train_seed, get_task, list_tasks
 
 @dataclass(frozen=True)
 class RunGames:
-    """The training scenario, and the scenario, first seed and count of evaluation games."""
+    """The training scenario, and the scenario, first seed and count of evaluation games.
+
+    A generalist task trains and evaluates on pools (a team drawn per game,
+    ``hon_env/envs/pool.py``): ``train_pool`` / ``eval_pool`` list them, and ``scenario``
+    / ``eval_scenario`` are their first entries; otherwise each pool is the one scenario."""
 
     scenario: Scenario
     eval_scenario: Scenario
     eval_seed: int
     eval_games: int
+    train_pool: tuple[Scenario, ...] = ()
+    eval_pool: tuple[Scenario, ...] = ()
+
+    @property
+    def train_games(self) -> Scenario | list[Scenario]:
+        """``VectorEnv``'s ``scenario`` for training: the pool, or the one scenario."""
+        return list(self.train_pool) if len(self.train_pool) > 1 else self.scenario
+
+    @property
+    def eval_target(self) -> Scenario | list[Scenario]:
+        """``evaluate``'s ``scenario`` for the evaluation games: the pool or the scenario."""
+        return list(self.eval_pool) if len(self.eval_pool) > 1 else self.eval_scenario
 
 
 def run_games(cfg, seed_spans: list[tuple[int, int]], rules: dict | None = None) -> RunGames:
@@ -56,5 +72,6 @@ def run_games(cfg, seed_spans: list[tuple[int, int]], rules: dict | None = None)
                          f"evaluation games of task {task.name!r}")
     for first, count in seed_spans:
         check_train_seed(first, count)
-    return RunGames(task.scenario("train"), task.scenario("eval"), task.eval_seed,
-                    cfg.eval_games)
+    train, evals = task.pool("train"), task.pool("eval")
+    return RunGames(train[0], evals[0], task.eval_seed, cfg.eval_games, tuple(train),
+                    tuple(evals))
