@@ -239,6 +239,28 @@ def test_train_ippo_on_a_task_smoke(tmp_path):
                   "--num-minibatches", "2", "--hidden", "16", "--progress", "false"])
 
 
+def test_train_mappo_on_a_generalist_task_smoke(tmp_path):
+    """``--task generalist_duo``: the rollout's games draw their teams from the task's
+    training pool, with the scripted teacher reading each game's own tables, and the
+    in-training evaluation plays the held-out teams."""
+    from agents.training.games import run_games
+    from hon_env.tasks import get_task
+
+    cfg = _script("train_mappo").Config(task="generalist_duo", eval_games=4)
+    games = run_games(cfg, [(0, 1000)])
+    task = get_task("generalist_duo")
+    assert [s.hero_ids for s in games.train_games] == [tuple(t) for t in task.train_teams]
+    assert [s.hero_ids for s in games.eval_target] == [tuple(t) for t in task.eval_teams]
+    run = tmp_path / "gd"
+    _script("train_mappo").main([
+        "--run-dir", str(run), "--task", "generalist_duo", "--total-steps", "256",
+        "--num-envs", "32", "--num-steps", "4", "--num-minibatches", "2", "--hidden", "16",
+        "--eval-every", "256", "--eval-games", "4", "--checkpoint-every", "256",
+        "--progress", "false", "--kickstart-coef", "1.0", "--kickstart-steps", "128"])
+    assert len(_rows(run / "eval.csv")) == 1
+    _plays(run / "final.pt")
+
+
 def test_task_runs_train_on_seeds_below_the_evaluation_seeds():
     """A task run trains on the task's training split with seeds below its evaluation
     seeds, evaluates on its evaluation split and seeds, and refuses seeds that would
