@@ -27,9 +27,10 @@ from hon_env.errors import StateError
 LACKEY = "Hatchet Hollis"
 
 
-def ties_game(ties: str = "villain") -> Game:
-    """One hero, a cleared board without Scheme cards, in the hero turn."""
-    g = Game("origin_story", seed=0, rules={"villain_agent": {"enemy_ties": ties}})
+def ties_game(ties: str = "villain", heroes: list[str] | None = None) -> Game:
+    """A cleared board without Scheme cards (one hero unless ``heroes``)."""
+    g = Game("origin_story", seed=0, heroes=heroes,
+             rules={"villain_agent": {"enemy_ties": ties}})
     P.clear_board(g)
     remove_schemes(g)
     return g
@@ -268,3 +269,83 @@ def test_random_games_with_the_option_keep_the_invariants():
             assert not L.field_view(env.state, "error").any()
     assert not violations(env.state, env.scenario.tables, env.masks)
     assert seen[L.D_ENEMY_TARGET] > 0 and seen[L.D_ENEMY_STEP] > 0, seen
+
+
+def fixed_pick(g: Game) -> int:
+    """The answer the fixed tie-break (docs/engine.md #6) gives to the pending tie: a hero
+    target first (lowest seat), then an ally figure, then the lowest space; the first next
+    space in neighbour order."""
+    legal = set(int(a) for a in g.legal_actions())
+    if g.decision == "enemy_step":
+        cur = int(g.state[0, L.DEC_B])
+        return next(L.A_SPACE + int(n) for n in g.scenario.tables.adj[cur]
+                    if L.A_SPACE + int(n) in legal)
+    for field in ("hloc", "ally_loc"):
+        for loc in g.field(field)[:g.scenario.n_heroes]:
+            if L.A_SPACE + int(loc) in legal:
+                return L.A_SPACE + int(loc)
+    return min(legal)
+
+
+def live(g: Game) -> np.ndarray:
+    """The state row with the stack slots past the stack pointer (stale) zeroed."""
+    row = g.state[0].copy()
+    row[L.STACK + int(row[L.SP]) * L.STACK_W:L.STACK + L.STACK_DEPTH * L.STACK_W] = 0
+    return row
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_villain_answering_like_the_fixed_rule_replays_the_fixed_game(seed):
+    """Movement and Targeting Priority, docs/engine.md #6 and #44: a villain that answers
+    every tie as the fixed tie-break does plays exactly the fixed game. At every other
+    decision both games are in the same state (the decision counter aside): a move
+    without ties asks nothing, and a move parked at a tie resumes where it stopped."""
+    kw = dict(heroes=["majesty", "stride"], seed=seed)
+    fixed = Game("origin_story", rules={"villain_agent": {"enemy_ties": "fixed"}}, **kw)
+    tied = Game("origin_story", rules={"villain_agent": {"enemy_ties": "villain"}}, **kw)
+    keep = np.ones(L.STATE_LEN, bool)
+    keep[L.DECISIONS] = False
+    rng = np.random.default_rng(seed)
+    ties = steps = 0
+    while True:
+        while tied.decision in ("enemy_target", "enemy_step"):
+            tied.apply(fixed_pick(tied))
+            ties += 1
+        np.testing.assert_array_equal(live(fixed)[keep], live(tied)[keep])
+        if fixed.is_over:
+            break
+        a = int(rng.choice(fixed.legal_actions()))
+        fixed.apply(a)
+        tied.apply(a)
+        steps += 1
+    assert tied.is_over and fixed.outcome == tied.outcome and steps > 50
+    if seed == 0:
+        assert ties > 0  # the games met ties (seed 0 does)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_moves_from_random_positions_match_the_fixed_rule(seed):
+    """Movement and Targeting Priority and Empty Spaces (docs/engine.md #6, #8): from random
+    positions (two heroes, three bystanders, a lackey and the revealed villain), villain
+    and lackey moves answered as the fixed tie-break answers give the fixed result:
+    the villain passing figures, capturing and retargeting, the lackey walking around
+    figures."""
+    rng = np.random.default_rng(seed)
+    for _ in range(15):
+        games = [ties_game(ties, ["majesty", "stride"]) for ties in ("fixed", "villain")]
+        spaces = [int(x) for x in rng.choice(plain_spaces(games[0]), 7, replace=False)]
+        op, steps, toward = int(rng.choice([ops.OP_VILLAIN_MOVE, ops.OP_ENEMY_MOVE])), \
+            int(rng.integers(1, 6)), int(rng.integers(0, 3))
+        for g in games:
+            P.place_hero(g, 0, spaces[0])
+            P.place_hero(g, 1, spaces[1])
+            P.set_villain(g, side="showdown", where=spaces[2])
+            i = P.add_villain_card(g, LACKEY, 0, spaces[3])
+            for s in spaces[4:]:
+                P.put_bystander(g, s)
+            P.jump(g, "hero_turn")
+            run_op(g, op, steps, toward, 0, 0, L.T_V0 + i)
+        while games[1].decision in ("enemy_target", "enemy_step"):
+            games[1].apply(fixed_pick(games[1]))
+        for name in ("vil_loc", "vpos", "bystander_on", "captured", "hloc"):
+            np.testing.assert_array_equal(games[0].field(name), games[1].field(name))

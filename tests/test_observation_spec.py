@@ -125,7 +125,8 @@ def _scripted_views(steps: int = 400):
                dict(heroes=["majesty"], villain="dowager", issue="century_heist"),
                # the villain agent (Mastermind variant): its rows show the villain's view
                dict(scenario="mastermind",
-                    rules={"villain_agent": {"inflict_victim": "villain"}}),
+                    rules={"villain_agent": {"inflict_victim": "villain",
+                                             "enemy_ties": "villain"}}),
                # the Fame variant: the fame sections
                dict(scenario="fame_race")]
     policy = VersusPolicy(HeuristicPolicy(), RandomPolicy(0))
