@@ -527,21 +527,28 @@ def test_hero_env_plays_the_villain_inside():
 
 # --------------------------------------------------------------------------- baselines
 
-def test_scripted_villain_is_legal_and_deterministic():
-    """The scripted villain picks legal actions and the same ones for the same game."""
+@pytest.mark.parametrize("ties", ["fixed", "villain"])
+def test_scripted_villain_is_legal_and_deterministic(ties):
+    """The scripted villain picks legal actions and the same ones for the same game (also
+    when it breaks enemy movement ties)."""
     results = []
     for _ in range(2):
         env = vector_env(16, seed=11, scenario="mastermind",
-                         rules={"villain_agent": {"inflict_victim": "villain"}})
+                         rules={"villain_agent": {"inflict_victim": "villain",
+                                                  "enemy_ties": ties}})
         obs, _ = env.reset()
         team = VersusPolicy(load_policy("heuristic"), ScriptedVillain())
         log = []
+        tie_kinds = [L.D_ENEMY_TARGET, L.D_ENEMY_STEP]
+        ties_met = 0
         for _ in range(400):
             a = team.act(obs["observation"], obs["action_mask"], obs["agent"], env.engine)
             assert obs["action_mask"][np.arange(16), a].all()
+            ties_met += int(np.isin(L.field_view(env.state, "dec_kind"), tie_kinds).sum())
             log.append(a.copy())
             obs, *_ = env.step(a)
         results.append(np.array(log))
+        assert (ties_met > 0) == (ties == "villain")
     np.testing.assert_array_equal(*results)
 
 
