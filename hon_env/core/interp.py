@@ -1579,7 +1579,8 @@ def op_enemy_move(s, b, T, left, packed, cur, h, t):
     Parks with the entry rewritten (steps left, target, current space) and resumes there;
     the figure stays recorded at its start until the move ends. Captures as it walks (for
     hero ``h``); a villain passes figures, must end on an empty space and heads for its
-    next target after capturing its bystander target."""
+    next target after capturing its bystander target. Reads the board; writes the enemy's
+    position, captures, this stack entry and the decision fields."""
     toward = packed % 4
     target = packed // 4 - 1
     pos = enemy_pos(s, b, T, t)
@@ -1610,9 +1611,9 @@ def op_enemy_move(s, b, T, left, packed, cur, h, t):
                 return
             target = options[0]
         dest = target
-        goal, there = goal_toward(s, b, T, cur, pos, target, target_kind(s, b, T, target, toward),
-                                  through)
-        if there < 0:
+        kind = target_kind(s, b, T, target, toward)
+        goal, heading = goal_toward(s, b, T, cur, pos, target, kind, through)
+        if heading < 0:  # already where it should be: it does not move
             break
         while left > 0:
             if through and goal[cur]:
