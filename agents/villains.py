@@ -24,6 +24,10 @@ optionally who suffers an inflict. Three baselines:
     the heroes of the scripted team, always scheming beat inflicting on every hero on the
     map and scheming only near the objective (docs/mastermind.md).
   * **who suffers an inflict**: the hero nearest to defeat (largest damage share).
+  * **enemy movement ties** (``enemy_ties: "villain"``): among tied targets, the space of
+    the hero nearest to defeat (largest damage share; a bystander alone counts 0.5, a sure
+    capture); among tied next spaces, one with a bystander (captured at once), else the
+    one nearest the most wounded hero on the map; lowest space on equal scores.
 
 ``VersusPolicy`` joins a hero policy and a villain policy into one ``Policy`` for the
 vector env: rows where the villain decides go to the villain, the others to the heroes.
@@ -86,6 +90,30 @@ def _hand_cards(mask: np.ndarray) -> np.ndarray:
     return np.flatnonzero(mask[L.A_TARGET + L.T_V0:L.A_TARGET + L.T_V0 + L.VDECK])
 
 
+def _damage_share(row: np.ndarray, T: np.record, h: int) -> float:
+    return float(row[L.HDMG + h]) / max(1, int(T.hero_stat[h, row[L.HSIDE + h], HS_HEALTH]))
+
+
+def _tie_answer(row: np.ndarray, T: np.record, legal: np.ndarray, target: bool) -> int:
+    """The scripted villain's answer to an enemy movement tie (module documentation)."""
+    heroes = [h for h in range(int(T.cfg[CFG_N_HEROES])) if row[L.HLOC + h] >= 0]
+    spaces = [int(a) - L.A_SPACE for a in legal]
+
+    def score(sp: int) -> float:
+        bystander = row[L.BYSTANDER_ON + sp] == 1
+        if target:
+            shares = [_damage_share(row, T, h) for h in heroes if row[L.HLOC + h] == sp]
+            return max(shares) if shares else (0.5 if bystander else 0.0)
+        if bystander:
+            return 2.0
+        if not heroes:
+            return 0.0
+        worst = max(heroes, key=lambda h: _damage_share(row, T, h))
+        return -float(T.dist[sp, row[L.HLOC + worst]])
+
+    return L.A_SPACE + max(spaces, key=lambda sp: (score(sp), -sp))
+
+
 class ScriptedVillain:
     """The greedy villain of the module documentation, as a ``Policy`` for villain rows."""
 
@@ -119,6 +147,8 @@ class ScriptedVillain:
                 if row[L.HDMG + h] + inflict >= T.hero_stat[h, row[L.HSIDE + h], HS_HEALTH]:
                     return L.A_OPTION + 1
             return L.A_OPTION
+        if kind in (L.D_ENEMY_TARGET, L.D_ENEMY_STEP):
+            return _tie_answer(row, T, legal, kind == L.D_ENEMY_TARGET)
         if kind == L.D_PICK_HERO:
             nh = int(T.cfg[CFG_N_HEROES])
             heroes = [a for a in legal if L.A_HERO <= a < L.A_HERO + L.MAX_HEROES]

@@ -12,6 +12,7 @@ from hon_env.content.tables import (
     FORM_MECH,
     HS_FORM,
 )
+from hon_env.content.villain_agent import VILLAIN_AGENT
 from hon_env.core import layout as L
 
 FEAT_KIND_NAMES = ("mobility", "strength", "deduction")
@@ -20,6 +21,8 @@ FEAT_KIND_NAMES = ("mobility", "strength", "deduction")
 def hero_label(sc: Scenario, seat: int) -> str:
     """How a seat is named in action descriptions: the hero's name, or its agent name
     (``majesty_2``) when that name is shared by several seats."""
+    if seat == L.VILLAIN_SEAT:
+        return VILLAIN_AGENT
     if not 0 <= seat < len(sc.hero_names):
         return "?"
     name = sc.hero_names[seat]
@@ -135,6 +138,11 @@ def action_to_string(sc: Scenario, row, action: int) -> str:
         ally = sc.ally_names[h] if 0 <= h < len(sc.ally_names) else ""
         ally = f"{ally or 'ally'} ({hero}'s ally)"
     if seg == "space":
+        if kind in (L.D_ENEMY_TARGET, L.D_ENEMY_STEP):
+            mover = target_name(sc, int(row[L.DEC_A]), row)
+            if kind == L.D_ENEMY_TARGET:
+                return f"{hero}: {mover} moves toward the target on {space_name(sc, k)}"
+            return f"{hero}: {mover} steps to {space_name(sc, k)}"
         if ally:
             return f"{ally}: move to {space_name(sc, k)}"
         verb = {L.D_MAIN: "move to", L.D_MOVE: "step to", L.D_PLACE: "place figure in",

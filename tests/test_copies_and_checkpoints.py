@@ -13,7 +13,7 @@ import torch
 from agents.checkpoints import CheckpointError
 from agents.networks import Actor
 from agents.registry import load_policy
-from hon_env import Game, hour_of_need_v4, vector_env
+from hon_env import Game, hour_of_need_v5, vector_env
 from hon_env.core.layout import N_ACTIONS
 from hon_env.core.observe import OBS_DIM
 from hon_env.envs.gym_env import HourOfNeedEnv
@@ -77,13 +77,13 @@ def _aec_copy_continues(make, how):
 @pytest.mark.parametrize("how", COPIES)
 def test_aec_env_copy_mid_episode_is_a_true_copy(how):
     """Before: deepcopy (EzPickle) returned a fresh env that had never been reset."""
-    _aec_copy_continues(lambda: hour_of_need_v4.env(n_heroes=2), how)
-    _aec_copy_continues(lambda: hour_of_need_v4.raw_env(n_heroes=2), how)
+    _aec_copy_continues(lambda: hour_of_need_v5.env(n_heroes=2), how)
+    _aec_copy_continues(lambda: hour_of_need_v5.raw_env(n_heroes=2), how)
 
 
 @pytest.mark.parametrize("how", COPIES)
 def test_parallel_and_gym_copies_mid_episode(how):
-    par = hour_of_need_v4.parallel_env(n_heroes=2)
+    par = hour_of_need_v5.parallel_env(n_heroes=2)
     obs, _ = par.reset(seed=1)
     twin = COPIES[how](par)
     assert twin.agents == par.agents
@@ -223,14 +223,26 @@ def test_shipped_policies_load_by_name_and_unknown_names_list_them():
         load_policy("mappo:nope")
 
 
-def test_a_checkpoint_of_an_earlier_prefix_version_reads_the_prefix(tmp_path):
+def test_prefix_versions_end_where_later_sections_begin():
+    """v3 ends where v4's Fame sections begin and v4 where v5's enemy_ties section begins:
+    earlier versions' observations are exact prefixes of this one."""
+    from agents.checkpoints import PREFIX_VERSIONS
+    from hon_env.core import obs_features as F
+
+    assert PREFIX_VERSIONS == {"hour_of_need_v3": (F.OFF_FAME, N_ACTIONS),
+                               "hour_of_need_v4": (F.OFF_ET, N_ACTIONS)}
+    assert (F.OFF_FAME, F.OFF_ET) == (2247, 2448)
+
+
+@pytest.mark.parametrize("version", ["hour_of_need_v3", "hour_of_need_v4"])
+def test_a_checkpoint_of_an_earlier_prefix_version_reads_the_prefix(tmp_path, version):
     """A policy trained on an earlier env version whose spaces this version only extended
     (PREFIX_VERSIONS) acts on the observation's prefix and never picks a new action, except
     where only new actions are legal; other sizes are refused."""
     from agents.checkpoints import PREFIX_VERSIONS
     from agents.trained import MappoPolicy
 
-    (n_obs, n_act), = PREFIX_VERSIONS.values()
+    n_obs, n_act = PREFIX_VERSIONS[version]
     assert n_obs < OBS_DIM and n_act <= N_ACTIONS
     actor = Actor(n_obs, n_act, [8])
     torch.save({"algo": "mappo", "obs_dim": n_obs, "n_actions": n_act,

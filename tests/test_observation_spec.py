@@ -42,7 +42,7 @@ def test_features_tile_the_vectors_without_gaps_or_overlaps():
 
 
 def test_sizes_match_the_environments():
-    env = hon_env.hour_of_need_v4.env()
+    env = hon_env.hour_of_need_v5.env()
     assert env.observation_space(env.possible_agents[0])["observation"].shape == (OBS_DIM,)
     assert env.state_space.shape == (STATE_DIM,)
 
@@ -125,7 +125,8 @@ def _scripted_views(steps: int = 400):
                dict(heroes=["majesty"], villain="dowager", issue="century_heist"),
                # the villain agent (Mastermind variant): its rows show the villain's view
                dict(scenario="mastermind",
-                    rules={"villain_agent": {"inflict_victim": "villain"}}),
+                    rules={"villain_agent": {"inflict_victim": "villain",
+                                             "enemy_ties": "villain"}}),
                # the Fame variant: the fame sections
                dict(scenario="fame_race")]
     policy = VersusPolicy(HeuristicPolicy(), RandomPolicy(0))

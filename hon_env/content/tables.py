@@ -290,7 +290,8 @@ CFG_VHAND = 24  # villain cards the villain agent holds; 0: no villain agent (th
 CFG_VSHOWDOWN = 25  # 1: the villain picks the Showdown card from its hand
 CFG_VCUNNING = 26  # 1: the villain, not the active hero, chooses scheme or inflict
 CFG_VINFLICT = 27  # 1: the villain picks who suffers an inflict among nearby heroes
-CFG_N_COLS = 28
+CFG_VTIES = 28  # 1: the villain breaks enemy target and path ties (core/enemy_ties.py)
+CFG_N_COLS = 29
 
 # The Fame variant (rules ``fame``, core/fame.py, content/fame.py). Per-hero counters are
 # kept in every game; the ``fame`` table says what each is worth and the ``headline`` table

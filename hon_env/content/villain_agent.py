@@ -11,7 +11,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from hon_env.content.errors import Where, as_mapping, check_int, type_name
-from hon_env.content.tables import CFG_VCUNNING, CFG_VHAND, CFG_VINFLICT, CFG_VSHOWDOWN
+from hon_env.content.tables import (
+    CFG_VCUNNING,
+    CFG_VHAND,
+    CFG_VINFLICT,
+    CFG_VSHOWDOWN,
+    CFG_VTIES,
+)
 
 VILLAIN_AGENT_DEFAULTS: dict[str, Any] = {
     # Villain cards the villain holds, hidden from the heroes; filled from the villain deck
@@ -26,10 +32,15 @@ VILLAIN_AGENT_DEFAULTS: dict[str, Any] = {
     # Who picks the hero that suffers an inflict among several nearby: "heroes" (rulebook)
     # or "villain".
     "inflict_victim": "heroes",
+    # Who breaks enemy movement ties (several nearest targets, several shortest paths):
+    # "fixed" (the engine's fixed tie-break, docs/engine.md #6) or "villain" (the villain
+    # agent chooses; the rulebook leaves these choices to the players).
+    "enemy_ties": "fixed",
 }
 HAND_RANGE = (1, 10)
 VILLAIN_AGENT = "villain"  # the villain agent's name in every front end
 _CHOOSERS = ("villain", "heroes")
+_TIE_BREAKERS = ("fixed", "villain")
 
 
 def check_villain_agent(raw: object, where: Where) -> dict[str, Any] | bool:
@@ -50,6 +61,10 @@ def check_villain_agent(raw: object, where: Where) -> dict[str, Any] | bool:
             if not isinstance(value, bool):
                 raise at.error(f"expected true or false, got {type_name(value)}")
             out[key] = value
+        elif key == "enemy_ties":
+            if value not in _TIE_BREAKERS:
+                raise at.error(f"expected one of {', '.join(_TIE_BREAKERS)}, got {value!r}")
+            out[key] = value
         else:
             if value not in _CHOOSERS:
                 raise at.error(f"expected one of {', '.join(_CHOOSERS)}, got {value!r}")
@@ -60,8 +75,10 @@ def check_villain_agent(raw: object, where: Where) -> dict[str, Any] | bool:
 def villain_agent_cfg(rule: dict[str, Any] | bool) -> dict[int, int]:
     """The cfg columns (``content/tables.py`` CFG_V*) of a resolved rule; all 0 when off."""
     if not rule:
-        return {CFG_VHAND: 0, CFG_VSHOWDOWN: 0, CFG_VCUNNING: 0, CFG_VINFLICT: 0}
+        return {CFG_VHAND: 0, CFG_VSHOWDOWN: 0, CFG_VCUNNING: 0, CFG_VINFLICT: 0,
+                CFG_VTIES: 0}
     assert isinstance(rule, dict)
     return {CFG_VHAND: rule["hand"], CFG_VSHOWDOWN: int(rule["showdown"]),
             CFG_VCUNNING: int(rule["cunning"] == "villain"),
-            CFG_VINFLICT: int(rule["inflict_victim"] == "villain")}
+            CFG_VINFLICT: int(rule["inflict_victim"] == "villain"),
+            CFG_VTIES: int(rule["enemy_ties"] == "villain")}

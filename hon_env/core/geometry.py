@@ -183,7 +183,7 @@ def capture_at(s, b, T, sp, h):
 
 
 @njit(cache=True)
-def _bfs_to_goals(s, b, T, goal, mover_at):
+def bfs_to_goals(s, b, T, goal, mover_at):
     """Steps from every space to the nearest goal space, moving only through empty spaces.
 
     ``goal`` is a 0/1 vector over spaces. The mover's own space counts as empty.
@@ -248,19 +248,28 @@ def _enemy_goal(s, b, T, pos, toward, through_figures):
     Near its hero target (a space at distance 1 it may end on), or its bystander target's
     space. The target is -1 when there is none or the enemy is already where it should be.
     """
-    goal = np.zeros(TB.MAX_SPACES, np.int32)
     target, kind = enemy_move_target(s, b, T, pos, toward)
     if target < 0:
-        return goal, -1
+        return np.zeros(TB.MAX_SPACES, np.int32), -1
+    return goal_toward(s, b, T, pos, pos, target, kind, through_figures)
+
+
+@njit(cache=True)
+def goal_toward(s, b, T, here, mover_at, target, kind, through_figures):
+    """The spaces that end a move from ``here`` toward ``target`` (kind 0: a hero or ally
+    figure, 1: a bystander): (goal vector, target space), the target -1 when the enemy is
+    already where it should be. ``mover_at`` is where the moving figure is recorded (its
+    own space counts as empty)."""
+    goal = np.zeros(TB.MAX_SPACES, np.int32)
     if kind == 0:
-        if T.dist[pos, target] <= 1:
+        if T.dist[here, target] <= 1:
             return goal, -1
         for sp in range(T.cfg[TB.CFG_N_SPACES]):
             if T.space_kind[sp] != TB.SP_NONE and T.dist[sp, target] <= 1 and sp != target:
-                if sp == pos or through_figures or is_empty(s, b, T, sp):
+                if sp == mover_at or through_figures or is_empty(s, b, T, sp):
                     goal[sp] = 1
     else:
-        if pos == target:
+        if here == target:
             return goal, -1
         goal[target] = 1
     return goal, target
@@ -328,7 +337,7 @@ def move_enemy(s, b, T, pos, steps, through_figures, toward, h):
     goal, target = _enemy_goal(s, b, T, pos, toward, False)
     if target < 0:
         return pos
-    d = _bfs_to_goals(s, b, T, goal, pos)
+    d = bfs_to_goals(s, b, T, goal, pos)
     cur = pos
     for _ in range(steps):
         if goal[cur] or d[cur] == 0:

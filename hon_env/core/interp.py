@@ -15,6 +15,7 @@ Op codes 1..37 are the content ops of ``content/ops.py``; codes from 64 are flow
 
 from __future__ import annotations
 
+import numpy as np
 from numba import int32, int64, njit, void
 
 from hon_env.content import ops
@@ -45,12 +46,16 @@ from hon_env.core.effects import (
     rescue_on_map,
     turn_focused,
 )
+from hon_env.core.enemy_ties import step_options, target_kind, target_options
 from hon_env.core.failure import fail
 from hon_env.core.fame import credit
 from hon_env.core.geometry import (
     bystander_at,
     captives,
+    capture_at,
+    goal_toward,
     is_empty,
+    is_empty_except,
     move_enemy,
     nearest_empty,
     panel_of_space,
@@ -83,6 +88,7 @@ from hon_env.core.queries import (
     enemies_in_panel,
     enemy_defense,
     enemy_inflict,
+    enemy_pos,
     hero_form,
     hero_health,
     is_enemy_card,
@@ -138,6 +144,9 @@ F_NEMESIS_SETUP = 94  # place the nemesis figures, then resolve their Setup effe
 F_ALLY_STRIKE = 95  # a: 1 attack / 2 solve, b: target space, hero: the ally's hero
 F_EFFECT_BEGIN = 96  # a: stack index of the effect's F_EFFECT_END
 F_EFFECT_END = 97  # a: the crisis latch of the enclosing effect, restored here
+# An enemy move whose ties the villain breaks (core/enemy_ties.py): a steps left,
+# b toward + 4 * (target + 1), c its current space, src the moving enemy
+F_ENEMY_MOVE = 98
 
 
 # --- stack primitives -----------------------------------------------------------------
@@ -1248,16 +1257,6 @@ def any_ally_space(s, b, T, h, kind, rng):
 
 
 @njit(cache=True)
-def enemy_pos(s, b, T, t):
-    """Map space of an enemy card that has a figure (lackey, issue enemy, villain on map)."""
-    if t == L.T_VILLAIN:
-        return s[b, L.VIL_LOC] if s[b, L.VIL_IN_PANEL] == 0 else -1
-    if t >= 0 and t < L.T_MINION and is_enemy_card(s, b, T, t):
-        return target_space(s, b, T, t)
-    return -1
-
-
-@njit(cache=True)
 def set_enemy_pos(s, b, t, sp):
     if t == L.T_VILLAIN:
         s[b, L.VIL_LOC] = sp
@@ -1547,7 +1546,9 @@ def villain_effect(state, game, tables, op, a, bb, c, hero, src):
     elif op == ops.OP_VILLAIN_MOVE or op == ops.OP_ENEMY_MOVE:
         t = L.T_VILLAIN if op == ops.OP_VILLAIN_MOVE else src
         pos = enemy_pos(state, game, tables, t)
-        if pos >= 0:
+        if pos >= 0 and tables.cfg[TB.CFG_VTIES] != 0:
+            push(state, game, F_ENEMY_MOVE, a, bb, pos, hero, t)  # the villain breaks ties
+        elif pos >= 0:
             to = move_enemy(state, game, tables, pos, a, t == L.T_VILLAIN, bb, hero)
             set_enemy_pos(state, game, t, to)
     elif op == ops.OP_MOVE_AWAY:
@@ -1567,6 +1568,79 @@ def villain_effect(state, game, tables, op, a, bb, c, hero, src):
     else:
         return False
     return True
+
+
+@njit(cache=True)
+def op_enemy_move(s, b, T, left, packed, cur, h, t):
+    """Enemy ``t`` moves ``left`` more spaces from ``cur`` (``packed``: toward + 4 *
+    (target + 1)), the villain agent breaking the ties (enemy_ties "villain"): the same
+    move as ``geometry.move_enemy`` where nothing ties, else D_ENEMY_TARGET when several
+    targets are nearest and D_ENEMY_STEP when several next spaces are on a shortest path.
+    Parks with the entry rewritten (steps left, target, current space) and resumes there;
+    the figure stays recorded at its start until the move ends. Captures as it walks (for
+    hero ``h``); a villain passes figures, must end on an empty space and heads for its
+    next target after capturing its bystander target. Reads the board; writes the enemy's
+    position, captures, this stack entry and the decision fields."""
+    toward = packed % 4
+    target = packed // 4 - 1
+    pos = enemy_pos(s, b, T, t)
+    ch = take_choice(s, b)
+    if pos < 0:  # no figure on the map (cannot happen between a park and its answer)
+        pop(s, b)
+        return
+    through = t == L.T_VILLAIN
+    options = np.empty(TB.MAX_SPACES, np.int64)
+    n = 0
+    if ch >= 0 and target < 0:
+        target = ch - L.A_SPACE
+    elif ch >= 0:
+        n, options[0] = 1, ch - L.A_SPACE  # the chosen step, taken below
+    dest = target
+    while True:
+        if target < 0:  # pick the target: the nearest, the villain choosing among ties
+            if left <= 0:
+                break
+            k, moves = target_options(s, b, T, cur, toward, options)
+            if k == 0 or not moves:
+                break
+            if k > 1:
+                park(s, b, L.D_ENEMY_TARGET, L.VILLAIN_SEAT, t, cur)
+                set_top(s, b, 1, left)
+                set_top(s, b, 2, toward)
+                set_top(s, b, 3, cur)
+                return
+            target = options[0]
+        dest = target
+        kind = target_kind(s, b, T, target, toward)
+        goal, heading = goal_toward(s, b, T, cur, pos, target, kind, through)
+        if heading < 0:  # already where it should be: it does not move
+            break
+        while left > 0:
+            if through and goal[cur]:
+                break
+            if n == 0:
+                n = step_options(s, b, T, pos, cur, goal, through, options)
+                if n == 0:
+                    break
+                if n > 1:
+                    park(s, b, L.D_ENEMY_STEP, L.VILLAIN_SEAT, t, cur)
+                    set_top(s, b, 1, left)
+                    set_top(s, b, 2, toward + 4 * (target + 1))
+                    set_top(s, b, 3, cur)
+                    return
+            cur = options[0]
+            n = 0
+            left -= 1
+            if bystander_at(s, b, T, cur):
+                capture_at(s, b, T, cur, h)
+        if through and left > 0 and goal[cur] and T.dist[cur, target] == 0:
+            target = -1  # a villain goes on after capturing its bystander target
+            continue
+        break
+    pop(s, b)
+    if through and cur != pos and not is_empty_except(s, b, T, cur, pos):
+        cur = nearest_empty(s, b, T, cur, False, dest)
+    set_enemy_pos(s, b, t, cur)
 
 
 # --- the interpreter loop ---------------------------------------------------------------
@@ -1633,6 +1707,9 @@ def step_turn_op(state, game, tables, op, a, bb, hero):
         op_mulligan(state, game, tables, hero)
     elif op == F_NEMESIS_SETUP:
         op_nemesis_setup(state, game, tables)
+    elif op == F_ENEMY_MOVE:
+        op_enemy_move(state, game, tables, a, bb, top(state, game, 3), hero,
+                      top(state, game, 5))
     else:
         return False
     return True

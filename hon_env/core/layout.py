@@ -109,7 +109,7 @@ DECISIONS = _field("decisions", hi=HUGE)  # decisions answered so far
 SP = _field("sp", hi=STACK_DEPTH + 1)  # interpreter stack pointer (entries in use)
 STACK = _field("stack", STACK_DEPTH, STACK_W, lo=I32_MIN, hi=I32_END, live="sp")
 # --- the pending decision
-DEC_KIND = _field("dec_kind", hi=17)  # D_* (D_NONE when the game is over)
+DEC_KIND = _field("dec_kind", hi=19)  # D_* (D_NONE when the game is over)
 DEC_HERO = _field("dec_hero", hi="deciders")  # seat that decides (VILLAIN_SEAT: the villain)
 DEC_A = _field("dec_a", lo=-1, hi=BIG)  # decision context (see masks.py for each kind)
 DEC_B = _field("dec_b", lo=-1, hi=BIG)
@@ -400,10 +400,14 @@ D_SOLVE_SPACE = 14  # SOLVE: target space of a free Solve (DEC_B 1: your ally's 
 D_RESCUE = 15  # SPACE: where to rescue a bystander
 D_VPLAY = 16  # TARGET T_V0 + i: the villain plays hand card i against hero DEC_A
 #               (DEC_B 0: villain turn, 1: Showdown); Mastermind variant only
+# The villain breaks enemy movement ties (villain_agent enemy_ties "villain",
+# core/enemy_ties.py): DEC_A the moving enemy (a TARGET id), DEC_B its current space.
+D_ENEMY_TARGET = 17  # SPACE: the space of the target (tied for nearest) it moves toward
+D_ENEMY_STEP = 18  # SPACE: its next space (several shortest paths)
 DECISION_NAMES = (
     "none", "mulligan", "main", "move", "place", "cunning", "clue_dice", "focus_spend",
     "assign", "damage", "discard_or_damage", "pick_hero", "pick_target", "attack_space",
-    "solve_space", "rescue", "villain_play",
+    "solve_space", "rescue", "villain_play", "enemy_target", "enemy_step",
 )
 # The villain agent's seat (Mastermind variant) is DEC_HERO of the decisions it owns. It
 # has no hero fields; villain cards in its hand have zone L_HAND.

@@ -13,6 +13,7 @@ from numba import njit
 from hon_env.content import ops
 from hon_env.content import tables as TB
 from hon_env.core import layout as L
+from hon_env.core.enemy_ties import tie_mask
 from hon_env.core.geometry import bystander_at, captives, is_empty
 from hon_env.core.mastermind import hero_origin, vplay_mask
 from hon_env.core.queries import (
@@ -241,6 +242,8 @@ def legal_mask(state, game, tables, out):
         return mask_rescue(state, game, tables, hero, out)
     if kind == L.D_VPLAY:
         return vplay_mask(state, game, out)
+    if kind == L.D_ENEMY_TARGET or kind == L.D_ENEMY_STEP:
+        return tie_mask(state, game, tables, out)
     return 0, -1
 
 

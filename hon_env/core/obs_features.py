@@ -345,6 +345,20 @@ with _OBS.section("fame_headlines", MAX_HEADLINES, "headline slot") as s:
                     doc="self's count on its counter")
     FH_BEST_OTHER = s.feat("best_other_progress", scale="fraction of at_least, at most 1",
                            doc="the highest count of another hero")
+# Enemy movement ties the villain breaks (rules villain_agent, enemy_ties "villain"): all
+# zeros unless the option is on. Public: every seat sees it.
+with _OBS.section("enemy_ties") as s:
+    ET_ON = s.feat("on", doc="the villain breaks enemy movement ties in this game")
+    ET_TARGET = s.feat("target_choice", doc="pending: the villain picks which of the targets "
+                       "tied for nearest an enemy moves toward (`enemy_target`)")
+    ET_STEP = s.feat("step_choice", doc="pending: the villain picks the moving enemy's next "
+                     "space among tied shortest paths (`enemy_step`)")
+    ET_VILLAIN = s.feat("mover_is_villain", doc="the moving figure is the villain (it passes "
+                        "figures)")
+    ET_STEPS = s.feat("steps_left", scale="/ 10", doc="spaces the moving figure may still move")
+    ET_MOVER = s.feat("mover_space", MAX_SPACES, "one-hot", "the moving figure's space now")
+    ET_DEST = s.feat("target_space", MAX_SPACES, "one-hot", "the space of the target it moves "
+                     "toward (a step choice)")
 
 OBS_FEATURES: tuple[Feature, ...] = tuple(_OBS.features)
 OBS_SECTIONS: tuple[tuple[str, int, int, int, str], ...] = tuple(_OBS.sections)
@@ -369,6 +383,7 @@ OFF_VA = _BASE["villain_agent"][0]
 OFF_FAME = _BASE["fame"][0]
 OFF_FAME_SEATS, FAME_SEAT_FEATS = _BASE["fame_seats"]
 OFF_FAME_HEADLINES, FAME_HEADLINE_FEATS = _BASE["fame_headlines"]
+OFF_ET = _BASE["enemy_ties"][0]
 assert _BASE["issue_cards"][1] == CARD_FEATS  # villain and issue cards share a row layout
 
 # The global state: seat 0's observation, then every seat's hand.

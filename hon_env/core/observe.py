@@ -5,7 +5,8 @@ Hidden information is filtered here and nowhere else: other heroes' hands are on
 sizes, and no deck order is visible. The vector is a table of named features declared
 once in ``hon_env.core.obs_features`` (sections: global, spaces, self, others,
 villain_cards, issue_cards, nemeses, special_minions, allies, ally_figures, crises,
-special_bystanders, hero_identity; every feature with its scale and meaning in
+special_bystanders, hero_identity, villain_agent, fame, fame_seats, fame_headlines,
+enemy_ties; every feature with its scale and meaning in
 ``docs/observation.md``).
 Each section has its own writer below, indexing by feature name.
 
@@ -28,6 +29,7 @@ from hon_env.content.tables import (
     CFG_N_HEROES,
     CFG_N_SPACES,
     CFG_VHAND,
+    CFG_VTIES,
     CLUE_DECK,
     CLUE_LIST,
     CR_DANGER,
@@ -62,6 +64,7 @@ from hon_env.content.tables import (
 )
 from hon_env.core import layout as L
 from hon_env.core import obs_features as F
+from hon_env.core.enemy_ties import pending_move
 from hon_env.core.fame import encode_fame
 from hon_env.core.geometry import panel_of_space
 from hon_env.core.mastermind import hand_count
@@ -75,6 +78,7 @@ from hon_env.core.obs_features import (
     OFF_ALLIES,
     OFF_ALLY_PLANE,
     OFF_CRISES,
+    OFF_ET,
     OFF_GLOBAL,
     OFF_HANDS,
     OFF_HERO_ID,
@@ -158,6 +162,7 @@ def encode_obs(s, b, T, seat, out):
     _hero_identity(T, view, out)
     _villain_agent(s, b, T, seat, out)
     encode_fame(s, b, T, view, out)
+    _enemy_ties(s, b, T, out)
     if seat >= L.VILLAIN_SEAT:
         _villain_view(s, b, out)
 
@@ -191,6 +196,26 @@ def _villain_agent(s, b, T, seat, out):
                 out[o + F.VA_HAND + c] = 1.0
         for h in range(nh):
             out[o + F.VA_HERO_HANDS + h] = hand_size(s, b, h) / 10.0
+
+
+@njit(cache=True)
+def _enemy_ties(s, b, T, out):
+    """The ``enemy_ties`` section: the option, and the enemy move whose tie the villain
+    breaks now (core/enemy_ties.py; zeros when the option is off)."""
+    if T.cfg[CFG_VTIES] == 0:
+        return
+    o = OFF_ET
+    out[o + F.ET_ON] = 1.0
+    kind = s[b, L.DEC_KIND]
+    if kind != L.D_ENEMY_TARGET and kind != L.D_ENEMY_STEP:
+        return
+    t, left, _, target, cur = pending_move(s, b)
+    out[o + (F.ET_TARGET if kind == L.D_ENEMY_TARGET else F.ET_STEP)] = 1.0
+    out[o + F.ET_VILLAIN] = 1.0 if t == L.T_VILLAIN else 0.0
+    out[o + F.ET_STEPS] = left / 10.0
+    out[o + F.ET_MOVER + cur] = 1.0
+    if target >= 0:
+        out[o + F.ET_DEST + target] = 1.0
 
 
 @njit(cache=True)

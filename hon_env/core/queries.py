@@ -363,3 +363,13 @@ def problem_danger(s, b, T, t, n_heroes):
 @njit(cache=True)
 def n_panels(T):
     return T.cfg[TB.CFG_N_PANELS]
+
+
+@njit(cache=True)
+def enemy_pos(s, b, T, t):
+    """Map space of an enemy card that has a figure (lackey, issue enemy, villain on map)."""
+    if t == L.T_VILLAIN:
+        return s[b, L.VIL_LOC] if s[b, L.VIL_IN_PANEL] == 0 else -1
+    if t >= 0 and t < L.T_MINION and is_enemy_card(s, b, T, t):
+        return target_space(s, b, T, t)
+    return -1

@@ -71,6 +71,7 @@ FLOW_ARGS: dict[int, tuple] = {
     I.F_ALLY_STRIKE: ((1, 3), _SPACE, None),
     I.F_EFFECT_BEGIN: ((0, L.STACK_DEPTH), None, None),
     I.F_EFFECT_END: ((0, L.LATCH_SPENT + 1), None, None),
+    I.F_ENEMY_MOVE: ((0, L.BIG), (0, 4 * (TB.MAX_SPACES + 1)), _SPACE),
 }
 # Content op entries the interpreter pushes itself, besides program rows: a hero's Place,
 # Attack and Solve actions (interp.op_main); OP_PLACE with a range comes from board_mech.
@@ -95,11 +96,14 @@ DECISION_OPS: dict[int, tuple[int, ...]] = {
     L.D_SOLVE_SPACE: (ops.OP_SOLVE, ops.OP_ALLY_SOLVE),
     L.D_RESCUE: (ops.OP_RESCUE,),
     L.D_VPLAY: (I.F_VDRAW, I.F_SHOWDOWN),
+    L.D_ENEMY_TARGET: (I.F_ENEMY_MOVE,),
+    L.D_ENEMY_STEP: (I.F_ENEMY_MOVE,),
 }
 # Decisions the villain agent may own (Mastermind variant), with the cfg switch that hands
 # each one to it (D_VPLAY is always the villain's).
 _VILLAIN_DECISIONS = {L.D_VPLAY: None, L.D_CUNNING: TB.CFG_VCUNNING,
-                      L.D_PICK_HERO: TB.CFG_VINFLICT}
+                      L.D_PICK_HERO: TB.CFG_VINFLICT, L.D_ENEMY_TARGET: TB.CFG_VTIES,
+                      L.D_ENEMY_STEP: TB.CFG_VTIES}
 
 
 def scenario_limits(T: np.record) -> dict[str, int]:
@@ -225,8 +229,9 @@ def _villain_problem(row: np.ndarray, T: np.record) -> str | None:
         if who == L.VILLAIN_SEAT and not villain_may:
             return (f"field dec_hero = {who} (the villain) owns a {L.DECISION_NAMES[kind]} "
                     "decision, which this scenario gives to a hero")
-        if kind == L.D_VPLAY and who != L.VILLAIN_SEAT:
-            return f"field dec_hero = {who}: a villain_play decision belongs to the villain"
+        if kind in (L.D_VPLAY, L.D_ENEMY_TARGET, L.D_ENEMY_STEP) and who != L.VILLAIN_SEAT:
+            return (f"field dec_hero = {who}: a {L.DECISION_NAMES[kind]} decision belongs to "
+                    "the villain")
     held = int((row[L.VLOC:L.VLOC + TB.VDECK] == L.L_HAND).sum())
     if held > cap:
         return (f"field vloc: the villain holds {held} cards in hand, this scenario allows "

@@ -3,14 +3,15 @@ Gymnasium env, the heroes played inside it by a fixed policy.
 
     >>> import gymnasium as gym
     >>> import hon_env  # registers the envs
-    >>> env = gym.make("hon_env/HourOfNeedVillain-v4")  # mastermind scenario, scripted heroes
+    >>> env = gym.make("hon_env/HourOfNeedVillain-v5")  # mastermind scenario, scripted heroes
     >>> obs, info = env.reset(seed=0)
     >>> mask = env.unwrapped.action_masks()
     >>> obs, reward, terminated, truncated, info = env.step(int(mask.nonzero()[0][0]))
 
 Every step is one villain decision (``layout.D_VPLAY``: which hand card resolves against
-the hero in ``info["decision"]``'s context, ``D_CUNNING``, and ``D_PICK_HERO`` with
-``inflict_victim: villain``); the hero decisions in between are answered by
+the hero in ``info["decision"]``'s context, ``D_CUNNING``, ``D_PICK_HERO`` with
+``inflict_victim: villain``, and ``D_ENEMY_TARGET``/``D_ENEMY_STEP`` with ``enemy_ties:
+villain``); the hero decisions in between are answered by
 ``hero_policy``: ``"heuristic"`` (default, the coordinated scripted team), any policy name
 of ``agents.load_policy``, or an ``agents.policy.Policy`` object. The observation is the
 villain's view (``Game.observation(VILLAIN_SEAT)``: seat 0's public view, its own hand in
