@@ -606,14 +606,6 @@ def test_train_villain_smoke(tmp_path):
         main(["--run-dir", str(run), "--reward-shaping", "{crises: 1.0}"])
 
 
-def test_play_tools_refuse_the_villain_agent_clearly():
-    """hon-play does not seat the villain yet: a clear error, not an index error."""
-    from hon_env.play.match import Match
-
-    with pytest.raises(ValueError, match="cannot seat yet"):
-        Match(load_scenario("mastermind"), 0, ["human", "heuristic"])
-
-
 @pytest.mark.parametrize("front_end", ["sb3", "gym_vector"])
 def test_hero_only_front_ends_refuse_the_villain_agent(front_end):
     """Front ends whose learner plays every row as a hero refuse a villain-agent scenario

@@ -186,3 +186,47 @@ def test_rare_features_follow_their_state_fields():
 def test_docs_page_is_generated_from_the_table():
     assert DOC.read_text() == spec_markdown(), (
         "docs/observation.md is stale: re-run `python scripts/catalogue.py`")
+
+
+def test_own_cards_describe_each_slot_of_selfs_deck():
+    """``own_cards``: row c describes the card in self's deck slot c (the slot the ``self``
+    multi-hots index) from the content: its Constant/action/unique flags, feats, passive
+    numbers, ability kind and what its effects do; two heroes' rows differ, the same hero's
+    are the same whatever its seat."""
+    from hon_env.content.ops import HERO_OPS, OP_BY_NAME
+    from hon_env.content.tables import (
+        FEAT_NAMES,
+        HC_ACTION,
+        HC_CONSTANT,
+        HC_FEATS,
+        HC_PLAY_PROG,
+        HERO_DECK,
+    )
+
+    g = Game(heroes=["majesty", "stride"], seed=0)
+    T = g.scenario.tables
+    for seat in (0, 1):
+        obs = g.observation(seat)
+        for c in range(HERO_DECK):
+            row = T.hcard[seat, c]
+            assert read(obs, "own_cards.constant", c) == row[HC_CONSTANT]
+            assert read(obs, "own_cards.action", c) == row[HC_ACTION]
+            feats = read(obs, "own_cards.feats", c)
+            assert [bool(row[HC_FEATS] & (1 << k)) for k in range(len(FEAT_NAMES))] == \
+                [bool(x) for x in feats]
+            fx = read(obs, "own_cards.play_effect", c)
+            pid = int(row[HC_PLAY_PROG])
+            codes = ({int(T.prog[pid, i, 0]) for i in range(T.prog.shape[1])} if pid >= 0
+                     else set())
+            hero_codes = {OP_BY_NAME[n].code: k for k, n in enumerate(HERO_OPS)}
+            want = {hero_codes[code] for code in codes if code in hero_codes}
+            assert set(np.flatnonzero(fx).tolist()) == want
+    a = read_row(g.observation(0), "own_cards", 0)
+    b = read_row(g.observation(1), "own_cards", 0)
+    assert any(not np.array_equal(a[k], b[k]) for k in a)  # Majesty's first card is not Stride's
+    swapped = Game(heroes=["stride", "majesty"], seed=0)
+    np.testing.assert_array_equal(
+        [read(swapped.observation(0), "own_cards.play_effect", c) for c in range(HERO_DECK)],
+        [read(g.observation(1), "own_cards.play_effect", c) for c in range(HERO_DECK)])
+    assert sum(read(g.observation(0), "own_cards.play_effect", c).sum()
+               for c in range(HERO_DECK)) > 0

@@ -224,6 +224,16 @@ OPS: tuple[OpSpec, ...] = (
 )
 
 OP_BY_NAME = {op.name: op for op in OPS}
+# The ops a hero's cards use, in the order of the observation's card-effect features
+# (``obs_features`` own_cards); ``HERO_OP_AMOUNT`` says how each one's size is read.
+HERO_OPS = ("gain_focus", "draw", "gain_clue", "heal", "damage_enemy", "justice", "move",
+            "attack", "solve", "place", "rescue", "exhaust_threat", "prevent", "board_mech",
+            "eject")
+AMOUNT_N, AMOUNT_DICE, AMOUNT_ONE = 0, 1, 2  # a (its n); 1 + a (extra dice); 1
+HERO_OP_AMOUNT = tuple(
+    AMOUNT_DICE if name in ("attack", "solve")
+    else AMOUNT_N if OP_BY_NAME[name].params and OP_BY_NAME[name].params[0].name == "n"
+    else AMOUNT_ONE for name in HERO_OPS)
 N_CONTENT_OPS = max(op.code for op in OPS) + 1  # content codes are 1 .. N_CONTENT_OPS - 1
 
 

@@ -20,8 +20,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from hon_env.content.ops import HERO_OPS
 from hon_env.content.tables import (
     CLUE_LIST,
+    FEAT_NAMES,
     HERO_DECK,
     MAX_CRISES,
     MAX_HEADLINES,
@@ -359,6 +361,24 @@ with _OBS.section("enemy_ties") as s:
     ET_MOVER = s.feat("mover_space", MAX_SPACES, "one-hot", "the moving figure's space now")
     ET_DEST = s.feat("target_space", MAX_SPACES, "one-hot", "the space of the target it moves "
                      "toward (a step choice)")
+# What each card of self's deck is, so that one policy can play any hero (the hand, play
+# area and discard multi-hots of ``self`` index these slots). Constant for a hero.
+with _OBS.section("own_cards", HERO_DECK, "self's hero deck card, in the slots of the "
+                  "`self` multi-hots") as s:
+    OC_CONSTANT = s.feat("constant", doc="a Constant card (stays in play); else an Instant")
+    OC_ACTION = s.feat("action", doc="playing it costs an action")
+    OC_UNIQUE = s.feat("unique", doc="one copy in play at most")
+    OC_FEATS = s.feat("feats", len(FEAT_NAMES), "multi-hot", "feat keywords it can be "
+                      "discarded for: " + ", ".join(FEAT_NAMES))
+    OC_PASSIVE = s.feat("passive", 5, "/ 3", "while in play: extra attack dice, solve dice, "
+                        "move, armor, pierce")
+    OC_ABILITY = s.feat("ability", 3, "one-hot", "its ability while in play: an action, an "
+                        "exhaust or a passive one (none: all 0)")
+    OC_PLAY_FX = s.feat("play_effect", len(HERO_OPS), "/ 3", "what playing it does, per hero "
+                        "op (" + ", ".join(HERO_OPS) + "): the op's amount (n; 1 + extra dice "
+                        "for attack and solve; 1 for the others), summed")
+    OC_ABILITY_FX = s.feat("ability_effect", len(HERO_OPS), "/ 3", "the same for its "
+                           "ability's effect")
 
 OBS_FEATURES: tuple[Feature, ...] = tuple(_OBS.features)
 OBS_SECTIONS: tuple[tuple[str, int, int, int, str], ...] = tuple(_OBS.sections)
@@ -384,6 +404,7 @@ OFF_FAME = _BASE["fame"][0]
 OFF_FAME_SEATS, FAME_SEAT_FEATS = _BASE["fame_seats"]
 OFF_FAME_HEADLINES, FAME_HEADLINE_FEATS = _BASE["fame_headlines"]
 OFF_ET = _BASE["enemy_ties"][0]
+OFF_OWN_CARDS, OWN_CARD_FEATS = _BASE["own_cards"]
 assert _BASE["issue_cards"][1] == CARD_FEATS  # villain and issue cards share a row layout
 
 # The global state: seat 0's observation, then every seat's hand.

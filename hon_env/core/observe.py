@@ -64,6 +64,7 @@ from hon_env.content.tables import (
 )
 from hon_env.core import layout as L
 from hon_env.core import obs_features as F
+from hon_env.core.card_features import encode_own_cards
 from hon_env.core.enemy_ties import pending_move
 from hon_env.core.fame import encode_fame
 from hon_env.core.geometry import panel_of_space
@@ -163,6 +164,7 @@ def encode_obs(s, b, T, seat, out):
     _villain_agent(s, b, T, seat, out)
     encode_fame(s, b, T, view, out)
     _enemy_ties(s, b, T, out)
+    encode_own_cards(T, view, out)
     if seat >= L.VILLAIN_SEAT:
         _villain_view(s, b, out)
 

@@ -11,9 +11,9 @@
 | Number of agents   | 1 to 6 heroes, plus `"villain"` with the Mastermind variant     |
 | Action Shape       | `()`                                                           |
 | Action Values      | `Discrete(409)`                                                |
-| Observation Shape  | `{"observation": (2581,), "action_mask": (409,)}`              |
+| Observation Shape  | `{"observation": (3481,), "action_mask": (409,)}`              |
 | Observation Values | observation float32 in `[0, inf)`; action_mask int8 in {0, 1}  |
-| State Shape        | `(2730,)` float32 in `[0, inf)`                                |
+| State Shape        | `(3630,)` float32 in `[0, inf)`                                |
 
 *Hour of Need* is a cooperative superhero board game: 1 to 6 heroes fight a villain's
 schemes on a hex map while an issue deck runs down. Every hero is an agent; the heroes win
@@ -30,7 +30,7 @@ AEC env `agent_selection` is that hero, so one agent often acts several times in
 
 ### Observation Space
 
-`observe(agent)` returns `{"observation": float32 [2581], "action_mask": int8 [409]}`.
+`observe(agent)` returns `{"observation": float32 [3481], "action_mask": int8 [409]}`.
 The observation is egocentric (the agent's own hero first) and free of hidden information
 (other heroes' hands are sizes, deck orders are not visible). Its named sections (global,
 spaces, self, others, villain cards, issue cards, nemeses, special minions, allies, crisis
@@ -40,7 +40,7 @@ cards, special bystanders, hero identity) are a table of named features
 hero sits in each seat (self first) is a one-hot over the content's hero roster
 (`hero_identity.hero`, roster `Scenario.hero_roster`). `state()` is the global state for
 centralized critics: seat 0's observation followed by every seat's hand
-(`float32 [2730]`).
+(`float32 [3630]`).
 
 #### Legal Actions Mask
 
@@ -168,10 +168,12 @@ hero.
 
 ### Version History
 
-* v5: The observation grows from 2448 to 2581 floats (the state from 2597 to 2730): an
+* v5: The observation grows from 2448 to 3481 floats (the state from 2597 to 3630): an
   `enemy_ties` section (all zeros unless the Mastermind variant's `enemy_ties: "villain"`)
   tells every seat that the villain is breaking an enemy movement tie, which kind, and
-  the moving figure's space, steps left and target. Decision kinds `enemy_target` and
+  the moving figure's space, steps left and target; an `own_cards` section describes each
+  card of the observing hero's deck (attributes and what its effects do), so that one
+  policy can play heroes it was not trained with. Decision kinds `enemy_target` and
   `enemy_step` are new (the villain's, with that option only). The game itself is
   unchanged (golden replays pass). Every earlier offset and the 409 actions are
   unchanged, so v3 and v4 MAPPO policies play v5 by reading the observation's prefix
