@@ -491,7 +491,7 @@ def test_fame_sections_are_zero_with_the_rule_off():
         g.apply(int(rng.choice(g.legal_actions())))
     o = g.observation(0)
     assert not o[F.OFF_FAME:F.OFF_FAME_HEADLINES + 4 * F.FAME_HEADLINE_FEATS].any()
-    assert F.OFF_FAME_HEADLINES + 4 * F.FAME_HEADLINE_FEATS == F.OFF_ET  # the next section
+    assert F.OFF_FAME_HEADLINES + 4 * F.FAME_HEADLINE_FEATS == F.OFF_ET  # then enemy_ties
 
 
 def test_fame_sections_show_the_scores():
