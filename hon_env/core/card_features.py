@@ -13,25 +13,7 @@ import numpy as np
 from numba import njit
 
 from hon_env.content import ops
-from hon_env.content.tables import (
-    ABIL_ACTION,
-    ABIL_PASSIVE,
-    FEAT_NAMES,
-    HC_ABILITY,
-    HC_ABILITY_PROG,
-    HC_ACTION,
-    HC_ARMOR,
-    HC_ATTACK_DICE,
-    HC_CONSTANT,
-    HC_FEATS,
-    HC_MOVE,
-    HC_PIERCE,
-    HC_PLAY_PROG,
-    HC_SOLVE_DICE,
-    HC_UNIQUE,
-    HERO_DECK,
-    PROG_LEN,
-)
+from hon_env.content import tables as TB
 from hon_env.core import obs_features as F
 from hon_env.core.obs_features import OFF_OWN_CARDS, OWN_CARD_FEATS
 
@@ -40,7 +22,7 @@ _OP_COLUMN = np.full(max(op.code for op in ops.OPS) + 1, -1, np.int64)
 for _k, _name in enumerate(ops.HERO_OPS):
     _OP_COLUMN[ops.OP_BY_NAME[_name].code] = _k
 _OP_AMOUNT = np.array(ops.HERO_OP_AMOUNT, np.int64)
-_N_FEATS = len(FEAT_NAMES)
+_N_FEATS = len(TB.FEAT_NAMES)
 
 
 @njit(cache=True)
@@ -48,7 +30,7 @@ def _effect(T, pid, out, o):
     """Add program ``pid``'s hero ops, by column, to ``out[o:]`` (``own_cards`` scale)."""
     if pid < 0:
         return
-    for i in range(PROG_LEN):
+    for i in range(TB.PROG_LEN):
         code = T.prog[pid, i, 0]
         if code == 0:
             return
@@ -64,22 +46,22 @@ def _effect(T, pid, out, o):
 def encode_own_cards(T, seat, out):
     """Write the ``own_cards`` rows of hero ``seat``'s deck into ``out``; reads the tables
     (``hcard``, ``prog``) only."""
-    for c in range(HERO_DECK):
+    for c in range(TB.HERO_DECK):
         o = OFF_OWN_CARDS + c * OWN_CARD_FEATS
         row = T.hcard[seat, c]
-        out[o + F.OC_CONSTANT] = row[HC_CONSTANT]
-        out[o + F.OC_ACTION] = row[HC_ACTION]
-        out[o + F.OC_UNIQUE] = row[HC_UNIQUE]
+        out[o + F.OC_CONSTANT] = row[TB.HC_CONSTANT]
+        out[o + F.OC_ACTION] = row[TB.HC_ACTION]
+        out[o + F.OC_UNIQUE] = row[TB.HC_UNIQUE]
         for k in range(_N_FEATS):
-            if row[HC_FEATS] & (1 << k):
+            if row[TB.HC_FEATS] & (1 << k):
                 out[o + F.OC_FEATS + k] = 1.0
-        out[o + F.OC_PASSIVE] = row[HC_ATTACK_DICE] / 3.0
-        out[o + F.OC_PASSIVE + 1] = row[HC_SOLVE_DICE] / 3.0
-        out[o + F.OC_PASSIVE + 2] = row[HC_MOVE] / 3.0
-        out[o + F.OC_PASSIVE + 3] = row[HC_ARMOR] / 3.0
-        out[o + F.OC_PASSIVE + 4] = row[HC_PIERCE] / 3.0
-        kind = row[HC_ABILITY]
-        if ABIL_ACTION <= kind <= ABIL_PASSIVE:
-            out[o + F.OC_ABILITY + kind - ABIL_ACTION] = 1.0
-        _effect(T, row[HC_PLAY_PROG], out, o + F.OC_PLAY_FX)
-        _effect(T, row[HC_ABILITY_PROG], out, o + F.OC_ABILITY_FX)
+        out[o + F.OC_PASSIVE] = row[TB.HC_ATTACK_DICE] / 3.0
+        out[o + F.OC_PASSIVE + 1] = row[TB.HC_SOLVE_DICE] / 3.0
+        out[o + F.OC_PASSIVE + 2] = row[TB.HC_MOVE] / 3.0
+        out[o + F.OC_PASSIVE + 3] = row[TB.HC_ARMOR] / 3.0
+        out[o + F.OC_PASSIVE + 4] = row[TB.HC_PIERCE] / 3.0
+        kind = row[TB.HC_ABILITY]
+        if TB.ABIL_ACTION <= kind <= TB.ABIL_PASSIVE:
+            out[o + F.OC_ABILITY + kind - TB.ABIL_ACTION] = 1.0
+        _effect(T, row[TB.HC_PLAY_PROG], out, o + F.OC_PLAY_FX)
+        _effect(T, row[TB.HC_ABILITY_PROG], out, o + F.OC_ABILITY_FX)
