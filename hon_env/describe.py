@@ -165,6 +165,8 @@ def action_to_string(sc: Scenario, row, action: int) -> str:
             return f"{hero}: cunning: the villain " + ("schemes" if k == 0 else "inflicts you")
         if kind == L.D_FOCUS_SPEND:
             return f"{hero}: spend {k} focus for {k} more successes"
+        if kind == L.D_FACE and k < len(sc.villain_names):
+            return f"{hero}: face {sc.villain_names[k]} (villain {k + 1})"
         return f"{hero}: option {k}"
     if seg == "target":
         verb = {L.D_ASSIGN: "put the next success on"}.get(kind, "target")

@@ -92,6 +92,7 @@ from hon_env.core.queries import (
     villain_panel,
 )
 from hon_env.core.rng import randint, shuffle_slice
+from hon_env.core.two_fronts import open_fronts
 from hon_env.core.zones import (
     fewest_threats,
     gain_clue,
@@ -137,6 +138,7 @@ F_NEMESIS_SETUP = 94  # place the nemesis figures, then resolve their Setup effe
 F_ALLY_STRIKE = 95  # a: 1 attack / 2 solve, b: target space, hero: the ally's hero
 F_EFFECT_BEGIN = 96  # a: stack index of the effect's F_EFFECT_END
 F_EFFECT_END = 97  # a: the crisis latch of the enclosing effect, restored here
+F_FACE = 98  # hero: seat choosing the villain it faces (Two Fronts setup)
 
 
 # --- stack primitives -----------------------------------------------------------------
@@ -548,7 +550,7 @@ def op_activate(s, b, T, t, h):
         if s[b, L.VIL_EXH] == 1:
             s[b, L.VIL_EXH] = 0
             return
-        push_prog(s, b, T, T.vil_stat[TB.VS_ACTIVATE_PROG], h, t)
+        push_prog(s, b, T, T.vil_stat[0, TB.VS_ACTIVATE_PROG], h, t)
     elif t > L.T_VILLAIN:
         # a nemesis: its Scheme-side Activate effect while scheming, else its enemy one
         k = t - L.T_NEM0
@@ -665,6 +667,20 @@ def op_mulligan(s, b, T, h):
             n += 1
     s[b, L.HDECK_N + h] = n
     shuffle_slice(s, b, L.HDECK_ORDER + h * TB.HERO_DECK, n)
+
+
+@njit(cache=True)
+def op_face(s, b, T, h):
+    """Two Fronts setup: hero ``h`` chooses the villain it faces (D_FACE, OPTION v); after
+    the last hero the fronts open (core/two_fronts.py: hidden tokens, per-hero values)."""
+    ch = take_choice(s, b)
+    if ch < 0:
+        park(s, b, L.D_FACE, h, 0, 0)
+        return
+    pop(s, b)
+    s[b, L.HFACE + h] = ch - L.A_OPTION
+    if h == T.cfg[TB.CFG_N_HEROES] - 1:
+        open_fronts(s, b, T)
 
 
 # --- the hero turn menu -----------------------------------------------------------------
@@ -1627,6 +1643,8 @@ def step_turn_op(state, game, tables, op, a, bb, hero):
         op_mulligan(state, game, tables, hero)
     elif op == F_NEMESIS_SETUP:
         op_nemesis_setup(state, game, tables)
+    elif op == F_FACE:
+        op_face(state, game, tables, hero)
     else:
         return False
     return True

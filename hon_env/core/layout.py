@@ -31,7 +31,9 @@ from hon_env.content.tables import (
     NEMESES,
     SPECIAL_BYSTANDERS,
     SPECIAL_MINIONS,
+    VCARDS,
     VDECK,
+    VILLAINS,
 )
 
 STACK_DEPTH = 96  # interpreter stack entries per game
@@ -106,7 +108,7 @@ DECISIONS = _field("decisions", hi=HUGE)  # decisions answered so far
 SP = _field("sp", hi=STACK_DEPTH + 1)  # interpreter stack pointer (entries in use)
 STACK = _field("stack", STACK_DEPTH, STACK_W, lo=I32_MIN, hi=I32_END, live="sp")
 # --- the pending decision
-DEC_KIND = _field("dec_kind", hi=17)  # D_* (D_NONE when the game is over)
+DEC_KIND = _field("dec_kind", hi=18)  # D_* (D_NONE when the game is over)
 DEC_HERO = _field("dec_hero", hi="deciders")  # seat that decides (VILLAIN_SEAT: the villain)
 DEC_A = _field("dec_a", lo=-1, hi=BIG)  # decision context (see masks.py for each kind)
 DEC_B = _field("dec_b", lo=-1, hi=BIG)
@@ -196,16 +198,19 @@ CLUE_N = _field("clue_n", hi=CLUE_DECK + 1)  # cards left in the clue deck
 CLUE_ORDER = _field("clue_order", CLUE_DECK, hi=CLUE_DECK)  # deck order, top = index clue_n-1
 # -1 deck, -2 discard, -3 not in the game, else seat
 CLUE_LOC = _field("clue_loc", CLUE_DECK, lo=-3, hi="heroes")
-# --- villain deck
+# --- villain deck (the first villain's; the second's order is VDECK2_* at the end)
 VDECK_N = _field("vdeck_n", hi=VDECK + 1)
 VDECK_ORDER = _field("vdeck_order", VDECK, hi=VDECK)
-VLOC = _field("vloc", VDECK, hi=N_ZONES)  # L_*
-VOWNER = _field("vowner", VDECK, lo=-1, hi="heroes")  # seat of the threat area, -1
-VPOS = _field("vpos", VDECK, lo=-1, hi="spaces")  # lackey figure / peril token space, -1
-VDMG = _field("vdmg", VDECK, hi=BIG)
-VJUST = _field("vjust", VDECK, hi=BIG)
-VEXH = _field("vexh", VDECK, hi=2)
-VATTACH = _field("vattach", VDECK, lo=-1, hi=N_TARGETS)  # host target (T_*) of an attached card, -1
+# villain cards c < VDECK are the first villain's, the rest the second's (Two Fronts; they
+# are L_REMOVED with one villain)
+VLOC = _field("vloc", VCARDS, hi=N_ZONES)  # L_*
+VOWNER = _field("vowner", VCARDS, lo=-1, hi="heroes")  # seat of the threat area, -1
+VPOS = _field("vpos", VCARDS, lo=-1, hi="spaces")  # lackey figure / peril token space, -1
+VDMG = _field("vdmg", VCARDS, hi=BIG)
+VJUST = _field("vjust", VCARDS, hi=BIG)
+VEXH = _field("vexh", VCARDS, hi=2)
+# host target (T_*) of an attached card, -1
+VATTACH = _field("vattach", VCARDS, lo=-1, hi=N_TARGETS)
 # --- issue deck (Scheme cards first)
 IDECK_N = _field("ideck_n", hi=IDECK + 1)
 IDECK_ORDER = _field("ideck_order", IDECK, hi=IDECK)
@@ -257,6 +262,27 @@ ERROR_OP = _field("error_op", hi=1)
 ERROR_DEC = _field("error_dec", hi=1)
 ERROR_SEAT = _field("error_seat", hi=1)
 ERROR_ACTION = _field("error_action", hi=1)
+# --- the second villain (Two Fronts variant, core/two_fronts.py; untouched with one villain)
+# Its Villain-card fields, in the order of the first villain's VIL_SIDE..VIL_DANGER, so
+# villain v's copy of field F is column F + v * VIL_STRIDE.
+VIL2_SIDE = _field("vil2_side", hi=2)
+VIL2_HIDDEN = _field("vil2_hidden", hi=64)
+VIL2_JUSTICE = _field("vil2_justice", hi=BIG)
+VIL2_DAMAGE = _field("vil2_damage", hi=BIG)
+VIL2_LOC = _field("vil2_loc", hi="spaces")
+VIL2_IN_PANEL = _field("vil2_in_panel", hi=2)
+VIL2_OWNER = _field("vil2_owner", lo=-1, hi="heroes")
+VIL2_EXH = _field("vil2_exh", hi=2)
+VIL2_HEALTH = _field("vil2_health", hi=BIG)
+VIL2_DANGER = _field("vil2_danger", hi=BIG)
+VIL_STRIDE = VIL2_SIDE - VIL_SIDE
+# its deck: card VDECK + VDECK2_ORDER[k]; villain v's copy of VDECK_N is VDECK_N + v * DECK_STRIDE
+VDECK2_N = _field("vdeck2_n", hi=VDECK + 1)
+VDECK2_ORDER = _field("vdeck2_order", VDECK, hi=VDECK)
+DECK_STRIDE = VDECK2_N - VDECK_N
+DEF_BONUS2 = _field("def_bonus2", 2, lo=-BIG, hi=BIG)  # as DEF_BONUS, for the second villain
+HFACE = _field("hface", MAX_HEROES, hi=VILLAINS, seat=True)  # villain each hero faces
+VIL_OUT = _field("vil_out", VILLAINS, hi=2)  # 1: villain v is defeated (two villains)
 
 STATE_LEN = _cursor
 
@@ -369,10 +395,11 @@ D_SOLVE_SPACE = 14  # SOLVE: target space of a free Solve (DEC_B 1: your ally's 
 D_RESCUE = 15  # SPACE: where to rescue a bystander
 D_VPLAY = 16  # TARGET T_V0 + i: the villain plays hand card i against hero DEC_A
 #               (DEC_B 0: villain turn, 1: Showdown); Mastermind variant only
+D_FACE = 17  # OPTION v: face villain v (setup); Two Fronts variant only
 DECISION_NAMES = (
     "none", "mulligan", "main", "move", "place", "cunning", "clue_dice", "focus_spend",
     "assign", "damage", "discard_or_damage", "pick_hero", "pick_target", "attack_space",
-    "solve_space", "rescue", "villain_play",
+    "solve_space", "rescue", "villain_play", "face",
 )
 # The villain agent's seat (Mastermind variant) is DEC_HERO of the decisions it owns. It
 # has no hero fields; villain cards in its hand have zone L_HAND.
@@ -385,3 +412,18 @@ def field_view(state: np.ndarray, name: str) -> np.ndarray:
     size = int(np.prod(shape)) if shape else 1
     view = state[:, start:start + size]
     return view.reshape((state.shape[0],) + shape) if shape else view[:, 0]
+
+
+def _check_villain_blocks() -> None:
+    """The second villain's fields mirror the first's at fixed strides (see VIL_STRIDE)."""
+    first = ("vil_side", "vil_hidden", "vil_justice", "vil_damage", "vil_loc", "vil_in_panel",
+             "vil_owner", "vil_exh", "vil_health", "vil_danger")
+    for name in first:
+        second = name.replace("vil_", "vil2_")
+        if FIELDS[second][0] - FIELDS[name][0] != VIL_STRIDE or RANGES[second] != RANGES[name]:
+            raise AssertionError(f"{second} does not mirror {name}")
+    if FIELDS["vdeck2_order"][0] - FIELDS["vdeck_order"][0] != DECK_STRIDE:
+        raise AssertionError("vdeck2_order does not mirror vdeck_order")
+
+
+_check_villain_blocks()

@@ -26,6 +26,7 @@ from hon_env.core.queries import (
     roll_solver,
     target_space,
 )
+from hon_env.core.two_fronts import face_mask
 from hon_env.core.zones import held_clue
 
 
@@ -241,6 +242,8 @@ def legal_mask(state, game, tables, out):
         return mask_rescue(state, game, tables, hero, out)
     if kind == L.D_VPLAY:
         return vplay_mask(state, game, out)
+    if kind == L.D_FACE:
+        return face_mask(state, game, tables, hero, out)
     return 0, -1
 
 

@@ -294,7 +294,7 @@ def enemy_defense(s, b, T, t, attacker):
     elif t < L.T_VILLAIN:
         base = T.icard[t - L.T_I0, TB.IC_BACK_DEFENSE]
     elif t == L.T_VILLAIN:
-        base = T.vil_stat[TB.VS_DEFENSE] + s[b, L.DEF_BONUS]
+        base = T.vil_stat[0, TB.VS_DEFENSE] + s[b, L.DEF_BONUS]
     elif t < L.T_MINION:
         base = T.nemesis[s[b, L.NEM_CARD + t - L.T_NEM0], TB.NM_DEFENSE]
     else:
@@ -333,8 +333,8 @@ def enemy_inflict(s, b, T, t):
         return T.icard[t - L.T_I0, TB.IC_BACK_INFLICT]
     if t == L.T_VILLAIN:
         if s[b, L.VIL_SIDE] == 1:
-            return T.vil_stat[TB.VS_SHOWDOWN_INFLICT]
-        return T.vil_stat[TB.VS_SCHEMING_INFLICT]
+            return T.vil_stat[0, TB.VS_SHOWDOWN_INFLICT]
+        return T.vil_stat[0, TB.VS_SCHEMING_INFLICT]
     if t < L.T_MINION:
         # only the enemy side inflicts: a nemesis Scheme is a card, not an enemy
         k = t - L.T_NEM0

@@ -71,6 +71,7 @@ FLOW_ARGS: dict[int, tuple] = {
     I.F_ALLY_STRIKE: ((1, 3), _SPACE, None),
     I.F_EFFECT_BEGIN: ((0, L.STACK_DEPTH), None, None),
     I.F_EFFECT_END: ((0, L.LATCH_SPENT + 1), None, None),
+    I.F_FACE: (None, None, None),
 }
 # Content op entries the interpreter pushes itself, besides program rows: a hero's Place,
 # Attack and Solve actions (interp.op_main); OP_PLACE with a range comes from board_mech.
@@ -95,6 +96,7 @@ DECISION_OPS: dict[int, tuple[int, ...]] = {
     L.D_SOLVE_SPACE: (ops.OP_SOLVE, ops.OP_ALLY_SOLVE),
     L.D_RESCUE: (ops.OP_RESCUE,),
     L.D_VPLAY: (I.F_VDRAW, I.F_SHOWDOWN),
+    L.D_FACE: (I.F_FACE,),
 }
 # Decisions the villain agent may own (Mastermind variant), with the cfg switch that hands
 # each one to it (D_VPLAY is always the villain's).
@@ -233,6 +235,23 @@ def _villain_problem(row: np.ndarray, T: np.record) -> str | None:
     return None
 
 
+def _two_fronts_problem(row: np.ndarray, T: np.record) -> str | None:
+    """A one-villain game keeps the second villain's fields as a new game leaves them."""
+    if T.cfg[TB.CFG_N_VILLAINS] >= 2:
+        return None
+    if int(row[L.DEC_KIND]) == L.D_FACE:
+        return "field dec_kind = face: this scenario has one villain, no facing to choose"
+    for name in ("hface", "vil_out"):
+        start, shape = L.FIELDS[name]
+        if row[start:start + shape[0]].any():
+            return f"field {name}: this scenario has one villain, so it must be all 0"
+    second = row[L.VLOC + TB.VDECK:L.VLOC + TB.VCARDS]
+    if (second != L.L_REMOVED).any():
+        return (f"field vloc[{TB.VDECK + int(np.flatnonzero(second != L.L_REMOVED)[0])}]: "
+                "this scenario has one villain, its second villain's cards are removed")
+    return None
+
+
 def _flow_problem(row: np.ndarray) -> str | None:
     kind, sp = int(row[L.DEC_KIND]), int(row[L.SP])
     if row[L.OUTCOME] != L.OUT_ONGOING:
@@ -268,7 +287,7 @@ def first_problem(row: np.ndarray, T: np.record, *, programs_only: bool = True) 
                 return problem
     if not row[L.RNG:L.RNG + 4].any():
         return "field rng = [0, 0, 0, 0]: the random generator needs a non-zero word"
-    return (_seat_problem(row, T) or _villain_problem(row, T)
+    return (_seat_problem(row, T) or _villain_problem(row, T) or _two_fronts_problem(row, T)
             or _stack_problem(row, T, limits, programs_only) or _flow_problem(row))
 
 
