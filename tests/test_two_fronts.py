@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from rules_helpers import neighbours, remove_schemes, run_program
 
 from hon_env import Game, load_scenario
+from hon_env import positions as P
 from hon_env.content.errors import ContentError
 from hon_env.content.tables import (
     CFG_N_VILLAINS,
     CFG_TF_BLINDSIDE,
     CFG_TF_FLOOR,
+    VC_ACTIVATE_PROG,
     VCARDS,
     VDECK,
     VS_DANGER,
@@ -180,3 +183,124 @@ def test_one_villain_keeps_the_second_villain_fields_empty() -> None:
     row = g.state[0].copy()
     row[L.HFACE + 1] = 1
     assert "hface" in first_problem(row, g.scenario.tables)
+
+
+# --- facing during the game -------------------------------------------------------------
+
+DUO = ["majesty", "stride"]
+
+
+def fronts(faces: list[int], seed: int = 0, **rule) -> Game:
+    """Two heroes against the Dowager (villain 0) and the Refuser (villain 1), facing
+    ``faces``; then a cleared board without Scheme cards, hero 0 at C3, hero 1 at H2."""
+    g = Game("origin_story", heroes=DUO, villain=PAIR, seed=seed,
+             rules={"two_fronts": rule} if rule else None)
+    choose_facing(g, faces)
+    P.clear_board(g)
+    remove_schemes(g)
+    P.place_hero(g, 1, "H2")
+    P.place_hero(g, 0, "C3")
+    return g
+
+
+def tallow_inflicts(g: Game) -> int:
+    """Damage hero 0 takes when Miss Tallow (a Dowager lackey in its threat area) inflicts
+    its owner, suffered in full."""
+    tallow = P.add_villain_card(g, "Miss Tallow, Bookkeeper", 0, "G7")
+    before = int(g.field("hdmg")[0])
+    prog = int(g.scenario.tables.vcard[tallow, VC_ACTIVATE_PROG])
+    run_program(g, prog, hero=0, src=L.T_V0 + tallow)
+    while g.decision == "damage" and g.current_seat == 0:
+        g.apply(L.A_PASS)
+    return int(g.field("hdmg")[0]) - before
+
+
+def test_blindside_adds_damage_from_the_villain_not_faced() -> None:
+    """003 §BLINDSIDE: a hero dealt damage by a card of the villain it does not face takes
+    1 more (rule ``blindside``); facing that villain, or with one villain, it does not."""
+    facing = tallow_inflicts(fronts([0, 1]))
+    assert tallow_inflicts(fronts([1, 0])) == facing + 1
+    assert tallow_inflicts(fronts([1, 0], blindside=2)) == facing + 2
+    one = Game("origin_story", heroes=DUO, seed=0)
+    P.clear_board(one)
+    remove_schemes(one)
+    assert tallow_inflicts(one) == facing
+
+
+def attack_targets(g: Game) -> set[int]:
+    return {int(a) - L.A_ATTACK for a in g.legal_actions()
+            if L.A_ATTACK <= a < L.A_ATTACK + L.MAX_SPACES}
+
+
+def test_facing_limits_attacks_to_the_faced_villains_cards() -> None:
+    """003 §FACING A VILLAIN, §BATTLE: a hero may not attack a lackey of the villain it
+    does not face; minions (shared, like the environment) stay open to every hero."""
+    for faces, open_to_hero in (([0, 1], True), ([1, 0], False)):
+        g = fronts(faces)
+        target = next(iter(neighbours(g, "C3")))
+        P.add_villain_card(g, "Chauffeur Vance", 0, target)
+        P.jump(g, "hero_turn")
+        assert g.decision == "main" and g.current_seat == 0
+        assert (target in attack_targets(g)) is open_to_hero
+    g = fronts([1, 0])
+    P.put_minions(g, 1, 1)  # panel 1, nearby from C3's panel side
+    P.place_hero(g, 0, int(g.scenario.tables.scheme_space[1]))
+    P.jump(g, "hero_turn")
+    assert int(g.scenario.tables.scheme_space[1]) in attack_targets(g)
+
+
+def test_facing_limits_effect_targets() -> None:
+    """003 §FACING A VILLAIN: effects a hero resolves (here ``damage_enemy``, a
+    D_PICK_TARGET) skip the other villain's cards."""
+    from hon_env.core import masks
+
+    for face, allowed in ((0, True), (1, False)):
+        g = fronts([face, 1 - face])
+        vance = P.add_villain_card(g, "Chauffeur Vance", 0, next(iter(neighbours(g, "C3"))))
+        ok = masks.pick_target_ok(g.state, 0, g.scenario.tables, 0, L.T_V0 + vance, 0, 3)
+        assert ok is allowed
+
+
+# --- random play ------------------------------------------------------------------------
+
+ISSUES = ("century_heist", "blackout_gala", "dockside_smuggling", "rooftop_relay")
+ROSTER = ("majesty", "stride", "guerilla", "cipher", "vigil", "microguy")
+
+
+def random_games(villains: list[str], issue: str, n_heroes: int, games: int, seed: int):
+    """Random-legal play of ``games`` Two Fronts games; invariants checked every step."""
+    from hon_env.core.invariants import violations
+    from hon_env.rollout import play_batch, random_policy
+
+    sc = load_scenario("origin_story", heroes=list(ROSTER[:n_heroes]), villain=villains,
+                       issue=issue)
+
+    def check(state, masks):
+        problems = violations(state, sc.tables, masks)
+        assert not problems, problems
+        for row in state[L.field_view(state, "outcome") == L.OUT_ONGOING]:
+            assert first_problem(row, sc.tables) is None
+
+    seeds = np.arange(games, dtype=np.int64) + 1000 * seed
+    return play_batch(sc, seeds, random_policy(np.random.default_rng(seed)), on_step=check)
+
+
+@pytest.mark.parametrize("issue", ISSUES)
+def test_random_play_keeps_invariants(issue: str) -> None:
+    """003 §GAME SETUP with every issue, both villain orders and 2-6 heroes: random legal
+    play ends every game in a win or a loss (or the caps) with the invariants intact."""
+    k = ISSUES.index(issue)
+    for n_heroes, villains in ((2 + k, PAIR), (6 - k, PAIR[::-1])):
+        res = random_games(villains, issue, n_heroes, games=8, seed=k)
+        assert np.isin(res.outcome, [L.OUT_WIN, L.OUT_LOSS, L.OUT_TRUNCATED]).all()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("issue", ISSUES)
+@pytest.mark.parametrize("n_heroes", [2, 3, 4, 5, 6])
+@pytest.mark.parametrize("order", [0, 1])
+def test_random_play_sweep(issue: str, n_heroes: int, order: int) -> None:
+    """The random-play check over every villain pair (both orders) x issue x 2-6 heroes."""
+    villains = PAIR if order == 0 else PAIR[::-1]
+    res = random_games(villains, issue, n_heroes, games=64, seed=n_heroes + 10 * order)
+    assert np.isin(res.outcome, [L.OUT_WIN, L.OUT_LOSS, L.OUT_TRUNCATED]).all()

@@ -29,6 +29,7 @@ from hon_env.core.geometry import (
 )
 from hon_env.core.queries import enemy_health, nemeses_in_play, problem_danger, villain_panel
 from hon_env.core.rng import randint
+from hon_env.core.two_fronts import take_hidden_token
 from hon_env.core.zones import gain_clue
 
 
@@ -511,7 +512,7 @@ def flip_scheme(s, b, T, i, h):
     s[b, L.ISIDE + i] = 1
     s[b, L.IJUST + i] = 0
     s[b, L.IDMG + i] = 0
-    s[b, L.VIL_HIDDEN] = max(0, s[b, L.VIL_HIDDEN] - 1)
+    take_hidden_token(s, b, T, h)
     s[b, L.EVENTS + L.EV_SCHEMES_SOLVED] += 1
     gain_clue(s, b, T, h)
     back = T.icard[i, TB.IC_BACK]
@@ -537,7 +538,7 @@ def flip_nemesis(s, b, T, k, h):
     """
     s[b, L.NEM_JUST + k] = 0
     s[b, L.NEM_DMG + k] = 0
-    s[b, L.VIL_HIDDEN] = max(0, s[b, L.VIL_HIDDEN] - 1)
+    take_hidden_token(s, b, T, h)
     s[b, L.EVENTS + L.EV_SCHEMES_SOLVED] += 1
     gain_clue(s, b, T, h)
     # still on the Scheme side, the figure is in the panel and does not block its own space

@@ -45,6 +45,7 @@ from hon_env.core.effects import (
     rescue_on_map,
     turn_focused,
 )
+from hon_env.core.facing import blindside
 from hon_env.core.failure import fail
 from hon_env.core.geometry import (
     bystander_at,
@@ -1056,13 +1057,15 @@ def op_post_solve(s, b, T, h):
 def op_hero_damage(s, b, T, h, n):
     """Hero ``h`` is dealt ``n`` damage, with a window for toughness feats and prevention.
 
-    Armour applies once per damage instance. Damage reaching health defeats the hero.
+    Armour applies once per damage instance, after the Two Fronts blindside bonus (damage
+    from the villain ``h`` does not face, by the entry's source). Damage reaching health
+    defeats the hero.
     """
     if not on_board(s, b, h):
         pop(s, b)
         return
     if top(s, b, 3) == 0:
-        n = n - armor(s, b, T, h)
+        n = n + blindside(s, b, T, h, top(s, b, 5)) - armor(s, b, T, h)
         set_top(s, b, 3, 1)
         set_top(s, b, 2, n)
     if n <= 0:

@@ -147,7 +147,8 @@ def _nemesis_violations(state: np.ndarray, T: TB.Tables, running: np.ndarray) ->
     schemes = T.icard[:, TB.IC_TYPE] == TB.IT_SCHEME
     unsolved = ((f("iloc") == L.L_THREAT) & (f("iside") == 0) & schemes).sum(axis=1)
     unsolved += (alive_all & (side == 0)).sum(axis=1)
-    bad(f("vil_hidden") != unsolved, "hidden tokens != unsolved Scheme sides")
+    # (Two Fronts: split between the two Villain cards; vil2_hidden is 0 with one villain)
+    bad(f("vil_hidden") + f("vil2_hidden") != unsolved, "hidden tokens != unsolved Scheme sides")
     bad(running & (f("vil_side") == 1) & alive_all.any(axis=1)
         & (f("vil_damage") >= f("vil_health")), "villain at 0 health while a nemesis remains")
     return out

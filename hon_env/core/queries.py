@@ -11,6 +11,7 @@ from numba import njit
 
 from hon_env.content import tables as TB
 from hon_env.core import layout as L
+from hon_env.core.facing import hero_count_of_target, may_affect, two_villains
 from hon_env.core.geometry import captives, nearest_panel, panel_of_space
 
 
@@ -206,18 +207,20 @@ def problem_in_space(s, b, T, t, sp, h):
 
 
 @njit(cache=True)
-def any_enemy_in_space(s, b, T, sp):
-    """Is any enemy (minions of its panel included) in map space ``sp``?
+def any_enemy_in_space(s, b, T, sp, h):
+    """Is any enemy (minions of its panel included) in map space ``sp`` that hero ``h``
+    may affect (``core/facing.may_affect``; every enemy with one villain or ``h`` < 0)?
 
     Positions are compared first: they are plain state reads and rule out most cards.
     """
     p = panel_of_space(T, sp)
     if p > 0 and s[b, L.MINIONS + p] > 0:
         return True
-    if s[b, L.VIL_LOC] == sp and s[b, L.VIL_SIDE] == 1:
+    if (s[b, L.VIL_LOC] == sp and s[b, L.VIL_SIDE] == 1
+            and may_affect(s, b, T, h, L.T_VILLAIN)):
         return True
     for i in range(L.VDECK):
-        if s[b, L.VPOS + i] == sp and is_enemy_card(s, b, T, i):
+        if s[b, L.VPOS + i] == sp and is_enemy_card(s, b, T, i) and may_affect(s, b, T, h, i):
             return True
     for i in range(L.IDECK):
         if s[b, L.IPOS + i] == sp and is_enemy_card(s, b, T, L.T_I0 + i):
@@ -229,15 +232,18 @@ def any_enemy_in_space(s, b, T, sp):
 
 
 @njit(cache=True)
-def any_problem_in_space(s, b, T, sp, h):
-    """Can hero ``h`` solve anything in map space ``sp`` (captives of its panel included)?"""
+def any_problem_in_space(s, b, T, sp, h, face):
+    """Can hero ``h`` (-1: an ally) solve anything in map space ``sp`` (captives of its
+    panel included) that seat ``face`` may affect (``core/facing.may_affect``)?"""
     p = panel_of_space(T, sp)
     if p > 0 and captives(s, b, T, p) > 0:
         return True
-    if s[b, L.VIL_LOC] == sp and is_problem_card(s, b, T, L.T_VILLAIN, h):
+    if (s[b, L.VIL_LOC] == sp and is_problem_card(s, b, T, L.T_VILLAIN, h)
+            and may_affect(s, b, T, face, L.T_VILLAIN)):
         return True
     for i in range(L.VDECK):
-        if s[b, L.VPOS + i] == sp and is_problem_card(s, b, T, i, h):
+        if (s[b, L.VPOS + i] == sp and is_problem_card(s, b, T, i, h)
+                and may_affect(s, b, T, face, i)):
             return True
     for i in range(L.IDECK):
         if s[b, L.IPOS + i] == sp and is_problem_card(s, b, T, L.T_I0 + i, h):
@@ -273,6 +279,10 @@ def enemies_in_panel(s, b, T, p):
 
 @njit(cache=True)
 def enemy_health(s, b, T, t, n_heroes):
+    """Health of enemy card ``t`` for ``n_heroes`` heroes (with two villains, a villain
+    card counts the heroes facing its villain: ``core/facing.py``)."""
+    if two_villains(T):
+        n_heroes = hero_count_of_target(s, b, T, t)
     if L.T_NEM0 <= t < L.T_MINION:
         c = s[b, L.NEM_CARD + t - L.T_NEM0]
         return scaled(T.nemesis[c, TB.NM_HEALTH], T.nemesis[c, TB.NM_HEALTH_PH], n_heroes)
@@ -345,7 +355,10 @@ def enemy_inflict(s, b, T, t):
 
 @njit(cache=True)
 def problem_danger(s, b, T, t, n_heroes):
-    """Danger value of a problem card target (DASH: can never be solved)."""
+    """Danger value of a problem card target (DASH: can never be solved); with two
+    villains a villain card counts the heroes facing its villain (``core/facing.py``)."""
+    if two_villains(T):
+        n_heroes = hero_count_of_target(s, b, T, t)
     if t >= L.T_CRISIS0:
         k = t - L.T_CRISIS0
         return scaled(T.crisis[k, TB.CR_DANGER], T.crisis[k, TB.CR_DANGER_PH], n_heroes)

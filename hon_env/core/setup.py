@@ -13,6 +13,7 @@ from numba import njit
 from hon_env.content import tables as TB
 from hon_env.core import layout as L
 from hon_env.core.effects import initial_bystanders
+from hon_env.core.facing import two_villains
 from hon_env.core.geometry import nearest_empty, nearest_empty_map
 from hon_env.core.interp import (
     F_FACE,
@@ -25,7 +26,7 @@ from hon_env.core.interp import (
 )
 from hon_env.core.queries import scaled
 from hon_env.core.rng import randint, seed_rng, shuffle_slice
-from hon_env.core.two_fronts import setup_second_villain, two_villains
+from hon_env.core.two_fronts import setup_second_villain
 from hon_env.core.zones import fewest_threats, hero_draw
 
 

@@ -7,7 +7,8 @@ rulebook's. ``docs/variants.md`` (Two Fronts) gives the rules and the plan.
 The second villain's state mirrors the first's: its Villain-card fields sit at
 ``VIL_STRIDE`` from the first's (``vil_col``), its deck order at ``DECK_STRIDE``, and its
 deck cards are villain card slots ``[VDECK, VCARDS)``. The interpreter reaches this module
-through ``F_FACE`` (the facing choice at setup).
+through ``F_FACE`` (the facing choice at setup); what facing changes during the game is in
+``core/facing.py``.
 """
 
 from __future__ import annotations
@@ -16,55 +17,15 @@ from numba import njit
 
 from hon_env.content import tables as TB
 from hon_env.core import layout as L
+from hon_env.core.facing import facing_count, hero_count_for, two_villains, vil_col
 from hon_env.core.queries import scaled
 from hon_env.core.rng import shuffle_slice
 
 
 @njit(cache=True)
-def two_villains(T):
-    """True in a Two Fronts game."""
-    return T.cfg[TB.CFG_N_VILLAINS] >= 2
-
-
-@njit(cache=True)
-def vil_col(field, v):
-    """Column of villain ``v``'s copy of a Villain-card field (``L.VIL_SIDE``...)."""
-    return field + v * L.VIL_STRIDE
-
-
-@njit(cache=True)
-def card_villain(c):
-    """Villain (0 or 1) whose deck villain card slot ``c`` belongs to."""
-    return c // TB.VDECK
-
-
-@njit(cache=True)
-def facing_count(s, b, v, n_seats):
-    """Heroes among seats ``[0, n_seats)`` facing villain ``v`` (defeated ones included)."""
-    n = 0
-    for h in range(n_seats):
-        if s[b, L.HFACE + h] == v:
-            n += 1
-    return n
-
-
-@njit(cache=True)
-def heroes_for(s, b, T, v):
-    """The hero count of villain ``v``'s per-hero values (003 §THE H ICON).
-
-    The heroes facing it, at least ``CFG_TF_FLOOR``; every hero once the other villain is
-    defeated, and always with one villain.
-    """
-    nh = T.cfg[TB.CFG_N_HEROES]
-    if not two_villains(T) or s[b, L.VIL_OUT + 1 - v] == 1:
-        return nh
-    return max(T.cfg[TB.CFG_TF_FLOOR], facing_count(s, b, v, nh))
-
-
-@njit(cache=True)
 def set_villain_values(s, b, T, v):
     """Write villain ``v``'s Showdown health and Scheming danger for its hero count."""
-    n = heroes_for(s, b, T, v)
+    n = hero_count_for(s, b, T, v)
     s[b, vil_col(L.VIL_HEALTH, v)] = scaled(T.vil_stat[v, TB.VS_HEALTH],
                                             T.vil_stat[v, TB.VS_HEALTH_PH], n)
     s[b, vil_col(L.VIL_DANGER, v)] = scaled(T.vil_stat[v, TB.VS_DANGER],
@@ -144,3 +105,20 @@ def open_fronts(s, b, T):
         s[b, vil_col(L.VIL_HIDDEN, s[b, L.HFACE + h])] += tokens
     for v in range(TB.VILLAINS):
         set_villain_values(s, b, T, v)
+
+
+@njit(cache=True)
+def take_hidden_token(s, b, T, h):
+    """A Scheme side was solved by hero ``h``: one hidden token leaves a Villain card.
+
+    With one villain, its card (never below 0). With two, the villain ``h`` faces, or the
+    other one when that villain has none left, so the tokens on both cards always equal
+    the unsolved Scheme sides (docs/variants.md, Two Fronts).
+    """
+    v = 0
+    if two_villains(T) and h >= 0:
+        v = s[b, L.HFACE + h]
+        if s[b, vil_col(L.VIL_HIDDEN, v)] == 0:
+            v = 1 - v
+    col = vil_col(L.VIL_HIDDEN, v)
+    s[b, col] = max(0, s[b, col] - 1)
