@@ -66,8 +66,13 @@ def violations(state: np.ndarray, T: TB.Tables, masks: np.ndarray | None = None)
             f"hero {h} set-aside pilot damage outside [0, pilot health)")
         bad((f("hfocus")[:, h] < 0) | (f("hfocus")[:, h] > T.cfg[TB.CFG_FOCUS_CAP]),
             f"hero {h} focus outside [0, cap]")
-    bad(~_deck_matches(f("vdeck_order"), f("vdeck_n"), f("vloc"), L.L_DECK),
+    # each villain's deck order lists its own card slots (Two Fronts: slots from VDECK are
+    # the second villain's, all removed with one villain)
+    vloc = f("vloc")
+    bad(~_deck_matches(f("vdeck_order"), f("vdeck_n"), vloc[:, :TB.VDECK], L.L_DECK),
         "villain deck order != cards in deck")
+    bad(~_deck_matches(f("vdeck2_order"), f("vdeck2_n"), vloc[:, TB.VDECK:], L.L_DECK),
+        "second villain deck order != its cards in deck")
     bad(~_deck_matches(f("ideck_order"), f("ideck_n"), f("iloc"), L.L_DECK),
         "issue deck order != cards in deck")
     clue_zone = np.where(f("clue_loc") == -1, 0, 1)
