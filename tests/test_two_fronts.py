@@ -304,3 +304,17 @@ def test_random_play_sweep(issue: str, n_heroes: int, order: int) -> None:
     villains = PAIR if order == 0 else PAIR[::-1]
     res = random_games(villains, issue, n_heroes, games=64, seed=n_heroes + 10 * order)
     assert np.isin(res.outcome, [L.OUT_WIN, L.OUT_LOSS, L.OUT_TRUNCATED]).all()
+
+
+def test_replay_records_rebuild_a_two_villain_scenario() -> None:
+    """A recorded Two Fronts game names both villains, so replaying rebuilds the same
+    scenario whichever way the second villain was given."""
+    from hon_env.play.replay import scenario_overrides
+
+    for kw in ({"villain": PAIR}, {"rules": {"two_fronts": {"second_villain": "refuser"}}}):
+        sc = load_scenario("origin_story", heroes=TRIO, **kw)
+        o = scenario_overrides(sc)
+        assert o["villain"] == PAIR
+        again = load_scenario("origin_story", **o)
+        assert again.villain_ids == sc.villain_ids
+        assert again.tables.base.tobytes() == sc.tables.base.tobytes()
