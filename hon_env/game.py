@@ -376,6 +376,22 @@ class Game:
         return view[0] if view.ndim > 1 else view[0:1].reshape(())
 
     # --- the public state -----------------------------------------------------------------
+    def _villain(self, v: int) -> dict[str, Any]:
+        """Villain ``v``'s public state (Two Fronts: 0 or 1; the rulebook's game: 0)."""
+        sc, f = self.scenario, self.field
+        p = "vil_" if v == 0 else "vil2_"
+        loc = int(f(p + "loc"))
+        return {
+            "name": sc.villain_names[v] if sc.villain_names else sc.villain_name,
+            "side": "showdown" if f(p + "side") else "scheming",
+            "hidden_tokens": int(f(p + "hidden")), "justice": int(f(p + "justice")),
+            "damage": int(f(p + "damage")), "health": int(f(p + "health")),
+            "danger": int(f(p + "danger")),
+            "location": space_name(sc, loc) if loc >= 0 else None,
+            "in_panel": bool(f(p + "in_panel")),
+            "deck_size": int(f("vdeck_n" if v == 0 else "vdeck2_n")),
+        }
+
     def snapshot(self) -> dict[str, Any]:
         """The named public state as plain JSON-serializable values."""
         sc = self.scenario
@@ -412,7 +428,9 @@ class Game:
                 "threat_area": self._threat_area(h),
                 "ally": self._ally(h),
             })
-        vil_loc = int(f("vil_loc"))
+        if sc.two_fronts:  # Two Fronts: the villain each hero faces
+            for h, hero in enumerate(heroes):
+                hero["facing"] = sc.villain_names[int(f("hface")[h])]
         n_panels = int(T.cfg[CFG_N_PANELS])
         board = {
             "bystanders": [space_name(sc, sp) for sp in range(int(T.cfg[CFG_N_SPACES]))
@@ -422,22 +440,13 @@ class Game:
                          for k in range(1, n_panels + 1)},
             "card_locations": self._card_locations(),
         }
-        return {
+        out = {
             "round": int(f("round")), "turn": ("setup", "villain", "hero", "issue",
                                                "over")[int(f("turn"))],
             "outcome": self.outcome, "loss_reason": self.loss_reason,
             "decision": self.decision, "deciding": self.current_agent,
             "heroes": heroes,
-            "villain": {
-                "name": sc.villain_name,
-                "side": "showdown" if f("vil_side") else "scheming",
-                "hidden_tokens": int(f("vil_hidden")), "justice": int(f("vil_justice")),
-                "damage": int(f("vil_damage")), "health": int(f("vil_health")),
-                "danger": int(f("vil_danger")),
-                "location": space_name(sc, vil_loc) if vil_loc >= 0 else None,
-                "in_panel": bool(f("vil_in_panel")),
-                "deck_size": int(f("vdeck_n")),
-            },
+            "villain": self._villain(0),
             "nemeses": self._nemeses(),
             "special_minions": self._special_minions(),
             "crisis_cards": self._crisis_cards(),
@@ -455,6 +464,9 @@ class Game:
                                    for k, name in enumerate(sc.counter_names)}},
             "events": {name: int(f("events")[k]) for k, name in enumerate(L.EVENT_NAMES)},
         }
+        if sc.two_fronts:
+            out["villain2"] = self._villain(1)
+        return out
 
     def _ally(self, h: int) -> dict[str, Any] | None:
         """Seat ``h``'s Ally card and figure (Allies rule), or None without one."""

@@ -318,3 +318,21 @@ def test_replay_records_rebuild_a_two_villain_scenario() -> None:
         again = load_scenario("origin_story", **o)
         assert again.villain_ids == sc.villain_ids
         assert again.tables.base.tobytes() == sc.tables.base.tobytes()
+
+
+def test_snapshot_and_text_render_show_both_villains() -> None:
+    """The snapshot and the text board name both villains, their figures (V and W) and the
+    villain each hero faces; a one-villain game's snapshot has no second villain."""
+    from hon_env.render import render_ansi
+
+    g = two_fronts(seed=5)
+    choose_facing(g, [1, 0, 0])
+    snap = g.snapshot()
+    assert snap["villain"]["name"] == "Dowager" and snap["villain2"]["name"] == "Refuser"
+    assert snap["villain2"]["hidden_tokens"] == 1
+    assert [h["facing"] for h in snap["heroes"]] == ["Refuser", "Dowager", "Dowager"]
+    text = render_ansi(g)
+    assert "vs Dowager and Refuser" in text and "Villain 2: Refuser" in text
+    assert "faces: Refuser" in text and "W" in text.split("markers")[0]
+    one = Game("origin_story", heroes=TRIO, seed=5).snapshot()
+    assert "villain2" not in one and "facing" not in one["heroes"][0]
