@@ -41,9 +41,10 @@ def require_file(path: str | Path) -> Path:
 
 
 def load_checkpoint(path: str | Path, device: str | torch.device = "cpu",
-                    algo: str = "mappo") -> dict[str, Any]:
+                    algo: str = "mappo", allow_prefix: bool = False) -> dict[str, Any]:
     """The checkpoint dict in ``path`` (tensors on ``device``), checked for ``algo``, the
-    required keys and this env's observation and action sizes."""
+    required keys and this env's observation and action sizes (or, with ``allow_prefix``,
+    those of an earlier version in ``PREFIX_VERSIONS``)."""
     p = require_file(path)
     try:
         ckpt = torch.load(p, map_location=device, weights_only=True)
@@ -65,17 +66,28 @@ def load_checkpoint(path: str | Path, device: str | torch.device = "cpu",
         raise CheckpointError(f"{p}: not a {algo} checkpoint: missing keys {missing}")
     if ckpt["algo"] != algo:
         raise CheckpointError(f"{p}: a {ckpt['algo']!r} checkpoint, not {algo!r}")
-    check_spaces(p, ckpt["obs_dim"], ckpt["n_actions"])
+    check_spaces(p, ckpt["obs_dim"], ckpt["n_actions"], allow_prefix)
     return ckpt
 
 
-def check_spaces(path: str | Path, obs_dim: Any, n_actions: Any) -> None:
+# earlier env versions whose observation and action spaces are prefixes of this version's
+# (the later versions only appended observation sections and action segments): a policy
+# trained on one plays this version by reading that prefix (``MappoPolicy``)
+PREFIX_VERSIONS: dict[str, tuple[int, int]] = {"hour_of_need_v3": (2247, 409)}
+
+
+def check_spaces(path: str | Path, obs_dim: Any, n_actions: Any,
+                 allow_prefix: bool = False) -> None:
     """Refuse a checkpoint trained on other observation or action sizes (an older env
-    version) with a message that says so, instead of a shape error deep in torch."""
-    if (obs_dim, n_actions) != (OBS_DIM, N_ACTIONS):
-        raise CheckpointError(
-            f"{path} was trained on observations of {obs_dim} floats and {n_actions} actions; "
-            f"this hon_env ({ENV_NAME}) has {OBS_DIM} and {N_ACTIONS}: retrain it")
+    version) with a message that says so, instead of a shape error deep in torch. With
+    ``allow_prefix``, the sizes of a version in ``PREFIX_VERSIONS`` are accepted."""
+    if (obs_dim, n_actions) == (OBS_DIM, N_ACTIONS):
+        return
+    if allow_prefix and (obs_dim, n_actions) in PREFIX_VERSIONS.values():
+        return
+    raise CheckpointError(
+        f"{path} was trained on observations of {obs_dim} floats and {n_actions} actions; "
+        f"this hon_env ({ENV_NAME}) has {OBS_DIM} and {N_ACTIONS}: retrain it")
 
 
 def load_weights(path: str | Path, module: torch.nn.Module, state: Any, what: str) -> None:
@@ -85,6 +97,23 @@ def load_weights(path: str | Path, module: torch.nn.Module, state: Any, what: st
     except (RuntimeError, TypeError, AttributeError, ValueError, KeyError) as exc:
         raise CheckpointError(f"{path}: the {what} weights do not fit the network: "
                               f"{' '.join(str(exc).split())[:300]}") from exc
+
+
+SHIPPED_KEYS = ("algo", "config", "global_step", "obs_dim", "n_actions", "actor")
+
+
+def export_actor(src: str | Path, dst: str | Path, half: bool = True) -> dict[str, Any]:
+    """Write the playing part of the MAPPO/IPPO checkpoint ``src`` to ``dst``: the actor's
+    weights (float16 when ``half``: a 512-512 actor is then about 3 MB) and the entries
+    ``load_policy`` reads. The critic, value normaliser and optimizer state stay behind, so
+    the file plays but cannot resume training (``--resume`` says so). Returns what was saved."""
+    ckpt = load_checkpoint(src, "cpu")
+    out = {k: ckpt[k] for k in SHIPPED_KEYS if k in ckpt}
+    out["actor"] = {k: (v.half() if half and v.is_floating_point() else v)
+                    for k, v in ckpt["actor"].items()}
+    Path(dst).parent.mkdir(parents=True, exist_ok=True)
+    torch.save(out, dst)
+    return out
 
 
 def sb3_safe_objects(path: Path, **training: Any) -> dict[str, Any]:

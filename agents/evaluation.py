@@ -52,6 +52,10 @@ class EvalResult:
     ci_high: float
     mean_rounds: float
     loss_reasons: dict[str, int]  # losses and truncations by ``layout.LOSS_REASON_NAMES``
+    # each seat's mean fame at the end of a game (kept in every game; the Fame variant)
+    mean_fame: tuple[float, ...] = ()
+    # each seat's mean of fame x [win]: the fame prize when a lost game cancels it
+    mean_fame_won: tuple[float, ...] = ()
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -98,6 +102,7 @@ def evaluate(policy: Policy, *, games: int, seed: int = 0, batch: int = 256,
     outcomes: list[int] = []
     reasons: list[int] = []
     rounds: list[int] = []
+    fames: list[np.ndarray] = []
     for start in range(0, games, batch):
         n = min(batch, games - start)
         env = VectorEnv(n, seed + start, sc)
@@ -112,10 +117,14 @@ def evaluate(policy: Policy, *, games: int, seed: int = 0, batch: int = 256,
                 outcomes.append(int(info["final_outcome"][i]))
                 reasons.append(int(info["final_loss_reason"][i]))
                 rounds.append(int(info["final_rounds"][i]))
+                fames.append(info["final_fame"][i].copy())
     out = np.array(outcomes)
     wins = int((out == L.OUT_WIN).sum())
     low, high = wilson_interval(wins, games)
     by_reason = {L.LOSS_REASON_NAMES[r]: reasons.count(r) for r in sorted(set(reasons)) if r}
+    won = (out == L.OUT_WIN)[:, None] * np.array(fames)
     return EvalResult(sc.villain_id, sc.issue_id, tuple(sc.hero_ids), games, wins,
                       int((out == L.OUT_LOSS).sum()), int((out == L.OUT_TRUNCATED).sum()),
-                      wins / games, low, high, float(np.mean(rounds)), by_reason)
+                      wins / games, low, high, float(np.mean(rounds)), by_reason,
+                      tuple(float(x) for x in np.mean(fames, axis=0)),
+                      tuple(float(x) for x in won.mean(axis=0)))

@@ -32,8 +32,11 @@ class MLP(nn.Module):
         self.head = layer_init(nn.Linear(d, out_dim), std=out_std)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        h = self.trunk(x)
-        with torch.autocast(device_type=x.device.type, enabled=False):
+        return self.out(self.trunk(x))
+
+    def out(self, h: torch.Tensor) -> torch.Tensor:
+        """The head on trunk features ``h``, in float32 even under autocast."""
+        with torch.autocast(device_type=h.device.type, enabled=False):
             return self.head(h.float())
 
 
@@ -47,8 +50,35 @@ class Actor(nn.Module):
     def log_probs(self, obs: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
         """Log-probabilities [B, n_actions] over the legal actions only (``mask`` bool);
         illegal actions get a log-probability near -1e8, i.e. probability 0."""
-        logits = self.net(obs).masked_fill(~mask, MASKED_LOGIT)
-        return logits.log_softmax(-1)
+        return self.log_probs_of(self.features(obs), mask)
+
+    def features(self, obs: torch.Tensor, cols: torch.Tensor | None = None) -> torch.Tensor:
+        """The trunk's last hidden layer [B, hidden[-1]] (``TrunkCritic`` reads it too).
+
+        With ``cols`` (``live_columns``), ``obs`` holds only those columns of the
+        observation and the first layer multiplies only their weights: the same result
+        when every other column is 0 (most are: empty board spaces, absent cards and
+        seats), for a fraction of the work, and the other weights get a zero gradient as
+        they would anyway."""
+        if cols is None:
+            return self.net.trunk(obs)
+        first = self.net.trunk[0]
+        h = nn.functional.linear(obs, first.weight[:, cols], first.bias)
+        return self.net.trunk[1:](h)
+
+    def log_probs_of(self, h: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        """``log_probs`` from trunk features ``h`` (``features``), the trunk run once."""
+        return self.net.out(h).masked_fill(~mask, MASKED_LOGIT).log_softmax(-1)
+
+
+def live_columns(x: np.ndarray, seen: np.ndarray | None = None) -> np.ndarray:
+    """Indices of the columns of ``x`` [B, D] that are not 0 in some row; ``seen`` (bool
+    [D]), if given, is or-ed with them (the union over several batches). On the host, in
+    numpy: one pass, where torch's reduction costs several."""
+    live = (x != 0).any(0)
+    if seen is not None:
+        seen |= live
+    return np.flatnonzero(live)
 
 
 def sample(logp: torch.Tensor, generator: torch.Generator | None = None) -> torch.Tensor:
@@ -59,7 +89,10 @@ def sample(logp: torch.Tensor, generator: torch.Generator | None = None) -> torc
 
 def entropy(logp: torch.Tensor) -> torch.Tensor:
     """Entropy of each row's distribution (masked actions contribute 0)."""
-    return -(logp.exp() * logp).sum(-1)
+    # masked entries sit near -1e8, whose exp underflows: the slow path of exp on CPUs.
+    # Clamped to -50 their exp is a normal float (2e-22) and their terms stay negligible
+    lp = logp.clamp(min=-50.0)
+    return -(lp.exp() * lp).sum(-1)
 
 
 class Critic(nn.Module):
@@ -71,6 +104,26 @@ class Critic(nn.Module):
 
     def forward(self, state: torch.Tensor) -> torch.Tensor:
         return self.net(state).squeeze(-1)
+
+
+class TrunkCritic(nn.Module):
+    """Value head on the actor's trunk (one shared trunk, MAPPO with ``shared_trunk``).
+
+    Reads the deciding hero's trunk features (``Actor.features``) and, for MAPPO, the
+    global state's sections beyond seat 0's observation (every seat's hand and the villain
+    agent's hand: what the deciding hero cannot see); IPPO passes no extra features. The
+    value loss trains the shared trunk together with the policy loss.
+    """
+
+    def __init__(self, feat_dim: int, extra_dim: int, hidden: list[int]) -> None:
+        super().__init__()
+        self.extra_dim = extra_dim
+        self.net = MLP(feat_dim + extra_dim, hidden, 1, out_std=1.0)
+
+    def forward(self, h: torch.Tensor, extra: torch.Tensor | None = None) -> torch.Tensor:
+        if self.extra_dim:
+            h = torch.cat([h, extra.to(h.dtype)], -1)
+        return self.net(h).squeeze(-1)
 
 
 class ValueNorm(nn.Module):

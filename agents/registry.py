@@ -3,8 +3,12 @@
 - ``random``: masked uniform (``RandomPolicy``),
 - ``heuristic``: the coordinated scripted team (``CoordinatedPolicy``),
 - ``heuristic_solo``: the per-hero scripted team, every hero on its own (``HeuristicPolicy``),
+- ``glory_one`` / ``glory_all``: the coordinated team with seat 0 / every hero a glory
+  seeker playing for its own fame (``agents.glory``, the Fame variant),
 - ``path/to/model.zip``: a MaskablePPO checkpoint from ``scripts/train_ppo.py``,
-- ``path/to/model.pt``: a MAPPO checkpoint from ``scripts/train_mappo.py``.
+- ``path/to/model.pt``: a MAPPO checkpoint from ``scripts/train_mappo.py``,
+- ``mappo:TASK``: the MAPPO policy shipped for benchmark task ``TASK`` (``list_pretrained()``;
+  files in ``agents/pretrained/``, written by ``scripts/export_checkpoint.py``).
 """
 
 from __future__ import annotations
@@ -12,11 +16,30 @@ from __future__ import annotations
 from pathlib import Path
 
 from agents.coordinated import CoordinatedPolicy
+from agents.glory import GloryTeamPolicy
 from agents.heuristic import HeuristicPolicy
 from agents.policy import Policy
 from agents.random_agent import RandomPolicy
 
-BUILTIN = ("random", "heuristic", "heuristic_solo")
+BUILTIN = ("random", "heuristic", "heuristic_solo", "glory_one", "glory_all")
+PRETRAINED = Path(__file__).resolve().parent / "pretrained"
+PRETRAINED_ALGOS = ("mappo",)
+
+
+def list_pretrained() -> list[str]:
+    """Names of the shipped policies, ``algo:task``, sorted."""
+    names = (p.stem.split("_", 1) for p in PRETRAINED.glob("*_*.pt"))
+    return sorted(f"{algo}:{task}" for algo, task in names if algo in PRETRAINED_ALGOS)
+
+
+def pretrained_path(spec: str) -> Path:
+    """The file of the shipped policy ``spec`` (``algo:task``); ``ValueError`` naming the
+    shipped ones when there is none."""
+    algo, _, task = spec.partition(":")
+    path = PRETRAINED / f"{algo}_{task}.pt"
+    if algo not in PRETRAINED_ALGOS or not task or not path.is_file():
+        raise ValueError(f"no shipped policy {spec!r}: shipped ones are {list_pretrained()}")
+    return path
 
 
 def load_policy(spec: str, seed: int = 0, device: str = "cpu", greedy: bool = True) -> Policy:
@@ -28,10 +51,17 @@ def load_policy(spec: str, seed: int = 0, device: str = "cpu", greedy: bool = Tr
         return CoordinatedPolicy()
     if spec == "heuristic_solo":
         return HeuristicPolicy()
+    if spec == "glory_one":
+        return GloryTeamPolicy([0], name=spec)
+    if spec == "glory_all":
+        return GloryTeamPolicy(None, name=spec)
+    if spec.partition(":")[0] in PRETRAINED_ALGOS and not Path(spec).exists():
+        spec = str(pretrained_path(spec))
     path = Path(spec)
     if not path.exists():
-        raise ValueError(f"unknown policy {spec!r}: expected one of {BUILTIN} or a checkpoint "
-                         "path (.zip from train_ppo.py, .pt from train_mappo.py)")
+        raise ValueError(f"unknown policy {spec!r}: expected one of {BUILTIN}, a shipped "
+                         f"policy {list_pretrained()} or a checkpoint path (.zip from "
+                         "train_ppo.py, .pt from train_mappo.py)")
     from agents.trained import MappoPolicy, PpoPolicy  # torch only when needed
 
     if path.suffix == ".zip":

@@ -24,16 +24,25 @@ from agents.checkpoints import (
 )
 from agents.networks import Actor, sample
 from agents.policy import Engine
+from hon_env.core.layout import N_ACTIONS
+from hon_env.core.observe import OBS_DIM
 
 
 class MappoPolicy:
-    """The actor of a ``scripts/train_mappo.py`` checkpoint."""
+    """The actor of a ``scripts/train_mappo.py`` checkpoint.
+
+    A checkpoint of an earlier env version whose spaces are a prefix of this version's
+    (``agents.checkpoints.PREFIX_VERSIONS``) reads the first ``obs_dim`` floats of each
+    observation and chooses among the first ``n_actions`` actions; in a decision whose legal
+    actions all lie beyond them (a variant's new segment) it takes the first legal action.
+    """
 
     name = "mappo"
 
     def __init__(self, actor: Actor, device: str = "cpu", greedy: bool = True,
-                 seed: int = 0) -> None:
+                 seed: int = 0, spaces: tuple[int, int] = (OBS_DIM, N_ACTIONS)) -> None:
         self.actor = actor.to(device).eval()
+        self.spaces = spaces  # (observation floats, actions) the actor was trained on
         self.device = torch.device(device)
         self.greedy = greedy
         self.gen = torch.Generator(device=self.device).manual_seed(seed)
@@ -43,7 +52,7 @@ class MappoPolicy:
              seed: int = 0) -> MappoPolicy:
         """The actor of the MAPPO checkpoint at ``path`` (tensors and plain data only:
         ``agents.checkpoints``); a ``CheckpointError`` names the file and what was wrong."""
-        ckpt = load_checkpoint(path, device)
+        ckpt = load_checkpoint(path, device, allow_prefix=True)
         hidden = ckpt["config"].get("hidden") if isinstance(ckpt["config"], dict) else None
         if (not isinstance(hidden, (list, tuple)) or not hidden
                 or not all(isinstance(h, int) and h > 0 for h in hidden)):
@@ -51,16 +60,22 @@ class MappoPolicy:
                                   f"got {hidden!r}")
         actor = Actor(ckpt["obs_dim"], ckpt["n_actions"], list(hidden))
         load_weights(path, actor, ckpt["actor"], "actor")
-        return cls(actor, device, greedy, seed)
+        return cls(actor, device, greedy, seed, (ckpt["obs_dim"], ckpt["n_actions"]))
 
     @torch.no_grad()
     def act(self, observations: np.ndarray, masks: np.ndarray, seats: np.ndarray,
             engine: Engine | None = None) -> np.ndarray:
-        obs = torch.as_tensor(observations, device=self.device)
-        mask = torch.as_tensor(masks, device=self.device).bool()
+        n_obs, n_act = self.spaces
+        obs = torch.as_tensor(observations[:, :n_obs], device=self.device)
+        mask = torch.as_tensor(masks[:, :n_act], device=self.device).bool()
+        known = mask.any(-1)
+        mask[~known, 0] = True  # rows answered below; keeps log_probs finite
         logp = self.actor.log_probs(obs, mask)
         a = logp.argmax(-1) if self.greedy else sample(logp, self.gen)
-        return a.cpu().numpy().astype(np.int64)
+        out = a.cpu().numpy().astype(np.int64)
+        for row in np.flatnonzero(~known.cpu().numpy()):
+            out[row] = int(np.flatnonzero(masks[row])[0])
+        return out
 
 
 class PpoPolicy:

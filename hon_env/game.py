@@ -155,6 +155,10 @@ class Game:
         game_init(self._state, self._tabs, np.int64(self.seed), self._mask[0])
         self._check_engine()
 
+    # bumped whenever the state changes through the API (apply, refresh, ``state =``): the
+    # front ends key the views they keep for one decision (observations) on it
+    _version: int = 0
+
     @property
     def state(self) -> np.ndarray:
         """The ``[1, STATE_LEN]`` int32 state (a live array: edit fields, then ``refresh``)."""
@@ -256,6 +260,7 @@ class Game:
                 f"action {a} ({what}) is not legal in decision '{self.decision}' of "
                 f"{self.current_agent}; legal: {legal}")
         game_apply(self._state, self._tabs, a, self._mask[0])
+        self._version += 1
         self._check_engine()
 
     def action_to_string(self, action: int) -> str:
@@ -365,6 +370,7 @@ class Game:
         content ops on the stack (a position built by hand may push its own effects)."""
         validate_state(self._state, self.scenario.tables, invariants=False)
         game_refresh(self._state, self._tabs, self._mask[0])
+        self._version += 1
         self._check_engine()
 
     def field(self, name: str) -> np.ndarray:

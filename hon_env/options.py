@@ -1,6 +1,6 @@
 """The keyword arguments every front end takes, defined and validated once.
 
-``Game``, ``hour_of_need_v3.env`` / ``parallel_env`` / ``raw_env``, the Gymnasium
+``Game``, ``hour_of_need_v4.env`` / ``parallel_env`` / ``raw_env``, the Gymnasium
 ``HourOfNeedEnv``, ``vector_env`` / ``VectorEnv`` and ``SB3VecEnv`` all forward their
 keyword arguments here, so they accept the same ones and refuse the same bad ones with the
 same message:
@@ -8,6 +8,7 @@ same message:
 - the game (``scenario_from``; ``Game`` takes only these): ``scenario``, ``heroes``,
   ``villain``, ``issue``, ``n_heroes``, ``nemeses``, ``rules``, ``caps``, ``max_cycles``;
 - the episode (``EnvOptions.build``; every environment): ``reward_shaping``,
+  ``villain_reward_shaping`` (the villain agent's, Mastermind variant),
   ``illegal_action``, ``render_mode`` (single-game envs render; the vector envs take only
   ``render_mode=None``), ``numeric_info`` (infos as numbers only).
 
@@ -27,7 +28,7 @@ from hon_env.checks import check_int
 from hon_env.content import Scenario, load_scenario
 from hon_env.content.loader import parse_scenario, scenario_path
 from hon_env.content.tables import MAX_HEROES
-from hon_env.envs.rewards import shaping_weights
+from hon_env.envs.rewards import reward_params, shaping_weights
 
 ILLEGAL_ACTION_MODES = ("raise", "penalize")
 RENDER_MODES = ("human", "ansi", "rgb_array")
@@ -90,7 +91,10 @@ class EnvOptions:
     """Validated keyword arguments of an environment (see the module documentation)."""
 
     scenario: Scenario
-    weights: np.ndarray  # float64 [N_EVENTS] shaping weight per event counter
+    # float64 [N_REWARD_PARAMS]: shaping weight per event counter for the heroes, then for
+    # the villain agent, then the Fame variant's reward mode and parameters
+    # (``core/episode.py``, ``envs/rewards.reward_params``)
+    weights: np.ndarray
     illegal_action: str  # "raise" or "penalize"
     render_mode: str | None
     numeric_info: bool = False  # infos as numbers only (``Session.info``)
@@ -98,6 +102,7 @@ class EnvOptions:
     @classmethod
     def build(cls, scenario: str | Path | Scenario = "origin_story", *,
               reward_shaping: Mapping[str, float] | None = None,
+              villain_reward_shaping: Mapping[str, float] | None = None,
               illegal_action: str = "raise", render_mode: str | None = None,
               render_modes: Sequence[str] = RENDER_MODES, numeric_info: bool = False,
               **game_options: Any) -> EnvOptions:
@@ -106,6 +111,8 @@ class EnvOptions:
         Args:
             scenario, **game_options: the game options of ``scenario_from``.
             reward_shaping: ``{event name: weight}`` (names: ``layout.EVENT_NAMES``).
+            villain_reward_shaping: the same for the villain agent's reward (Mastermind
+                variant; the game is then no longer zero-sum); needs the villain agent.
             illegal_action: ``"raise"`` or ``"penalize"``.
             render_mode: None or one of ``render_modes`` (the front end's).
             numeric_info: infos as numbers only (``Session.info``), for wrappers that turn
@@ -121,8 +128,14 @@ class EnvOptions:
         if not isinstance(numeric_info, (bool, np.bool_)):
             raise TypeError(f"numeric_info must be True or False, got {numeric_info!r}")
         weights = shaping_weights(reward_shaping)
-        return cls(scenario_from(scenario, **game_options), weights, illegal_action,
-                   render_mode, bool(numeric_info))
+        villain_weights = shaping_weights(villain_reward_shaping, "villain_reward_shaping")
+        compiled = scenario_from(scenario, **game_options)
+        if villain_reward_shaping and not compiled.villain_agent:
+            raise ValueError(f"villain_reward_shaping shapes the villain agent's reward, but "
+                             f"scenario {compiled.id!r} has no villain agent (rules "
+                             "villain_agent)")
+        params = reward_params(weights, compiled.rules["fame"], villain_weights)
+        return cls(compiled, params, illegal_action, render_mode, bool(numeric_info))
 
 
 def check_render_mode(render_mode: str | None, render_modes: Sequence[str]) -> None:

@@ -122,6 +122,7 @@ def remask(g: Game) -> None:
     """Recompute the legal mask of the pending decision after hand edits, answering nothing
     (``game.refresh()`` also takes a decision left with a single legal action)."""
     game_remask(g.state, g._tabs, g._mask[0])
+    g._version += 1  # the state was edited: views kept for it (observations) are stale
 
 
 def jump(g: Game, where: str) -> None:

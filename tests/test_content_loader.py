@@ -52,7 +52,9 @@ from hon_env.content.tables import (
     HC_NAME_ID,
     HC_NCOLS,
     HC_PLAY_PROG,
+    HEADLINE_POOL,
     HERO_DECK,
+    HL_NCOLS,
     HS_FORM,
     HS_HEALTH,
     HS_NCOLS,
@@ -68,6 +70,7 @@ from hon_env.content.tables import (
     MAX_PANELS,
     MAX_PROGS,
     MAX_SPACES,
+    N_FAME,
     NEMESIS_POOL,
     NM_ACTIVATE_PROG,
     NM_DANGER,
@@ -280,6 +283,7 @@ def test_valid_content_compiles_with_fixed_shapes(tmp_path: Path) -> None:
         "sby": (SPECIAL_BYSTANDERS, SB_NCOLS),
         "crisis": (MAX_CRISES, CR_NCOLS), "ally": (MAX_HEROES, AL_NCOLS),
         "hero_roster": (MAX_HEROES,),
+            "fame": (N_FAME,), "headline": (HEADLINE_POOL, HL_NCOLS),
     }
     assert set(shapes) == set(t.dtype.names)
     for name, shape in shapes.items():

@@ -13,7 +13,7 @@ import torch
 from agents.checkpoints import CheckpointError
 from agents.networks import Actor
 from agents.registry import load_policy
-from hon_env import Game, hour_of_need_v3, vector_env
+from hon_env import Game, hour_of_need_v4, vector_env
 from hon_env.core.layout import N_ACTIONS
 from hon_env.core.observe import OBS_DIM
 from hon_env.envs.gym_env import HourOfNeedEnv
@@ -77,13 +77,13 @@ def _aec_copy_continues(make, how):
 @pytest.mark.parametrize("how", COPIES)
 def test_aec_env_copy_mid_episode_is_a_true_copy(how):
     """Before: deepcopy (EzPickle) returned a fresh env that had never been reset."""
-    _aec_copy_continues(lambda: hour_of_need_v3.env(n_heroes=2), how)
-    _aec_copy_continues(lambda: hour_of_need_v3.raw_env(n_heroes=2), how)
+    _aec_copy_continues(lambda: hour_of_need_v4.env(n_heroes=2), how)
+    _aec_copy_continues(lambda: hour_of_need_v4.raw_env(n_heroes=2), how)
 
 
 @pytest.mark.parametrize("how", COPIES)
 def test_parallel_and_gym_copies_mid_episode(how):
-    par = hour_of_need_v3.parallel_env(n_heroes=2)
+    par = hour_of_need_v4.parallel_env(n_heroes=2)
     obs, _ = par.reset(seed=1)
     twin = COPIES[how](par)
     assert twin.agents == par.agents
@@ -183,3 +183,70 @@ def test_bad_ppo_zip_names_the_file(tmp_path, content):
     with pytest.raises(CheckpointError) as err:
         load_policy(str(path))
     assert str(path) in str(err.value)
+
+
+# --------------------------------------------------------------------------- shipped policies
+
+def test_exported_checkpoint_plays_like_the_training_one_and_cannot_resume(tmp_path):
+    """The actor-only export (float16) picks the same greedy actions as the full file, and
+    resuming training from it is refused with the missing key named."""
+    from agents.checkpoints import export_actor
+
+    full = _save(tmp_path / "full.pt", critic={}, optimizer={}, global_step=7)
+    out = export_actor(full, tmp_path / "small.pt")
+    assert set(out) == {"algo", "config", "global_step", "obs_dim", "n_actions", "actor"}
+    assert all(v.dtype == torch.float16 for v in out["actor"].values())
+    rng = np.random.default_rng(0)
+    obs = rng.normal(size=(64, OBS_DIM)).astype(np.float32)
+    masks = (rng.random((64, N_ACTIONS)) < 0.3).astype(np.int8)
+    masks[:, 0] = 1
+    a_full = load_policy(str(full)).act(obs, masks, np.zeros(64))
+    a_small = load_policy(str(tmp_path / "small.pt")).act(obs, masks, np.zeros(64))
+    assert (a_full == a_small).mean() > 0.95  # float16 rounding may flip a near tie
+    assert masks[np.arange(64), a_small].all()
+    from agents.cli.train_mappo import Config, train
+
+    with pytest.raises(CheckpointError, match="cannot resume: missing key 'critic'"):
+        train(Config(resume=str(tmp_path / "small.pt"), run_dir=str(tmp_path / "run")))
+
+
+def test_shipped_policies_load_by_name_and_unknown_names_list_them():
+    from agents.registry import PRETRAINED, list_pretrained
+    from agents.trained import MappoPolicy
+
+    names = list_pretrained()
+    assert "mappo:duo" in names
+    for name in names:
+        assert isinstance(load_policy(name), MappoPolicy)
+        assert (PRETRAINED / f"{name.replace(':', '_')}.pt").stat().st_size <= 10 * 2**20
+    with pytest.raises(ValueError, match=r"no shipped policy 'mappo:nope'.*mappo:duo"):
+        load_policy("mappo:nope")
+
+
+def test_a_checkpoint_of_an_earlier_prefix_version_reads_the_prefix(tmp_path):
+    """A policy trained on an earlier env version whose spaces this version only extended
+    (PREFIX_VERSIONS) acts on the observation's prefix and never picks a new action, except
+    where only new actions are legal; other sizes are refused."""
+    from agents.checkpoints import PREFIX_VERSIONS
+    from agents.trained import MappoPolicy
+
+    (n_obs, n_act), = PREFIX_VERSIONS.values()
+    assert n_obs < OBS_DIM and n_act <= N_ACTIONS
+    actor = Actor(n_obs, n_act, [8])
+    torch.save({"algo": "mappo", "obs_dim": n_obs, "n_actions": n_act,
+                "config": {"hidden": [8]}, "actor": actor.state_dict()}, tmp_path / "old.pt")
+    policy = load_policy(str(tmp_path / "old.pt"))
+    rng = np.random.default_rng(1)
+    obs = rng.normal(size=(16, OBS_DIM)).astype(np.float32)
+    masks = np.ones((16, N_ACTIONS), np.int8)
+    if n_act < N_ACTIONS:
+        masks[3, :n_act] = 0  # only actions the old policy does not know
+    a = policy.act(obs, masks, np.zeros(16))
+    known = np.arange(16) != 3 if n_act < N_ACTIONS else np.ones(16, bool)
+    assert (a[known] < n_act).all()
+    if n_act < N_ACTIONS:
+        assert a[3] == n_act
+    obs[:, n_obs:] = 99.0  # what it cannot read changes nothing
+    np.testing.assert_array_equal(policy.act(obs, masks, np.zeros(16)), a)
+    with pytest.raises(CheckpointError, match="retrain it"):
+        MappoPolicy.load(_save(tmp_path / "odd.pt", obs_dim=n_obs + 1))

@@ -42,7 +42,7 @@ def test_features_tile_the_vectors_without_gaps_or_overlaps():
 
 
 def test_sizes_match_the_environments():
-    env = hon_env.hour_of_need_v3.env()
+    env = hon_env.hour_of_need_v4.env()
     assert env.observation_space(env.possible_agents[0])["observation"].shape == (OBS_DIM,)
     assert env.state_space.shape == (STATE_DIM,)
 
@@ -125,7 +125,9 @@ def _scripted_views(steps: int = 400):
                dict(heroes=["majesty"], villain="dowager", issue="century_heist"),
                # the villain agent (Mastermind variant): its rows show the villain's view
                dict(scenario="mastermind",
-                    rules={"villain_agent": {"inflict_victim": "villain"}})]
+                    rules={"villain_agent": {"inflict_victim": "villain"}}),
+               # the Fame variant: the fame sections
+               dict(scenario="fame_race")]
     policy = VersusPolicy(HeuristicPolicy(), RandomPolicy(0))
     for kw in configs:
         env = hon_env.vector_env(16, seed=0, **kw)
@@ -141,7 +143,7 @@ def _scripted_views(steps: int = 400):
 # Set by events too rare for a few hundred scripted steps (or, for crisis_area, that no
 # shipped deck causes: no shipped card has the Crisis trait); the next test sets each one.
 RARE = {"global.crisis_area", "global.bystanders_defeated", "global.own_yields",
-        "issue_cards.exhausted", "special_bystanders.defeated"}
+        "issue_cards.exhausted", "special_bystanders.defeated", "fame_seats.fame_below_zero"}
 
 
 def test_the_encoder_writes_every_declared_feature():
@@ -175,6 +177,9 @@ def test_rare_features_follow_their_state_fields():
     assert read(obs, "global.own_yields") > 0
     assert read_row(obs, "special_bystanders", 0)["defeated"] == pytest.approx(2 / 4)
     assert read(obs, "global.crisis_area") == pytest.approx(1 / 4)
+    g = Game("fame_race", seed=0)
+    g.field("fame")[0] = -3
+    assert read_row(g.observation(0), "fame_seats", 0)["fame_below_zero"] == pytest.approx(0.3)
 
 
 def test_docs_page_is_generated_from_the_table():

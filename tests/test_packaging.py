@@ -78,7 +78,7 @@ def installed(tmp_path_factory) -> Path:
     for needed in ("hon_env/configs/scenarios/origin_story.yaml",
                    "hon_env/configs/content/heroes/majesty.yaml",
                    "hon_env/configs/train/mappo.yaml", "hon_env/py.typed",
-                   "agents/cli/train.py"):
+                   "agents/cli/train.py", "agents/pretrained/mappo_duo.pt"):
         assert needed in names, needed
 
     venv = tmp / "venv"

@@ -12,10 +12,12 @@ import numpy as np
 import pytest
 import yaml
 
+from agents.checkpoints import load_checkpoint
 from agents.evaluation import evaluate
 from agents.registry import load_policy
 from agents.training.config import parse_config
 from hon_env import vector_env
+from hon_env.core.observe import OBS_DIM, STATE_DIM
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -60,10 +62,51 @@ def test_train_mappo_smoke(tmp_path, capsys):
     _plays(run / "final.pt")
     out = capsys.readouterr().out
     assert "[train]" in out and "[eval]" in out, out
+    # the critic is a value head on the shared trunk (32 wide) and the state's hands
+    critic = load_checkpoint(run / "final.pt", "cpu")["critic"]
+    assert critic["net.trunk.0.weight"].shape[1] == 32 + STATE_DIM - OBS_DIM
     # resume from the first checkpoint: continues at its step count
     mod.main(args + ["--resume", str(run / "checkpoints" / "step_256.pt"),
                      "--run-dir", str(tmp_path / "resumed")])
     assert [int(r["step"]) for r in _rows(tmp_path / "resumed" / "train.csv")] == [512]
+    with pytest.raises(Exception, match="trained with shared_trunk true"):
+        mod.main(args + ["--resume", str(run / "final.pt"), "--shared-trunk", "false",
+                         "--run-dir", str(tmp_path / "r2"), "--total-steps", "1024"])
+
+
+def test_train_mappo_separate_critic(tmp_path):
+    """``--shared-trunk false``: a critic MLP of its own over the whole global state."""
+    mod = _script("train_mappo")
+    run = tmp_path / "sep"
+    mod.main(["--run-dir", str(run), "--total-steps", "256", "--num-envs", "32",
+              "--num-steps", "4", "--num-minibatches", "2", "--hidden", "16",
+              "--shared-trunk", "false", "--eval-games", "2", "--progress", "false"])
+    critic = load_checkpoint(run / "final.pt", "cpu")["critic"]
+    assert critic["net.trunk.0.weight"].shape == (16, STATE_DIM)
+    _plays(run / "final.pt")
+
+
+def test_first_layer_on_live_columns_matches_the_full_layer():
+    """``Actor.features`` on the observation's non-zero columns only (``live_columns``) is
+    the full first layer's result, and gives the other weights a zero gradient."""
+    import torch
+
+    from agents.networks import Actor, live_columns
+
+    torch.manual_seed(0)
+    actor = Actor(40, 7, [16, 8])
+    x = np.zeros((5, 40), np.float32)
+    x[:, [3, 17, 18, 39]] = np.random.default_rng(0).random((5, 4))
+    seen = np.zeros(40, bool)
+    cols = live_columns(x, seen)
+    assert cols.tolist() == [3, 17, 18, 39] and seen.sum() == 4
+    full = actor.features(torch.from_numpy(x))
+    part = actor.features(torch.from_numpy(x[:, cols]), torch.from_numpy(cols))
+    torch.testing.assert_close(part, full)
+    part.sum().backward()
+    grad = actor.net.trunk[0].weight.grad
+    assert grad[:, cols].abs().sum() > 0
+    assert grad[:, np.setdiff1d(np.arange(40), cols)].abs().sum() == 0
 
 
 def test_train_ppo_smoke(tmp_path, capsys):
@@ -175,9 +218,6 @@ def test_both_trainers_speak_one_dialect(tmp_path):
 def test_train_ippo_on_a_task_smoke(tmp_path):
     """``--algo ippo --task transfer``: the critic reads the observation, training plays the
     task's training pair and in-training evaluations its evaluation games."""
-    from agents.checkpoints import load_checkpoint
-    from hon_env.core.observe import OBS_DIM
-
     mod = _script("train_mappo")
     run = tmp_path / "ippo"
     mod.main(["--run-dir", str(run), "--algo", "ippo", "--task", "transfer",
@@ -189,7 +229,8 @@ def test_train_ippo_on_a_task_smoke(tmp_path):
     assert saved["algo"] == "ippo" and saved["task"] == "transfer"
     ckpt = load_checkpoint(run / "final.pt", "cpu")
     first = next(v for k, v in ckpt["critic"].items() if k.endswith("weight"))
-    assert first.shape[1] == OBS_DIM  # IPPO: the critic values the hero's own view
+    # IPPO: the critic values the hero's own view: the shared trunk's features, nothing else
+    assert first.shape[1] == 16
     assert len(_rows(run / "eval.csv")) == 1
     _plays(run / "final.pt")
     with pytest.raises(Exception, match="trained with algo ippo"):

@@ -3,7 +3,7 @@
 Sources: seed 003 (a two-villain house variant of Sentinels of the Multiverse), cited as
 ``003 §SECTION``, for what changes; the rulebook (000) for everything else (Setup step 3:
 the villain deck, the Villain card on its Scheming side in panel 1, one hidden token per
-hero). Engine interpretations: docs/engine.md #45-#47.
+hero). Engine interpretations: docs/engine.md #46-#48.
 """
 
 from __future__ import annotations
@@ -166,7 +166,7 @@ def test_villain_values_count_the_heroes_facing_it(floor: int) -> None:
 
 def test_one_villain_keeps_the_second_villain_fields_empty() -> None:
     """With one villain the game is the rulebook's: no facing decision, the second
-    villain's card slots removed, its fields untouched (engine.md #45)."""
+    villain's card slots removed, its fields untouched (engine.md #46)."""
     g = Game("origin_story", heroes=TRIO, seed=0)
     f = g.field
     assert (f("vloc")[VDECK:] == L.L_REMOVED).all()

@@ -4,6 +4,7 @@
     hon-bench --quick           # smaller measurement, no file
     hon-bench --out bench.md    # the table written to another file
     hon-bench --cold-only       # only the cold start and per-kernel compile rows
+    hon-bench --mappo-heroes 4 --device cuda   # MAPPO steps/s at 4 heroes on a GPU
 
 (``python scripts/benchmark.py`` in a checkout is the same command.)
 
@@ -30,7 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
-from hon_env import Game, hour_of_need_v3, load_scenario, vector_env
+from hon_env import Game, hour_of_need_v4, load_scenario, vector_env
 from hon_env.core import layout as L
 from hon_env.core.observe import OBS_DIM, STATE_DIM
 
@@ -57,7 +58,7 @@ def bench_game(sc, seconds: float) -> float:
 
 def bench_aec(sc, seconds: float) -> float:
     """Decisions/s of the wrapped PettingZoo AEC env with random legal actions."""
-    env = hour_of_need_v3.env(scenario=sc)
+    env = hour_of_need_v4.env(scenario=sc)
     rng = np.random.default_rng(0)
     n = 0
     seed = 0
@@ -146,7 +147,9 @@ def bench_training(algo: str, steps: int, extra: list[str]) -> float:
         cmd = [sys.executable, "-m", "agents.cli.train", "--algo", algo, "--run-dir", tmp,
                "--total-steps", str(steps), "--eval-games", "1", "--eval-every",
                str(10 * steps), "--progress", "false", "--tensorboard", "false", *extra]
-        subprocess.run(cmd, check=True, capture_output=True)
+        done = subprocess.run(cmd, capture_output=True, text=True)
+        if done.returncode:
+            raise SystemExit(f"{' '.join(cmd)} failed:\n{done.stderr[-3000:]}")
         with open(Path(tmp) / "train.csv") as fh:
             rows = list(csv.DictReader(fh))
         return float(rows[-1]["steps_per_s"])
@@ -156,7 +159,7 @@ def bench_training(algo: str, steps: int, extra: list[str]) -> float:
 QUICK_START = """
 import hon_env
 
-env = hon_env.hour_of_need_v3.env(heroes=["majesty", "stride"], render_mode="ansi")
+env = hon_env.hour_of_need_v4.env(heroes=["majesty", "stride"], render_mode="ansi")
 env.reset(seed=0)
 for agent in env.agent_iter():
     obs, reward, terminated, truncated, info = env.last()
@@ -243,13 +246,16 @@ def main(argv: list[str] | None = None) -> None:
                    metavar="N",
                    help="only measure MAPPO's training steps/s with N heroes (default N: 4; "
                         "task quartet for 4) and print it; nothing else, no file")
+    p.add_argument("--device", default="cpu",
+                   help="torch device of the training rows (cpu, cuda, auto)")
     p.add_argument("--out", default=str(CHECKOUT_DOCS) if CHECKOUT_DOCS.exists() else None,
                    help="Markdown file for the table (None: print only; from a checkout: "
                         "its docs/benchmarks.md)")
     args = p.parse_args(argv)
+    dev = ["--device", args.device]
     if args.mappo_heroes is not None:
-        print(f"| {mappo_row(args.mappo_heroes)} | "
-              f"{bench_training('mappo', MAPPO_TEAM_STEPS, mappo_team(args.mappo_heroes)):,.0f} |")
+        rate = bench_training("mappo", MAPPO_TEAM_STEPS, mappo_team(args.mappo_heroes) + dev)
+        print(f"| {mappo_row(args.mappo_heroes)}, device {args.device} | {rate:,.0f} |")
         return
     seconds = 1.0 if args.quick else args.seconds
     cold_lines: list[str] = []
@@ -286,11 +292,11 @@ def main(argv: list[str] | None = None) -> None:
     if not (args.quick or args.no_training):
         train_rows = [
             ("MAPPO, `configs/train/mappo.yaml` (512-512, scripted labels each step)",
-             bench_training("mappo", 16 * 32768, [])),
-            (mappo_row(4), bench_training("mappo", MAPPO_TEAM_STEPS, mappo_team(4))),
+             bench_training("mappo", 16 * 32768, dev)),
+            (mappo_row(4), bench_training("mappo", MAPPO_TEAM_STEPS, mappo_team(4) + dev)),
             ("MAPPO, 128-128 networks, no kickstarting",
              bench_training("mappo", 16 * 32768,
-                            ["--hidden", "128", "128", "--kickstart-coef", "0"])),
+                            ["--hidden", "128", "128", "--kickstart-coef", "0", *dev])),
             ("MaskablePPO, `configs/train/ppo.yaml` (512-512, no warm start)",
              bench_training("ppo", 8 * 16384, ["--pretrain-steps", "0"])),
         ]

@@ -6,22 +6,39 @@ global state (MAPPO) or the deciding hero's own observation (IPPO, ``--algo ippo
     hon-train --task duo                            # a benchmark task (hon_env.tasks)
     hon-train --total-steps 200000 --run-dir runs/try
     hon-train --resume runs/mappo/checkpoints/step_1000000.pt
+    hon-train --scenario mastermind --opponent scripted       # heroes vs a villain agent
+    hon-train --scenario mastermind --side villain --opponent runs/mappo/final.pt
     python scripts/train_mappo.py --help            # the same, from a checkout
 
-CleanRL-style and in one file: the rollout, GAE and the clipped PPO update are below.
+CleanRL-style: the rollout, GAE and the clipped PPO update are in
+``agents/training/mappo.py`` (shared with ``scripts/train_selfplay.py``), the loop below.
 The heroes of every game act in turn (whoever holds the decision), so a rollout step is
 one decision per game: the actor sees the deciding hero's observation (its seat is one-hot
 in it) and samples from the legal actions only; the critic values the global state
 (``algo: mappo``) or, for IPPO (``algo: ippo``), the same observation the actor sees.
+With ``shared_trunk`` (the default) actor and critic share one trunk: the critic is a
+small value head on the actor's last hidden layer plus, for MAPPO, the global state's
+sections the deciding hero cannot see (every seat's hand, the villain agent's hand). The
+first layer multiplies only the observation columns that are not 0 somewhere in the
+batch (``agents.networks.live_columns``; about a quarter of them), which gives the full
+layer's result for a fraction of the work.
 Rewards are the team's (+1 win, -1 loss, plus the config's event shaping), the same for
 every hero. The vector env resets finished games itself; a truncated episode is treated
 as ended (no bootstrap), as in CleanRL.
 
+Mastermind variant (rules ``villain_agent``, docs/mastermind.md): ``side: heroes`` trains
+the heroes while ``opponent`` answers the villain's rows (``top_card`` plays the
+rulebook's deck instead); ``side: villain`` trains the villain agent (a best response)
+while ``opponent`` (default the scripted team) plays the heroes. The other side's rows
+stay in the rollout for the critic and GAE but carry no policy loss. ``total_steps``
+counts the learner's decisions; ``steps_per_s`` counts every row stepped.
+
 Kickstarting (Schmitt et al., 2018), off unless ``kickstart_coef > 0``: for the first
 ``kickstart_steps`` steps the loss adds ``coef * cross-entropy`` between the actor and the
 coordinated scripted team's action in each visited state (``load_policy("heuristic")``;
-the coefficient decays linearly to 0), so PPO starts from the scripted team's behaviour
-instead of from random play, which never wins.
+the scripted villain's for ``side: villain``; the coefficient decays linearly to 0), so
+PPO starts from the scripted team's behaviour instead of from random play, which never
+wins.
 
 ``task: NAME`` (``--task NAME``) trains on the task's training split and evaluates on its
 evaluation games (``agents.training.games``); the run refuses seeds that would reach them.
@@ -30,10 +47,13 @@ Writes to ``run_dir`` what ``hon-train --algo ppo`` writes, under the same names
 ``config.yaml``, ``train.csv`` (one row per update: the columns of
 ``agents.training.logger.TRAIN_METRICS`` -- episode return, win and loss rates, losses,
 entropy, KL, clip fraction, learning rate, steps/s -- plus ``kickstart_coef``,
-``kickstart_loss``, ``rollout_s``, ``learn_s``), ``eval.csv`` (greedy win rate with 95%
-interval next to the random and scripted baselines, every ``eval_every`` steps),
+``kickstart_loss``, ``rollout_s``, ``learn_s``, ``env_steps``), ``eval.csv`` (greedy win
+rate with 95% interval next to the random and scripted baselines, every ``eval_every``
+steps; for ``side: villain`` the heroes' win rate against the trained, top-card and
+scripted villains),
 TensorBoard events in ``tb/``, ``checkpoints/step_<N>.pt`` and ``final.pt`` (load with
-``agents.load_policy``). Each phase (training, evaluation) prints a line.
+``agents.load_policy``; a villain with ``agents.villains.load_villain``). Each phase
+(training, evaluation) prints a line.
 """
 
 # ruff: noqa: E402  (the environment variable below must be set before torch loads)
@@ -44,26 +64,28 @@ import os
 # torch's OpenMP workers must not spin between calls: the engine's threads need the cores
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
-import copy
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
 import torch
-from torch import nn
 
-from agents.checkpoints import CheckpointError, load_checkpoint, load_weights
-from agents.coordinated import CoordinatedPolicy
-from agents.networks import Actor, Critic, ValueNorm, bf16_is_fast, entropy, sample
-from agents.trained import MappoPolicy
-from agents.training.baselines import BaselineEvaluator, eval_summary, print_result
-from agents.training.config import RunConfig, config_dict, parse_config
-from agents.training.games import run_games
+from agents.policy import Policy
+from agents.training.baselines import (
+    BaselineEvaluator,
+    VillainEvaluator,
+    eval_summary,
+    print_result,
+    villain_eval_summary,
+)
+from agents.training.config import RunConfig, parse_config
+from agents.training.games import RunGames, run_games
+from agents.training.league import HEROES, SIDES, VILLAIN, League, load_opponent
 from agents.training.logger import RunLogger, checkpoint_path
+from agents.training.mappo import MappoLearner, Rollout, pick_device, train_step
+from agents.villains import TOP_CARD
 from hon_env.content.loader import TRAIN_CONFIGS_DIR
-from hon_env.core import layout as L
-from hon_env.envs.vector import VectorEnv
+from hon_env.envs.vector import VectorEnv, require_team_reward
 
 DEFAULT_CONFIG = TRAIN_CONFIGS_DIR / "mappo.yaml"
 ALGOS = ("mappo", "ippo")
@@ -103,7 +125,13 @@ class Config(RunConfig):
     max_grad_norm: float = 0.5
     """gradient norm clip"""
     hidden: list[int] = field(default_factory=lambda: [512, 512])
-    """hidden layer sizes of the actor and of the critic"""
+    """hidden layer sizes of the actor (and of the critic, without shared_trunk)"""
+    shared_trunk: bool = True
+    """one trunk for actor and critic: the critic is a value head on the actor's last
+    hidden layer plus, for MAPPO, the state's sections the deciding hero cannot see (the
+    hands); false: a separate critic MLP over the whole global state (or observation)"""
+    critic_hidden: list[int] = field(default_factory=lambda: [256])
+    """hidden layer sizes of the value head on the shared trunk (shared_trunk only)"""
     value_norm: bool = True
     """normalise value targets with running statistics"""
     kickstart_coef: float = 0.0
@@ -114,6 +142,19 @@ class Config(RunConfig):
     """bf16 autocast of the hidden layers: auto (where fast), true or false"""
     threads: int = 0
     """torch CPU threads (0: torch's default)"""
+    side: str = "heroes"
+    """the side that learns: heroes (every hero seat, one shared actor) or villain (the
+    villain agent's rows of a scenario with rules villain_agent, Mastermind variant)"""
+    opponent: str | None = None
+    """who plays the other side. Side heroes on a villain-agent scenario: a villain
+    (top_card: the rulebook's deck, the variant switched off; random; scripted; a villain
+    checkpoint). Side villain: a hero team (heuristic, heuristic_solo, random or a
+    checkpoint; default heuristic). Checkpoints sample their actions. The villain's
+    reward is the game's result plus villain_reward_shaping: reward_shaping does not
+    apply to it"""
+    villain_reward_shaping: dict | None = None
+    """side villain: YAML mapping event name -> reward added to the villain's reward per
+    event (the game is then no longer zero-sum)"""
 
     def check(self) -> None:
         self.check_positive("num_envs", "num_steps", "num_minibatches", "update_epochs")
@@ -125,31 +166,51 @@ class Config(RunConfig):
             raise ValueError(f"amp must be auto, true or false, got {self.amp!r}")
         if not self.hidden or min(self.hidden) < 1:
             raise ValueError(f"hidden must list positive layer sizes, got {self.hidden}")
+        if self.critic_hidden and min(self.critic_hidden) < 1:
+            raise ValueError("critic_hidden must list positive layer sizes (or none), got "
+                             f"{self.critic_hidden}")
+        if self.side not in SIDES:
+            raise ValueError(f"side must be one of {', '.join(SIDES)}, got {self.side!r}")
+        if self.task and (self.side != HEROES or self.opponent is not None):
+            raise ValueError("task names a heroes-only benchmark task: side villain and "
+                             "opponent need a scenario with the villain agent (use --scenario)")
+        if self.side == VILLAIN and self.opponent == TOP_CARD:
+            raise ValueError("opponent top_card is a villain; side villain plays against a "
+                             "hero team (heuristic, random or a checkpoint)")
 
 
-def pick_device(name: str) -> torch.device:
-    if name == "auto":
-        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
-    return torch.device(name)
+def side_shaping(cfg: Config) -> dict[str, dict | None]:
+    """The env's shaping options for the learner's side: the heroes' ``reward_shaping``,
+    or the villain's ``villain_reward_shaping``."""
+    if cfg.side == HEROES:
+        if cfg.villain_reward_shaping:
+            raise ValueError("villain_reward_shaping shapes the villain's reward: it needs "
+                             "side villain")
+        return {"reward_shaping": cfg.reward_shaping}
+    return {"villain_reward_shaping": cfg.villain_reward_shaping}
 
 
-def kick_coef(cfg: Config, step: int) -> float:
-    """Weight of the imitation term at ``step``: linear decay to 0 at kickstart_steps."""
-    if cfg.kickstart_coef <= 0 or step >= cfg.kickstart_steps:
-        return 0.0
-    return cfg.kickstart_coef * (1.0 - step / cfg.kickstart_steps)
-
-
-def save_checkpoint(path: Path, cfg: Config, actor: Actor, critic: Critic, vnorm: ValueNorm,
-                    opt: torch.optim.Optimizer, global_step: int, env: VectorEnv) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    torch.save({
-        "algo": "mappo", "config": config_dict(cfg), "global_step": global_step,
-        "obs_dim": env.observation_dim, "state_dim": env.state_dim,
-        "n_actions": env.n_actions, "actor": actor.state_dict(),
-        "critic": critic.state_dict(), "value_norm": vnorm.state_dict(),
-        "optimizer": opt.state_dict(),
-    }, path)
+def training_setup(cfg: Config, seed: int, device: str
+                   ) -> tuple[RunGames, League | None, Policy | None]:
+    """The run's games, the league that plays the other side (None without a villain agent)
+    and the greedy opponent its evaluations play (None without a villain agent)."""
+    spans = [(seed, cfg.total_steps + 2 * cfg.num_envs)]
+    if cfg.opponent == TOP_CARD:  # the rulebook's villain deck: the variant switched off
+        return run_games(cfg, spans, rules={"villain_agent": False}), None, None
+    games = run_games(cfg, spans)
+    if not games.scenario.villain_agent:
+        if cfg.opponent is not None or cfg.side == VILLAIN:
+            raise ValueError(f"scenario {games.scenario.id!r} has no villain agent (rules "
+                             "villain_agent): side villain and opponent need one")
+        return games, None, None
+    spec = cfg.opponent or ("heuristic" if cfg.side == VILLAIN else None)
+    if spec is None:
+        raise ValueError(f"the villain of scenario {games.scenario.id!r} is an agent: name the "
+                         "heroes' opponent with opponent (top_card, random, scripted or a "
+                         "villain checkpoint)")
+    league = League([load_opponent(cfg.side, spec, seed=cfg.seed, device=device)],
+                    cfg.num_envs, cfg.seed, names=[spec])
+    return games, league, load_opponent(cfg.side, spec, seed=cfg.seed, greedy=True)
 
 
 def train(cfg: Config) -> dict[str, float]:
@@ -159,198 +220,66 @@ def train(cfg: Config) -> dict[str, float]:
         torch.set_num_threads(cfg.threads)
     device = pick_device(cfg.device)
     torch.manual_seed(cfg.seed)
-    B, S = cfg.num_envs, cfg.num_steps
-    batch = B * S
-    mb = batch // cfg.num_minibatches
-    ippo = cfg.algo == "ippo"
-    critic_key = "observation" if ippo else "state"  # what the critic values
-
-    global_step = 0
-    ckpt = None
-    if cfg.resume:
-        ckpt = load_checkpoint(cfg.resume, device)  # tensors and plain data only
-        for key in ("critic", "value_norm", "optimizer", "global_step"):
-            if key not in ckpt:
-                raise CheckpointError(f"{cfg.resume}: cannot resume: missing key {key!r}")
-        saved = ckpt["config"].get("algo", "mappo")
-        if saved != cfg.algo:
-            raise CheckpointError(f"{cfg.resume}: trained with algo {saved}; resume it with "
-                                  f"--algo {saved}, not {cfg.algo}")
-        global_step = int(ckpt["global_step"])
+    learner = MappoLearner(cfg, device, cfg.side)
+    global_step = learner.resume(cfg.resume) if cfg.resume else 0
     # resumed runs continue with fresh episodes: seeds move on with the step count; game i's
-    # k-th episode plays seed + i + k * B, so the run's seeds span B + the steps left + B
+    # k-th episode plays seed + i + k * B, so the run's seeds span B + the steps + B
     seed = cfg.seed * 1_000_003 + global_step
-    games = run_games(cfg, [(seed, cfg.total_steps - global_step + 2 * B)])
-    scenario = games.scenario
-
-    probe = VectorEnv(1, 0, scenario)
-    actor = Actor(probe.observation_dim, probe.n_actions, cfg.hidden).to(device)
-    critic = Critic(probe.observation_dim if ippo else probe.state_dim,
-                    cfg.hidden).to(device)
-    vnorm = ValueNorm().to(device)
-    opt = torch.optim.Adam(list(actor.parameters()) + list(critic.parameters()), lr=cfg.lr,
-                           eps=1e-5)
-    if ckpt is not None:
-        load_weights(cfg.resume, actor, ckpt["actor"], "actor")
-        load_weights(cfg.resume, critic, ckpt["critic"], "critic")
-        load_weights(cfg.resume, vnorm, ckpt["value_norm"], "value_norm")
-        load_weights(cfg.resume, opt, ckpt["optimizer"], "optimizer")
-    env = VectorEnv(B, seed, scenario, reward_shaping=cfg.reward_shaping)
-    evaluator = BaselineEvaluator(games.eval_scenario, games.eval_games, games.eval_seed)
+    games, league, eval_opponent = training_setup(cfg, seed - global_step, str(device))
+    # the learner trains every row on one reward per side; the Fame variant's fame and rank
+    # modes give each hero its own, which this trainer does not learn from
+    require_team_reward(games.scenario, "hon-train (MAPPO/IPPO)")
+    env = VectorEnv(cfg.num_envs, seed, games.scenario, **side_shaping(cfg))
+    roll = Rollout(env, cfg, cfg.side, league, device, learner)
+    if cfg.side == HEROES:
+        evaluator = BaselineEvaluator(games.eval_scenario, games.eval_games, games.eval_seed,
+                                      villain_policy=eval_opponent)
+        summary = eval_summary
+    else:
+        evaluator = VillainEvaluator(eval_opponent, cfg.eval_games, scenario=cfg.scenario,
+                                     heroes=cfg.heroes, villain=cfg.villain, issue=cfg.issue)
+        summary = villain_eval_summary
     log = RunLogger(cfg.run_dir, cfg, cfg.total_steps, tensorboard=cfg.tensorboard,
                     progress=cfg.progress, start_step=global_step)
-
-    obs_b = torch.zeros((S, B, env.observation_dim), device=device)
-    # the critic's input: the global state (MAPPO), or the actor's observation (IPPO)
-    state_b = obs_b if ippo else torch.zeros((S, B, env.state_dim), device=device)
-    mask_b = torch.zeros((S, B, env.n_actions), dtype=torch.bool, device=device)
-    act_b = torch.zeros((S, B), dtype=torch.long, device=device)
-    logp_b = torch.zeros((S, B), device=device)
-    rew_b = torch.zeros((S, B), device=device)
-    done_b = torch.zeros((S, B), device=device)
-    val_b = torch.zeros((S, B), device=device)
-    teacher_b = torch.zeros((S, B), dtype=torch.long, device=device)
-    teacher = CoordinatedPolicy()
-    returns_now = np.zeros(B, np.float64)  # team return of each game's running episode
-
-    # bf16 autocast for the hidden layers (heads stay float32; see agents/networks.py)
-    amp = bf16_is_fast(device) if cfg.amp == "auto" else cfg.amp == "true"
-    autocast = torch.autocast(device.type, dtype=torch.bfloat16, enabled=amp)
-    obs, _ = env.reset()
-    next_done = torch.zeros(B, device=device)
-    n_updates = max(1, (cfg.total_steps - global_step + batch - 1) // batch)
+    batch = cfg.num_envs * cfg.num_steps
     next_eval = (global_step // cfg.eval_every + 1) * cfg.eval_every
     next_ckpt = (global_step // cfg.checkpoint_every + 1) * cfg.checkpoint_every
     last_eval: dict[str, float] = {}
     start = time.perf_counter()
     eval_s = 0.0  # evaluation time, left out of the steps/s figures
-    start_step = global_step
-    log.phase("train", f"{cfg.algo.upper()} from step {global_step:,} to "
-                       f"{cfg.total_steps:,}: {B} games x {S} steps per update, device {device}")
-    for update in range(n_updates):
-        if cfg.anneal_lr:
-            frac = 1.0 - min(1.0, global_step / cfg.total_steps)
-            opt.param_groups[0]["lr"] = max(frac, 0.05) * cfg.lr
-        t_roll = time.perf_counter()
-        wins = losses = ended = 0
-        ended_returns = []
-        for step in range(S):
-            obs_b[step].copy_(torch.from_numpy(obs["observation"]))
-            if not ippo:
-                state_b[step].copy_(torch.from_numpy(obs["state"]))
-            mask_b[step].copy_(torch.from_numpy(obs["action_mask"]).bool())
-            done_b[step] = next_done
-            kick = kick_coef(cfg, global_step)
-            if kick > 0:
-                teacher_b[step].copy_(torch.from_numpy(teacher.act(
-                    obs["observation"], obs["action_mask"], obs["agent"], engine=env.engine)))
-            with torch.no_grad(), autocast:
-                logp_all = actor.log_probs(obs_b[step], mask_b[step])
-                action = sample(logp_all)
-                logp_b[step] = logp_all.gather(1, action[:, None]).squeeze(1)
-                val_b[step] = vnorm.denormalize(critic(state_b[step]))
-            act_b[step] = action
-            obs, rewards, term, trunc, info = env.step(action.cpu().numpy())
-            rew_b[step].copy_(torch.from_numpy(rewards[:, 0]))
-            returns_now += rewards[:, 0]
-            done = term | trunc
-            next_done = torch.from_numpy(done.astype(np.float32)).to(device)
-            if done.any():
-                ended_returns.extend(returns_now[done].tolist())
-                returns_now[done] = 0.0
-                out = info["final_outcome"][info["_final"]]
-                ended += len(out)
-                wins += int((out == L.OUT_WIN).sum())
-                losses += int((out == L.OUT_LOSS).sum())
-        global_step += batch
-        t_roll = time.perf_counter() - t_roll
-
-        t_learn = time.perf_counter()
-        with torch.no_grad(), autocast:
-            next_value = vnorm.denormalize(critic(torch.from_numpy(obs[critic_key]).to(device)))
-            adv = torch.zeros_like(rew_b)
-            last = torch.zeros(B, device=device)
-            for t in reversed(range(S)):
-                if t == S - 1:
-                    nonterminal, nv = 1.0 - next_done, next_value
-                else:
-                    nonterminal, nv = 1.0 - done_b[t + 1], val_b[t + 1]
-                delta = rew_b[t] + cfg.gamma * nv * nonterminal - val_b[t]
-                last = delta + cfg.gamma * cfg.gae_lambda * nonterminal * last
-                adv[t] = last
-            returns = adv + val_b
-
-        f_obs = obs_b.reshape(batch, -1)
-        f_state = state_b.reshape(batch, -1)
-        f_mask = mask_b.reshape(batch, -1)
-        f_act, f_logp = act_b.reshape(-1), logp_b.reshape(-1)
-        f_adv, f_ret = adv.reshape(-1), returns.reshape(-1)
-        f_teacher = teacher_b.reshape(-1)
-        kick_loss = torch.zeros(())
-        if cfg.value_norm:
-            vnorm.update(f_ret)
-        target = vnorm.normalize(f_ret) if cfg.value_norm else f_ret
-        clipfracs, kls = [], []
-        for _ in range(cfg.update_epochs):
-            perm = torch.randperm(batch, device=device)
-            for i in range(0, batch, mb):
-                idx = perm[i:i + mb]
-                with autocast:
-                    logp_all = actor.log_probs(f_obs[idx], f_mask[idx])
-                    v = critic(f_state[idx])
-                logp = logp_all.gather(1, f_act[idx, None]).squeeze(1)
-                ratio = (logp - f_logp[idx]).exp()
-                a = f_adv[idx]
-                a = (a - a.mean()) / (a.std() + 1e-8)
-                pg_loss = torch.max(-a * ratio,
-                                    -a * ratio.clamp(1 - cfg.clip_coef, 1 + cfg.clip_coef)).mean()
-                ent = entropy(logp_all).mean()
-                v_loss = 0.5 * ((v - target[idx]) ** 2).mean()
-                loss = pg_loss - cfg.ent_coef * ent + cfg.vf_coef * v_loss
-                if kick > 0:
-                    kick_loss = -logp_all.gather(1, f_teacher[idx, None]).mean()
-                    loss = loss + kick * kick_loss
-                opt.zero_grad()
-                loss.backward()
-                nn.utils.clip_grad_norm_(list(actor.parameters()) + list(critic.parameters()),
-                                         cfg.max_grad_norm)
-                opt.step()
-                with torch.no_grad():
-                    clipfracs.append(((ratio - 1).abs() > cfg.clip_coef).float().mean().item())
-                    # CleanRL's estimator of KL(old || new): mean of (ratio - 1) - log ratio
-                    kls.append(((ratio - 1) - (logp - f_logp[idx])).mean().item())
-        t_learn = time.perf_counter() - t_learn
-
-        sps = (global_step - start_step) / (time.perf_counter() - start - eval_s)
-        row = {"episode_return": float(np.mean(ended_returns)) if ended else float("nan"),
-               "episode_win_rate": wins / ended if ended else float("nan"),
-               "episode_loss_rate": losses / ended if ended else float("nan"),
-               "episodes": ended, "policy_loss": pg_loss.item(), "value_loss": v_loss.item(),
-               "entropy": ent.item(), "approx_kl": float(np.mean(kls)),
-               "clip_fraction": float(np.mean(clipfracs)), "lr": opt.param_groups[0]["lr"],
-               "steps_per_s": sps, "kickstart_coef": kick, "kickstart_loss": kick_loss.item(),
-               "rollout_s": t_roll, "learn_s": t_learn}
+    env_steps = timed_steps = updates = 0
+    what = "" if league is None else f" against {', '.join(league.names)}"
+    if cfg.side == VILLAIN and cfg.reward_shaping:
+        what += " (reward_shaping shapes the heroes' reward: the villain's is the result)"
+    log.phase("train", f"{cfg.algo.upper()} {cfg.side} from step {global_step:,} to "
+                       f"{cfg.total_steps:,}{what}: {cfg.num_envs} games x {cfg.num_steps} "
+                       f"steps per update, device {device}")
+    while global_step < cfg.total_steps:
+        decisions, row = train_step(learner, roll, global_step, cfg.total_steps)
+        global_step += decisions
+        env_steps += batch
+        timed_steps += batch
+        updates += 1
+        sps = timed_steps / (time.perf_counter() - start - eval_s)
+        row.update(steps_per_s=sps, env_steps=env_steps)
         log.log("train", global_step, row)
         log.progress(global_step, sps=sps, win=row["episode_win_rate"])
-        final = update == n_updates - 1
+        final = global_step >= cfg.total_steps
         if global_step >= next_ckpt or final:
-            save_checkpoint(checkpoint_path(cfg.run_dir, global_step, ".pt"), cfg,
-                            actor, critic, vnorm, opt, global_step, env)
+            learner.save(checkpoint_path(cfg.run_dir, global_step, ".pt"), global_step)
             next_ckpt += cfg.checkpoint_every
         if global_step >= next_eval or final:
             t_eval = time.perf_counter()
-            policy = MappoPolicy(copy.deepcopy(actor).cpu(), "cpu", greedy=True)
-            last_eval = evaluator.row(policy)
+            last_eval = evaluator.row(learner.policy(greedy=True))
             log.log("eval", global_step, last_eval)
-            log.phase("eval", f"step {global_step:,}: " + eval_summary(last_eval))
+            log.phase("eval", f"step {global_step:,}: " + summary(last_eval))
             next_eval += cfg.eval_every
             eval_s += time.perf_counter() - t_eval
-        if update == 0 and not final:
+        if updates == 1 and not final:
             # the first update also compiles the engine and the scripted team (numba: minutes
             # on a new machine), so steps/s is timed from the end of it
-            start, start_step, eval_s = time.perf_counter(), global_step, 0.0
-    save_checkpoint(Path(cfg.run_dir) / "final.pt", cfg, actor, critic, vnorm, opt,
-                    global_step, env)
+            start, timed_steps, eval_s = time.perf_counter(), 0, 0.0
+    learner.save(Path(cfg.run_dir) / "final.pt", global_step)
     log.close()
     last_eval["steps_per_s"] = sps
     return last_eval
@@ -359,7 +288,12 @@ def train(cfg: Config) -> dict[str, float]:
 def main(argv: list[str] | None = None, prog: str | None = None) -> None:
     cfg = parse_config(Config, argv, DEFAULT_CONFIG, description=__doc__.split("\n")[0],
                        prog=prog)
-    print_result(train(cfg), cfg.eval_games, cfg.run_dir)
+    row = train(cfg)
+    if cfg.side == HEROES:
+        print_result(row, cfg.eval_games, cfg.run_dir)
+    else:
+        print(f"heroes' win rate over {cfg.eval_games} evaluation games (95% interval): "
+              f"{villain_eval_summary(row)}; run in {cfg.run_dir}")
 
 
 if __name__ == "__main__":

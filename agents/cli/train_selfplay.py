@@ -1,27 +1,37 @@
-"""Self-play for the Mastermind variant: a hero team and a villain trained in alternation,
-each against a league of the other side's past snapshots.
+"""Self-play for the Mastermind variant: MAPPO heroes and a MAPPO villain trained in
+alternation on the vector env, each against a league of the other side's past snapshots.
 
     python scripts/train_selfplay.py                        # configs/train/selfplay.yaml
-    python scripts/train_selfplay.py --iterations 2 --hero-steps 20000 --villain-steps 20000
+    python scripts/train_selfplay.py --iterations 2 --total-steps 400000 --villain-steps 50000
 
-The scheme is fictitious self-play with uniform sampling over snapshots:
+Both learners are the MAPPO trainer's (``agents/training/mappo.py``, the settings of
+``scripts/train_mappo.py``): one masked actor and a critic of the global state; the heroes'
+actor plays every hero seat, the villain's the villain agent's rows. The scheme is
+fictitious self-play with uniform sampling over snapshots (``agents.training.league``):
 
-1. The leagues start with the scripted team (heroes) and the uniformly random villain
-   (which plays cards in the rulebook deck's order of chance).
-2. Each iteration trains the villain (MaskablePPO on ``HourOfNeedVillainEnv``) for
-   ``villain_steps`` decisions, every episode against a hero snapshot drawn uniformly from
-   the hero league, and adds the result to the villain league; then the heroes (one shared
-   MaskablePPO policy on ``HourOfNeedEnv``, the villain played inside) for ``hero_steps``,
-   every episode against a villain drawn from the villain league, and adds them to the
-   hero league. Both networks carry on from one iteration to the next.
-3. The hero policy starts from behaviour cloning of the scripted team (``pretrain_steps``
-   decisions of the rulebook game): PPO from random play sees no wins.
-4. After each iteration the current heroes play the current villain, the random villain
-   and the top-card villain (the rulebook's deck) on fixed evaluation games.
+1. The villain league starts with ``villain_league`` (default the random villain, which
+   plays cards in the rulebook deck's order of chance); the hero league with
+   ``hero_league`` (default empty).
+2. Each iteration trains the heroes for ``total_steps / iterations`` hero decisions; every
+   episode of every game plays a villain drawn uniformly from the villain league. The
+   heroes' actor (sampling) joins the hero league. Then the villain trains for
+   ``villain_steps`` villain decisions against the hero league, and its actor joins the
+   villain league. Both learners carry on from one iteration to the next.
+3. After each iteration the current heroes (greedy) play the current villain (greedy),
+   the top-card villain (the rulebook's deck) and the scripted villain on fixed games.
 
-Writes ``config.yaml``, ``eval.csv`` (one row per iteration), TensorBoard events in
-``tb/``, ``heroes/iter_<k>.zip`` and ``villain/iter_<k>.zip`` (snapshots, loadable with
-``agents.load_policy`` / ``agents.villains.load_villain``) and ``league.json``.
+``total_steps`` is the heroes' whole budget (hero decisions), as in ``train_mappo.py``, so
+a self-play run and a run against one villain can be given the same budget. The heroes'
+kickstart (``kickstart_coef``, ``kickstart_steps``) imitates the scripted team, the
+villain's (``villain_kickstart_coef``, ``villain_kickstart_steps``) the scripted villain;
+``reward_shaping`` shapes the heroes' reward, ``villain_reward_shaping`` the villain's.
+
+Writes ``config.yaml``, ``train.csv`` (the heroes' updates, step = hero decisions) and
+``train_villain.csv`` (the villain's, step = villain decisions) with the MAPPO trainer's
+columns, ``eval.csv`` (one row per iteration, step = hero decisions), TensorBoard events in
+``tb/``, ``heroes/iter_<k>.pt`` and ``villain/iter_<k>.pt`` (the snapshots, MAPPO
+checkpoints: ``agents.load_policy`` / ``agents.villains.load_villain``), ``final.pt``
+(the heroes) and ``villain_final.pt``, and ``league.json`` (both leagues' members).
 """
 
 # ruff: noqa: E402  (the environment variable below must be set before torch loads)
@@ -31,189 +41,165 @@ import os
 
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
+import dataclasses
 import json
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-import gymnasium
-import numpy as np
 import torch
-from sb3_contrib import MaskablePPO
-from stable_baselines3.common.monitor import Monitor
-from stable_baselines3.common.vec_env import DummyVecEnv
 
-from agents.cli.train_ppo import pretrain
-from agents.evaluation import evaluate
-from agents.random_agent import RandomPolicy
-from agents.registry import load_policy
-from agents.trained import PpoPolicy
-from agents.training.baselines import EVAL_SEED
-from agents.training.config import RunConfig, parse_config
+from agents.cli.train_mappo import Config as MappoConfig
+from agents.cli.train_mappo import side_shaping
+from agents.training.baselines import EVAL_SEED, VillainEvaluator, villain_eval_summary
+from agents.training.config import parse_config
+from agents.training.league import HEROES, VILLAIN, League, load_opponent
 from agents.training.logger import RunLogger
+from agents.training.mappo import MappoLearner, Rollout, pick_device, train_step
 from agents.villains import TOP_CARD
 from hon_env.content.loader import TRAIN_CONFIGS_DIR
-from hon_env.envs.gym_env import HourOfNeedEnv
-from hon_env.envs.villain_env import HourOfNeedVillainEnv
+from hon_env.envs.vector import VectorEnv
 from hon_env.game import resolve_scenario
 
 DEFAULT_CONFIG = TRAIN_CONFIGS_DIR / "selfplay.yaml"
-SEED_STRIDE = 10_000_000  # each training game has its own seed range
+VILLAIN_SEED_OFFSET = 2**40  # the villain learner's games, far from the heroes'
 
 
 @dataclass
-class Config(RunConfig):
+class Config(MappoConfig):
+    """The MAPPO trainer's settings (``agents/cli/train_mappo.py``) for both learners, and
+    the self-play schedule."""
+
     run_dir: str = "runs/selfplay"
     scenario: str = "mastermind"
+    total_steps: int = 2_000_000
+    """hero decisions trained in all, split evenly over the iterations"""
     iterations: int = 4
-    """alternations of villain and hero training"""
+    """alternations of hero and villain training"""
     villain_steps: int = 100_000
     """villain decisions trained per iteration"""
-    hero_steps: int = 200_000
-    """hero decisions trained per iteration"""
-    num_envs: int = 8
-    """games played side by side by each learner"""
-    n_steps: int = 256
-    """decisions per game per PPO update"""
-    batch_size: int = 512
-    """minibatch size"""
-    lr: float = 3e-4
-    """Adam learning rate of both learners"""
-    hidden: list[int] = field(default_factory=lambda: [256, 256])
-    """hidden layer sizes of both learners' networks"""
-    pretrain_steps: int = 100_000
-    """scripted-team decisions cloned into the hero policy before the first iteration"""
+    villain_kickstart_coef: float = 0.0
+    """initial weight of the villain's cross-entropy to the scripted villain (0: off)"""
+    villain_kickstart_steps: int = 0
+    """villain decisions over which that weight decays linearly to 0"""
+    villain_league: list[str] = field(default_factory=lambda: ["random"])
+    """the villain league's first members (random, scripted or villain checkpoints)"""
+    hero_league: list[str] = field(default_factory=list)
+    """the hero league's first members besides the snapshots (heuristic, checkpoints...)"""
 
     def check(self) -> None:
-        self.check_positive("iterations", "villain_steps", "hero_steps", "num_envs",
-                            "n_steps", "batch_size")
+        super().check()
+        self.check_positive("iterations", "villain_steps", "total_steps")
+        if self.side != HEROES or self.opponent is not None:
+            raise ValueError("side and opponent are set by self-play: leave them out")
         if self.task:
             raise ValueError("task names a heroes-only benchmark task; this trainer plays "
                              "the Mastermind variant's scenario (use --scenario)")
-        if self.pretrain_steps < 0:
-            raise ValueError("pretrain_steps must be >= 0")
+        if self.resume:
+            raise ValueError("self-play runs cannot be resumed yet: start a new run")
+        if TOP_CARD in self.villain_league:
+            raise ValueError("top_card switches the villain agent off, so it cannot be a "
+                             "league member; the random villain plays cards in the deck's "
+                             "order of chance")
+        if not self.villain_league:
+            raise ValueError("villain_league needs at least one first member")
+
+    def villain_config(self) -> MappoConfig:
+        """The villain learner's settings: the same, with its own budget and kickstart."""
+        return dataclasses.replace(
+            MappoConfig(**{f.name: getattr(self, f.name)
+                           for f in dataclasses.fields(MappoConfig)}),
+            side=VILLAIN, total_steps=self.iterations * self.villain_steps,
+            kickstart_coef=self.villain_kickstart_coef,
+            kickstart_steps=self.villain_kickstart_steps)
 
 
-class League:
-    """Snapshots of one side; ``act`` plays the member drawn by the latest ``draw``."""
+class Side:
+    """One learner, its rollouts (own games) and the league it plays against."""
 
-    def __init__(self, members: list[Any], seed: int) -> None:
-        self.members = members  # shared by the leagues of every training game
-        self.rng = np.random.default_rng(seed)
-        self.current = self.members[0]
-        self.name = "league"
+    def __init__(self, cfg: MappoConfig, side: str, device: torch.device, seed: int,
+                 scenario, opponents: League) -> None:
+        self.side, self.cfg = side, cfg
+        self.learner = MappoLearner(cfg, device, side)
+        env = VectorEnv(cfg.num_envs, seed, scenario, **side_shaping(cfg))
+        self.roll = Rollout(env, cfg, side, opponents, device, self.learner)
+        self.opponents = opponents
+        self.step = 0  # the learner's decisions so far
 
-    def draw(self) -> None:
-        self.current = self.members[int(self.rng.integers(len(self.members)))]
-
-    def act(self, observations, masks, seats, engine=None) -> np.ndarray:
-        return self.current.act(observations, masks, seats, engine=engine)
-
-
-class DrawOnReset(gymnasium.Wrapper):
-    """Draws a new league member to play the other side at the start of every episode."""
-
-    def __init__(self, env: gymnasium.Env, league: League) -> None:
-        super().__init__(env)
-        self.league = league
-
-    def reset(self, **kwargs: Any):
-        self.league.draw()
-        return self.env.reset(**kwargs)
-
-    def action_masks(self) -> np.ndarray:
-        return self.env.unwrapped.action_masks()
-
-
-def _vec(cfg: Config, make: Any, leagues: list[League], offset: int) -> DummyVecEnv:
-    def one(i: int) -> gymnasium.Env:
-        env = make(leagues[i])
-        env.unwrapped.reset(seed=(offset + cfg.seed * cfg.num_envs + i) * SEED_STRIDE + 1)
-        return Monitor(DrawOnReset(env, leagues[i]))
-    return DummyVecEnv([lambda i=i: one(i) for i in range(cfg.num_envs)])
-
-
-def _ppo(env: DummyVecEnv, cfg: Config, device: str, gamma: float) -> MaskablePPO:
-    return MaskablePPO("MlpPolicy", env, learning_rate=cfg.lr, n_steps=cfg.n_steps,
-                       batch_size=cfg.batch_size, gamma=gamma, seed=cfg.seed, device=device,
-                       policy_kwargs={"net_arch": list(cfg.hidden)}, verbose=0)
+    def train(self, steps: int, log: RunLogger, table: str) -> None:
+        """Train ``steps`` more decisions, logging one row per update to ``table``."""
+        target = self.step + steps
+        start, env_steps = time.perf_counter(), 0
+        while self.step < target:
+            decisions, row = train_step(self.learner, self.roll, self.step,
+                                        self.cfg.total_steps)
+            self.step += decisions
+            env_steps += self.roll.S * self.roll.B
+            row["steps_per_s"] = env_steps / (time.perf_counter() - start)
+            log.log(table, self.step, row)
 
 
 def train(cfg: Config) -> list[dict[str, float]]:
     """Run the iterations; returns the evaluation rows."""
     cfg.check()
-    device = "cuda" if cfg.device == "auto" and torch.cuda.is_available() else (
-        "cpu" if cfg.device == "auto" else cfg.device)
+    if cfg.threads > 0:
+        torch.set_num_threads(cfg.threads)
+    device = pick_device(cfg.device)
+    torch.manual_seed(cfg.seed)
     run = Path(cfg.run_dir)
     log = RunLogger(run, cfg, cfg.iterations, tensorboard=cfg.tensorboard, progress=False)
     options = {"heroes": cfg.heroes, "villain": cfg.villain, "issue": cfg.issue}
     scenario = resolve_scenario(cfg.scenario, **options)
     if not scenario.villain_agent:
         raise ValueError(f"scenario {scenario.id!r} has no villain agent (rules villain_agent)")
-    # one league object per training game, sharing the member list
-    hero_members: list[Any] = [load_policy("heuristic")]
-    villain_members: list[Any] = [RandomPolicy(cfg.seed)]
-    hero_leagues = [League(hero_members, cfg.seed * 1000 + i) for i in range(cfg.num_envs)]
-    villain_leagues = [League(villain_members, cfg.seed * 1000 + 500 + i)
-                       for i in range(cfg.num_envs)]
-    villain_env = _vec(cfg, lambda lg: HourOfNeedVillainEnv(lg, scenario),
-                       hero_leagues, 0)
-    hero_env = _vec(cfg, lambda lg: HourOfNeedEnv(villain_policy=lg, scenario=scenario),
-                    villain_leagues, cfg.num_envs)
-    villain_model = _ppo(villain_env, cfg, device, gamma=0.99)
-    hero_model = _ppo(hero_env, cfg, device, gamma=0.995)
-    if cfg.pretrain_steps:
-        base = resolve_scenario(cfg.scenario, **options, rules={"villain_agent": False})
-        log.phase("pretrain", f"heroes clone {cfg.pretrain_steps:,} scripted-team decisions")
-        pretrain(hero_model, base, cfg.pretrain_steps, 4, cfg.seed)
+    dev = str(device)
+    villains = League([load_opponent(HEROES, s, seed=cfg.seed, device=dev)
+                       for s in cfg.villain_league], cfg.num_envs, cfg.seed,
+                      names=list(cfg.villain_league))
+    heroes_league = League([load_opponent(VILLAIN, s, seed=cfg.seed, device=dev)
+                            for s in cfg.hero_league], cfg.num_envs, cfg.seed + 1,
+                           names=list(cfg.hero_league))
+    seed = cfg.seed * 1_000_003
+    heroes = Side(dataclasses.replace(cfg, villain_reward_shaping=None), HEROES, device,
+                  seed, scenario, villains)
+    vcfg = cfg.villain_config()
+    villain = Side(vcfg, VILLAIN, device, seed + VILLAIN_SEED_OFFSET, scenario,
+                   heroes_league)
+    hero_steps = -(-cfg.total_steps // cfg.iterations)
     rows = []
-    league_log: dict[str, list[str]] = {"heroes": ["heuristic"], "villain": ["random"]}
     for k in range(cfg.iterations):
-        for side, model, steps, grows, opponents in (
-                ("villain", villain_model, cfg.villain_steps, villain_members, hero_members),
-                ("heroes", hero_model, cfg.hero_steps, hero_members, villain_members)):
-            log.phase(side, f"iteration {k}: {steps:,} decisions against "
-                            f"{len(opponents)} snapshots of the other side")
-            model.learn(steps, reset_num_timesteps=False)
-            path = run / side / f"iter_{k}.zip"
-            path.parent.mkdir(parents=True, exist_ok=True)
-            model.save(path)
-            grows.append(PpoPolicy.load(path, device=device, greedy=False, seed=k))
-            league_log[side].append(str(path))
-        row = evaluate_iteration(cfg, options, PpoPolicy(hero_model, greedy=True),
-                                 PpoPolicy(villain_model, greedy=True))
-        log.log("eval", k + 1, row)
-        log.phase("eval", f"iteration {k}: heroes' win rate " + ", ".join(
-            f"vs {n} {row[f'vs_{n}_win_rate']:.3f}" for n in ("villain", "random", TOP_CARD)))
+        log.phase(HEROES, f"iteration {k}: {hero_steps:,} hero decisions against "
+                          f"{len(villains.members)} villains ({', '.join(villains.names)})")
+        heroes.train(min(hero_steps, cfg.total_steps - heroes.step), log, "train")
+        path = run / HEROES / f"iter_{k}.pt"
+        heroes.learner.save(path, heroes.step)
+        heroes_league.add(heroes.learner.policy(greedy=False, device=dev, seed=k), str(path))
+        log.phase(VILLAIN, f"iteration {k}: {cfg.villain_steps:,} villain decisions against "
+                           f"{len(heroes_league.members)} hero teams")
+        villain.train(cfg.villain_steps, log, "train_villain")
+        path = run / VILLAIN / f"iter_{k}.pt"
+        villain.learner.save(path, villain.step)
+        villains.add(villain.learner.policy(greedy=False, device=dev, seed=k), str(path))
+        evaluator = VillainEvaluator(heroes.learner.policy(greedy=True), cfg.eval_games,
+                                     EVAL_SEED, scenario=cfg.scenario, **options)
+        row = evaluator.row(villain.learner.policy(greedy=True))
+        log.log("eval", heroes.step, row)
+        log.phase("eval", f"iteration {k}: heroes' win rate {villain_eval_summary(row)}")
         rows.append(row)
-        (run / "league.json").write_text(json.dumps(league_log, indent=1))
+        (run / "league.json").write_text(json.dumps(
+            {HEROES: heroes_league.names, VILLAIN: villains.names}, indent=1))
+    heroes.learner.save(run / "final.pt", heroes.step)
+    villain.learner.save(run / "villain_final.pt", villain.step)
     log.close()
     return rows
-
-
-def evaluate_iteration(cfg: Config, options: dict[str, Any], heroes: PpoPolicy,
-                       villain: PpoPolicy) -> dict[str, float]:
-    """The current heroes against the current villain, the random and top-card villains."""
-    out: dict[str, float] = {}
-    for name, opponent in (("villain", villain), ("random", RandomPolicy(cfg.seed)),
-                           (TOP_CARD, TOP_CARD)):
-        r = evaluate(heroes, scenario=cfg.scenario, villain_policy=opponent,
-                     games=cfg.eval_games, seed=EVAL_SEED, **options)
-        out[f"vs_{name}_win_rate"] = r.win_rate
-        out[f"vs_{name}_ci_low"] = r.ci_low
-        out[f"vs_{name}_ci_high"] = r.ci_high
-    return out
 
 
 def main(argv: list[str] | None = None, prog: str | None = None) -> None:
     cfg = parse_config(Config, argv, DEFAULT_CONFIG, description=__doc__.split("\n")[0],
                        prog=prog)
     rows = train(cfg)
-    last = rows[-1]
     print(f"after {cfg.iterations} iterations, heroes' win rate over {cfg.eval_games} games: "
-          + ", ".join(f"vs {n} {last[f'vs_{n}_win_rate']:.3f} "
-                      f"[{last[f'vs_{n}_ci_low']:.3f}, {last[f'vs_{n}_ci_high']:.3f}]"
-                      for n in ("villain", "random", TOP_CARD)) + f"; run in {cfg.run_dir}")
+          f"{villain_eval_summary(rows[-1])}; run in {cfg.run_dir}")
 
 
 if __name__ == "__main__":

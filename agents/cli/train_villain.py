@@ -43,12 +43,10 @@ from agents.cli.train_ppo import (
     TrainLogCallback,
 )
 from agents.cli.train_ppo import Config as PpoConfig
-from agents.evaluation import EvalResult, evaluate
 from agents.registry import load_policy
-from agents.training.baselines import EVAL_SEED
+from agents.training.baselines import VillainEvaluator, villain_eval_summary
 from agents.training.config import parse_config
 from agents.training.logger import RunLogger
-from agents.villains import TOP_CARD, ScriptedVillain
 from hon_env.content.loader import TRAIN_CONFIGS_DIR
 from hon_env.envs.villain_env import HourOfNeedVillainEnv
 
@@ -84,39 +82,6 @@ class Config(PpoConfig):
         if self.pretrain_steps:
             raise ValueError("pretrain_steps clones the scripted heroes; a villain has no "
                              "scripted teacher to clone (set 0)")
-
-
-class VillainEvaluator:
-    """The heroes' win rate against a villain policy on fixed games, next to the top-card
-    and scripted villains (played once)."""
-
-    def __init__(self, cfg: Config) -> None:
-        self.cfg = cfg
-        self.heroes = load_policy(cfg.hero_policy, seed=cfg.seed)
-        self._baselines: dict[str, EvalResult] = {}
-
-    def run(self, villain) -> EvalResult:
-        return evaluate(self.heroes, scenario=self.cfg.scenario, villain_policy=villain,
-                        games=self.cfg.eval_games, seed=EVAL_SEED, heroes=self.cfg.heroes,
-                        villain=self.cfg.villain, issue=self.cfg.issue)
-
-    def row(self, villain) -> dict[str, float]:
-        if not self._baselines:
-            self._baselines = {"top_card": self.run(TOP_CARD),
-                               "scripted": self.run(ScriptedVillain())}
-        out: dict[str, float] = {}
-        for name, r in (("trained", self.run(villain)), *self._baselines.items()):
-            out[f"heroes_vs_{name}_win_rate"] = r.win_rate
-            out[f"heroes_vs_{name}_ci_low"] = r.ci_low
-            out[f"heroes_vs_{name}_ci_high"] = r.ci_high
-        return out
-
-
-def format_row(row: dict[str, float]) -> str:
-    return ", ".join(f"vs {name} {row[f'heroes_vs_{name}_win_rate']:.3f} "
-                     f"[{row[f'heroes_vs_{name}_ci_low']:.3f}, "
-                     f"{row[f'heroes_vs_{name}_ci_high']:.3f}]"
-                     for name in ("trained", "top_card", "scripted"))
 
 
 def make_env(cfg: Config, i: int) -> HourOfNeedVillainEnv:
@@ -163,8 +128,11 @@ def train(cfg: Config) -> dict[str, float]:
             policy_kwargs={"net_arch": list(cfg.hidden)})
     model.set_logger(configure(str(run), ["csv"]))
     train_cb = TrainLogCallback(log)
-    eval_cb = EvalCallback(VillainEvaluator(cfg), log, cfg.eval_every, train_cb,
-                           summary=lambda row: "heroes' win rate " + format_row(row))
+    evaluator = VillainEvaluator(load_policy(cfg.hero_policy, seed=cfg.seed), cfg.eval_games,
+                                 scenario=cfg.scenario, heroes=cfg.heroes,
+                                 villain=cfg.villain, issue=cfg.issue)
+    eval_cb = EvalCallback(evaluator, log, cfg.eval_every, train_cb,
+                           summary=lambda row: "heroes' win rate " + villain_eval_summary(row))
     log.phase("train", f"villain MaskablePPO against {cfg.hero_policy} on {cfg.scenario}, "
                        f"from step {model.num_timesteps:,} to {cfg.total_steps:,}, "
                        f"{cfg.num_envs} games, device {device}")
@@ -184,7 +152,7 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> None:
                        prog=prog)
     row = train(cfg)
     print(f"heroes' win rate over {cfg.eval_games} evaluation games (95% interval): "
-          + format_row(row))
+          + villain_eval_summary(row))
     print(f"training throughput {row['steps_per_s']:,.0f} villain decisions/s; run in "
           f"{cfg.run_dir}")
 

@@ -1,4 +1,6 @@
-"""Periodic evaluation of a training run against the random and scripted baselines."""
+"""Periodic evaluation of a training run against the random and scripted baselines: the
+heroes' (``BaselineEvaluator``) and, in the Mastermind variant, a villain's
+(``VillainEvaluator``)."""
 
 from __future__ import annotations
 
@@ -6,6 +8,7 @@ from agents.coordinated import CoordinatedPolicy
 from agents.evaluation import EvalResult, evaluate
 from agents.policy import Policy
 from agents.random_agent import RandomPolicy
+from agents.villains import TOP_CARD, ScriptedVillain
 from hon_env.content import Scenario
 
 EVAL_SEED = 1_000_000  # evaluation games never share seeds with training episodes
@@ -14,14 +17,18 @@ EVAL_SEED = 1_000_000  # evaluation games never share seeds with training episod
 class BaselineEvaluator:
     """Evaluates policies on one fixed set of games; the baselines are played once."""
 
-    def __init__(self, scenario: Scenario, games: int, seed: int = EVAL_SEED) -> None:
+    def __init__(self, scenario: Scenario, games: int, seed: int = EVAL_SEED,
+                 villain_policy: Policy | None = None) -> None:
+        """``villain_policy`` plays the villain agent of a Mastermind scenario."""
         self.scenario = scenario
         self.games = games
         self.seed = seed
+        self.villain_policy = villain_policy
         self._baselines: dict[str, EvalResult] = {}
 
     def run(self, policy: Policy) -> EvalResult:
-        return evaluate(policy, games=self.games, seed=self.seed, scenario=self.scenario)
+        return evaluate(policy, games=self.games, seed=self.seed, scenario=self.scenario,
+                        villain_policy=self.villain_policy)
 
     def baseline(self, name: str) -> EvalResult:
         if name not in self._baselines:
@@ -40,6 +47,41 @@ class BaselineEvaluator:
             if name == "trained":
                 out["trained_mean_rounds"] = r.mean_rounds
         return out
+
+
+class VillainEvaluator:
+    """The win rate of hero policy ``team`` against a villain policy on fixed games
+    (Mastermind variant), next to the top-card and scripted villains (played once);
+    ``options`` are
+    ``evaluate``'s (``scenario`` an id or path, ``heroes``, ``villain``, ``issue``...)."""
+
+    def __init__(self, team: Policy, games: int, seed: int = EVAL_SEED,
+                 **options) -> None:
+        self.team, self.games, self.seed, self.options = team, games, seed, options
+        self._baselines: dict[str, EvalResult] = {}
+
+    def run(self, villain: Policy | str) -> EvalResult:
+        return evaluate(self.team, villain_policy=villain, games=self.games,
+                        seed=self.seed, **self.options)
+
+    def row(self, villain: Policy) -> dict[str, float]:
+        if not self._baselines:
+            self._baselines = {TOP_CARD: self.run(TOP_CARD),
+                               "scripted": self.run(ScriptedVillain())}
+        out: dict[str, float] = {}
+        for name, r in (("trained", self.run(villain)), *self._baselines.items()):
+            out[f"heroes_vs_{name}_win_rate"] = r.win_rate
+            out[f"heroes_vs_{name}_ci_low"] = r.ci_low
+            out[f"heroes_vs_{name}_ci_high"] = r.ci_high
+        return out
+
+
+def villain_eval_summary(row: dict[str, float]) -> str:
+    """A ``VillainEvaluator`` row on one line: the heroes' win rates with 95% intervals."""
+    return ", ".join(f"vs {name} {row[f'heroes_vs_{name}_win_rate']:.3f} "
+                     f"[{row[f'heroes_vs_{name}_ci_low']:.3f}, "
+                     f"{row[f'heroes_vs_{name}_ci_high']:.3f}]"
+                     for name in ("trained", TOP_CARD, "scripted"))
 
 
 def format_eval(row: dict[str, float], games: int) -> str:

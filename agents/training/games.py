@@ -30,8 +30,9 @@ class RunGames:
     eval_games: int
 
 
-def run_games(cfg, seed_spans: list[tuple[int, int]]) -> RunGames:
-    """The games of the run configured by ``cfg`` (a ``RunConfig``).
+def run_games(cfg, seed_spans: list[tuple[int, int]], rules: dict | None = None) -> RunGames:
+    """The games of the run configured by ``cfg`` (a ``RunConfig``); ``rules`` overrides
+    rules of the scenario (not with a task).
 
     ``seed_spans`` are the (first seed, count) ranges of game seeds the run will play; with a
     task each must lie below the task's evaluation seeds (``ValueError`` naming the range
@@ -39,8 +40,10 @@ def run_games(cfg, seed_spans: list[tuple[int, int]]) -> RunGames:
     """
     if cfg.task is None:
         scenario = resolve_scenario(cfg.scenario, heroes=cfg.heroes, villain=cfg.villain,
-                                    issue=cfg.issue)
+                                    issue=cfg.issue, rules=rules)
         return RunGames(scenario, scenario, EVAL_SEED, cfg.eval_games)
+    if rules:
+        raise ValueError(f"task {cfg.task!r} sets the rules; do not also override {rules}")
     if cfg.task not in list_tasks():
         raise ValueError(f"task: unknown task {cfg.task!r}; tasks: {', '.join(list_tasks())}")
     clashes = [k for k in ("heroes", "villain", "issue") if getattr(cfg, k) is not None]

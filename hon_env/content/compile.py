@@ -25,6 +25,14 @@ from hon_env.content import cache
 from hon_env.content.board import Board, resolve_location
 from hon_env.content.effects import Effect, ProgramStore
 from hon_env.content.errors import Where, as_list, as_mapping, check_int, check_str, type_name
+from hon_env.content.fame import (
+    Headline,
+    check_fame,
+    fame_mode,
+    fame_table,
+    headline_table,
+    load_headlines,
+)
 from hon_env.content.loader import (
     KIND_DIRS,
     Ability,
@@ -303,6 +311,9 @@ DEFAULT_RULES: dict[str, Any] = {
     # The Mastermind variant: the villain as an agent with a hidden hand of villain cards
     # (``content/villain_agent.py``: True for its defaults, or a mapping of settings).
     "villain_agent": False,
+    # The Fame variant: each hero's own score and the reward modes team/fame/rank
+    # (``content/fame.py``: True for its defaults, or a mapping of settings).
+    "fame": False,
     # The Two Fronts variant: a second villain on the board (``content/two_fronts.py``):
     # its settings, or the second villain's id when the scenario names one villain. Two
     # villains in the scenario's ``villain`` list switch it on with the defaults.
@@ -470,6 +481,12 @@ class Scenario:
     def two_fronts(self) -> bool:
         """Two villains on one board (the Two Fronts variant, ``docs/variants.md``)."""
         return self.n_villains == 2
+
+    @property
+    def fame_mode(self) -> str:
+        """The Fame variant's reward mode: "team" (also with the rule off), "fame" or
+        "rank" (``docs/variants.md``)."""
+        return fame_mode(self.rules["fame"])
 
     @property
     def n_nemeses(self) -> int:
@@ -649,6 +666,10 @@ def _load_scenario(path: Path, content_dir: str | Path | None, *,
             f"{len(resolved['allies'])} allies for {len(hero_ids)} heroes: each hero has at "
             "most one ally")
     allies = rule_cards("allies", load_ally)
+    headlines: tuple[Headline, ...] = ()
+    if resolved["fame"]:
+        headlines = load_headlines(resolved["fame"]["headline_cards"], content_root(content_dir),
+                                   rule_ref("fame").key("headline_cards"))
     roster = tuple(list_content(content_dir)["heroes"])
     if len(roster) > MAX_ROSTER:
         raise Where(display_path(content_root(content_dir) / KIND_DIRS["hero"])).error(
@@ -668,6 +689,7 @@ def _load_scenario(path: Path, content_dir: str | Path | None, *,
         allies,
         bystanders,
         roster,
+        headlines,
         villains[1] if len(villains) == 2 else None,
     )
 
@@ -719,6 +741,8 @@ def resolve_rules(from_file: dict[str, Any], from_args: dict[str, Any] | None,
                 out[key] = _check_ids(value, where.key(key), "ally", MAX_HEROES)
             elif key == "villain_agent":
                 out[key] = check_villain_agent(value, where.key(key))
+            elif key == "fame":
+                out[key] = check_fame(value, where.key(key))
             elif key == "two_fronts":
                 out[key] = check_two_fronts(value, where.key(key))
             elif key in BOOL_RULES:
@@ -818,6 +842,7 @@ def compile_scenario(scenario_id: str, heroes: list[Hero], villain: Villain, iss
                      allies: Sequence[AllyCard] = (),
                      bystanders: Sequence[SpecialBystander] = (),
                      roster: Sequence[str] = (),
+                     headlines: Sequence[Headline] = (),
                      second_villain: Villain | None = None) -> Scenario:
     """Fill the ``Tables`` of validated content; returns the ``Scenario``.
 
@@ -828,6 +853,7 @@ def compile_scenario(scenario_id: str, heroes: list[Hero], villain: Villain, iss
     ``bystanders`` the special Bystander cards of the Special Bystanders rule (at most 2),
     ``roster`` the hero ids of the content directory, sorted (the observation's hero
     one-hot indexes it; a hero outside it has index -1, an all-zero one-hot),
+    ``headlines`` the headline cards of the Fame variant (rule ``fame``),
     ``second_villain`` the other villain of a Two Fronts game (its deck takes vcard rows
     ``[VDECK, VCARDS)``), None for the rulebook's one villain.
     """
@@ -887,6 +913,8 @@ def compile_scenario(scenario_id: str, heroes: list[Hero], villain: Villain, iss
         ally=_ally_table(allies, add),
         hero_roster=np.array([roster.index(h.id) if h.id in roster else -1 for h in heroes]
                              + [-1] * (MAX_HEROES - len(heroes)), dtype=np.int32),
+        fame=fame_table(rules["fame"], len(headlines)),
+        headline=headline_table(tuple(headlines)),
         sby=_special_bystander_table(
             bystanders, lambda effect, row: store.add(effect, issue.counters, n_panels, row)),
     )

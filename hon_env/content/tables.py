@@ -301,6 +301,28 @@ CFG_TF_FLOOR = 29  # the least hero count a villain's per-hero values use (2 vil
 CFG_TF_BLINDSIDE = 30  # damage added when a villain a hero does not face damages it
 CFG_N_COLS = 31
 
+# The Fame variant (rules ``fame``, core/fame.py, content/fame.py). Per-hero counters are
+# kept in every game; the ``fame`` table says what each is worth and the ``headline`` table
+# holds the headline cards a game deals from.
+N_HEV = 20  # per-hero counter columns: layout.EV_* (16), then layout.HV_* (4)
+MAX_HEADLINES = 4  # headlines dealt to one game
+HEADLINE_POOL = 16  # headline cards a scenario deals from (rows of ``headline``)
+HEADLINE_VALUES = 3  # fame values of one headline, best first (later finishers get 0)
+FM_ON = 0  # 1: the fame rule is on (observation section, headlines, reward modes)
+FM_W = 1  # [N_HEV] fame per unit of each per-hero counter
+FM_DMG_PER = FM_W + N_HEV  # end of game: 1 fame per this much villain damage (0: none)
+FM_MOST_DAMAGE = FM_DMG_PER + 1  # end of game: fame for the most villain damage (ties: all)
+FM_MOST_ENEMIES = FM_DMG_PER + 2  # ... the most enemies and minions defeated
+FM_MOST_RESCUES = FM_DMG_PER + 3  # ... the most rescues
+FM_HEADLINES = FM_DMG_PER + 4  # headlines dealt per game
+FM_POOL = FM_DMG_PER + 5  # rows of ``headline`` in use
+FM_MODE = FM_DMG_PER + 6  # reward mode: 0 team, 1 fame, 2 rank
+N_FAME = FM_DMG_PER + 7
+HL_COUNTER = 0  # headline row: the per-hero counter column it watches
+HL_AT_LEAST = 1  # the value that finishes it
+HL_VALUE = 2  # [HEADLINE_VALUES] fame for the first, second, third finisher
+HL_NCOLS = HL_VALUE + HEADLINE_VALUES
+
 
 class Tables(NamedTuple):
     """Everything the kernels read about a scenario, as separate arrays.
@@ -333,6 +355,8 @@ class Tables(NamedTuple):
     crisis: np.ndarray  # [MAX_CRISES, CR_NCOLS] the crisis cards added to the game
     ally: np.ndarray  # [MAX_HEROES, AL_NCOLS] the Ally card of each hero seat
     hero_roster: np.ndarray  # [MAX_HEROES] each seat's index in the content's roster, or -1
+    fame: np.ndarray  # [N_FAME] the Fame variant's scoring (FM_*)
+    headline: np.ndarray  # [HEADLINE_POOL, HL_NCOLS] the headline cards (HL_*)
 
 
 TABLE_SHAPES: dict[str, tuple[int, ...]] = {
@@ -359,6 +383,8 @@ TABLE_SHAPES: dict[str, tuple[int, ...]] = {
     "crisis": (MAX_CRISES, CR_NCOLS),
     "ally": (MAX_HEROES, AL_NCOLS),
     "hero_roster": (MAX_HEROES,),
+    "fame": (N_FAME,),
+    "headline": (HEADLINE_POOL, HL_NCOLS),
 }
 TABLES_DTYPE = np.dtype([(name, np.int32, shape) for name, shape in TABLE_SHAPES.items()])
 

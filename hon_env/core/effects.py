@@ -19,6 +19,7 @@ from hon_env.core.bystanders import (
     special_event,
     take_from_supply,
 )
+from hon_env.core.fame import count, credit, final_awards
 from hon_env.core.geometry import (
     bystander_at,
     capture_at,
@@ -34,12 +35,14 @@ from hon_env.core.zones import gain_clue
 
 
 @njit(cache=True)
-def end_game(s, b, outcome, reason):
-    """Record the outcome once; later calls keep the first result."""
+def end_game(s, b, T, outcome, reason):
+    """Record the outcome once (later calls keep the first result) and add the fame
+    awarded at the end of the game (``core/fame.py``)."""
     if s[b, L.OUTCOME] == L.OUT_ONGOING:
         s[b, L.OUTCOME] = outcome
         s[b, L.LOSS_REASON] = reason
         s[b, L.TURN] = L.TURN_OVER
+        final_awards(s, b, T)
 
 
 @njit(cache=True)
@@ -109,7 +112,7 @@ def rescue_on_map(s, b, T, h, sp):
         j = s[b, L.SBY_ON + sp]
         s[b, L.SBY_ON + sp] = -1
         return_to_supply(s, b, j)
-        s[b, L.EVENTS + L.EV_RESCUES] += 1
+        credit(s, b, T, L.EV_RESCUES, h, 1)
         gain_clue(s, b, T, h)
         if j >= 0:
             special_event(s, b, T, j, TB.SBE_RESCUED, h)
@@ -117,7 +120,7 @@ def rescue_on_map(s, b, T, h, sp):
     if i >= 0:
         s[b, L.ILOC + i] = L.L_DISCARD
         s[b, L.IPOS + i] = -1
-        s[b, L.EVENTS + L.EV_RESCUES] += 1
+        credit(s, b, T, L.EV_RESCUES, h, 1)
         gain_clue(s, b, T, h)
         character_event(s, b, T, i, False, h)
 
@@ -133,7 +136,7 @@ def rescue_captured(s, b, T, h, panel, n):
     for _ in range(k):
         j = release_captive(s, b, panel, True)
         return_to_supply(s, b, j)
-        s[b, L.EVENTS + L.EV_RESCUES] += 1
+        credit(s, b, T, L.EV_RESCUES, h, 1)
         gain_clue(s, b, T, h)
         if j >= 0:
             special_event(s, b, T, j, TB.SBE_RESCUED, h)
@@ -142,7 +145,7 @@ def rescue_captured(s, b, T, h, panel, n):
         if k < n and s[b, L.ILOC + i] == L.L_BOARD and s[b, L.IPOS + i] == sp:
             s[b, L.ILOC + i] = L.L_DISCARD
             s[b, L.IPOS + i] = -1
-            s[b, L.EVENTS + L.EV_RESCUES] += 1
+            credit(s, b, T, L.EV_RESCUES, h, 1)
             gain_clue(s, b, T, h)
             character_event(s, b, T, i, False, h)
             k += 1
@@ -174,7 +177,7 @@ def damage_ally(s, b, T, h, n):
     if s[b, L.ALLY_DMG + h] >= T.ally[h, TB.AL_HEALTH]:
         s[b, L.ALLY_DMG + h] = T.ally[h, TB.AL_HEALTH]
         s[b, L.ALLY_LOC + h] = -1
-        s[b, L.EVENTS + L.EV_ALLY_DEFEATS] += 1
+        credit(s, b, T, L.EV_ALLY_DEFEATS, h, 1)
 
 
 @njit(cache=True)
@@ -355,7 +358,7 @@ def add_counter(s, b, T, k, n):
     v = max(0, s[b, L.COUNTERS + k] + n)
     s[b, L.COUNTERS + k] = v
     if T.cfg[TB.CFG_LOSS_COUNTER] == k and v >= T.cfg[TB.CFG_LOSS_AT_LEAST]:
-        end_game(s, b, L.OUT_LOSS, L.LOSS_COUNTER)
+        end_game(s, b, T, L.OUT_LOSS, L.LOSS_COUNTER)
 
 
 @njit(cache=True)
@@ -370,15 +373,17 @@ def damage_enemy_card(s, b, T, t, n, h):
     """
     if n <= 0:
         return
-    s[b, L.EVENTS + L.EV_DAMAGE_DEALT] += n
+    credit(s, b, T, L.EV_DAMAGE_DEALT, h, n)
     nh = T.cfg[TB.CFG_N_HEROES]
     if t == L.T_VILLAIN:
+        count(s, b, T, L.HV_VILLAIN_DAMAGE, h, n)
         s[b, L.VIL_DAMAGE] += n
         if s[b, L.VIL_HEALTH] != TB.DASH and nemeses_in_play(s, b) > 0:
             s[b, L.VIL_DAMAGE] = min(s[b, L.VIL_DAMAGE], s[b, L.VIL_HEALTH] - 1)
         if s[b, L.VIL_DAMAGE] >= s[b, L.VIL_HEALTH] and s[b, L.VIL_HEALTH] != TB.DASH:
-            s[b, L.EVENTS + L.EV_ENEMIES_DEFEATED] += 1
-            end_game(s, b, L.OUT_WIN, 0)
+            credit(s, b, T, L.EV_ENEMIES_DEFEATED, h, 1)
+            count(s, b, T, L.HV_FINAL_BLOWS, h, 1)
+            end_game(s, b, T, L.OUT_WIN, 0)
         return
     health = enemy_health(s, b, T, t, nh)
     if t >= L.T_NEM0:
@@ -386,7 +391,7 @@ def damage_enemy_card(s, b, T, t, n, h):
         s[b, L.NEM_DMG + k] += n
         if health != TB.DASH and s[b, L.NEM_DMG + k] >= health:
             leave_play(s, b, t, L.L_REMOVED)
-            s[b, L.EVENTS + L.EV_ENEMIES_DEFEATED] += 1
+            credit(s, b, T, L.EV_ENEMIES_DEFEATED, h, 1)
             gain_clue(s, b, T, h)
         return
     if t < L.T_I0:
@@ -397,7 +402,7 @@ def damage_enemy_card(s, b, T, t, n, h):
         defeated = health != TB.DASH and s[b, L.IDMG + t - L.T_I0] >= health
     if defeated:
         leave_play(s, b, t, L.L_DISCARD if t < L.T_I0 else L.L_REMOVED)
-        s[b, L.EVENTS + L.EV_ENEMIES_DEFEATED] += 1
+        credit(s, b, T, L.EV_ENEMIES_DEFEATED, h, 1)
         gain_clue(s, b, T, h)
 
 
@@ -441,11 +446,12 @@ def normal_minions(s, b, panel):
 
 
 @njit(cache=True)
-def kill_minions(s, b, T, panel, successes):
-    """Spend ``successes`` damage on the normal minions of ``panel``; returns the damage
-    left over for its special minions (``hurt_special_minions``).
+def kill_minions(s, b, T, panel, successes, h):
+    """Hero ``h`` spends ``successes`` damage on the normal minions of ``panel``; returns
+    the damage left over for its special minions (``hurt_special_minions``).
 
-    Reads cfg minion health; writes MINIONS, MINION_SUPPLY and the damage event counter.
+    Reads cfg minion health; writes MINIONS, MINION_SUPPLY, the damage event counter and
+    the hero's minion count.
     Normal minions are hit first: they are the cheapest to defeat, so this is the spread a
     hero would choose to defeat the most minions.
     """
@@ -453,16 +459,18 @@ def kill_minions(s, b, T, panel, successes):
     killed = min(successes // health, normal_minions(s, b, panel))
     s[b, L.MINIONS + panel] -= killed
     s[b, L.MINION_SUPPLY] += killed
-    s[b, L.EVENTS + L.EV_DAMAGE_DEALT] += killed
+    credit(s, b, T, L.EV_DAMAGE_DEALT, h, killed)
+    count(s, b, T, L.HV_MINIONS, h, killed)
     return successes - killed * health
 
 
 @njit(cache=True)
-def hurt_special_minions(s, b, T, panel, j, n):
-    """Deal ``n`` damage to special Minion card ``j``'s minions in ``panel``, one minion at a
-    time; returns (minions defeated, damage left over).
+def hurt_special_minions(s, b, T, panel, j, n, h):
+    """Hero ``h`` deals ``n`` damage to special Minion card ``j``'s minions in ``panel``,
+    one minion at a time; returns (minions defeated, damage left over).
 
-    Reads smin health; writes SMIN, SMIN_DMG, SMIN_SUPPLY, MINIONS, MINION_SUPPLY. Damage
+    Reads smin health; writes SMIN, SMIN_DMG, SMIN_SUPPLY, MINIONS, MINION_SUPPLY and the
+    hero's counters. Damage
     that does not defeat a minion stays on it (SMIN_DMG: one wounded minion per card and
     panel, since damage is always finished off before the next minion is hit). A defeated
     minion goes back to the supply undamaged.
@@ -474,7 +482,7 @@ def hurt_special_minions(s, b, T, panel, j, n):
         need = health - s[b, L.SMIN_DMG + col]
         hit = min(n, need)
         n -= hit
-        s[b, L.EVENTS + L.EV_DAMAGE_DEALT] += hit
+        credit(s, b, T, L.EV_DAMAGE_DEALT, h, hit)
         if hit < need:
             s[b, L.SMIN_DMG + col] += hit
             break
@@ -483,6 +491,7 @@ def hurt_special_minions(s, b, T, panel, j, n):
         s[b, L.SMIN_SUPPLY + j] += 1
         s[b, L.MINIONS + panel] -= 1
         s[b, L.MINION_SUPPLY] += 1
+        count(s, b, T, L.HV_MINIONS, h, 1)
         killed += 1
     return killed, n
 
@@ -513,7 +522,7 @@ def flip_scheme(s, b, T, i, h):
     s[b, L.IJUST + i] = 0
     s[b, L.IDMG + i] = 0
     take_hidden_token(s, b, T, h)
-    s[b, L.EVENTS + L.EV_SCHEMES_SOLVED] += 1
+    credit(s, b, T, L.EV_SCHEMES_SOLVED, h, 1)
     gain_clue(s, b, T, h)
     back = T.icard[i, TB.IC_BACK]
     if back == TB.BACK_NONE:
@@ -539,7 +548,7 @@ def flip_nemesis(s, b, T, k, h):
     s[b, L.NEM_JUST + k] = 0
     s[b, L.NEM_DMG + k] = 0
     take_hidden_token(s, b, T, h)
-    s[b, L.EVENTS + L.EV_SCHEMES_SOLVED] += 1
+    credit(s, b, T, L.EV_SCHEMES_SOLVED, h, 1)
     gain_clue(s, b, T, h)
     # still on the Scheme side, the figure is in the panel and does not block its own space
     sp = s[b, L.NEM_POS + k]
@@ -560,13 +569,14 @@ def place_justice(s, b, T, t, n, h):
     nh = T.cfg[TB.CFG_N_HEROES]
     if t == L.T_CAPTURED:
         return -1
-    s[b, L.EVENTS + L.EV_JUSTICE] += n
+    credit(s, b, T, L.EV_JUSTICE, h, n)
     if t >= L.T_CRISIS0:
         return crisis_justice(s, b, T, t - L.T_CRISIS0, n, h)
     if t == L.T_VILLAIN:
         s[b, L.VIL_JUSTICE] += n
         if s[b, L.VIL_DANGER] != TB.DASH and s[b, L.VIL_JUSTICE] >= s[b, L.VIL_DANGER]:
-            s[b, L.EVENTS + L.EV_PROBLEMS_SOLVED] += 1
+            credit(s, b, T, L.EV_PROBLEMS_SOLVED, h, 1)
+            count(s, b, T, L.HV_REVEALS, h, 1)
             gain_clue(s, b, T, h)
             reveal_villain(s, b, T, h)
         return -1
@@ -575,21 +585,21 @@ def place_justice(s, b, T, t, n, h):
         k = t - L.T_NEM0
         s[b, L.NEM_JUST + k] += n
         if danger != TB.DASH and s[b, L.NEM_JUST + k] >= danger:
-            s[b, L.EVENTS + L.EV_PROBLEMS_SOLVED] += 1
+            credit(s, b, T, L.EV_PROBLEMS_SOLVED, h, 1)
             flip_nemesis(s, b, T, k, h)
         return -1
     if t < L.T_I0:
         s[b, L.VJUST + t] += n
         if danger != TB.DASH and s[b, L.VJUST + t] >= danger:
             leave_play(s, b, t, L.L_DISCARD)
-            s[b, L.EVENTS + L.EV_PROBLEMS_SOLVED] += 1
+            credit(s, b, T, L.EV_PROBLEMS_SOLVED, h, 1)
             gain_clue(s, b, T, h)
         return -1
     i = t - L.T_I0
     s[b, L.IJUST + i] += n
     if danger == TB.DASH or s[b, L.IJUST + i] < danger:
         return -1
-    s[b, L.EVENTS + L.EV_PROBLEMS_SOLVED] += 1
+    credit(s, b, T, L.EV_PROBLEMS_SOLVED, h, 1)
     if T.icard[i, TB.IC_TYPE] == TB.IT_SCHEME and s[b, L.ISIDE + i] == 0:
         flip_scheme(s, b, T, i, h)
         return -1
@@ -615,7 +625,7 @@ def crisis_justice(s, b, T, k, n, h):
     s[b, L.CRISIS_JUST + k] = 0
     s[b, L.CRISIS_POS + k] = -1
     s[b, L.CRISIS_OUT + k] = 1
-    s[b, L.EVENTS + L.EV_PROBLEMS_SOLVED] += 1
+    credit(s, b, T, L.EV_PROBLEMS_SOLVED, h, 1)
     gain_clue(s, b, T, h)
     return T.crisis[k, TB.CR_SOLVED_PROG]
 

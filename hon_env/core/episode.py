@@ -12,34 +12,89 @@ numbers:
 - an illegal action in ``"penalize"`` mode ends the episode, terminated, with
   ``ILLEGAL_PENALTY`` as the step's reward;
 - with the villain agent (Mastermind variant) the villain gets ``villain_reward``: minus
-  the heroes' win/loss reward, at the end of the episode only.
+  the heroes' win/loss reward, at the end of the episode only, plus its own shaping
+  (``villain_reward_shaping``, zero by default: with it the game is no longer zero-sum);
+- with the Fame variant's ``fame`` or ``rank`` reward mode each hero gets its own reward
+  (``step_rewards``, ``core/fame.py``); in the ``team`` mode every hero gets the team reward.
+
+The reward parameters are one float64 array (``params``, built by
+``hon_env.envs.rewards.reward_params``): the heroes' shaping weight of each event counter,
+then the villain agent's (from ``RP_VILLAIN``), then ``RP_MODE`` (0 team, 1 fame, 2 rank),
+``RP_TEAM_WEIGHT``, ``RP_LOSS_KEEP``, ``RP_SCALE``.
+The memory of the previous step (``prev``, int32 ``[N_PREV]``) holds the event counters,
+then each seat's fame.
 """
 
 from __future__ import annotations
 
 from numba import njit
 
+from hon_env.content.tables import CFG_N_HEROES, MAX_HEROES
 from hon_env.core import layout as L
+from hon_env.core.fame import MODE_TEAM, fame_rewards
 
 WIN_REWARD = 1.0
 LOSS_REWARD = -1.0
 ILLEGAL_PENALTY = -1.0
+RP_VILLAIN = L.N_EVENTS  # the villain agent's shaping weights (see the module doc)
+RP_MODE = 2 * L.N_EVENTS  # reward parameters after the two sets of shaping weights
+RP_TEAM_WEIGHT = RP_MODE + 1
+RP_LOSS_KEEP = RP_MODE + 2
+RP_SCALE = RP_MODE + 3
+N_REWARD_PARAMS = RP_MODE + 4
+N_PREV = L.N_EVENTS + MAX_HEROES  # event counters, then fame per seat
+
+
+@njit(cache=True)
+def remember(s, i, prev):
+    """Write game ``i``'s event counters and fame into ``prev`` (the step memory)."""
+    for k in range(L.N_EVENTS):
+        prev[k] = s[i, L.EVENTS + k]
+    for h in range(MAX_HEROES):
+        prev[L.N_EVENTS + h] = s[i, L.FAME + h]
+
+
+@njit(cache=True)
+def step_rewards(s, i, T, params, prev, out):
+    """Every hero's reward for the step that led to game ``i``'s current state.
+
+    Reads ``s[i]`` and ``params`` (see the module doc); writes ``out[h]`` for each hero
+    seat ``h`` and updates ``prev``. Returns the team reward (every hero's reward in the
+    ``team`` mode) and the villain agent's reward (``step_reward``).
+    """
+    team, villain = step_reward(s, i, params, prev)
+    mode = int(params[RP_MODE])
+    if mode == MODE_TEAM:
+        for h in range(T.cfg[CFG_N_HEROES]):
+            out[h] = team
+        for h in range(MAX_HEROES):
+            prev[L.N_EVENTS + h] = s[i, L.FAME + h]
+        return team, villain
+    fame_rewards(s, i, T, mode, params[RP_TEAM_WEIGHT], params[RP_LOSS_KEEP],
+                 params[RP_SCALE], team, outcome_reward(s[i, L.OUTCOME]),
+                 prev[L.N_EVENTS:], out)
+    return team, villain
 
 
 @njit(cache=True)
 def step_reward(s, i, weights, ev_prev):
-    """The team reward of the step that led to game ``i``'s current state.
+    """The team reward and the villain agent's reward of the step that led to game ``i``'s
+    current state.
 
-    Reads ``s[i]`` (event counters and outcome) and ``weights`` (float64 [N_EVENTS]);
-    writes ``ev_prev`` (int32 [N_EVENTS], the counters at the previous step) to the
+    Reads ``s[i]`` (event counters and outcome) and ``weights`` (float64: the heroes'
+    N_EVENTS shaping weights, then the villain agent's from ``RP_VILLAIN``); writes
+    ``ev_prev`` (int32, the first N_EVENTS are the counters at the previous step) to the
     current counters.
     """
     r = 0.0
+    rv = 0.0
     for k in range(L.N_EVENTS):
         now = s[i, L.EVENTS + k]
         r += weights[k] * (now - ev_prev[k])
+        rv += weights[RP_VILLAIN + k] * (now - ev_prev[k])
         ev_prev[k] = now
-    return r + outcome_reward(s[i, L.OUTCOME])
+    o = s[i, L.OUTCOME]
+    return r + outcome_reward(o), rv + villain_reward(o)
 
 
 @njit(cache=True)
@@ -54,8 +109,8 @@ def outcome_reward(outcome):
 
 @njit(cache=True)
 def villain_reward(outcome):
-    """The villain agent's reward (Mastermind variant): minus the heroes' result, so the
-    two teams play a zero-sum game (hero shaping is not mirrored)."""
+    """The villain agent's result reward (Mastermind variant): minus the heroes' result, so
+    the two teams play a zero-sum game without shaping (hero shaping is not mirrored)."""
     return -outcome_reward(outcome)
 
 

@@ -1,6 +1,6 @@
 """Two Fronts variant: which villain each hero faces, and what facing changes.
 
-Read-only queries over the state (``docs/variants.md``, Two Fronts; engine.md #45-#48).
+Read-only queries over the state (``docs/variants.md``, Two Fronts; engine.md #46-#49).
 With one villain (``CFG_N_VILLAINS`` < 2) each returns the rulebook's answer: every hero
 may affect every card, per-hero values count every hero, no blindside. Kept apart from
 ``core/two_fronts.py`` (setup and the facing choice) so that ``queries.py`` can use them.

@@ -15,7 +15,7 @@ Op codes 1..37 are the content ops of ``content/ops.py``; codes from 64 are flow
 
 from __future__ import annotations
 
-from numba import njit
+from numba import int32, int64, njit, void
 
 from hon_env.content import ops
 from hon_env.content import tables as TB
@@ -47,6 +47,7 @@ from hon_env.core.effects import (
 )
 from hon_env.core.facing import blindside
 from hon_env.core.failure import fail
+from hon_env.core.fame import credit
 from hon_env.core.geometry import (
     bystander_at,
     captives,
@@ -143,8 +144,13 @@ F_FACE = 98  # hero: seat choosing the villain it faces (Two Fronts setup)
 
 
 # --- stack primitives -----------------------------------------------------------------
+# Explicit signatures: numba compiles a jitted callee once per distinct argument types, and
+# a constant argument is its own type (``Literal[int](64)``), so ``push`` alone compiled in
+# 64 versions (one per constant op and argument mix) on a first run. With the signature
+# given, every call converts its arguments to it and each primitive compiles once.
+_STATE = int32[:, ::1]
 
-@njit(cache=True)
+@njit(void(_STATE, int64, int64, int64, int64, int64, int64, int64), cache=True)
 def push(s, b, op, a, bb, c, h, src):
     """Push one entry; overflowing the fixed stack is an engine bug: the game stops with
     ERR_STACK_OVERFLOW (core/failure.py) and the entry is dropped."""
@@ -162,18 +168,18 @@ def push(s, b, op, a, bb, c, h, src):
     s[b, L.SP] = sp + 1
 
 
-@njit(cache=True)
+@njit(void(_STATE, int64), cache=True)
 def pop(s, b):
     s[b, L.SP] -= 1
 
 
-@njit(cache=True)
+@njit(int32(_STATE, int64, int64), cache=True)
 def top(s, b, k):
     """Field ``k`` (0 op, 1 a, 2 b, 3 c, 4 hero, 5 src) of the top entry."""
     return s[b, L.STACK + (s[b, L.SP] - 1) * L.STACK_W + k]
 
 
-@njit(cache=True)
+@njit(void(_STATE, int64, int64, int64), cache=True)
 def set_top(s, b, k, v):
     s[b, L.STACK + (s[b, L.SP] - 1) * L.STACK_W + k] = v
 
@@ -213,7 +219,7 @@ def op_effect_begin(s, b, end):
     s[b, L.CRISIS_LATCH] = L.LATCH_OPEN
 
 
-@njit(cache=True)
+@njit(void(_STATE, int64, int64, int64, int64, int64), cache=True)
 def park(s, b, kind, h, a, bb):
     s[b, L.DEC_KIND] = kind
     s[b, L.DEC_HERO] = h
@@ -264,7 +270,7 @@ def defeat_hero(s, b, T, h):
     s[b, L.HFOCUS + h] = 0
     s[b, L.HLOC + h] = -1
     s[b, L.HDEFEATED + h] = 1
-    s[b, L.EVENTS + L.EV_HERO_DEFEATS] += 1
+    credit(s, b, T, L.EV_HERO_DEFEATS, h, 1)
     if s[b, L.TURN] == L.TURN_HERO:
         s[b, L.HACTIONS + h] = 0
         if s[b, L.HTHREAT_DONE + h] == 0:
@@ -297,7 +303,7 @@ def wreck_mech(s, b, T, h):
     mech's health is lost with it.
     """
     leave_mech(s, b, T, h)
-    s[b, L.EVENTS + L.EV_MECH_WRECKS] += 1
+    credit(s, b, T, L.EV_MECH_WRECKS, h, 1)
 
 
 @njit(cache=True)
@@ -345,7 +351,7 @@ def op_round(s, b, T):
     s[b, L.DEF_BONUS] = 0
     s[b, L.DEF_BONUS + 1] = 0
     if s[b, L.ROUND] > T.cfg[TB.CFG_MAX_ROUNDS]:
-        end_game(s, b, L.OUT_TRUNCATED, L.LOSS_CAP_ROUNDS)
+        end_game(s, b, T, L.OUT_TRUNCATED, L.LOSS_CAP_ROUNDS)
         return
     push(s, b, F_ROUND, 0, 0, 0, -1, -1)
     push(s, b, F_RETURN, 0, 0, 0, -1, -1)
@@ -603,7 +609,7 @@ def op_issue_turn(s, b, T):
     s[b, L.TURN] = L.TURN_ISSUE
     c = issue_draw(s, b)
     if c < 0:
-        end_game(s, b, L.OUT_LOSS, L.LOSS_ISSUE_DECK)
+        end_game(s, b, T, L.OUT_LOSS, L.LOSS_ISSUE_DECK)
         return
     h = fewest_threats(s, b, T)
     s[b, L.ACTIVE] = h
@@ -989,9 +995,9 @@ def op_roll_end(s, b, T, h):
                 # normal minions first, then each special Minion card's; every special
                 # minion defeated resolves its card's effect for this hero
                 panel = panel_of_space(T, sp)
-                left = kill_minions(s, b, T, panel, n)
+                left = kill_minions(s, b, T, panel, n, h)
                 for j in range(TB.SPECIAL_MINIONS):
-                    killed, left = hurt_special_minions(s, b, T, panel, j, left)
+                    killed, left = hurt_special_minions(s, b, T, panel, j, left, h)
                     for _ in range(killed):
                         push_prog(s, b, T, T.smin[j, TB.SM_DEFEAT_PROG], h, L.T_MINION)
             else:
@@ -1090,7 +1096,7 @@ def op_hero_damage(s, b, T, h, n):
         return
     pop(s, b)
     s[b, L.HDMG + h] += n
-    s[b, L.EVENTS + L.EV_HERO_DAMAGE] += n
+    credit(s, b, T, L.EV_HERO_DAMAGE, h, n)
     if s[b, L.HDMG + h] >= hero_health(s, b, T, h):
         if hero_form(s, b, T, h) == TB.FORM_MECH:
             wreck_mech(s, b, T, h)
@@ -1788,7 +1794,7 @@ def apply_action(s, b, T, action, mask):
         s[b, L.ERROR_ACTION] = action
         return 3
     if s[b, L.OUTCOME] == L.OUT_ONGOING and s[b, L.DECISIONS] >= T.cfg[TB.CFG_MAX_DECISIONS]:
-        end_game(s, b, L.OUT_TRUNCATED, L.LOSS_CAP_DECISIONS)
+        end_game(s, b, T, L.OUT_TRUNCATED, L.LOSS_CAP_DECISIONS)
         s[b, L.DEC_KIND] = L.D_NONE
         mask[:] = 0
     return 0

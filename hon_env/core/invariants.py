@@ -6,7 +6,9 @@ zone, supplies conserved and never negative, focus within its cap, damage below 
 (a pilot's set-aside damage too, and only while in the mech), nemeses dealt as configured
 and standing where their side says, one hidden token per unsolved Scheme side, no win
 while a nemesis remains, special minion and special bystander figures conserved card by
-card, and a non-empty mask owned by a seated hero in every running game.
+card, a non-empty mask owned by a seated hero in every running game, and the Fame
+variant's bookkeeping (each attributable event counter equals the sum of the heroes' own
+counters; headlines dealt once, finished in order, as the rule says).
 """
 
 from __future__ import annotations
@@ -96,6 +98,7 @@ def violations(state: np.ndarray, T: TB.Tables, masks: np.ndarray | None = None)
     out += _ally_violations(state, T)
     out += _crisis_violations(state, T)
     out += _special_bystander_violations(state, T, running)
+    out += _fame_violations(state, T)
     if masks is not None:
         bad(running & (masks.sum(axis=1) == 0), "running game with an empty mask")
         bad(~running & (masks.sum(axis=1) != 0), "finished game with a non-empty mask")
@@ -267,4 +270,31 @@ def _crisis_violations(state: np.ndarray, T: TB.Tables) -> list[str]:
         bad(~in_play & ((pos[:, k] != -1) | (just[:, k] != 0)),
             f"solved crisis {k} still has its token or justice")
         bad((just[:, k] < 0) | (just[:, k] >= danger), f"crisis {k} justice outside [0, danger)")
+    return out
+
+
+def _fame_violations(state: np.ndarray, T: TB.Tables) -> list[str]:
+    """The Fame variant's fields (core/fame.py): attribution conserved, headlines sane."""
+    f = lambda name: L.field_view(state, name)  # noqa: E731
+    out: list[str] = []
+    bad = _reporter(out)
+    hev, events = f("hev"), f("events")
+    for e in L.HERO_EVENTS:
+        bad(hev[:, :, e].sum(axis=1) != events[:, e],
+            f"heroes' own {L.EVENT_NAMES[e]} do not add up to the team counter")
+    for e in set(range(L.N_EVENTS)) - set(L.HERO_EVENTS):
+        name = L.EVENT_NAMES[e] if e < len(L.EVENT_NAMES) else f"event {e}"
+        bad(hev[:, :, e].any(axis=1), f"a hero counts {name}, a team-only event")
+    rows = f("headline")
+    dealt = (rows >= 0).sum(axis=1)
+    bad(dealt != min(int(T.fame[TB.FM_HEADLINES]), int(T.fame[TB.FM_POOL]), TB.MAX_HEADLINES),
+        "headlines dealt differ from the rule's count")
+    for k in range(TB.MAX_HEADLINES):
+        for j in range(k + 1, TB.MAX_HEADLINES):
+            bad((rows[:, k] >= 0) & (rows[:, k] == rows[:, j]), "a headline dealt twice")
+    rank, done = f("headline_rank"), f("headline_done")
+    bad(((rank > 0).sum(axis=2) != done).any(axis=1), "headline finishers != ranks given")
+    ranks_ok = np.sort(rank, axis=2)[:, :, ::-1]
+    expect = np.maximum(done[:, :, None] - np.arange(TB.MAX_HEROES)[None, None, :], 0)
+    bad((ranks_ok != expect).any(axis=(1, 2)), "headline ranks are not 1..finishers")
     return out

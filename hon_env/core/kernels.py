@@ -59,27 +59,30 @@ def step_batch(s: np.ndarray, T: np.record, actions: np.ndarray, masks: np.ndarr
 
 # Single-game entry points for ``Game``. They take the one-element tables array (not the
 # record): numba types an ndarray argument in C, a record in Python (~3.5 us per call).
+# The game index is ``np.int64(0)``, an int64 like the batch kernels' loop index, not the constant
+# 0: numba compiles a callee once per argument types and a constant is its own type, so a
+# literal 0 would compile the whole interpreter a second time, apart from the batch one.
 
 @njit(cache=True)
 def game_init(s, tabs, seed, mask):
-    init_game(s, 0, tabs[0], seed, mask)
+    init_game(s, np.int64(0), tabs[0], seed, mask)
 
 
 @njit(cache=True)
 def game_apply(s, tabs, action, mask):
-    return apply_action(s, 0, tabs[0], action, mask)
+    return apply_action(s, np.int64(0), tabs[0], action, mask)
 
 
 @njit(cache=True)
 def game_refresh(s, tabs, mask):
-    refresh(s, 0, tabs[0], mask)
+    refresh(s, np.int64(0), tabs[0], mask)
 
 
 @njit(cache=True)
 def game_observe(s, tabs, seat, out):
-    encode_obs(s, 0, tabs[0], seat, out)
+    encode_obs(s, np.int64(0), tabs[0], seat, out)
 
 
 @njit(cache=True)
 def game_state(s, tabs, out):
-    encode_state(s, 0, tabs[0], out)
+    encode_state(s, np.int64(0), tabs[0], out)

@@ -21,12 +21,15 @@ from hon_env.content.tables import (
     CLUE_DECK,
     CLUE_LIST,
     DECK_CRISES,
+    HEADLINE_POOL,
     HERO_DECK,
     IDECK,
     MAX_CRISES,
+    MAX_HEADLINES,
     MAX_HEROES,
     MAX_PANELS,
     MAX_SPACES,
+    N_HEV,
     N_SBE,
     NEMESES,
     SPECIAL_BYSTANDERS,
@@ -262,6 +265,15 @@ ERROR_OP = _field("error_op", hi=1)
 ERROR_DEC = _field("error_dec", hi=1)
 ERROR_SEAT = _field("error_seat", hi=1)
 ERROR_ACTION = _field("error_action", hi=1)
+# --- the Fame variant (core/fame.py): who did what, kept in every game; fame changes no rule
+# per-hero counters: column EV_* counts that event for the hero who did it (the attributable
+# ones, HERO_EVENTS), then the HV_* columns
+HEV = _field("hev", MAX_HEROES, N_HEV, hi=HUGE, seat=True)
+FAME = _field("fame", MAX_HEROES, lo=-HUGE, hi=HUGE, seat=True)  # fame so far (awards at the end)
+HEADLINE = _field("headline", MAX_HEADLINES, lo=-1, hi=HEADLINE_POOL)  # Tables.headline row, -1
+# order in which each seat finished each headline (1 first), 0 not yet
+HEADLINE_RANK = _field("headline_rank", MAX_HEADLINES, MAX_HEROES, hi=MAX_HEROES + 1)
+HEADLINE_DONE = _field("headline_done", MAX_HEADLINES, hi=MAX_HEROES + 1)  # finishers so far
 # --- the second villain (Two Fronts variant, core/two_fronts.py; untouched with one villain)
 # Its Villain-card fields, in the order of the first villain's VIL_SIDE..VIL_DANGER, so
 # villain v's copy of field F is column F + v * VIL_STRIDE.
@@ -328,6 +340,22 @@ EVENT_NAMES = (
     "schemes_solved", "hero_damage", "hero_defeats", "crises", "captures",
     "bystanders_defeated", "villain_advances", "clues_gained", "mech_wrecks", "ally_defeats",
 )
+# per-hero counters (HEV) beyond the event counters
+HV_MINIONS = N_EVENTS  # minions defeated (special minions included)
+HV_VILLAIN_DAMAGE = N_EVENTS + 1  # damage dealt to the revealed villain
+HV_FINAL_BLOWS = N_EVENTS + 2  # the damage that defeated the villain
+HV_REVEALS = N_EVENTS + 3  # solving the Villain card (revealing it)
+assert HV_REVEALS + 1 == N_HEV
+# The events each hero counts for itself (HEV column = EV_*): the sum over heroes equals
+# the team counter. The others (crises, captures, bystanders defeated, villain advances)
+# are the villain's doing and stay team-only.
+HERO_EVENTS = (EV_DAMAGE_DEALT, EV_JUSTICE, EV_RESCUES, EV_ENEMIES_DEFEATED,
+               EV_PROBLEMS_SOLVED, EV_SCHEMES_SOLVED, EV_HERO_DAMAGE, EV_HERO_DEFEATS,
+               EV_CLUES, EV_MECH_WRECKS, EV_ALLY_DEFEATS)
+# every per-hero counter reported (info "hero_events", the observation): HEV columns, names
+HERO_COUNTER_COLS = HERO_EVENTS + (HV_MINIONS, HV_VILLAIN_DAMAGE, HV_FINAL_BLOWS, HV_REVEALS)
+HERO_COUNTER_NAMES = tuple(EVENT_NAMES[e] for e in HERO_EVENTS) + (
+    "minions_defeated", "villain_damage", "final_blows", "villain_reveals")
 
 # --- the flat action space
 #   [0]                 PASS     yield the initiative / end / stop / decline / done

@@ -24,6 +24,7 @@ from hon_env.content.tables import (
     CLUE_LIST,
     HERO_DECK,
     MAX_CRISES,
+    MAX_HEADLINES,
     MAX_HEROES,
     MAX_PANELS,
     MAX_ROSTER,
@@ -32,7 +33,7 @@ from hon_env.content.tables import (
     SPECIAL_BYSTANDERS,
     SPECIAL_MINIONS,
 )
-from hon_env.core.layout import IDECK, VDECK
+from hon_env.core.layout import HERO_COUNTER_NAMES, IDECK, VDECK
 
 
 @dataclass(frozen=True)
@@ -317,6 +318,33 @@ with _OBS.section("villain_agent") as s:
                      "(the villain's own view only)")
     VA_HERO_HANDS = s.feat("hero_hand_sizes", MAX_HEROES, "/ 10", "cards in each seat's "
                            "hand (the villain's own view only; a hero sees them in others)")
+# The Fame variant (rules fame): all zeros with the rule off. Everything in it is public.
+N_FAME_COUNTERS = len(HERO_COUNTER_NAMES)
+with _OBS.section("fame") as s:
+    FA_ON = s.feat("on", doc="the Fame variant is on: each hero keeps its own score")
+    FA_MODE = s.feat("reward_mode", 3, "one-hot", "the reward mode: team, fame, rank")
+    FA_HEADLINES = s.feat("headlines", scale="/ 4", doc="headlines dealt in this game")
+with _OBS.section("fame_seats", MAX_HEROES, "seat, self first, then in seat order") as s:
+    FS_FAME = s.feat("fame", scale="/ 10", doc="the hero's fame so far when positive (end-of-"
+                     "game awards included once the game is over)")
+    FS_FAME_BELOW = s.feat("fame_below_zero", scale="/ 10", doc="minus the hero's fame when "
+                           "negative (defeats cost fame; the observation stays >= 0)")
+    FS_LEADER = s.feat("leader", doc="the hero leads on fame (ties: villain damage, then the "
+                       "highest seat), who would win the rank mode now")
+    FS_COUNTERS = s.feat("counters", N_FAME_COUNTERS, "/ 10", "what the hero did so far, "
+                         "in `layout.HERO_COUNTER_NAMES` order: " + ", ".join(HERO_COUNTER_NAMES))
+with _OBS.section("fame_headlines", MAX_HEADLINES, "headline slot") as s:
+    FH_PRESENT = s.feat("present", doc="a headline is dealt in this slot")
+    FH_COUNTER = s.feat("counter", N_FAME_COUNTERS, "one-hot", "the counter it watches "
+                        "(`layout.HERO_COUNTER_NAMES`)")
+    FH_AT_LEAST = s.feat("at_least", scale="/ 10", doc="the count that finishes it")
+    FH_NEXT_VALUE = s.feat("next_value", scale="/ 3", doc="fame the next hero to finish it earns")
+    FH_FINISHERS = s.feat("finishers", scale="/ 6", doc="heroes who finished it")
+    FH_MINE = s.feat("finished_by_self", doc="self has finished it")
+    FH_OWN = s.feat("own_progress", scale="fraction of at_least, at most 1",
+                    doc="self's count on its counter")
+    FH_BEST_OTHER = s.feat("best_other_progress", scale="fraction of at_least, at most 1",
+                           doc="the highest count of another hero")
 
 OBS_FEATURES: tuple[Feature, ...] = tuple(_OBS.features)
 OBS_SECTIONS: tuple[tuple[str, int, int, int, str], ...] = tuple(_OBS.sections)
@@ -338,6 +366,9 @@ OFF_CRISES, CRISIS_FEATS = _BASE["crises"]
 OFF_SBY, SBY_FEATS = _BASE["special_bystanders"]
 OFF_HERO_ID, HERO_ID_FEATS = _BASE["hero_identity"]
 OFF_VA = _BASE["villain_agent"][0]
+OFF_FAME = _BASE["fame"][0]
+OFF_FAME_SEATS, FAME_SEAT_FEATS = _BASE["fame_seats"]
+OFF_FAME_HEADLINES, FAME_HEADLINE_FEATS = _BASE["fame_headlines"]
 assert _BASE["issue_cards"][1] == CARD_FEATS  # villain and issue cards share a row layout
 
 # The global state: seat 0's observation, then every seat's hand.

@@ -62,6 +62,7 @@ from hon_env.content.tables import (
 )
 from hon_env.core import layout as L
 from hon_env.core import obs_features as F
+from hon_env.core.fame import encode_fame
 from hon_env.core.geometry import panel_of_space
 from hon_env.core.mastermind import hand_count
 from hon_env.core.obs_features import (
@@ -156,6 +157,7 @@ def encode_obs(s, b, T, seat, out):
     _special_bystanders(s, b, T, out)
     _hero_identity(T, view, out)
     _villain_agent(s, b, T, seat, out)
+    encode_fame(s, b, T, view, out)
     if seat >= L.VILLAIN_SEAT:
         _villain_view(s, b, out)
 
@@ -544,6 +546,13 @@ def encode_state(s, b, T, out):
     observation, then the ``hands`` section (every seat's hand multi-hot) and the villain
     agent's hand (``villain_hand``)."""
     encode_obs(s, b, T, 0, out[:OBS_DIM])
+    encode_state_tail(s, b, T, out)
+
+
+@njit(cache=True)
+def encode_state_tail(s, b, T, out):
+    """The part of ``encode_state`` past seat 0's observation: writes ``out[OBS_DIM:]``
+    only (a caller holding seat 0's observation copies it into ``out[:OBS_DIM]``)."""
     out[OBS_DIM:] = 0.0
     for h in range(T.cfg[CFG_N_HEROES]):
         for c in range(HERO_DECK):

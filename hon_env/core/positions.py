@@ -6,6 +6,7 @@ restarting the game's flow at a chosen point of the current round with ``jump_to
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from hon_env.content import tables as TB
@@ -82,4 +83,4 @@ def remask(s, b, T, mask):
 @njit(cache=True)
 def game_remask(s, tabs, mask):
     """``remask`` of a one-game state with the tables as a one-element record array."""
-    return remask(s, 0, tabs[0], mask)
+    return remask(s, np.int64(0), tabs[0], mask)  # int64 like the batch index (kernels.py)

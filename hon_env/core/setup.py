@@ -14,6 +14,7 @@ from hon_env.content import tables as TB
 from hon_env.core import layout as L
 from hon_env.core.effects import initial_bystanders
 from hon_env.core.facing import two_villains
+from hon_env.core.fame import deal_headlines
 from hon_env.core.geometry import nearest_empty, nearest_empty_map
 from hon_env.core.interp import (
     F_FACE,
@@ -70,6 +71,7 @@ def init_game(s, b, T, seed, mask):
     for k in range(L.STATE_LEN):
         s[b, k] = 0
     seed_rng(s, b, seed)
+    deal_headlines(s, b, T, seed)  # the Fame variant's own stream: the game's is untouched
     nh = T.cfg[TB.CFG_N_HEROES]
     s[b, L.TURN] = L.TURN_SETUP
     s[b, L.CHOICE] = -1

@@ -10,10 +10,13 @@ from numba import njit, prange
 
 from hon_env.content import tables as TB
 from hon_env.core import layout as L
-from hon_env.core.episode import is_terminated, is_truncated, step_reward, villain_reward
+from hon_env.core.episode import is_terminated, is_truncated, remember, step_rewards
 from hon_env.core.interp import apply_action
-from hon_env.core.observe import encode_obs, encode_state
+from hon_env.core.observe import OBS_DIM, encode_obs, encode_state, encode_state_tail
 from hon_env.core.setup import init_game
+
+FINAL_FAME = 6  # final_info column of seat 0's fame at the end of the episode
+N_FINAL_INFO = FINAL_FAME + L.MAX_HEROES
 
 
 @njit(cache=True)
@@ -22,13 +25,14 @@ def _finish_row(s, i, T, episodes, weights, ev_prev, want_obs, agent, rewards, t
     """Score game ``i``'s step by the episode rules (``core/episode.py``) and, when its
     episode ended, record it.
 
-    Writes ``rewards[i]`` (the team reward for each seat in play, then the villain agent's
-    reward when the villain is an agent), ``term[i]``/``trunc[i]``,
-    ``ev_prev[i]``, and for an episode that ended in this step ``episodes[i] += 1``,
-    ``final_info[i]`` = (ended, outcome, loss reason, rounds, decisions, seat) and
+    Writes ``rewards[i]`` (each hero's reward, ``step_rewards``, then the villain agent's
+    reward when the villain is an agent; ``weights`` as ``step_rewards``),
+    ``term[i]``/``trunc[i]``, ``ev_prev[i]``, and for an episode that ended in this step
+    ``episodes[i] += 1``, ``final_info[i]`` = (ended, outcome, loss reason, rounds,
+    decisions, seat, then each seat's final fame) and
     ``final_obs[i]`` (its last observation). Returns True when the episode ended.
     """
-    r = step_reward(s, i, weights, ev_prev[i])
+    _, rv = step_rewards(s, i, T, weights, ev_prev[i], rewards[i])
     o = s[i, L.OUTCOME]
     term[i] = is_terminated(o)
     trunc[i] = is_truncated(o)
@@ -40,6 +44,8 @@ def _finish_row(s, i, T, episodes, weights, ev_prev, want_obs, agent, rewards, t
         final_info[i, 3] = s[i, L.ROUND]
         final_info[i, 4] = s[i, L.DECISIONS]
         final_info[i, 5] = agent[i]
+        for h in range(L.MAX_HEROES):
+            final_info[i, FINAL_FAME + h] = s[i, L.FAME + h]
         if want_obs:
             encode_obs(s, i, T, max(agent[i], 0), final_obs[i])
         episodes[i] += 1
@@ -47,9 +53,9 @@ def _finish_row(s, i, T, episodes, weights, ev_prev, want_obs, agent, rewards, t
     villain_col = nh if T.cfg[TB.CFG_VHAND] > 0 else -1  # the villain agent's column
     for h in range(rewards.shape[1]):
         if h < nh:
-            rewards[i, h] = r
-        elif h == villain_col:
-            rewards[i, h] = villain_reward(o)
+            continue
+        if h == villain_col:
+            rewards[i, h] = rv
         else:
             rewards[i, h] = 0.0
     return o != L.OUT_ONGOING
@@ -57,10 +63,16 @@ def _finish_row(s, i, T, episodes, weights, ev_prev, want_obs, agent, rewards, t
 
 @njit(cache=True)
 def _encode_row(s, i, T, want_obs, obs, states, agent):
+    """Write game ``i``'s deciding seat and, with ``want_obs``, its observation and global
+    state (whose first part is seat 0's observation: copied when seat 0 decides)."""
     agent[i] = s[i, L.DEC_HERO]
     if want_obs:
         encode_obs(s, i, T, agent[i], obs[i])
-        encode_state(s, i, T, states[i])
+        if agent[i] == 0:
+            states[i, :OBS_DIM] = obs[i]
+            encode_state_tail(s, i, T, states[i])
+        else:
+            encode_state(s, i, T, states[i])
 
 
 @njit(cache=True, parallel=True)
@@ -70,8 +82,7 @@ def vector_reset(s, tabs, masks, seed, episodes, ev_prev, want_obs, obs, states,
     for i in prange(B):
         T = tabs[0]
         init_game(s, i, T, seed + i + episodes[i] * B, masks[i])
-        for k in range(L.N_EVENTS):
-            ev_prev[i, k] = s[i, L.EVENTS + k]
+        remember(s, i, ev_prev[i])
         _encode_row(s, i, T, want_obs, obs, states, agent)
 
 
@@ -96,8 +107,7 @@ def vector_step(s, tabs, actions, masks, status, seed, episodes, weights, ev_pre
             if _finish_row(s, i, T, episodes, weights, ev_prev, want_obs, agent, rewards,
                            term, trunc, final_obs, final_info):
                 init_game(s, i, T, seed + i + episodes[i] * B, masks[i])
-                for k in range(L.N_EVENTS):
-                    ev_prev[i, k] = s[i, L.EVENTS + k]
+                remember(s, i, ev_prev[i])
             if s[i, L.ERROR] == 0:
                 _encode_row(s, i, T, want_obs, obs, states, agent)
 

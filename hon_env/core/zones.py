@@ -10,6 +10,7 @@ from numba import njit
 
 from hon_env.content import tables as TB
 from hon_env.core import layout as L
+from hon_env.core.fame import credit
 from hon_env.core.rng import shuffle_slice
 
 
@@ -73,7 +74,7 @@ def gain_clue(s, b, T, h):
     n = s[b, L.CLUE_N] - 1
     s[b, L.CLUE_N] = n
     s[b, L.CLUE_LOC + s[b, L.CLUE_ORDER + n]] = h
-    s[b, L.EVENTS + L.EV_CLUES] += 1
+    credit(s, b, T, L.EV_CLUES, h, 1)
 
 
 @njit(cache=True)

@@ -2,7 +2,7 @@
 
     >>> import gymnasium as gym
     >>> import hon_env  # registers the env
-    >>> env = gym.make("hon_env/HourOfNeed-v3", n_heroes=2)
+    >>> env = gym.make("hon_env/HourOfNeed-v4", n_heroes=2)
     >>> obs, info = env.reset(seed=0)
     >>> mask = env.unwrapped.action_masks()
     >>> obs, reward, terminated, truncated, info = env.step(int(mask.nonzero()[0][0]))
@@ -47,10 +47,11 @@ from hon_env.core import layout as L
 from hon_env.core.observe import OBS_DIM
 from hon_env.envs.autoplay import is_hero, play_others
 from hon_env.envs.session import Session, SessionViews
+from hon_env.envs.vector import require_team_reward
 from hon_env.options import RENDER_MODES, EnvOptions
 from hon_env.play.replay import Replay
 
-ENV_ID = "hon_env/HourOfNeed-v3"
+ENV_ID = "hon_env/HourOfNeed-v4"
 
 
 class HourOfNeedEnv(SessionViews, gymnasium.Env):
@@ -60,6 +61,7 @@ class HourOfNeedEnv(SessionViews, gymnasium.Env):
 
     def __init__(self, villain_policy: Any = None, **options: Any) -> None:
         opts = EnvOptions.build(**options)  # the options of every front end
+        require_team_reward(opts.scenario, type(self).__name__)
         self._session = Session(opts)
         if villain_policy is not None and not opts.scenario.villain_agent:
             raise ValueError("villain_policy plays the villain agent (rules villain_agent), "

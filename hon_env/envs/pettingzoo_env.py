@@ -1,9 +1,9 @@
 """
 # Hour of Need
 
-| Import             | `from hon_env import hour_of_need_v3` (this module)            |
+| Import             | `from hon_env import hour_of_need_v4` (this module)            |
 |--------------------|----------------------------------------------------------------|
-| Creation           | `hour_of_need_v3.env()` / `.parallel_env()` / `.raw_env()`     |
+| Creation           | `hour_of_need_v4.env()` / `.parallel_env()` / `.raw_env()`     |
 | Actions            | Discrete, masked                                               |
 | Parallel API       | Yes (`parallel_env`, implemented directly on the engine)       |
 | Manual Control     | Yes: `hon-play` (terminal) and `hon-play --web` (browser)      |
@@ -11,9 +11,9 @@
 | Number of agents   | 1 to 6 heroes, plus `"villain"` with the Mastermind variant     |
 | Action Shape       | `()`                                                           |
 | Action Values      | `Discrete(409)`                                                |
-| Observation Shape  | `{"observation": (2247,), "action_mask": (409,)}`              |
+| Observation Shape  | `{"observation": (2448,), "action_mask": (409,)}`              |
 | Observation Values | observation float32 in `[0, inf)`; action_mask int8 in {0, 1}  |
-| State Shape        | `(2396,)` float32 in `[0, inf)`                                |
+| State Shape        | `(2597,)` float32 in `[0, inf)`                                |
 
 *Hour of Need* is a cooperative superhero board game: 1 to 6 heroes fight a villain's
 schemes on a hex map while an issue deck runs down. Every hero is an agent; the heroes win
@@ -30,7 +30,7 @@ AEC env `agent_selection` is that hero, so one agent often acts several times in
 
 ### Observation Space
 
-`observe(agent)` returns `{"observation": float32 [2247], "action_mask": int8 [409]}`.
+`observe(agent)` returns `{"observation": float32 [2448], "action_mask": int8 [409]}`.
 The observation is egocentric (the agent's own hero first) and free of hidden information
 (other heroes' hands are sizes, deck orders are not visible). Its named sections (global,
 spaces, self, others, villain cards, issue cards, nemeses, special minions, allies, crisis
@@ -40,7 +40,7 @@ cards, special bystanders, hero identity) are a table of named features
 hero sits in each seat (self first) is a one-hot over the content's hero roster
 (`hero_identity.hero`, roster `Scenario.hero_roster`). `state()` is the global state for
 centralized critics: seat 0's observation followed by every seat's hand
-(`float32 [2396]`).
+(`float32 [2597]`).
 
 #### Legal Actions Mask
 
@@ -78,8 +78,10 @@ All agents end together. In the AEC env every agent then gets one `step(None)` (
 
 ### Infos
 
-`infos[agent]` (a fresh dict per agent, the same content for all): `"events"` (dict event
-name -> count so far this episode, `layout.EVENT_NAMES`), `"acting_hero"` (the agent who
+`infos[agent]` (a fresh dict per agent): `"events"` (dict event name -> count so far this
+episode, `layout.EVENT_NAMES`), `"fames"` (dict hero agent -> fame), the agent's own
+`"fame"` and `"hero_events"` (dict `layout.HERO_COUNTER_NAMES` -> count: what this hero
+did; kept in every game, see docs/variants.md), `"acting_hero"` (the agent who
 decides now, None at the end), `"decision"` (the pending decision kind,
 `layout.DECISION_NAMES`, `"none"` at the end) and, once the episode is over, `"outcome"`
 (`"win"`, `"loss"`, `"truncated"`) and `"loss_reason"` (`layout.LOSS_REASON_NAMES`,
@@ -88,16 +90,17 @@ decides now, None at the end), `"decision"` (the pending decision kind,
 With `numeric_info=True` every info entry is a number and the keys are the same at every
 step, for wrappers that turn infos into tensors (TorchRL's `PettingZooWrapper`, RLlib):
 `"events"` (int64 array in `layout.EVENT_NAMES` order), `"acting_seat"` (-1 at the end),
-`"decision"` (`layout.D_*`), `"outcome"` (`layout.OUT_*`, `OUT_ONGOING` until the end) and
-`"loss_reason"` (`layout.LOSS_*`, `LOSS_ILLEGAL` for a penalized illegal action).
+`"decision"` (`layout.D_*`), `"outcome"` (`layout.OUT_*`, `OUT_ONGOING` until the end),
+`"loss_reason"` (`layout.LOSS_*`, `LOSS_ILLEGAL` for a penalized illegal action),
+`"fames"` (int64 per hero), `"fame"` and `"hero_events"` (int64 array).
 
 ### Arguments
 
 ``` python
-hour_of_need_v3.env(scenario="origin_story", heroes=None, villain=None, issue=None,
+hour_of_need_v4.env(scenario="origin_story", heroes=None, villain=None, issue=None,
                     n_heroes=None, nemeses=None, rules=None, caps=None, max_cycles=None,
-                    reward_shaping=None, illegal_action="raise", render_mode=None,
-                    numeric_info=False)
+                    reward_shaping=None, villain_reward_shaping=None,
+                    illegal_action="raise", render_mode=None, numeric_info=False)
 ```
 
 These are the options of every front end, defined and validated once in
@@ -123,6 +126,9 @@ error for the same bad value everywhere.
   decisions (parallel steps, or AEC steps of live agents summed over all heroes). With one
   hero this is exactly PettingZoo's "cycles".
 - `reward_shaping`: `{event name: weight}`; unknown names are a `ValueError`.
+- `villain_reward_shaping`: the same for the villain agent's reward (Mastermind variant,
+  docs/mastermind.md; the game is then no longer zero-sum); refused without the villain
+  agent.
 - `illegal_action`: `"raise"` (default): a masked-out action raises
   `hon_env.IllegalActionError` naming the action and the legal ones, and nothing changes.
   `"penalize"`: the episode ends for everyone, terminated, reward `-1`, `loss_reason
@@ -162,6 +168,13 @@ hero.
 
 ### Version History
 
+* v4: The observation grows from 2247 to 2448 floats (the state from 2396 to 2597): the
+  Fame variant's sections `fame`, `fame_seats` and `fame_headlines` (each hero's fame,
+  own counters and the headlines; zeros apart from the per-hero counters unless
+  `rules={"fame": ...}`), and infos carry each hero's fame and own counters in every game.
+  The game itself is unchanged (golden replays pass). Every earlier offset and the 409
+  actions are unchanged, so a v3 MAPPO policy plays v4 by reading the first 2247 floats
+  (`agents.checkpoints.PREFIX_VERSIONS`).
 * v3: The observation grows from 2103 to 2247 floats (the state from 2223 to 2396):
   a `hero_identity` section says which hero sits in each seat, self first, as a one-hot
   over the content's hero roster (16 slots), so that one shared actor can tell whose deck
@@ -207,7 +220,7 @@ from hon_env.play.replay import Replay
 __all__ = ["env", "parallel_env", "raw_env"]
 
 METADATA: dict[str, Any] = {
-    "name": "hour_of_need_v3",
+    "name": "hour_of_need_v4",
     "render_modes": list(RENDER_MODES),
     "is_parallelizable": True,
     "render_fps": 2,
@@ -360,9 +373,8 @@ class raw_env(_Front, AECEnv):
             self.render()
 
     def _infos(self) -> dict[str, dict[str, Any]]:
-        # one info built per step; each agent gets its own shallow copy
-        info = self._session.info()
-        return {a: dict(info) for a in self.agents}
+        # one info per agent: the shared part and the agent's own fame and counters
+        return self._session.agent_infos(self.agents)
 
 
 class OrderEnforcing(wrappers.OrderEnforcingWrapper):
@@ -487,4 +499,4 @@ class parallel_env(_Front, ParallelEnv):
         return {a: self._observation(a, self.action_mask(a)) for a in self.possible_agents}
 
     def _infos(self) -> dict[str, dict[str, Any]]:
-        return {a: self._session.info() for a in self.possible_agents}
+        return self._session.agent_infos(self.possible_agents)

@@ -29,7 +29,9 @@ whole episode (all heroes play to the end).
   0 truncated, plus ``reward_shaping``).
 - **Infos** numeric only (``numeric_info=True`` of the PettingZoo env: ``events``
   array, ``acting_seat``, ``decision``, ``outcome``, ``loss_reason`` as ``layout``
-  codes), one per observed hero.
+  codes, ``fames`` of every hero, the hero's own ``fame`` and ``hero_events``), one per
+  observed hero. The Fame variant's ``fame`` and ``rank`` reward modes (a reward per hero)
+  are refused: this env splits one team reward.
 - **Seeds** ``reset(seed=s)`` plays ``Game(scenario, seed=s)``. ``reset()`` without a seed
   plays the next game of this env's own stream: ``seed + j * 2**32 + k`` for its ``k``-th
   unseeded episode, where ``seed`` is the ``env_config`` key (default 0) and ``j`` numbers
@@ -58,7 +60,7 @@ from hon_env.checks import EPISODE_ROOM, SEED_LIMIT, check_int, check_seed
 from hon_env.core import layout as L
 from hon_env.core.observe import OBS_DIM
 from hon_env.envs.session import Session, SessionViews
-from hon_env.envs.vector import require_heroes_only
+from hon_env.envs.vector import require_heroes_only, require_team_reward
 from hon_env.options import RENDER_MODES, EnvOptions
 
 __all__ = ["COPIES_PER_WORKER", "HourOfNeedRLlibEnv", "LegalDiscrete", "observation_space"]
@@ -110,6 +112,7 @@ class HourOfNeedRLlibEnv(SessionViews, MultiAgentEnv):
         options["numeric_info"] = True
         self._session = Session(EnvOptions.build(**options))
         require_heroes_only(self._session.scenario, type(self).__name__)
+        require_team_reward(self._session.scenario, type(self).__name__)
         self.render_mode = self._session.options.render_mode
         self.possible_agents = list(self._session.agents)
         self.agents = list(self.possible_agents)
@@ -203,5 +206,4 @@ class HourOfNeedRLlibEnv(SessionViews, MultiAgentEnv):
         return out
 
     def _infos(self, agents: list[str]) -> dict[str, dict[str, Any]]:
-        info = self._session.info()
-        return {a: dict(info) for a in agents}
+        return self._session.agent_infos(agents)

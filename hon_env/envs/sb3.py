@@ -37,7 +37,7 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 from hon_env.checks import check_actions, check_seed, seed_span
 from hon_env.core import layout as L
 from hon_env.core.observe import OBS_DIM
-from hon_env.envs.vector import VectorEnv, require_heroes_only
+from hon_env.envs.vector import VectorEnv, require_heroes_only, require_team_reward
 from hon_env.options import check_render_mode
 
 
@@ -49,6 +49,7 @@ class SB3VecEnv(VecEnv):
         check_render_mode(render_mode, ("rgb_array",))  # frames for VecVideoRecorder
         self.venv = VectorEnv(num_envs, seed, observations=True, **kwargs)
         require_heroes_only(self.venv.scenario, type(self).__name__)
+        require_team_reward(self.venv.scenario, type(self).__name__)
         self.render_mode = render_mode
         self._actions = np.zeros(num_envs, np.int64)
         self._returns = np.zeros(num_envs, np.float64)

@@ -13,8 +13,10 @@ translations of this one class, so they agree on every number they report:
 - **Rewards and episode ends**: the episode rules of ``hon_env/core/episode.py``, the same
   kernel the vector env scores with: ``+1`` on a win, ``-1`` on a loss, ``0`` on a
   truncation, plus ``sum(weight[e] * increase of event counter e)`` for the shaping weights
-  of ``reward_shaping``; the same team reward goes to every hero, and the villain agent
-  (Mastermind variant) gets minus the win/loss part (``agent_rewards``).
+  of ``reward_shaping``; the same team reward goes to every hero (unless the Fame
+  variant's reward mode gives each hero its own, ``docs/variants.md``), and the villain
+  agent (Mastermind variant) gets minus the win/loss part plus its own shaping
+  (``villain_reward_shaping``; ``agent_rewards``).
 - **Replays**: every episode is recorded (seed and actions); ``replay(players)`` returns it
   as a ``hon_env.play.replay.Replay`` (``save_replay(path)`` on every front end).
 - **Illegal actions**: ``"raise"`` raises ``IllegalActionError`` naming the action and the
@@ -37,10 +39,11 @@ from hon_env.content.villain_agent import VILLAIN_AGENT
 from hon_env.core import layout as L
 from hon_env.core.episode import (
     ILLEGAL_PENALTY,
+    N_PREV,
     is_terminated,
     is_truncated,
-    step_reward,
-    villain_reward,
+    remember,
+    step_rewards,
 )
 from hon_env.core.kernels import game_observe
 from hon_env.core.observe import OBS_DIM
@@ -71,7 +74,12 @@ class Session:
         self.last_seat = 0  # seat that answered the latest decision
         self.actions: list[int] = []  # this episode's actions, for replays
         self._before: np.ndarray | None = None  # state before the latest action (renders)
-        self._events = np.zeros(L.N_EVENTS, np.int32)
+        self._prev = np.zeros(N_PREV, np.int32)  # event counters and fame at the last step
+        self._hero_rewards = np.zeros(L.MAX_HEROES, np.float64)  # of the latest step
+        self._villain_agent = self.scenario.villain_agent  # read on every step
+        # observations encoded for one state of one game, by seat (see ``observation``)
+        self._observed: dict[int, np.ndarray] = {}
+        self._observed_at: tuple[Game | None, int] = (None, -1)
 
     # --- episodes -----------------------------------------------------------------------
     def reset(self, seed: int | None = None) -> None:
@@ -87,7 +95,9 @@ class Session:
         self._before = None
         self.penalized = False
         self.last_seat = max(self.game.current_seat, 0)
-        self._events = self.game.field("events").copy()  # int32, as step_reward keeps it
+        remember(self.game.state, 0, self._prev)
+        self._hero_rewards[:] = 0.0
+        self._villain_reward = 0.0  # the villain agent's reward of the last step
 
     def require_game(self) -> Game:
         """The running game; ``RuntimeError`` before the first ``reset``."""
@@ -127,7 +137,8 @@ class Session:
 
     # --- stepping -----------------------------------------------------------------------
     def step(self, action: Any) -> float:
-        """Answer the pending decision with ``action``; returns the team reward of the step.
+        """Answer the pending decision with ``action``; returns the team reward of the step
+        (each hero's own reward, in every reward mode: ``agent_rewards``).
 
         Raises:
             TypeError: ``action`` is not an integer.
@@ -150,21 +161,29 @@ class Session:
         game.apply(a)
         self.actions.append(a)
         self.last_seat = seat
-        return float(step_reward(game.state, 0, self.options.weights, self._events))
+        team, self._villain_reward = step_rewards(game.state, 0, self.scenario.tables,
+                                                  self.options.weights, self._prev,
+                                                  self._hero_rewards)
+        return float(team)
 
     def agent_rewards(self, team: float) -> dict[str, float]:
         """Every agent's reward for the step whose team reward (``step``/``penalize``) is
-        ``team``: the heroes share it; the villain agent gets ``villain_reward`` (zero-sum
-        with shaping off). A penalized illegal action costs only the side that made it."""
+        ``team``: the heroes share it (in the Fame variant's ``fame`` and ``rank`` modes each
+        hero gets its own, from the same step); the villain agent gets its own reward of
+        that step (minus the heroes' result plus ``villain_reward_shaping``: zero-sum with
+        shaping off). A penalized illegal action costs only the side that made it."""
         out = dict.fromkeys(self.scenario.agent_names, team)
-        if not self.scenario.villain_agent:
+        if self.scenario.fame_mode != "team" and not self.penalized:
+            for h, agent in enumerate(self.scenario.agent_names):
+                out[agent] = float(self._hero_rewards[h])
+        if not self._villain_agent:
             return out
         if self.penalized:
             villain_fault = self.last_seat == L.VILLAIN_SEAT
             out = dict.fromkeys(self.scenario.agent_names, 0.0 if villain_fault else team)
             out[VILLAIN_AGENT] = team if villain_fault else 0.0
             return out
-        out[VILLAIN_AGENT] = float(villain_reward(self._outcome()))
+        out[VILLAIN_AGENT] = float(self._villain_reward)
         return out
 
     def penalize(self, seat: int | None = None) -> float:
@@ -183,28 +202,69 @@ class Session:
 
     # --- views --------------------------------------------------------------------------
     def observation(self, seat: int) -> np.ndarray:
-        """float32 [OBS_DIM] observation of ``seat`` (a seat of this scenario: unchecked)."""
-        state, tables = self.require_game().engine
-        out = np.zeros(OBS_DIM, np.float32)
-        game_observe(state, tables, seat, out)
-        return out
+        """float32 [OBS_DIM] observation of ``seat`` (a seat of this scenario: unchecked),
+        a new array on every call. Encoded on the first call for the game's current state
+        and kept until the state changes (``Game._version``): ``observe`` and ``last`` for
+        one decision encode once."""
+        game = self.require_game()
+        at = self._observed_at
+        if at[0] is not game or at[1] != game._version:  # another game, or its state moved
+            self._observed.clear()
+            self._observed_at = (game, game._version)
+        kept = self._observed.get(seat)
+        if kept is None:
+            state, tables = game.engine
+            kept = np.zeros(OBS_DIM, np.float32)
+            game_observe(state, tables, seat, kept)
+            self._observed[seat] = kept
+        return kept.copy()
 
-    def info(self) -> dict[str, Any]:
-        """A fresh info dict: event counters, who decides now and, at the end, the outcome.
+    def info(self, agent: str | None = None) -> dict[str, Any]:
+        """A fresh info dict: event counters, each hero's fame, who decides now and, at the
+        end, the outcome; for a hero ``agent`` also its own fame and counters.
 
+        ``fames``: each hero's fame (kept in every game, Fame variant or not); ``fame`` and
+        ``hero_events`` (``layout.HERO_COUNTER_NAMES``): ``agent``'s own (0 for the villain
+        agent; absent when ``agent`` is None).
         With ``numeric_info`` every entry is a number and the keys never change:
         ``events`` (int64 ``[len(EVENT_NAMES)]``), ``acting_seat`` (-1 at the end),
         ``decision`` (``layout.D_*``), ``outcome`` (``layout.OUT_*``, ``OUT_ONGOING``
-        until the end) and ``loss_reason`` (``layout.LOSS_*``, ``LOSS_NONE`` unless lost
-        or truncated; ``LOSS_ILLEGAL`` for a penalized illegal action).
+        until the end), ``loss_reason`` (``layout.LOSS_*``, ``LOSS_NONE`` unless lost
+        or truncated; ``LOSS_ILLEGAL`` for a penalized illegal action), ``fames`` (int64
+        ``[n_heroes]``) and, with ``agent``, ``fame`` and ``hero_events`` (int64).
         """
         game = self.require_game()
+        info = self._numeric_info(game) if self.options.numeric_info else self._named_info(game)
+        if agent is not None:
+            info.update(self._own_info(game, agent))
+        return info
+
+    def agent_infos(self, agents: Sequence[str]) -> dict[str, dict[str, Any]]:
+        """``info(agent)`` for each of ``agents``, the shared part built once."""
+        game = self.require_game()
+        shared = self.info()
+        return {a: {**shared, **self._own_info(game, a)} for a in agents}
+
+    def _own_info(self, game: Game, agent: str) -> dict[str, Any]:
+        """``agent``'s own fame and per-hero counters (zeros for the villain agent)."""
+        seat = self.scenario.agent_seat(agent)
+        counters = np.zeros(len(L.HERO_COUNTER_COLS), np.int64)
+        fame = 0
+        if seat < self.scenario.n_heroes:
+            counters[:] = game.field("hev")[seat, list(L.HERO_COUNTER_COLS)]
+            fame = int(game.field("fame")[seat])
         if self.options.numeric_info:
-            return self._numeric_info(game)
+            return {"fame": fame, "hero_events": counters}
+        return {"fame": fame,
+                "hero_events": dict(zip(L.HERO_COUNTER_NAMES, counters.tolist(), strict=True))}
+
+    def _named_info(self, game: Game) -> dict[str, Any]:
         row = game.state[0]
         over = self.over
+        fames = row[L.FAME:L.FAME + self.scenario.n_heroes].tolist()
         info: dict[str, Any] = {
             "events": dict(zip(L.EVENT_NAMES, row[_NAMED_EVENTS].tolist(), strict=True)),
+            "fames": dict(zip(self.scenario.agent_names, fames, strict=True)),
             "acting_hero": None if over else self._agent_at[int(row[L.DEC_HERO])],
             "decision": "none" if over else L.DECISION_NAMES[int(row[L.DEC_KIND])],
         }
@@ -225,6 +285,7 @@ class Session:
             "acting_seat": -1 if over else int(game.current_seat),
             "decision": L.D_NONE if over else int(game.state[0, L.DEC_KIND]),
             "outcome": outcome, "loss_reason": reason,
+            "fames": game.state[0, L.FAME:L.FAME + self.scenario.n_heroes].astype(np.int64),
         }
 
     def replay(self, players: Sequence[str] | None = None) -> Replay:

@@ -15,14 +15,18 @@ Each step takes one action per game (the deciding hero's) and returns:
 - ``obs["action_mask"]`` int8 [B, N_ACTIONS], ``obs["agent"]`` int32 [B]: deciding seat
   (``layout.VILLAIN_SEAT`` where the villain agent decides, Mastermind variant),
 - ``obs["state"]`` float32 [B, STATE_DIM]: global state for centralized critics,
-- ``rewards`` float32 [B, n_heroes]: the team reward, the same for every hero; with the
-  villain agent [B, n_heroes + 1], the last column the villain's (minus the heroes'
-  win/loss reward),
+- ``rewards`` float32 [B, n_heroes]: each hero's reward (``core/episode.py``): the team
+  reward, the same for every hero, unless the Fame variant's reward mode is ``fame`` or
+  ``rank`` (``docs/variants.md``); with the villain agent [B, n_heroes + 1], the last
+  column the villain's (minus the heroes' win/loss reward),
 - ``terminated`` / ``truncated`` bool [B],
-- ``info``: ``events`` int32 [B, N_EVENTS] (counters of the running episode) and, for games
-  whose episode ended in this step, ``final_observation``, ``final_outcome``
-  (``layout.OUT_*``), ``final_loss_reason``, ``final_rounds``, ``final_decisions`` and
-  ``final_agent``, valid where ``info["_final"]`` is True.
+- ``info``: ``events`` int32 [B, N_EVENTS] (counters of the running episode), ``fame``
+  int32 [B, n_heroes] and ``hero_events`` int32 [B, n_heroes, len(HERO_COUNTER_NAMES)]
+  (each hero's fame and own counters, ``layout.HERO_COUNTER_NAMES``; kept in every game)
+  and, for games whose episode ended in this step, ``final_observation``,
+  ``final_outcome`` (``layout.OUT_*``), ``final_loss_reason``, ``final_rounds``,
+  ``final_decisions``, ``final_agent`` and ``final_fame`` [B, n_heroes], valid where
+  ``info["_final"]`` is True.
 
 Auto-reset (the Gymnasium/SB3 convention): a game that ends is restarted within the same
 step; the observation returned for it is the new episode's first one, and the ended
@@ -71,9 +75,10 @@ from hon_env.checks import (
 )
 from hon_env.content import Scenario
 from hon_env.core import layout as L
-from hon_env.core.episode import ILLEGAL_PENALTY
+from hon_env.core.episode import ILLEGAL_PENALTY, N_PREV
+from hon_env.core.layout import HERO_COUNTER_COLS
 from hon_env.core.observe import OBS_DIM, STATE_DIM
-from hon_env.core.vector import vector_reset, vector_step
+from hon_env.core.vector import FINAL_FAME, N_FINAL_INFO, vector_reset, vector_step
 from hon_env.errors import EngineError, engine_error
 from hon_env.game import Game
 from hon_env.numba_cache import announce_compile, debug_mode
@@ -111,7 +116,7 @@ class VectorEnv:
         self.masks = np.zeros((B, L.N_ACTIONS), np.int8)
         self._status = np.zeros(B, np.int32)
         self._episodes = np.zeros(B, np.int64)
-        self._ev_prev = np.zeros((B, L.N_EVENTS), np.int32)
+        self._ev_prev = np.zeros((B, N_PREV), np.int32)  # events and fame at the last step
         n_obs = B if self.observations else 1
         self._obs = np.zeros((n_obs, OBS_DIM), np.float32)
         self._states = np.zeros((n_obs, STATE_DIM), np.float32)
@@ -122,7 +127,7 @@ class VectorEnv:
         self.rewards = np.zeros((B, self.n_heroes + int(self.villain_agent)), np.float32)
         self.terminated = np.zeros(B, bool)
         self.truncated = np.zeros(B, bool)
-        self._final_info = np.zeros((B, 6), np.int32)
+        self._final_info = np.zeros((B, N_FINAL_INFO), np.int32)
         self._error = np.zeros(B, bool)
         self._error_code = np.zeros(B, np.int32)
         self._started = False
@@ -229,9 +234,10 @@ class VectorEnv:
         for i in games:
             self._error[i] = True
             self._error_code[i] = self.state[i, L.ERROR]
-            self._final_info[i] = (1, L.OUT_TRUNCATED, L.LOSS_ENGINE_ERROR,
-                                   self.state[i, L.ROUND], self.state[i, L.DECISIONS],
-                                   self.agent[i])
+            self._final_info[i, :FINAL_FAME] = (1, L.OUT_TRUNCATED, L.LOSS_ENGINE_ERROR,
+                                                self.state[i, L.ROUND],
+                                                self.state[i, L.DECISIONS], self.agent[i])
+            self._final_info[i, FINAL_FAME:] = L.field_view(self.state[i:i + 1], "fame")[0]
             if self.observations:
                 self._final_obs[i] = 0.0
             self.rewards[i, :] = 0.0
@@ -244,8 +250,10 @@ class VectorEnv:
         """'penalize' mode: an illegal action ends that game's episode with the penalty of
         the episode rules (``core/episode.py``)."""
         for i in games:
-            self._final_info[i] = (1, L.OUT_LOSS, L.LOSS_ILLEGAL, self.state[i, L.ROUND],
-                                   self.state[i, L.DECISIONS], self.agent[i])
+            self._final_info[i, :FINAL_FAME] = (1, L.OUT_LOSS, L.LOSS_ILLEGAL,
+                                                self.state[i, L.ROUND],
+                                                self.state[i, L.DECISIONS], self.agent[i])
+            self._final_info[i, FINAL_FAME:] = L.field_view(self.state[i:i + 1], "fame")[0]
             self.rewards[i, :] = ILLEGAL_PENALTY
             if self.villain_agent:  # only the side that made the illegal action pays
                 villain_fault = self.agent[i] == L.VILLAIN_SEAT
@@ -281,8 +289,12 @@ class VectorEnv:
 
     def _info(self) -> dict[str, Any]:
         fi = self._final_info
+        nh = self.n_heroes
         return {
             "events": L.field_view(self.state, "events").copy(),
+            "fame": L.field_view(self.state, "fame")[:, :nh].copy(),
+            "hero_events": L.field_view(self.state, "hev")[:, :nh][:, :, list(HERO_COUNTER_COLS)],
+            "final_fame": fi[:, FINAL_FAME:FINAL_FAME + nh].copy(),
             "_final": fi[:, 0] == 1, "final_outcome": fi[:, 1].copy(),
             "final_loss_reason": fi[:, 2].copy(), "final_rounds": fi[:, 3].copy(),
             "final_decisions": fi[:, 4].copy(), "final_agent": fi[:, 5].copy(),
@@ -313,6 +325,17 @@ def require_heroes_only(scenario: Scenario, front_end: str) -> None:
                          "villain_agent): use VectorEnv (villain rows), the PettingZoo env or "
                          "HourOfNeedVillainEnv / HourOfNeedEnv(villain_policy=...) "
                          "(docs/mastermind.md)")
+
+
+def require_team_reward(scenario: Scenario, front_end: str) -> None:
+    """Refuse a Fame reward mode that gives each hero its own reward in a front end that
+    reports one reward per game (the team's)."""
+    mode = scenario.fame_mode
+    if mode != "team":
+        raise ValueError(f"{front_end} reports one team reward per game, but scenario "
+                         f"{scenario.id!r} gives each hero its own reward (rules fame, reward "
+                         f"{mode!r}): use VectorEnv, the PettingZoo envs or the TorchRL env "
+                         "(docs/variants.md)")
 
 
 def vector_env(num_envs: int, seed: int = 0, **options: Any) -> VectorEnv:

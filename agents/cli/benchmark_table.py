@@ -1,0 +1,128 @@
+"""The benchmark table, task x algorithm, from the evaluation results kept in the repo.
+
+    python scripts/benchmark_table.py              # rewrites docs/benchmark.md
+    python scripts/benchmark_table.py --out -      # prints it
+
+Each result is the JSON that ``scripts/evaluate.py --task TASK --json FILE`` writes (1,000
+evaluation games of the task), saved as ``docs/benchmark/<task>/<algo>.json`` for a policy
+without training seeds (scripted, random) or ``<algo>_s<seed>.json`` for one training run
+of a learning algorithm. A run's file may carry a ``training`` entry (env steps, steps/s,
+wall-clock seconds, machine, command) that the table reports.
+
+A learning algorithm's cell is the interquartile mean of its seeds' win rates with a 95%
+stratified bootstrap interval (``agents.stats``); a seedless policy's cell is its win rate
+with the Wilson 95% interval. To add an algorithm's row: train it on the task's training
+split with at least 5 seeds, evaluate each final policy with ``scripts/evaluate.py --task``,
+save the JSONs as above (with a ``training`` entry), and rerun this script.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+
+from agents.stats import aggregate
+from hon_env.tasks import get_task, list_tasks
+
+ROOT = Path(__file__).resolve().parents[2]
+RESULTS = ROOT / "docs" / "benchmark"
+OUT = ROOT / "docs" / "benchmark.md"
+FILE = re.compile(r"^(?P<algo>[a-z0-9]+(?:_[a-z0-9]+)*?)(?:_s(?P<seed>\d+))?\.json$")
+# display order; algorithms not listed follow in name order
+ORDER = ("mappo", "ippo", "ppo", "coordinated", "per_hero", "random")
+MIN_SEEDS = 5
+
+
+def load_results(folder: Path = RESULTS) -> dict[tuple[str, str], list[dict]]:
+    """(task, algo) -> its result dicts (one per training seed, or one), from ``folder``."""
+    out: dict[tuple[str, str], list[dict]] = {}
+    for path in sorted(folder.glob("*/*.json")):
+        m = FILE.match(path.name)
+        if m is None:
+            raise ValueError(f"{path}: expected <algo>.json or <algo>_s<seed>.json")
+        data = json.loads(path.read_text())
+        task = path.parent.name
+        if data.get("task") != task:
+            raise ValueError(f"{path}: holds task {data.get('task')!r}, not {task!r}")
+        if data.get("games") != len(get_task(task).eval_seeds):
+            raise ValueError(f"{path}: {data.get('games')} games; the task's evaluation has "
+                             f"{len(get_task(task).eval_seeds)}")
+        data["seed"] = None if m["seed"] is None else int(m["seed"])
+        out.setdefault((task, m["algo"]), []).append(data)
+    return out
+
+
+def cell(runs: list[dict]) -> str:
+    """The table cell of one task x algorithm."""
+    if runs[0]["seed"] is None:
+        r = runs[0]
+        return f"{r['win_rate']:.3f} [{r['ci_low']:.3f}, {r['ci_high']:.3f}]"
+    agg = aggregate(np.array([[r["win_rate"]] for r in runs]))
+    flag = "" if len(runs) >= MIN_SEEDS else f" (only {len(runs)} seeds)"
+    return (f"{agg['iqm']:.3f} [{agg['ci_low']:.3f}, {agg['ci_high']:.3f}], "
+            f"{len(runs)} seeds{flag}")
+
+
+def training_note(runs: list[dict]) -> str:
+    """Env steps, mean steps/s and mean wall-clock per seed of a learning algorithm's
+    runs, and the first run's machine."""
+    tr = [r["training"] for r in runs if r.get("training")]
+    if not tr:
+        return ""
+    steps = sorted({t["steps"] for t in tr})
+    wall = np.mean([t["wall_s"] for t in tr])
+    sps = np.mean([t["steps_per_s"] for t in tr])
+    return (f"{'/'.join(f'{s / 1e6:.1f}M' for s in steps)} steps, {sps:,.0f} steps/s, "
+            f"{wall / 60:.1f} min per seed on {tr[0]['machine']}")
+
+
+def algo_key(algo: str) -> tuple[int, str]:
+    return (ORDER.index(algo) if algo in ORDER else len(ORDER), algo)
+
+
+def render(results: dict[tuple[str, str], list[dict]]) -> str:
+    """The markdown table (and per-row commands) of ``results``."""
+    algos = sorted({a for _, a in results}, key=algo_key)
+    lines = ["| task | " + " | ".join(algos) + " |", "|---" * (len(algos) + 1) + "|"]
+    for task in list_tasks():
+        cells = [cell(results[task, a]) if (task, a) in results else "not run" for a in algos]
+        lines.append(f"| `{task}` | " + " | ".join(cells) + " |")
+    notes = []
+    for (task, algo), runs in sorted(results.items(), key=lambda kv: (kv[0][0],
+                                                                       algo_key(kv[0][1]))):
+        note = training_note(runs)
+        cmds = sorted({r["training"]["command"] for r in runs if r.get("training")})
+        if note:
+            notes.append(f"- `{task}` / {algo}: {note}. Training: `{cmds[0]}`" if cmds
+                         else f"- `{task}` / {algo}: {note}.")
+    return "\n".join(lines) + ("\n\nTraining runs:\n\n" + "\n".join(notes) if notes else "")
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = argparse.ArgumentParser(prog="python scripts/benchmark_table.py",
+                                description=__doc__.split("\n")[0],
+                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    p.add_argument("--results", default=str(RESULTS), help="folder of <task>/<algo>*.json")
+    p.add_argument("--out", default=str(OUT),
+                   help="markdown file whose table block is replaced ('-': print)")
+    args = p.parse_args(argv)
+    table = render(load_results(Path(args.results)))
+    if args.out == "-":
+        print(table)
+        return
+    path = Path(args.out)
+    text = path.read_text()
+    begin, end = "<!-- table:begin -->", "<!-- table:end -->"
+    if begin not in text or end not in text:
+        raise SystemExit(f"{path}: no {begin} ... {end} block to replace")
+    head, rest = text.split(begin, 1)
+    path.write_text(head + begin + "\n" + table + "\n" + end + rest.split(end, 1)[1])
+    print(f"wrote the table of {path}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,398 @@
+"""The MAPPO learner of one side and its rollouts on the vector env.
+
+``MappoLearner`` holds a side's masked actor, its critic (the global state for MAPPO, the
+deciding agent's observation for IPPO), value normalisation and optimiser, and runs the
+clipped PPO update (CleanRL-style). With ``shared_trunk`` the critic is a value head on the
+actor's trunk (plus, for MAPPO, the state's sections past seat 0's observation: the hands),
+and the first layer multiplies only the observation columns that are not 0 somewhere in
+the batch (``agents.networks.live_columns``): the full layer's result for less work.
+``Rollout`` collects ``num_steps`` decisions of every game of its own ``VectorEnv``.
+
+A rollout step is one decision per game, whoever makes it. The learner's side (the heroes,
+or the villain agent of the Mastermind variant, ``agents.training.league``) acts with the
+actor; the other side's rows are answered by a ``League`` of opponents. Those rows stay in
+the sequence: for the learner they are transitions of its environment, so the critic
+values them and GAE runs through them, but they carry no policy loss or entropy. Without
+a villain agent every row is the heroes' and this is plain MAPPO.
+
+Rewards are the learner's column of the vector env's rewards (the team's for the heroes,
+with the config's shaping; the villain's is minus the heroes' result). A truncated episode
+is treated as ended (no bootstrap), as in CleanRL.
+"""
+
+from __future__ import annotations
+
+import copy
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+
+from agents.checkpoints import CheckpointError, load_checkpoint, load_weights
+from agents.networks import (
+    Actor,
+    Critic,
+    TrunkCritic,
+    ValueNorm,
+    bf16_is_fast,
+    entropy,
+    live_columns,
+    sample,
+)
+from agents.trained import MappoPolicy
+from agents.training.config import config_dict
+from agents.training.league import HEROES, League, reward_column, side_rows, side_won
+from hon_env.core import layout as L
+from hon_env.core.observe import OBS_DIM, STATE_DIM
+from hon_env.envs.vector import VectorEnv
+
+
+def pick_device(name: str) -> torch.device:
+    if name == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    return torch.device(name)
+
+
+def kick_coef(cfg: Any, step: int) -> float:
+    """Weight of the imitation term at ``step``: linear decay to 0 at kickstart_steps."""
+    if cfg.kickstart_coef <= 0 or step >= cfg.kickstart_steps:
+        return 0.0
+    return cfg.kickstart_coef * (1.0 - step / cfg.kickstart_steps)
+
+
+def teacher_for(side: str) -> Any:
+    """The scripted policy a side imitates while kickstarting: the coordinated team for the
+    heroes, the scripted villain for the villain."""
+    if side == HEROES:
+        from agents.coordinated import CoordinatedPolicy
+
+        return CoordinatedPolicy()
+    from agents.villains import ScriptedVillain
+
+    return ScriptedVillain()
+
+
+class MappoLearner:
+    """One side's networks, optimiser and PPO update. ``cfg`` is a MAPPO trainer config
+    (``agents.cli.train_mappo.Config``): hidden, lr, clip_coef, ent_coef, ..."""
+
+    def __init__(self, cfg: Any, device: torch.device, side: str = HEROES) -> None:
+        self.cfg, self.device, self.side = cfg, device, side
+        self.ippo = cfg.algo == "ippo"
+        self.shared = bool(getattr(cfg, "shared_trunk", False))
+        self.actor = Actor(OBS_DIM, L.N_ACTIONS, cfg.hidden).to(device)
+        # the critic's own input besides the trunk (shared) or instead of it (separate): the
+        # state's sections past seat 0's observation, the whole state, or (IPPO) nothing /
+        # the observation
+        self.state_cols = slice(OBS_DIM, STATE_DIM) if self.shared else slice(0, STATE_DIM)
+        if self.shared:
+            extra = 0 if self.ippo else STATE_DIM - OBS_DIM
+            self.critic = TrunkCritic(cfg.hidden[-1], extra, cfg.critic_hidden).to(device)
+        else:
+            self.critic = Critic(OBS_DIM if self.ippo else STATE_DIM, cfg.hidden).to(device)
+        self.vnorm = ValueNorm().to(device)
+        self.params = list(self.actor.parameters()) + list(self.critic.parameters())
+        # the fused kernel does Adam's per-parameter arithmetic in one pass (CPU and CUDA)
+        self.opt = torch.optim.Adam(self.params, lr=cfg.lr, eps=1e-5, fused=True)
+        # bf16 autocast for the hidden layers (heads stay float32; see agents/networks.py)
+        self.amp = bf16_is_fast(device) if cfg.amp == "auto" else cfg.amp == "true"
+        self.autocast = torch.autocast(device.type, dtype=torch.bfloat16, enabled=self.amp)
+
+    def critic_input(self, obs: dict[str, np.ndarray]) -> np.ndarray | None:
+        """The critic's own input for a step's ``obs`` (None: the shared IPPO critic reads
+        only the trunk)."""
+        if self.ippo:
+            return None if self.shared else obs["observation"]
+        return obs["state"][:, self.state_cols]
+
+    def forward(self, obs: torch.Tensor, critic_in: torch.Tensor | None,
+                cols: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+        """Trunk features [B, hidden[-1]] and normalised values [B] of a batch (the shared
+        trunk runs once for both); ``cols``: ``obs`` holds only these observation columns,
+        the others being 0 (``Actor.features``)."""
+        h = self.actor.features(obs, cols)
+        return h, self.critic(h, critic_in) if self.shared else self.critic(critic_in)
+
+    def set_lr(self, step: int, total: int) -> float:
+        """Anneal the learning rate linearly to 5% of lr over ``total`` steps (when on)."""
+        if self.cfg.anneal_lr:
+            frac = 1.0 - min(1.0, step / max(1, total))
+            self.opt.param_groups[0]["lr"] = max(frac, 0.05) * self.cfg.lr
+        return self.opt.param_groups[0]["lr"]
+
+    def policy(self, greedy: bool, device: str = "cpu", seed: int = 0) -> MappoPolicy:
+        """A frozen copy of the actor as a ``Policy`` (evaluations and league snapshots)."""
+        return MappoPolicy(copy.deepcopy(self.actor).to(device), device, greedy=greedy,
+                           seed=seed)
+
+    def save(self, path: Path, global_step: int) -> None:
+        """A checkpoint ``agents.load_policy`` (or ``load_villain``) loads and ``--resume``
+        continues."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        torch.save({
+            "algo": "mappo", "side": self.side, "config": config_dict(self.cfg),
+            "global_step": global_step, "obs_dim": OBS_DIM, "state_dim": STATE_DIM,
+            "n_actions": L.N_ACTIONS, "actor": self.actor.state_dict(),
+            "critic": self.critic.state_dict(), "value_norm": self.vnorm.state_dict(),
+            "optimizer": self.opt.state_dict(),
+        }, path)
+
+    def resume(self, path: str) -> int:
+        """Load the checkpoint at ``path`` to continue training; returns its step count."""
+        ckpt = load_checkpoint(path, self.device)  # tensors and plain data only
+        for key in ("critic", "value_norm", "optimizer", "global_step"):
+            if key not in ckpt:
+                raise CheckpointError(f"{path}: cannot resume: missing key {key!r}")
+        saved = ckpt["config"].get("algo", "mappo")
+        if saved != self.cfg.algo:
+            raise CheckpointError(f"{path}: trained with algo {saved}; resume it with "
+                                  f"--algo {saved}, not {self.cfg.algo}")
+        side = ckpt.get("side", HEROES)
+        if side != self.side:
+            raise CheckpointError(f"{path}: trained the {side}; resume it with --side {side}, "
+                                  f"not {self.side}")
+        saved_shared = bool(ckpt["config"].get("shared_trunk", False))
+        if saved_shared != self.shared:
+            flag = str(saved_shared).lower()
+            raise CheckpointError(f"{path}: trained with shared_trunk {flag}; resume it with "
+                                  f"--shared-trunk {flag}")
+        load_weights(path, self.actor, ckpt["actor"], "actor")
+        load_weights(path, self.critic, ckpt["critic"], "critic")
+        load_weights(path, self.vnorm, ckpt["value_norm"], "value_norm")
+        load_weights(path, self.opt, ckpt["optimizer"], "optimizer")
+        return int(ckpt["global_step"])
+
+    def update(self, roll: Rollout, kick: float) -> dict[str, float]:
+        """Clipped PPO epochs over ``roll``'s batch; returns the losses and statistics.
+        The value loss covers every row, the policy loss and entropy the learner's rows."""
+        cfg = self.cfg
+        adv, returns = roll.advantages(self)
+        batch = roll.S * roll.B
+        mb = batch // cfg.num_minibatches
+        # the first layer reads only the observation columns that are not 0 somewhere in
+        # the batch (a quarter of them at 4 heroes): the same result for less work
+        cols = torch.from_numpy(np.flatnonzero(roll.seen)).to(self.device)
+        f_obs = roll.obs_b.reshape(batch, -1)[:, cols]
+        f_state = None if roll.state_b is None else roll.state_b.reshape(batch, -1)
+        f_mask = roll.mask_b.reshape(batch, -1)
+        f_mine = roll.mine_b.reshape(-1)
+        every_row = bool(f_mine.all())
+        f_act, f_logp = roll.act_b.reshape(-1), roll.logp_b.reshape(-1)
+        f_adv, f_ret = adv.reshape(-1), returns.reshape(-1)
+        f_teacher = roll.teacher_b.reshape(-1)
+        zero = torch.zeros((), device=self.device)
+        kick_loss = pg_loss = ent = zero
+        if cfg.value_norm:
+            self.vnorm.update(f_ret)
+        target = self.vnorm.normalize(f_ret) if cfg.value_norm else f_ret
+        clipfracs, kls = [], []  # tensors, read once per update (no device sync per batch)
+        for _ in range(cfg.update_epochs):
+            perm = torch.randperm(batch, device=self.device)
+            for i in range(0, batch, mb):
+                idx = perm[i:i + mb]
+                sel = None if every_row else f_mine[idx]
+                mine = idx if sel is None else idx[sel]  # the learner's rows
+                with self.autocast:
+                    h, v = self.forward(f_obs[idx], None if f_state is None else f_state[idx],
+                                        cols)
+                v_loss = 0.5 * ((v - target[idx]) ** 2).mean()
+                loss = cfg.vf_coef * v_loss
+                if mine.numel() > 1:
+                    with self.autocast:
+                        logp_all = self.actor.log_probs_of(h if sel is None else h[sel],
+                                                           f_mask[mine])
+                    logp = logp_all.gather(1, f_act[mine, None]).squeeze(1)
+                    ratio = (logp - f_logp[mine]).exp()
+                    a = f_adv[mine]
+                    a = (a - a.mean()) / (a.std() + 1e-8)
+                    pg_loss = torch.max(-a * ratio, -a * ratio.clamp(
+                        1 - cfg.clip_coef, 1 + cfg.clip_coef)).mean()
+                    ent = entropy(logp_all).mean()
+                    loss = loss + pg_loss - cfg.ent_coef * ent
+                    if kick > 0:
+                        kick_loss = -logp_all.gather(1, f_teacher[mine, None]).mean()
+                        loss = loss + kick * kick_loss
+                    with torch.no_grad():
+                        clipfracs.append(((ratio - 1).abs() > cfg.clip_coef).float().mean())
+                        # CleanRL's estimator of KL(old || new): mean of (ratio-1) - log ratio
+                        kls.append(((ratio - 1) - (logp - f_logp[mine])).mean())
+                self.opt.zero_grad()
+                loss.backward()
+                nn.utils.clip_grad_norm_(self.params, cfg.max_grad_norm)
+                self.opt.step()
+        return {"policy_loss": pg_loss.item(), "value_loss": v_loss.item(),
+                "entropy": ent.item(),
+                # .item() waits for the device's queued work, once per update
+                "approx_kl": torch.stack(kls).mean().item() if kls else float("nan"),
+                "clip_fraction": (torch.stack(clipfracs).mean().item() if clipfracs
+                                  else float("nan")),
+                "kickstart_loss": kick_loss.item()}
+
+
+def train_step(learner: MappoLearner, roll: Rollout, step: int, total: int
+               ) -> tuple[int, dict[str, float]]:
+    """One rollout and one update of ``learner`` at ``step`` of ``total`` learner decisions
+    (learning rate and kickstart weight follow ``step``); returns the decisions it took and
+    its ``train.csv`` row (without steps/s)."""
+    lr = learner.set_lr(step, total)
+    kick = kick_coef(learner.cfg, step)
+    t_roll = time.perf_counter()
+    stats = roll.collect(learner, kick)
+    t_learn = time.perf_counter()
+    losses = learner.update(roll, kick)
+    done = time.perf_counter()
+    return stats.decisions, {**stats.row(), **losses, "lr": lr, "kickstart_coef": kick,
+                             "rollout_s": t_learn - t_roll, "learn_s": done - t_learn}
+
+
+@dataclass
+class RolloutStats:
+    """What one rollout saw: the learner's decisions and the episodes that ended (won and
+    lost from the learner's side, and their returns)."""
+
+    decisions: int
+    ended: int
+    wins: int
+    losses: int
+    returns: list[float]
+
+    def row(self) -> dict[str, float]:
+        n = self.ended
+        return {"episode_return": float(np.mean(self.returns)) if n else float("nan"),
+                "episode_win_rate": self.wins / n if n else float("nan"),
+                "episode_loss_rate": self.losses / n if n else float("nan"),
+                "episodes": n}
+
+
+class Rollout:
+    """``num_steps`` decisions of each of ``env``'s games for a learner of ``side``; the
+    other side's rows are played by ``opponents`` (None: the scenario has no villain agent
+    and every row is the heroes')."""
+
+    def __init__(self, env: VectorEnv, cfg: Any, side: str, opponents: League | None,
+                 device: torch.device, learner: MappoLearner) -> None:
+        if env.villain_agent and opponents is None:
+            raise ValueError(f"scenario {env.scenario.id!r} has a villain agent: the other "
+                             "side's rows need opponents")
+        self.env, self.cfg, self.side, self.opponents = env, cfg, side, opponents
+        self.device = device
+        S, B = self.S, self.B = cfg.num_steps, env.num_envs
+        self.col = reward_column(env.scenario, side)
+        # under autocast the first layer reads bf16 anyway: storing observations in bf16
+        # halves the buffer and saves a cast per minibatch without changing a result
+        self.obs_b = torch.zeros((S, B, env.observation_dim), device=device,
+                                 dtype=torch.bfloat16 if learner.amp else torch.float32)
+        # the critic's own input (``MappoLearner.critic_input``): state columns (MAPPO),
+        # the observation (IPPO, separate critic) or nothing (IPPO, shared trunk)
+        self.state_b: torch.Tensor | None = None
+        if not learner.ippo:
+            width = learner.state_cols.stop - learner.state_cols.start
+            self.state_b = torch.zeros((S, B, width), device=device)
+        elif not learner.shared:
+            self.state_b = self.obs_b
+        self.seen = np.zeros(OBS_DIM, bool)  # observation columns not 0 in this rollout
+        self.mask_b = torch.zeros((S, B, env.n_actions), dtype=torch.bool, device=device)
+        self.mine_b = torch.ones((S, B), dtype=torch.bool, device=device)
+        self.act_b = torch.zeros((S, B), dtype=torch.long, device=device)
+        self.logp_b = torch.zeros((S, B), device=device)
+        self.rew_b = torch.zeros((S, B), device=device)
+        self.done_b = torch.zeros((S, B), device=device)
+        self.val_b = torch.zeros((S, B), device=device)
+        self.teacher_b = torch.zeros((S, B), dtype=torch.long, device=device)
+        self.teacher = None
+        self.returns_now = np.zeros(B, np.float64)  # the learner's return in each episode
+        self.obs, _ = env.reset()
+        self.next_done = torch.zeros(B, device=device)
+
+    def collect(self, learner: MappoLearner, kick: float) -> RolloutStats:
+        """Play ``num_steps`` steps of every game, filling the buffers."""
+        env, dev = self.env, self.device
+        stats = RolloutStats(0, 0, 0, 0, [])
+        self.seen[:] = False
+        for step in range(self.S):
+            obs = self.obs
+            self.obs_b[step].copy_(torch.from_numpy(obs["observation"]))
+            if self.state_b is not None and not learner.ippo:
+                self.state_b[step].copy_(torch.from_numpy(learner.critic_input(obs)))
+            self.mask_b[step].copy_(torch.from_numpy(obs["action_mask"]).bool())
+            self.done_b[step] = self.next_done
+            mine_np = side_rows(obs["agent"], self.side)
+            every_row = bool(mine_np.all())
+            mine = torch.from_numpy(mine_np).to(dev)
+            self.mine_b[step] = mine
+            rows = np.flatnonzero(mine_np)
+            stats.decisions += rows.size
+            action = torch.zeros(self.B, dtype=torch.long, device=dev)
+            if kick > 0 and rows.size:
+                if self.teacher is None:
+                    self.teacher = teacher_for(self.side)
+                state, tabs = env.engine
+                self.teacher_b[step, mine] = torch.from_numpy(self.teacher.act(
+                    obs["observation"][rows], obs["action_mask"][rows], obs["agent"][rows],
+                    engine=(state[rows], tabs))).to(dev)
+            with torch.no_grad(), learner.autocast:
+                cols = torch.from_numpy(live_columns(obs["observation"], self.seen)).to(dev)
+                h, value = learner.forward(
+                    self.obs_b[step][:, cols], None if self.state_b is None
+                    else self.state_b[step], cols)
+                if every_row:  # no opponent rows: the plain MAPPO step
+                    logp_all = learner.actor.log_probs_of(h, self.mask_b[step])
+                    action = sample(logp_all)
+                    self.logp_b[step] = logp_all.gather(1, action[:, None]).squeeze(1)
+                elif rows.size:
+                    logp_all = learner.actor.log_probs_of(h[mine], self.mask_b[step][mine])
+                    a = sample(logp_all)
+                    self.logp_b[step, mine] = logp_all.gather(1, a[:, None]).squeeze(1)
+                    action[mine] = a
+                self.val_b[step] = learner.vnorm.denormalize(value)
+            self.act_b[step] = action
+            actions = action.cpu().numpy()
+            if not every_row:
+                others = np.flatnonzero(~mine_np)
+                actions[others] = self.opponents.act(
+                    others, obs["observation"][others], obs["action_mask"][others],
+                    obs["agent"][others], engine=env.engine)
+            self.obs, rewards, term, trunc, info = env.step(actions)
+            r = rewards[:, self.col]
+            self.rew_b[step].copy_(torch.from_numpy(r))
+            self.returns_now += r
+            done = term | trunc
+            self.next_done = torch.from_numpy(done.astype(np.float32)).to(dev)
+            if done.any():
+                ended = np.flatnonzero(done)
+                stats.returns.extend(self.returns_now[ended].tolist())
+                self.returns_now[ended] = 0.0
+                out = info["final_outcome"][ended]
+                stats.ended += len(out)
+                stats.wins += int(side_won(out, self.side).sum())
+                stats.losses += int(((out == L.OUT_WIN) | (out == L.OUT_LOSS)).sum()
+                                    - side_won(out, self.side).sum())
+                if self.opponents is not None:
+                    self.opponents.redraw(ended)
+        return stats
+
+    @torch.no_grad()
+    def advantages(self, learner: MappoLearner) -> tuple[torch.Tensor, torch.Tensor]:
+        """GAE advantages and returns of the collected steps (every row, both sides)."""
+        cfg = self.cfg
+        with learner.autocast:
+            ob = torch.from_numpy(self.obs["observation"]).to(self.device)
+            ci = learner.critic_input(self.obs)
+            _, v = learner.forward(ob, None if ci is None else torch.from_numpy(ci).to(
+                self.device))
+            next_value = learner.vnorm.denormalize(v)
+        adv = torch.zeros_like(self.rew_b)
+        last = torch.zeros(self.B, device=self.device)
+        for t in reversed(range(self.S)):
+            if t == self.S - 1:
+                nonterminal, nv = 1.0 - self.next_done, next_value
+            else:
+                nonterminal, nv = 1.0 - self.done_b[t + 1], self.val_b[t + 1]
+            delta = self.rew_b[t] + cfg.gamma * nv * nonterminal - self.val_b[t]
+            last = delta + cfg.gamma * cfg.gae_lambda * nonterminal * last
+            adv[t] = last
+        return adv, adv + self.val_b

@@ -1,0 +1,58 @@
+"""The benchmark table (docs/benchmark.md) is generated from the result files it cites."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from agents.cli.benchmark_table import OUT, RESULTS, cell, load_results, main, render
+from agents.stats import iqm
+
+
+def _result(task: str, win_rate: float, games: int = 1000) -> dict:
+    wins = round(win_rate * games)
+    return {"task": task, "games": games, "wins": wins, "win_rate": wins / games,
+            "ci_low": 0.0, "ci_high": 1.0}
+
+
+def test_committed_table_matches_the_committed_results():
+    text = OUT.read_text()
+    block = text.split("<!-- table:begin -->\n", 1)[1].split("\n<!-- table:end -->", 1)[0]
+    assert block == render(load_results(RESULTS))
+
+
+def test_seeded_cells_aggregate_with_iqm_and_seedless_cells_keep_wilson(tmp_path):
+    rates = [0.2, 0.5, 0.6, 0.7, 0.9]
+    for s, r in enumerate(rates, 1):
+        (tmp_path / "duo").mkdir(exist_ok=True)
+        (tmp_path / "duo" / f"mappo_s{s}.json").write_text(json.dumps(_result("duo", r)))
+    (tmp_path / "duo" / "per_hero.json").write_text(json.dumps(_result("duo", 0.25)))
+    res = load_results(tmp_path)
+    assert sorted(res) == [("duo", "mappo"), ("duo", "per_hero")]
+    assert cell(res["duo", "mappo"]).startswith(f"{iqm(rates):.3f} [")
+    assert cell(res["duo", "mappo"]).endswith("5 seeds")
+    assert cell(res["duo", "per_hero"]) == "0.250 [0.000, 1.000]"
+    res["duo", "mappo"] = res["duo", "mappo"][:3]
+    assert "only 3 seeds" in cell(res["duo", "mappo"])
+    table = render(res)
+    assert "| `duo` |" in table and "| `solo` | not run | not run |" in table
+
+
+@pytest.mark.parametrize("name, data, match", [
+    ("mappo_s1.json", _result("solo", 0.5), "holds task 'solo', not 'duo'"),
+    ("mappo_s1.json", _result("duo", 0.5, games=200), "200 games"),
+    ("Bad Name.json", _result("duo", 0.5), "expected <algo>.json"),
+])
+def test_bad_result_files_are_refused(tmp_path, name, data, match):
+    (tmp_path / "duo").mkdir()
+    (tmp_path / "duo" / name).write_text(json.dumps(data))
+    with pytest.raises(ValueError, match=match):
+        load_results(tmp_path)
+
+
+def test_main_refuses_a_file_without_the_table_block(tmp_path):
+    out = tmp_path / "b.md"
+    out.write_text("no block here")
+    with pytest.raises(SystemExit, match="no <!-- table:begin -->"):
+        main(["--results", str(tmp_path), "--out", str(out)])
