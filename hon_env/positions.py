@@ -565,12 +565,14 @@ def _target(g: Game, card: str | int) -> int:
         return int(card)
     for i, n in enumerate(sc.villain_card_names):
         if n == card and f("vloc")[i] == L.L_THREAT:
-            return L.T_V0 + i
+            return L.vcard_target(i)
     for i, n in enumerate(sc.issue_card_names):
         if n == card and f("iloc")[i] == L.L_THREAT:
             return L.T_I0 + i
     if card == sc.villain_name:
         return L.T_VILLAIN
+    if sc.two_fronts and card == sc.villain_names[1]:
+        return L.T_VILLAIN2
     for k in range(len(f("nem_card"))):
         c = int(f("nem_card")[k])
         if c >= 0 and card in (sc.nemesis_names[c], *sc.nemesis_side_names[c]):
@@ -585,8 +587,8 @@ def set_card(g: Game, card: str | int, *, damage: int | None = None,
     damage (below its health), justice (below its danger) and whether it is exhausted."""
     t = _target(g, card)
     f = g.field
-    if L.T_V0 <= t < L.T_I0:
-        i, pre = t, "v"
+    if L.is_vcard_target(t):
+        i, pre = L.vcard_of(t), "v"
         if f("vloc")[i] != L.L_THREAT:
             raise ValueError(f"villain card {g.scenario.villain_card_names[i]!r} is not in "
                              "a threat area")

@@ -6,8 +6,9 @@ may affect every card, per-hero values count every hero, no blindside. Kept apar
 ``core/two_fronts.py`` (setup and the facing choice) so that ``queries.py`` can use them.
 
 A target's villain: the first villain's deck cards (``T_V0 + i``) and Villain card
-(``T_VILLAIN``) belong to villain 0; every other target (issue cards, nemeses, minions,
-captives, allies, crisis cards) is shared (-1).
+(``T_VILLAIN``) belong to villain 0, the second's (``T_W0 + i``, ``T_VILLAIN2``) to
+villain 1; every other target (issue cards, nemeses, minions, captives, allies, crisis
+cards) is shared (-1).
 """
 
 from __future__ import annotations
@@ -31,6 +32,35 @@ def vil_col(field, v):
 
 
 @njit(cache=True)
+def villain_active(s, b, T, v):
+    """Is villain ``v`` in the game: the first always, the second in a Two Fronts game;
+    neither once defeated (``VIL_OUT``)."""
+    return (v == 0 or two_villains(T)) and s[b, L.VIL_OUT + v] == 0
+
+
+@njit(cache=True)
+def source_villain(s, b, T, src, h):
+    """"The villain" of an effect with source target ``src`` resolving for hero ``h``
+    (docs/variants.md, Two Fronts): a villain's own card or Villain card names its own
+    villain; any other source (issue and panel cards, crises) the villain ``h`` faces, or
+    the first villain without a hero. A defeated villain's part passes to the other."""
+    if not two_villains(T):
+        return 0
+    v = target_villain(src)
+    if v < 0:
+        v = s[b, L.HFACE + h] if 0 <= h < T.cfg[TB.CFG_N_HEROES] else 0
+    if s[b, L.VIL_OUT + v] == 1:
+        v = 1 - v
+    return v
+
+
+@njit(cache=True)
+def def_bonus_col(v):
+    """Column of villain ``v``'s fortify bonuses (+0 the Villain card, +1 its lackeys)."""
+    return L.DEF_BONUS if v == 0 else L.DEF_BONUS2
+
+
+@njit(cache=True)
 def card_villain(c):
     """Villain (0 or 1) whose deck villain card slot ``c`` belongs to."""
     return c // TB.VDECK
@@ -39,10 +69,12 @@ def card_villain(c):
 @njit(cache=True)
 def target_villain(t):
     """Villain whose card target ``t`` is, or -1 for a shared target (see module doc)."""
-    if 0 <= t < L.T_I0:
-        return card_villain(t)
+    if L.is_vcard_target(t):
+        return card_villain(L.vcard_of(t))
     if t == L.T_VILLAIN:
         return 0
+    if t == L.T_VILLAIN2:
+        return 1
     return -1
 
 
@@ -73,6 +105,17 @@ def hero_count_for(s, b, T, v):
 def hero_count_of_target(s, b, T, t):
     """The hero count of target ``t``'s per-hero values (its villain's, else all heroes)."""
     return hero_count_for(s, b, T, target_villain(t))
+
+
+@njit(cache=True)
+def can_turn(s, b, T, h):
+    """May hero ``h`` turn around (003 §TURN SEQUENCE)? Only with two villains both
+    undefeated, and only when another hero still faces the villain ``h`` faces, so that
+    each villain keeps a hero facing it (003 §GAME SETUP; engine.md #49). The action
+    itself is checked by the caller."""
+    if not two_villains(T) or s[b, L.VIL_OUT] == 1 or s[b, L.VIL_OUT + 1] == 1:
+        return False
+    return facing_count(s, b, s[b, L.HFACE + h], T.cfg[TB.CFG_N_HEROES]) >= 2
 
 
 @njit(cache=True)

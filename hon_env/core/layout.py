@@ -16,6 +16,7 @@ Encodings use ``-1`` for "none/empty". Card zones:
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from hon_env.content.tables import (
     CLUE_DECK,
@@ -53,6 +54,11 @@ SBY_QUEUE_CAP = 16  # special bystander programs waiting for the interpreter (se
 #   47        T_CAPTURED     the captured bystanders of the target space's panel
 #   [48, 54)  T_ALLY0 + h    the ally of seat h (Allies rule; who suffers an inflict)
 #   [54, 58)  T_CRISIS0 + k  crisis card k (Crisis Cards rule) with a danger value, at its token
+#   [58, 87)  T_W0 + i       the second villain's deck card i (villain card slot VDECK + i)
+#   87        T_VILLAIN2     the second Villain card (Two Fronts variant)
+# The second villain's targets come after the rulebook's so that every target number and
+# action of a one-villain game keeps its value; code that compares targets by order goes
+# through is_vcard_target / vcard_of / is_villain_target first.
 T_V0 = 0
 T_I0 = VDECK
 T_VILLAIN = VDECK + IDECK
@@ -60,8 +66,11 @@ T_NEM0 = T_VILLAIN + 1
 T_MINION = T_NEM0 + NEMESES
 T_CAPTURED = T_MINION + 1
 T_ALLY0 = T_CAPTURED + 1
-T_CRISIS0 = T_ALLY0 + MAX_HEROES  # crisis targets come last (checks use t >= T_CRISIS0)
-N_TARGETS = T_CRISIS0 + MAX_CRISES
+T_CRISIS0 = T_ALLY0 + MAX_HEROES  # the rulebook's last targets (checks use t >= T_CRISIS0
+#                                   after the second villain's targets are ruled out)
+T_W0 = T_CRISIS0 + MAX_CRISES
+T_VILLAIN2 = T_W0 + VDECK
+N_TARGETS = T_VILLAIN2 + 1
 ALLY_BIT = 8  # in a D_PICK_HERO seat mask, bit ALLY_BIT + h stands for seat h's ally
 LATCH_OPEN = 1  # CRISIS_LATCH: inside an effect that has caused no crisis yet
 LATCH_SPENT = 2  # CRISIS_LATCH: inside an effect that already caused its crisis
@@ -373,6 +382,8 @@ HERO_COUNTER_NAMES = tuple(EVENT_NAMES[e] for e in HERO_EVENTS) + (
 #   [325, 383)          TARGET   choose target t (T_* numbering)
 #   [383, 389)          HERO     choose the hero k seats after you (0 = yourself)
 #   [389, 409)          CARD     choose card i of your hand
+#   [409, 439)          TARGET2  choose target T_W0 + k (the second villain's cards; Two Fronts)
+#   [439]               TURN     turn around to face the other villain (an action; Two Fronts)
 A_PASS = 0
 A_DRAW = 1
 A_SPACE = 2
@@ -390,18 +401,69 @@ A_FOCUS = A_CLUE + CLUE_LIST  # copies of one clue card are one action (see mask
 A_OPTION = A_FOCUS + 1
 N_OPTIONS = 8
 A_TARGET = A_OPTION + N_OPTIONS
-A_HERO = A_TARGET + N_TARGETS
+A_HERO = A_TARGET + T_W0  # the TARGET segment covers the rulebook's targets [0, T_W0)
 A_CARD = A_HERO + MAX_HEROES
-N_ACTIONS = A_CARD + HERO_DECK
+A_TARGET2 = A_CARD + HERO_DECK
+A_TURN = A_TARGET2 + N_TARGETS - T_W0
+N_ACTIONS = A_TURN + 1
 
 SEGMENTS = (
     ("pass", A_PASS, 1), ("draw", A_DRAW, 1), ("space", A_SPACE, MAX_SPACES),
     ("attack", A_ATTACK, MAX_SPACES), ("solve", A_SOLVE, MAX_SPACES),
     ("play", A_PLAY, HERO_DECK), ("use", A_USE, N_USE),
     ("feat", A_FEAT, HERO_DECK * N_FEAT_KINDS), ("clue", A_CLUE, CLUE_LIST),
-    ("focus", A_FOCUS, 1), ("option", A_OPTION, N_OPTIONS), ("target", A_TARGET, N_TARGETS),
+    ("focus", A_FOCUS, 1), ("option", A_OPTION, N_OPTIONS), ("target", A_TARGET, T_W0),
     ("hero", A_HERO, MAX_HEROES), ("card", A_CARD, HERO_DECK),
+    ("target2", A_TARGET2, N_TARGETS - T_W0), ("turn", A_TURN, 1),
 )
+
+
+@njit(cache=True)
+def target_action(t):
+    """The action that chooses target ``t`` (TARGET, or TARGET2 for the second villain's)."""
+    return A_TARGET + t if t < T_W0 else A_TARGET2 + t - T_W0
+
+
+@njit(cache=True)
+def action_target(a):
+    """The target a TARGET or TARGET2 action ``a`` chooses (inverse of ``target_action``)."""
+    return a - A_TARGET if a < A_TARGET2 else a - A_TARGET2 + T_W0
+
+
+@njit(cache=True)
+def is_target_action(a):
+    """Is action ``a`` in the TARGET or TARGET2 segment?"""
+    return A_TARGET <= a < A_HERO or A_TARGET2 <= a < A_TURN
+
+
+@njit(cache=True)
+def vcard_target(c):
+    """Target of villain card slot ``c`` (either villain's deck)."""
+    return c if c < VDECK else T_W0 + c - VDECK
+
+
+@njit(cache=True)
+def is_vcard_target(t):
+    """Is target ``t`` a villain deck card (either villain's)?"""
+    return (0 <= t < T_I0) or (T_W0 <= t < T_VILLAIN2)
+
+
+@njit(cache=True)
+def vcard_of(t):
+    """Villain card slot of a villain deck card target (``is_vcard_target``)."""
+    return t if t < T_I0 else t - T_W0 + VDECK
+
+
+@njit(cache=True)
+def villain_target(v):
+    """Target of villain ``v``'s Villain card."""
+    return T_VILLAIN if v == 0 else T_VILLAIN2
+
+
+@njit(cache=True)
+def is_villain_target(t):
+    """Is target ``t`` a Villain card (either villain's)?"""
+    return t == T_VILLAIN or t == T_VILLAIN2
 
 # --- decision kinds (what the pending decision asks; see masks.py)
 D_NONE = 0

@@ -13,7 +13,7 @@ from numba import njit
 from hon_env.content import ops
 from hon_env.content import tables as TB
 from hon_env.core import layout as L
-from hon_env.core.facing import may_affect
+from hon_env.core.facing import can_turn, may_affect, target_villain, vil_col
 from hon_env.core.geometry import bystander_at, captives, is_empty
 from hon_env.core.mastermind import hero_origin, vplay_mask
 from hon_env.core.queries import (
@@ -176,15 +176,17 @@ def pick_target_ok(s, b, T, h, t, kind, rng):
     if not may_affect(s, b, T, h, t):
         return False
     if kind == 2:
-        if t < L.T_I0:
-            return (s[b, L.VLOC + t] == L.L_THREAT and s[b, L.VOWNER + t] == h
-                    and s[b, L.VEXH + t] == 0)
+        if L.is_vcard_target(t):
+            c = L.vcard_of(t)
+            return (s[b, L.VLOC + c] == L.L_THREAT and s[b, L.VOWNER + c] == h
+                    and s[b, L.VEXH + c] == 0)
+        if L.is_villain_target(t):
+            v = target_villain(t)
+            return s[b, vil_col(L.VIL_OWNER, v)] == h and s[b, vil_col(L.VIL_EXH, v)] == 0
         if t < L.T_VILLAIN:
             i = t - L.T_I0
             return (s[b, L.ILOC + i] == L.L_THREAT and s[b, L.IOWNER + i] == h
                     and s[b, L.IEXH + i] == 0)
-        if t == L.T_VILLAIN:
-            return s[b, L.VIL_OWNER] == h and s[b, L.VIL_EXH] == 0
         if t < L.T_MINION:
             k = t - L.T_NEM0
             return nem_in_play(s, b, k) and s[b, L.NEM_OWNER + k] == h and s[b, L.NEM_EXH + k] == 0
@@ -323,6 +325,8 @@ def mask_main(state, game, tables, hero, out):
     if (state[game, L.HFOCUS + hero] >= tables.cfg[TB.CFG_FOCUS_TO_FLIP]
             and state[game, L.HSIDE + hero] == 0):
         n, last = _set(out, L.A_FOCUS, n, last)
+    if acts > 0 and can_turn(state, game, tables, hero):
+        n, last = _set(out, L.A_TURN, n, last)
     return n, last
 
 
@@ -391,7 +395,7 @@ def mask_assign(state, game, tables, out):
     last = -1
     for t in range(L.N_TARGETS):
         if can_take_success(state, game, tables, t):
-            n, last = _set(out, L.A_TARGET + t, n, last)
+            n, last = _set(out, L.target_action(t), n, last)
     return n, last
 
 
@@ -461,7 +465,7 @@ def mask_pick_target(state, game, tables, hero, out):
     last = -1
     for t in range(L.N_TARGETS):
         if pick_target_ok(state, game, tables, hero, t, state[game, L.DEC_A], state[game, L.DEC_B]):
-            n, last = _set(out, L.A_TARGET + t, n, last)
+            n, last = _set(out, L.target_action(t), n, last)
     return n, last
 
 

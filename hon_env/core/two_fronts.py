@@ -108,6 +108,15 @@ def open_fronts(s, b, T):
 
 
 @njit(cache=True)
+def face_villain(s, b, T, h, v):
+    """Hero ``h`` now faces villain ``v`` (turning around, or its villain defeated): the
+    per-hero values of both Villain cards follow the new hero counts."""
+    s[b, L.HFACE + h] = v
+    for w in range(TB.VILLAINS):
+        set_villain_values(s, b, T, w)
+
+
+@njit(cache=True)
 def take_hidden_token(s, b, T, h):
     """A Scheme side was solved by hero ``h``: one hidden token leaves a Villain card.
 
