@@ -344,7 +344,7 @@ def co_assign(s, b, T, h, mask):
     sp = s[b, L.ROLL_SPACE]
     best_a, best_v = -1, -BIG
     for t in range(L.N_TARGETS):
-        if not mask[L.A_TARGET + t]:
+        if not mask[L.target_action(t)]:
             continue
         if kind == KIND_ATTACK:
             w = co_attack_weight(s, b, T, t, h, sp)
@@ -353,7 +353,7 @@ def co_assign(s, b, T, h, mask):
         if left_to_finish(s, b, T, t, kind) <= succ:
             w += FINISH_BONUS
         if w > best_v:
-            best_a, best_v = L.A_TARGET + t, w
+            best_a, best_v = L.target_action(t), w
     return best_a
 
 
@@ -364,7 +364,7 @@ def co_pick_target(s, b, T, h, mask):
     kind = s[b, L.DEC_A]
     best_a, best_v = -1, -BIG
     for t in range(L.N_TARGETS):
-        if not mask[L.A_TARGET + t]:
+        if not mask[L.target_action(t)]:
             continue
         if kind == 0:
             w = co_attack_weight(s, b, T, t, h, -1)
@@ -373,7 +373,7 @@ def co_pick_target(s, b, T, h, mask):
         else:
             w = enemy_inflict(s, b, T, t) if is_enemy_card(s, b, T, t) else 0
         if w > best_v:
-            best_a, best_v = L.A_TARGET + t, w
+            best_a, best_v = L.target_action(t), w
     return best_a
 
 

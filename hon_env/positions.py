@@ -442,11 +442,22 @@ def _unsolved_scheme(g: Game, i: int) -> bool:
     return _is_scheme(g, i) and f("iloc")[i] == L.L_THREAT and f("iside")[i] == 0
 
 
+def _move_hidden_token(g: Game, seat: int, change: int) -> None:
+    """Add (``change`` 1) or take (-1) the hidden token of a Scheme card held by ``seat``:
+    on the Villain card (Two Fronts: of the villain ``seat`` faces; a token taken from a
+    villain with none left comes off the other, as ``core/two_fronts.take_hidden_token``)."""
+    f = g.field
+    v = int(f("hface")[seat]) if g.scenario.two_fronts and seat >= 0 else 0
+    if change < 0 and g.scenario.two_fronts and int(f(("vil_hidden", "vil2_hidden")[v])) == 0:
+        v = 1 - v
+    f(("vil_hidden", "vil2_hidden")[v])[...] += change
+
+
 def _issue_out_of_play(g: Game, i: int, zone: int) -> None:
     """Take issue card ``i`` out of wherever it is (deck, threat area, map) into ``zone``."""
     f = g.field
     if _unsolved_scheme(g, i):
-        f("vil_hidden")[...] -= 1
+        _move_hidden_token(g, int(f("iowner")[i]), -1)
     if f("iloc")[i] == L.L_DECK:
         _take_from_deck(f("ideck_order"), f("ideck_n"), i)
     f("iloc")[i] = zone
@@ -498,7 +509,7 @@ def put_issue_card(g: Game, card: str | int, seat: int, where: str | int | None 
     f("iowner")[i] = seat
     if scheme:
         f("ipos")[i] = int(T.scheme_space[T.icard[i, IC_PANEL]])
-        f("vil_hidden")[...] += 1
+        _move_hidden_token(g, seat, +1)
     else:
         loc = int(T.icard[i, IC_LOCATION])
         if where is None and loc < 0:
@@ -532,7 +543,7 @@ def flip_scheme(g: Game, card: str | int, where: str | int | None = None) -> int
     f("iside")[i] = 1
     f("ijust")[i] = 0
     f("idmg")[i] = 0
-    f("vil_hidden")[...] -= 1
+    _move_hidden_token(g, int(f("iowner")[i]), -1)
     loc = int(T.icard[i, IC_LOCATION])
     if where is not None:
         f("ipos")[i] = space(g, where)
@@ -554,12 +565,14 @@ def _target(g: Game, card: str | int) -> int:
         return int(card)
     for i, n in enumerate(sc.villain_card_names):
         if n == card and f("vloc")[i] == L.L_THREAT:
-            return L.T_V0 + i
+            return L.vcard_target(i)
     for i, n in enumerate(sc.issue_card_names):
         if n == card and f("iloc")[i] == L.L_THREAT:
             return L.T_I0 + i
     if card == sc.villain_name:
         return L.T_VILLAIN
+    if sc.two_fronts and card == sc.villain_names[1]:
+        return L.T_VILLAIN2
     for k in range(len(f("nem_card"))):
         c = int(f("nem_card")[k])
         if c >= 0 and card in (sc.nemesis_names[c], *sc.nemesis_side_names[c]):
@@ -574,8 +587,8 @@ def set_card(g: Game, card: str | int, *, damage: int | None = None,
     damage (below its health), justice (below its danger) and whether it is exhausted."""
     t = _target(g, card)
     f = g.field
-    if L.T_V0 <= t < L.T_I0:
-        i, pre = t, "v"
+    if L.is_vcard_target(t):
+        i, pre = L.vcard_of(t), "v"
         if f("vloc")[i] != L.L_THREAT:
             raise ValueError(f"villain card {g.scenario.villain_card_names[i]!r} is not in "
                              "a threat area")

@@ -68,8 +68,13 @@ def violations(state: np.ndarray, T: TB.Tables, masks: np.ndarray | None = None)
             f"hero {h} set-aside pilot damage outside [0, pilot health)")
         bad((f("hfocus")[:, h] < 0) | (f("hfocus")[:, h] > T.cfg[TB.CFG_FOCUS_CAP]),
             f"hero {h} focus outside [0, cap]")
-    bad(~_deck_matches(f("vdeck_order"), f("vdeck_n"), f("vloc"), L.L_DECK),
+    # each villain's deck order lists its own card slots (Two Fronts: slots from VDECK are
+    # the second villain's, all removed with one villain)
+    vloc = f("vloc")
+    bad(~_deck_matches(f("vdeck_order"), f("vdeck_n"), vloc[:, :TB.VDECK], L.L_DECK),
         "villain deck order != cards in deck")
+    bad(~_deck_matches(f("vdeck2_order"), f("vdeck2_n"), vloc[:, TB.VDECK:], L.L_DECK),
+        "second villain deck order != its cards in deck")
     bad(~_deck_matches(f("ideck_order"), f("ideck_n"), f("iloc"), L.L_DECK),
         "issue deck order != cards in deck")
     clue_zone = np.where(f("clue_loc") == -1, 0, 1)
@@ -150,7 +155,8 @@ def _nemesis_violations(state: np.ndarray, T: TB.Tables, running: np.ndarray) ->
     schemes = T.icard[:, TB.IC_TYPE] == TB.IT_SCHEME
     unsolved = ((f("iloc") == L.L_THREAT) & (f("iside") == 0) & schemes).sum(axis=1)
     unsolved += (alive_all & (side == 0)).sum(axis=1)
-    bad(f("vil_hidden") != unsolved, "hidden tokens != unsolved Scheme sides")
+    # (Two Fronts: split between the two Villain cards; vil2_hidden is 0 with one villain)
+    bad(f("vil_hidden") + f("vil2_hidden") != unsolved, "hidden tokens != unsolved Scheme sides")
     bad(running & (f("vil_side") == 1) & alive_all.any(axis=1)
         & (f("vil_damage") >= f("vil_health")), "villain at 0 health while a nemesis remains")
     return out

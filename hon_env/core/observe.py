@@ -247,7 +247,7 @@ def _global(s, b, T, seat, out):
     out[g + F.G_VILLAIN_DAMAGE] = _frac(s[b, L.VIL_DAMAGE], s[b, L.VIL_HEALTH])
     out[g + F.G_VILLAIN_IN_PANEL] = s[b, L.VIL_IN_PANEL]
     # panels 1..6; a figure off the map (-1) schemes in no panel: the one-hot stays empty
-    panel = villain_panel(s, b, T) if s[b, L.VIL_LOC] >= 0 else 0
+    panel = villain_panel(s, b, T, 0) if s[b, L.VIL_LOC] >= 0 else 0
     if panel > 0:
         out[g + F.G_VILLAIN_PANEL - 1 + min(panel, 6)] = 1.0
     out[g + F.G_MINION_SUPPLY] = s[b, L.MINION_SUPPLY] / 10.0
