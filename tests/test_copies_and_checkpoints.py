@@ -229,8 +229,8 @@ def test_prefix_versions_end_where_later_sections_begin():
     from agents.checkpoints import PREFIX_VERSIONS
     from hon_env.core import obs_features as F
 
-    assert PREFIX_VERSIONS == {"hour_of_need_v3": (F.OFF_FAME, N_ACTIONS),
-                               "hour_of_need_v4": (F.OFF_ET, N_ACTIONS)}
+    assert PREFIX_VERSIONS == {"hour_of_need_v3": (F.OFF_FAME, 409),
+                               "hour_of_need_v4": (F.OFF_ET, 409)}  # v5 appended actions
     assert (F.OFF_FAME, F.OFF_ET) == (2247, 2448)
 
 
