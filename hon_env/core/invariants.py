@@ -93,6 +93,8 @@ def violations(state: np.ndarray, T: TB.Tables, masks: np.ndarray | None = None)
     bad((f("vil_damage") > f("vil_health")) & (f("outcome") == L.OUT_ONGOING),
         "villain damage above health in a running game")
     running = f("outcome") == L.OUT_ONGOING
+    if T.cfg[TB.CFG_N_VILLAINS] >= 2:
+        out += _two_fronts_violations(state, T, running)
     out += _nemesis_violations(state, T, running)
     out += _special_minion_violations(state, T)
     out += _ally_violations(state, T)
@@ -159,6 +161,34 @@ def _nemesis_violations(state: np.ndarray, T: TB.Tables, running: np.ndarray) ->
     bad(f("vil_hidden") + f("vil2_hidden") != unsolved, "hidden tokens != unsolved Scheme sides")
     bad(running & (f("vil_side") == 1) & alive_all.any(axis=1)
         & (f("vil_damage") >= f("vil_health")), "villain at 0 health while a nemesis remains")
+    return out
+
+
+def _two_fronts_violations(state: np.ndarray, T: TB.Tables, running: np.ndarray) -> list[str]:
+    """Two Fronts: each hero faces an undefeated villain, both undefeated villains are faced
+    by a hero at least, a defeated villain has no card in play, the second Villain card's
+    damage stays below its health, and only a game with both villains defeated is won."""
+    f = lambda name: L.field_view(state, name)  # noqa: E731
+    out: list[str] = []
+    bad = _reporter(out)
+    nh = int(T.cfg[TB.CFG_N_HEROES])
+    face = f("hface")[:, :nh]
+    vil_out = f("vil_out")
+    bad(((face < 0) | (face > 1)).any(axis=1), "a hero faces no villain")
+    faced_out = np.take_along_axis(vil_out, np.clip(face, 0, 1), axis=1) == 1
+    bad(running & faced_out.any(axis=1), "a hero faces a defeated villain")
+    both = (vil_out == 0).all(axis=1)
+    setup_done = f("turn") != 0  # the facing choice is made during setup
+    for v in range(TB.VILLAINS):
+        bad(running & both & setup_done & ~(face == v).any(axis=1),
+            f"villain {v + 1} is faced by no hero")
+        in_play = np.isin(f("vloc")[:, v * TB.VDECK:(v + 1) * TB.VDECK], (L.L_THREAT, L.L_ATTACHED))
+        bad((vil_out[:, v] == 1) & in_play.any(axis=1),
+            f"defeated villain {v + 1} has cards in play")
+    bad((f("vil2_damage") > f("vil2_health")) & running,
+        "second villain damage above health in a running game")
+    bad((f("outcome") == L.OUT_WIN) & ~(vil_out == 1).all(axis=1),
+        "a win with a villain undefeated")
     return out
 
 

@@ -110,10 +110,17 @@ def open_fronts(s, b, T):
 @njit(cache=True)
 def face_villain(s, b, T, h, v):
     """Hero ``h`` now faces villain ``v`` (turning around, or its villain defeated): the
-    per-hero values of both Villain cards follow the new hero counts."""
+    per-hero values of both Villain cards follow the new hero counts. A change of count
+    never defeats or solves a Villain card by itself: damage and justice already placed
+    stay below the new health and danger (engine.md #50)."""
     s[b, L.HFACE + h] = v
     for w in range(TB.VILLAINS):
         set_villain_values(s, b, T, w)
+        for placed, value in ((L.VIL_DAMAGE, L.VIL_HEALTH), (L.VIL_JUSTICE, L.VIL_DANGER)):
+            cap = s[b, vil_col(value, w)]
+            if cap != TB.DASH:
+                col = vil_col(placed, w)
+                s[b, col] = max(0, min(s[b, col], cap - 1))
 
 
 @njit(cache=True)
