@@ -224,7 +224,7 @@ def test_observation_section_shows_the_pending_tie():
         assert np.flatnonzero(F.read(obs, "enemy_ties.mover_space")).tolist() == [x]
         assert F.read(obs, "enemy_ties.target_space").sum() == 1.0
     base = Game("origin_story", seed=0)
-    assert not base.observation(0)[F.feature_slice("enemy_ties.on").start:].any()
+    assert not base.observation(0)[F.feature_slice("enemy_ties.on").start:F.OFF_OWN_CARDS].any()
 
 
 def test_scripted_villain_takes_the_capturing_step():
