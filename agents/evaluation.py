@@ -19,7 +19,7 @@ from agents.villains import TOP_CARD, VersusPolicy
 from hon_env.checks import check_actions, check_int, check_seed
 from hon_env.content import Scenario
 from hon_env.core import layout as L
-from hon_env.envs.pool import is_pool
+from hon_env.envs.pool import build_pool, is_pool
 from hon_env.envs.vector import VectorEnv
 from hon_env.game import resolve_scenario
 
@@ -95,7 +95,8 @@ def evaluate(policy: Policy, *, games: int, seed: int = 0, batch: int = 256,
         options = {**options, "rules": {**(options.get("rules") or {}),
                                         "villain_agent": False}}
     if is_pool(scenario, options.get("heroes")):
-        pool = VectorEnv(1, seed, scenario, **options).scenarios  # resolved and checked once
+        rest = {k: v for k, v in options.items() if k != "heroes"}
+        pool = [o.scenario for o in build_pool(scenario, options.get("heroes"), rest)]
         scenario, options = pool, {}
         sc = pool[0]
         team_names = tuple("+".join(s.hero_ids) for s in pool)

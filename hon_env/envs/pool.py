@@ -107,5 +107,3 @@ def _check_agree(pool: list[EnvOptions]) -> None:
             if a != b:
                 raise ValueError(f"every scenario of a pool must have the same {what}: "
                                  f"{ref.id!r} has {b!r}, {sc.id!r} has {a!r}")
-        if not np.array_equal(opts.weights, first.weights):  # pragma: no cover (same options)
-            raise ValueError("every scenario of a pool must score rewards the same way")
