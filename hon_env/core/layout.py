@@ -203,7 +203,7 @@ ROLL_DICE = _field("roll_dice", hi=BIG)  # dice gathered
 ROLL_SUCC = _field("roll_succ", hi=BIG)  # successes not yet spent
 ROLL_FOCUS = _field("roll_focus", hi=BIG)  # focus results not yet spent
 # villain card drawn for the Showdown reaction, -1
-ROLL_SHOWDOWN = _field("roll_showdown", lo=-1, hi=VDECK)
+ROLL_SHOWDOWN = _field("roll_showdown", lo=-1, hi=VCARDS)  # either villain's card slot
 ASSIGN = _field("assign", N_TARGETS, hi=BIG)  # successes assigned per target (T_* numbering)
 # --- clue deck
 CLUE_N = _field("clue_n", hi=CLUE_DECK + 1)  # cards left in the clue deck

@@ -78,6 +78,7 @@ def init_game(s, b, T, seed, mask):
     s[b, L.DEC_KIND] = L.D_NONE
     s[b, L.ROLL_SHOWDOWN] = -1
     s[b, L.VIL_OWNER] = -1
+    s[b, L.VIL2_OWNER] = -1  # before anything counts threat-area cards (deal_nemeses)
     for h in range(L.MAX_HEROES):
         s[b, L.HLOC + h] = -1
         s[b, L.ALLY_LOC + h] = -1
