@@ -316,9 +316,19 @@ def add_villain_card(g: Game, name: str, seat: int, where: str | int | None = No
 
 
 @_edit
-def stack_villain_deck(g: Game, names: Sequence[str]) -> list[int]:
-    """Put the named villain-deck cards on top, ``names[0]`` drawn first."""
-    return _stack(g, g.scenario.villain_card_names, "vdeck_order", "vdeck_n", names)
+def stack_villain_deck(g: Game, names: Sequence[str], villain: int = 0) -> list[int]:
+    """Put the named villain-deck cards on top, ``names[0]`` drawn first; ``villain`` 1 is
+    the second villain's deck (Two Fronts). Returns their villain card slots."""
+    _check_villain(g, villain)
+    first = villain * L.VDECK
+    own = g.scenario.villain_card_names[first:first + L.VDECK]
+    prefix = ("vdeck", "vdeck2")[villain]
+    return [first + c for c in _stack(g, own, prefix + "_order", prefix + "_n", names)]
+
+
+def _check_villain(g: Game, villain: int) -> None:
+    if villain not in (0, 1) or villain >= g.scenario.n_villains:
+        raise ValueError(f"villain must be 0 or, with two villains, 1; got {villain!r}")
 
 
 @_edit
@@ -357,9 +367,16 @@ def force_dice(g: Game, faces: Sequence[int]) -> None:
 @_edit
 def set_villain(g: Game, *, side: str | None = None, hidden: int | None = None,
                 where: str | int | None = None, damage: int | None = None,
-                justice: int | None = None, owner: int | None = None) -> None:
-    """Edit the villain: ``side`` ``"scheming"`` (in a panel) or ``"showdown"`` (on the map)."""
-    f = g.field
+                justice: int | None = None, owner: int | None = None,
+                villain: int = 0) -> None:
+    """Edit the villain: ``side`` ``"scheming"`` (in a panel) or ``"showdown"`` (on the map);
+    ``villain`` 1 edits the second villain (Two Fronts)."""
+    _check_villain(g, villain)
+    prefix = ("vil_", "vil2_")[villain]
+
+    def f(name: str) -> np.ndarray:
+        return g.field(prefix + name[len("vil_"):])
+
     if side is not None:
         f("vil_side")[...] = 1 if side == "showdown" else 0
         f("vil_in_panel")[...] = 0 if side == "showdown" else 1

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from rules_helpers import neighbours, remove_schemes, run_program
+from rules_helpers import SUCCESS, neighbours, remove_schemes, run_program
 
 from hon_env import Game, load_scenario
 from hon_env import positions as P
@@ -25,6 +25,7 @@ from hon_env.content.tables import (
     VS_DANGER,
     VS_HEALTH,
 )
+from hon_env.core import facing
 from hon_env.core import layout as L
 from hon_env.core.validate import first_problem
 
@@ -259,6 +260,93 @@ def test_facing_limits_effect_targets() -> None:
         vance = P.add_villain_card(g, "Chauffeur Vance", 0, next(iter(neighbours(g, "C3"))))
         ok = masks.pick_target_ok(g.state, 0, g.scenario.tables, 0, L.T_V0 + vance, 0, 3)
         assert ok is allowed
+
+
+# --- turning around, the villain turn, a villain's defeat and the win ---------------------
+
+def test_turning_around_costs_an_action_and_keeps_cards_in_play() -> None:
+    """003 §TURN SEQUENCE (turn around): a hero gives up part of its turn (here one of its
+    two actions) to face the other villain, and its cards in play stay; 003 §GAME SETUP
+    (at least one hero faces each villain): a hero that is its villain's last may not."""
+    g = two_fronts(TRIO)
+    choose_facing(g, [0, 0, 1])
+    P.clear_board(g)
+    remove_schemes(g)
+    P.place_hero(g, 0, "C3")
+    in_play = P.give_cards(g, 0, ["Throne Breaker"], zone="play")
+    P.jump(g, "hero_turn")
+    assert g.decision == "main" and g.current_seat == 0
+    actions = int(g.field("hactions")[0])
+    assert L.A_TURN in g.legal_actions()
+    g.apply(L.A_TURN)
+    assert g.field("hface")[:3].tolist() == [1, 0, 1]
+    assert int(g.field("hactions")[0]) == actions - 1
+    assert int(g.field("hcloc")[0, in_play[0]]) == L.L_PLAY
+    T = g.scenario.tables
+    assert not facing.can_turn(g.state, 0, T, 1)  # the Dowager's last hero stays
+    assert facing.can_turn(g.state, 0, T, 2)
+    one = Game("origin_story", heroes=DUO, seed=0)
+    P.jump(one, "hero_turn")
+    assert one.decision == "main" and L.A_TURN not in one.legal_actions()
+
+
+def play_villain_turn(g: Game) -> None:
+    """Answer the villain turn's decisions with their lowest legal action until it ends."""
+    while not g.is_over and int(g.field("turn")) == L.TURN_VILLAIN:
+        g.apply(int(g.legal_actions()[0]))
+
+
+def test_each_hero_draws_from_the_deck_of_the_villain_it_faces() -> None:
+    """003 §TURN SEQUENCE (each villain's turn stays as it is), mapped onto the one villain
+    turn of Hour of Need (engine.md #47): every hero draws one villain card, from the deck
+    of the villain it faces, so two villains split the draws rather than double them."""
+    g = fronts([0, 1])
+    dowager = P.stack_villain_deck(g, ["Contested Will"])
+    refuser = P.stack_villain_deck(g, ["Scrapjaw Hauler"], villain=1)
+    assert refuser[0] >= VDECK
+    n1, n2 = int(g.field("vdeck_n")), int(g.field("vdeck2_n"))
+    P.jump(g, "villain_turn")
+    play_villain_turn(g)
+    assert (int(g.field("vdeck_n")), int(g.field("vdeck2_n"))) == (n1 - 1, n2 - 1)
+    for c in dowager + refuser:
+        assert int(g.field("vloc")[c]) != L.L_DECK
+
+
+def attack(g: Game, where: str | int) -> None:
+    g.apply(L.A_ATTACK + P.space(g, where))
+
+
+def test_a_villain_falls_alone_then_the_heroes_win_when_both_are_down() -> None:
+    """003 §THE H ICON (once one villain is destroyed the other's count is every hero) and
+    engine.md #50: the first villain defeated leaves the game with its cards in play, its
+    heroes turn to the other one, and the game goes on; the heroes win only when the second
+    falls too. The Showdown reaction draws from the attacked villain's deck."""
+    g = fronts([0, 1])
+    T = g.scenario.tables
+    near = sorted(neighbours(g, "C3"))
+    P.set_villain(g, side="showdown", where=near[0], owner=0,
+                  damage=int(g.field("vil_health")) - 1)
+    vance = P.add_villain_card(g, "Chauffeur Vance", 1, "H3")
+    P.stack_villain_deck(g, ["Contested Will"])  # no Showdown effect
+    P.force_dice(g, [SUCCESS] * 12)
+    P.jump(g, "hero_turn")
+    n2 = int(g.field("vdeck2_n"))
+    attack(g, near[0])
+    assert not g.is_over
+    assert g.field("vil_out").tolist() == [1, 0]
+    assert g.field("hface")[:2].tolist() == [1, 1]
+    assert int(g.field("vloc")[vance]) == L.L_REMOVED
+    assert facing.hero_count_for(g.state, 0, T, 1) == 2
+    assert int(g.field("vdeck2_n")) == n2  # the first villain's Showdown drew from its own
+    health2 = int(g.field("vil2_health"))
+    P.set_villain(g, villain=1, side="showdown", where=near[1], owner=0, damage=health2 - 1)
+    hauler = P.stack_villain_deck(g, ["Scrapjaw Hauler"], villain=1)  # no Showdown effect
+    P.remask(g)
+    assert g.decision == "main" and g.current_seat == 0
+    attack(g, near[1])
+    assert int(g.field("vloc")[hauler[0]]) != L.L_DECK  # its Showdown card, from its deck
+    assert g.is_over and g.outcome == "win"
+    assert g.field("vil_out").tolist() == [1, 1]
 
 
 # --- random play ------------------------------------------------------------------------
