@@ -44,6 +44,7 @@ from agents.policy import check_engine
 from hon_env.content import ops
 from hon_env.content import tables as TB
 from hon_env.core import layout as L
+from hon_env.core.facing import facing_count, may_affect
 from hon_env.core.geometry import FAR, bystander_at, captives, panel_of_space
 from hon_env.core.queries import (
     enemy_health,
@@ -182,6 +183,8 @@ def space_value(s, b, T, h, sp, kind):
     """Total weight of what hero ``h`` could attack (1) or solve (2) in space ``sp`` now."""
     v = 0
     for t in range(L.N_TARGETS):
+        if not may_affect(s, b, T, h, t):  # the other villain's (Two Fronts)
+            continue
         if kind == KIND_ATTACK:
             if enemy_in_space(s, b, T, t, sp):
                 v += attack_weight(s, b, T, t, h)
@@ -605,6 +608,10 @@ def decide(s, b, T, mask):
                 if mask[L.A_CARD + c]:
                     return L.A_CARD + c
         return L.A_PASS
+    if kind == L.D_FACE:
+        # Two Fronts: split the team evenly, in seat order (the villain fewer face so far)
+        v = 1 if facing_count(s, b, 1, h) < facing_count(s, b, 0, h) else 0
+        return L.A_OPTION + v if mask[L.A_OPTION + v] else first_legal(mask)
     # mulligan (keep), rescue and anything else: the first legal answer
     if mask[L.A_PASS]:
         return L.A_PASS
