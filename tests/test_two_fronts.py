@@ -424,3 +424,26 @@ def test_snapshot_and_text_render_show_both_villains() -> None:
     assert "faces: Refuser" in text and "W" in text.split("markers")[0]
     one = Game("origin_story", heroes=TRIO, seed=5).snapshot()
     assert "villain2" not in one and "facing" not in one["heroes"][0]
+
+
+def test_image_render_draws_both_villains() -> None:
+    """The image renderer's scene (``rgb_array``, hon-play) draws the second villain's
+    figure (W) beside the first's (V), names both villains and the facing of each hero."""
+    from hon_env.play.scene import scene
+
+    def texts(g: Game) -> list[str]:
+        return [str(p[3]) for p in scene(g) if p[0] == "text"]
+
+    g = two_fronts(seed=5)
+    choose_facing(g, [1, 0, 0])
+    shown = texts(g)
+    assert "V" in shown and "W" in shown
+    assert any("vs Dowager and Refuser" in t for t in shown)
+    assert any(t.startswith("Villain 2 (W): Refuser") for t in shown)
+    assert any("faces Refuser" in t for t in shown)
+    one = texts(Game("origin_story", heroes=TRIO, seed=5))
+    assert "W" not in one and not any("Villain 2" in t for t in one)
+    from hon_env.render import render_rgb
+
+    frame = render_rgb(g, dpi=50)
+    assert frame.ndim == 3 and frame.shape[2] == 3 and frame.std() > 0
