@@ -117,14 +117,15 @@ def test_fame_is_an_observer_of_the_game(path):
     same position, and after every action the engine state outside the fame fields is
     identical to the game without the rule (headlines use their own random stream)."""
     rec = json.loads(path.read_text())
-    case = {k: rec[k] for k in ("name", "scenario", "heroes", "seed", "policy", "rules")
-            if k in rec}
+    case = {k: rec[k] for k in ("name", "scenario", "heroes", "villain", "seed", "policy",
+                                "rules") if k in rec}
     rules = dict(case.get("rules") or {})
     on = {**rules, "fame": {"reward": "rank", "headlines": 4}}
     got = play({**case, "rules": on}, actions=rec["actions"])
     assert got["decisions"] == rec["decisions"] and got["final"] == rec["final"]
-    base = Game(case["scenario"], seed=case["seed"], heroes=case["heroes"], rules=rules or None)
-    same = Game(case["scenario"], seed=case["seed"], heroes=case["heroes"], rules=on)
+    kw = {"seed": case["seed"], "heroes": case["heroes"], "villain": case.get("villain")}
+    base = Game(case["scenario"], rules=rules or None, **kw)
+    same = Game(case["scenario"], rules=on, **kw)
     assert (same.field("headline") >= 0).sum() == 4
     for a in rec["actions"]:
         base.apply(a)
