@@ -59,6 +59,7 @@ from agents.heuristic import (
 )
 from hon_env.content import tables as TB
 from hon_env.core import layout as L
+from hon_env.core.facing import may_affect, vil_col, villain_active
 from hon_env.core.geometry import FAR, bystander_at, captives, panel_of_space
 from hon_env.core.masks import yield_target
 from hon_env.core.queries import (
@@ -131,7 +132,7 @@ def co_space_value(s, b, T, h, sp, kind):
     v = space_value(s, b, T, h, sp, kind)
     if kind == KIND_ATTACK:
         for t in range(L.N_TARGETS):
-            if t != L.T_MINION and enemy_in_space(s, b, T, t, sp):
+            if t != L.T_MINION and may_affect(s, b, T, h, t) and enemy_in_space(s, b, T, t, sp):
                 v += protect_bonus(s, b, T, t, h)
     return v
 
@@ -163,13 +164,13 @@ def list_goals(s, b, T, g):
     """Every goal on the board into ``g`` [MAX_GOALS, 4]; returns how many (the targets of
     ``heuristic.goal_of``, plus the minions of the villain's panel)."""
     n = 0
-    for i in range(TB.VDECK):
+    for i in range(TB.VCARDS):  # both villains' decks (Two Fronts)
         if s[b, L.VLOC + i] != L.L_THREAT or s[b, L.VPOS + i] < 0:
             continue
         if T.vcard[i, TB.VC_TYPE] == TB.VT_LACKEY:
-            n = add_goal(g, n, s[b, L.VPOS + i], 0, i, KIND_ATTACK)
+            n = add_goal(g, n, s[b, L.VPOS + i], 0, L.vcard_target(i), KIND_ATTACK)
         elif T.vcard[i, TB.VC_TYPE] == TB.VT_PERIL:
-            n = add_goal(g, n, s[b, L.VPOS + i], 0, i, KIND_SOLVE)
+            n = add_goal(g, n, s[b, L.VPOS + i], 0, L.vcard_target(i), KIND_SOLVE)
     for i in range(TB.IDECK):
         t = L.T_I0 + i
         pos = s[b, L.IPOS + i]
@@ -194,12 +195,17 @@ def list_goals(s, b, T, g):
             n = add_goal(g, n, pos, 0, t, KIND_ATTACK)
         else:
             n = add_goal(g, n, pos, 1, t, KIND_SOLVE)
-    vloc = s[b, L.VIL_LOC]
-    if vloc >= 0:
-        if s[b, L.VIL_SIDE] == 1:
-            n = add_goal(g, n, vloc, 0, L.T_VILLAIN, KIND_ATTACK)
-        elif s[b, L.VIL_HIDDEN] == 0 and s[b, L.VIL_IN_PANEL] == 1:
-            n = add_goal(g, n, vloc, 1, L.T_VILLAIN, KIND_SOLVE)
+    for v in range(TB.VILLAINS):
+        if not villain_active(s, b, T, v):
+            continue
+        vloc = s[b, vil_col(L.VIL_LOC, v)]
+        t = L.villain_target(v)
+        if vloc >= 0:
+            if s[b, vil_col(L.VIL_SIDE, v)] == 1:
+                n = add_goal(g, n, vloc, 0, t, KIND_ATTACK)
+            elif (s[b, vil_col(L.VIL_HIDDEN, v)] == 0
+                  and s[b, vil_col(L.VIL_IN_PANEL, v)] == 1):
+                n = add_goal(g, n, vloc, 1, t, KIND_SOLVE)
     for k in range(TB.MAX_CRISES):
         pos = s[b, L.CRISIS_POS + k]
         if pos >= 0:
@@ -216,8 +222,11 @@ def list_goals(s, b, T, g):
 
 @njit(cache=True)
 def goal_weight(s, b, T, g, j, h):
-    """Team weight of goal row ``j`` for hero ``h``."""
+    """Team weight of goal row ``j`` for hero ``h`` (0 for another villain's card: Two
+    Fronts heroes only reach the villain they face)."""
     sp, t, kind = g[j, G_SP], g[j, G_T], g[j, G_KIND]
+    if not may_affect(s, b, T, h, t):
+        return 0
     if t == T_BYSTANDER:
         return 2
     if t == L.T_CAPTURED:
@@ -256,7 +265,7 @@ def team_goal(s, b, T, h):
     cap = np.empty(n, np.int64)
     for j in range(n):
         work = goal_work(s, b, T, g, j)
-        if g[j, G_T] == L.T_VILLAIN:
+        if L.is_villain_target(g[j, G_T]):
             cap[j] = n_heroes
         elif work > ONE_HERO_WORK:
             cap[j] = 2
@@ -344,7 +353,7 @@ def co_assign(s, b, T, h, mask):
     sp = s[b, L.ROLL_SPACE]
     best_a, best_v = -1, -BIG
     for t in range(L.N_TARGETS):
-        if not mask[L.A_TARGET + t]:
+        if not mask[L.target_action(t)]:
             continue
         if kind == KIND_ATTACK:
             w = co_attack_weight(s, b, T, t, h, sp)
@@ -353,7 +362,7 @@ def co_assign(s, b, T, h, mask):
         if left_to_finish(s, b, T, t, kind) <= succ:
             w += FINISH_BONUS
         if w > best_v:
-            best_a, best_v = L.A_TARGET + t, w
+            best_a, best_v = L.target_action(t), w
     return best_a
 
 
@@ -364,7 +373,7 @@ def co_pick_target(s, b, T, h, mask):
     kind = s[b, L.DEC_A]
     best_a, best_v = -1, -BIG
     for t in range(L.N_TARGETS):
-        if not mask[L.A_TARGET + t]:
+        if not mask[L.target_action(t)]:
             continue
         if kind == 0:
             w = co_attack_weight(s, b, T, t, h, -1)
@@ -373,7 +382,7 @@ def co_pick_target(s, b, T, h, mask):
         else:
             w = enemy_inflict(s, b, T, t) if is_enemy_card(s, b, T, t) else 0
         if w > best_v:
-            best_a, best_v = L.A_TARGET + t, w
+            best_a, best_v = L.target_action(t), w
     return best_a
 
 

@@ -136,7 +136,8 @@ def evaluate(policy: Policy, *, games: int, seed: int = 0, batch: int = 256,
     low, high = wilson_interval(wins, games)
     by_reason = {L.LOSS_REASON_NAMES[r]: reasons.count(r) for r in sorted(set(reasons)) if r}
     won = (out == L.OUT_WIN)[:, None] * np.array(fames)
-    return EvalResult(sc.villain_id, sc.issue_id, team_names, games, wins,
+    villain = "+".join(sc.villain_ids) or sc.villain_id  # Two Fronts: "a+b"
+    return EvalResult(villain, sc.issue_id, team_names, games, wins,
                       int((out == L.OUT_LOSS).sum()), int((out == L.OUT_TRUNCATED).sum()),
                       wins / games, low, high, float(np.mean(rounds)), by_reason,
                       tuple(float(x) for x in np.mean(fames, axis=0)),

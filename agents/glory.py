@@ -61,7 +61,7 @@ def glory_attack_weight(s, b, T, t, h):
     """Fame (x GLORY_SCALE) that damaging enemy target ``t`` may pay hero ``h``."""
     if t == L.T_MINION:
         return 1 * GLORY_SCALE
-    if t == L.T_VILLAIN:
+    if L.is_villain_target(t):
         return 4 * GLORY_SCALE
     return 2 * GLORY_SCALE
 
@@ -69,7 +69,7 @@ def glory_attack_weight(s, b, T, t, h):
 @njit(cache=True)
 def glory_solve_weight(s, b, T, t, h):
     """Fame (x GLORY_SCALE) that placing justice on problem target ``t`` may pay ``h``."""
-    if t == L.T_VILLAIN:
+    if L.is_villain_target(t):
         return 2 * GLORY_SCALE
     if L.T_I0 <= t < L.T_VILLAIN:
         i = t - L.T_I0
@@ -161,7 +161,7 @@ def glory_target(s, b, T, h, mask, kind, succ):
     work that does not finish a target weighs half (someone else may finish it)."""
     best_a, best_v = -1, -BIG
     for t in range(L.N_TARGETS):
-        if not mask[L.A_TARGET + t]:
+        if not mask[L.target_action(t)]:
             continue
         if kind == KIND_ATTACK:
             w = glory_attack_weight(s, b, T, t, h)
@@ -174,7 +174,7 @@ def glory_target(s, b, T, h, mask, kind, succ):
         else:
             w //= 2
         if w > best_v:
-            best_a, best_v = L.A_TARGET + t, w
+            best_a, best_v = L.target_action(t), w
     return best_a
 
 

@@ -44,6 +44,7 @@ from agents.policy import check_engine
 from hon_env.content import ops
 from hon_env.content import tables as TB
 from hon_env.core import layout as L
+from hon_env.core.facing import facing_count, may_affect
 from hon_env.core.geometry import FAR, bystander_at, captives, panel_of_space
 from hon_env.core.queries import (
     enemy_health,
@@ -92,12 +93,14 @@ def prog_kinds(T, pid):
 @njit(cache=True)
 def owned_by(s, b, t, h):
     """Is target ``t`` a card in hero ``h``'s threat area?"""
-    if t < L.T_I0:
-        return s[b, L.VOWNER + t] == h
-    if t < L.T_VILLAIN:
-        return s[b, L.IOWNER + t - L.T_I0] == h
+    if L.is_vcard_target(t):
+        return s[b, L.VOWNER + L.vcard_of(t)] == h
     if t == L.T_VILLAIN:
         return s[b, L.VIL_OWNER] == h
+    if t == L.T_VILLAIN2:
+        return s[b, L.VIL2_OWNER] == h
+    if t < L.T_VILLAIN:
+        return s[b, L.IOWNER + t - L.T_I0] == h
     if t < L.T_MINION:
         return s[b, L.NEM_OWNER + t - L.T_NEM0] == h
     return False
@@ -108,9 +111,9 @@ def attack_weight(s, b, T, t, h):
     """How much hero ``h`` wants to damage enemy target ``t``."""
     if t == L.T_MINION:
         return 1
-    if t == L.T_VILLAIN:
+    if L.is_villain_target(t):
         w = 10
-    elif t > L.T_VILLAIN:
+    elif t > L.T_VILLAIN and not L.is_vcard_target(t):
         w = 6  # a nemesis: the villain cannot fall while one stands
     else:
         w = 3 + enemy_inflict(s, b, T, t)
@@ -122,14 +125,16 @@ def attack_weight(s, b, T, t, h):
 @njit(cache=True)
 def solve_weight(s, b, T, t, h):
     """How much hero ``h`` wants to place justice on problem target ``t``."""
-    if t == L.T_VILLAIN:
+    if L.is_villain_target(t):
         return 10
     if t == L.T_CAPTURED:
         return 2
-    if t >= L.T_CRISIS0:
-        return CRISIS_WEIGHT
     w = 3
-    if t > L.T_VILLAIN:
+    if L.is_vcard_target(t):
+        pass
+    elif t >= L.T_CRISIS0:
+        return CRISIS_WEIGHT
+    elif t > L.T_VILLAIN:
         w = 6  # a nemesis Scheme side holds a hidden token, like a Scheme card
     elif t >= L.T_I0:
         i = t - L.T_I0
@@ -149,23 +154,23 @@ def left_to_finish(s, b, T, t, kind):
     if t == L.T_MINION or t == L.T_CAPTURED:
         return 1
     if kind == KIND_ATTACK:
-        if t == L.T_VILLAIN:
+        if L.is_villain_target(t):
             return BIG  # the villain's health is large; never a quick finish
         hp = enemy_health(s, b, T, t, n)
-        if t < L.T_I0:
-            dmg = s[b, L.VDMG + t]
+        if L.is_vcard_target(t):
+            dmg = s[b, L.VDMG + L.vcard_of(t)]
         elif t < L.T_VILLAIN:
             dmg = s[b, L.IDMG + t - L.T_I0]
         else:
             dmg = s[b, L.NEM_DMG + t - L.T_NEM0]
         return BIG if hp == TB.DASH else hp - dmg
-    if t == L.T_VILLAIN:
+    if L.is_villain_target(t):
         return BIG
     danger = problem_danger(s, b, T, t, n)
-    if t >= L.T_CRISIS0:
+    if L.is_vcard_target(t):
+        just = s[b, L.VJUST + L.vcard_of(t)]
+    elif t >= L.T_CRISIS0:
         just = s[b, L.CRISIS_JUST + t - L.T_CRISIS0]
-    elif t < L.T_I0:
-        just = s[b, L.VJUST + t]
     elif t < L.T_VILLAIN:
         just = s[b, L.IJUST + t - L.T_I0]
     else:
@@ -178,6 +183,8 @@ def space_value(s, b, T, h, sp, kind):
     """Total weight of what hero ``h`` could attack (1) or solve (2) in space ``sp`` now."""
     v = 0
     for t in range(L.N_TARGETS):
+        if not may_affect(s, b, T, h, t):  # the other villain's (Two Fronts)
+            continue
         if kind == KIND_ATTACK:
             if enemy_in_space(s, b, T, t, sp):
                 v += attack_weight(s, b, T, t, h)
@@ -457,13 +464,13 @@ def decide_assign(s, b, T, h, mask):
     succ = s[b, L.ROLL_SUCC]
     best_a, best_v = -1, -BIG
     for t in range(L.N_TARGETS):
-        if not mask[L.A_TARGET + t]:
+        if not mask[L.target_action(t)]:
             continue
         w = attack_weight(s, b, T, t, h) if kind == KIND_ATTACK else solve_weight(s, b, T, t, h)
         if left_to_finish(s, b, T, t, kind) <= succ:
             w += FINISH_BONUS
         if w > best_v:
-            best_a, best_v = L.A_TARGET + t, w
+            best_a, best_v = L.target_action(t), w
     return best_a
 
 
@@ -474,7 +481,7 @@ def decide_pick_target(s, b, T, h, mask):
     kind = s[b, L.DEC_A]
     best_a, best_v = -1, -BIG
     for t in range(L.N_TARGETS):
-        if not mask[L.A_TARGET + t]:
+        if not mask[L.target_action(t)]:
             continue
         if kind == 0:
             w = attack_weight(s, b, T, t, h)
@@ -483,7 +490,7 @@ def decide_pick_target(s, b, T, h, mask):
         else:
             w = enemy_inflict(s, b, T, t) if is_enemy_card(s, b, T, t) else 0
         if w > best_v:
-            best_a, best_v = L.A_TARGET + t, w
+            best_a, best_v = L.target_action(t), w
     return best_a
 
 
@@ -601,6 +608,10 @@ def decide(s, b, T, mask):
                 if mask[L.A_CARD + c]:
                     return L.A_CARD + c
         return L.A_PASS
+    if kind == L.D_FACE:
+        # Two Fronts: split the team evenly, in seat order (the villain fewer face so far)
+        v = 1 if facing_count(s, b, 1, h) < facing_count(s, b, 0, h) else 0
+        return L.A_OPTION + v if mask[L.A_OPTION + v] else first_legal(mask)
     # mulligan (keep), rescue and anything else: the first legal answer
     if mask[L.A_PASS]:
         return L.A_PASS

@@ -143,7 +143,8 @@ class ScriptedVillain:
             h = int(row[L.DEC_A])
             if 0 <= h < L.MAX_HEROES and row[L.HLOC + h] >= 0:
                 revealed = row[L.VIL_SIDE] == 1
-                inflict = T.vil_stat[VS_SHOWDOWN_INFLICT if revealed else VS_SCHEMING_INFLICT]
+                col = VS_SHOWDOWN_INFLICT if revealed else VS_SCHEMING_INFLICT
+                inflict = T.vil_stat[0, col]
                 if row[L.HDMG + h] + inflict >= T.hero_stat[h, row[L.HSIDE + h], HS_HEALTH]:
                     return L.A_OPTION + 1
             return L.A_OPTION

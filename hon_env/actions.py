@@ -110,12 +110,12 @@ def _target_space(target: int | str, game: Game | None) -> int:
         pass
     t = _target(g, target)
     f = g.field
-    if t < L.T_I0:
-        sp = int(f("vpos")[t])
+    if L.is_vcard_target(t):
+        sp = int(f("vpos")[L.vcard_of(t)])
+    elif L.is_villain_target(t):
+        sp = int(f("vil_loc" if t == L.T_VILLAIN else "vil2_loc"))
     elif t < L.T_VILLAIN:
         sp = int(f("ipos")[t - L.T_I0])
-    elif t == L.T_VILLAIN:
-        sp = int(f("vil_loc"))
     elif t < L.T_MINION:
         sp = int(f("nem_pos")[t - L.T_NEM0])
     else:

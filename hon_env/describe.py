@@ -32,9 +32,15 @@ def hero_label(sc: Scenario, seat: int) -> str:
 def target_name(sc: Scenario, t: int, row: np.ndarray | None = None) -> str:
     """Name of a target in the ``T_*`` numbering; with a state ``row`` ([STATE_LEN]) a
     nemesis slot is named by the card dealt to it, on its current side. A crisis slot is
-    named by the crisis card added there (Crisis Cards rule)."""
-    if t < L.T_I0:
-        return sc.villain_card_names[t] or f"villain card {t}"
+    named by the crisis card added there (Crisis Cards rule). With two villains a villain
+    card is followed by its villain's name."""
+    if L.is_vcard_target(t):
+        c = L.vcard_of(t)
+        names = sc.villain_card_names
+        name = (names[c] if c < len(names) else "") or f"villain card {c}"
+        return f"{name} ({sc.villain_names[c // L.VDECK]})" if sc.two_fronts else name
+    if t == L.T_VILLAIN2:
+        return sc.villain_names[1] if sc.two_fronts else "second villain (none)"
     if t < L.T_VILLAIN:
         return sc.issue_card_names[t - L.T_I0] or f"issue card {t - L.T_I0}"
     if t == L.T_VILLAIN:
@@ -99,6 +105,10 @@ def action_meanings(sc: Scenario) -> list[str]:
                 names.append(f"option {k}")
             elif seg == "target":
                 names.append(f"target {target_name(sc, k)}")
+            elif seg == "target2":
+                names.append(f"target {target_name(sc, L.T_W0 + k)}")
+            elif seg == "turn":
+                names.append("turn around to face the other villain")
             elif seg == "hero":
                 names.append("hero: yourself" if k == 0 else f"hero: {k} seats on")
     assert len(names) == L.N_ACTIONS
@@ -173,12 +183,20 @@ def action_to_string(sc: Scenario, row, action: int) -> str:
             return f"{hero}: cunning: the villain " + ("schemes" if k == 0 else "inflicts you")
         if kind == L.D_FOCUS_SPEND:
             return f"{hero}: spend {k} focus for {k} more successes"
+        if kind == L.D_FACE and k < len(sc.villain_names):
+            return f"{hero}: face {sc.villain_names[k]} (villain {k + 1})"
         return f"{hero}: option {k}"
-    if seg == "target":
+    if seg in ("target", "target2"):
         verb = {L.D_ASSIGN: "put the next success on"}.get(kind, "target")
         if kind == L.D_PICK_HERO:
             verb = "the inflict goes to"
-        return f"{hero}: {verb} {target_name(sc, k, row)}"
+        t = k if seg == "target" else L.T_W0 + k
+        return f"{hero}: {verb} {target_name(sc, t, row)}"
+    if seg == "turn":
+        names = sc.villain_names
+        other = 1 - int(row[L.HFACE + h]) if 0 <= h < L.MAX_HEROES else 0
+        return (f"{hero}: turn around to face {names[other]} (villain {other + 1}; an action)"
+                if other < len(names) else f"{hero}: turn around")
     if seg == "hero":
         n = len(sc.hero_names)
         other = hero_label(sc, (h + k) % n) if k < n else "?"

@@ -29,6 +29,7 @@ from hon_env.content.tables import (
     BACK_PROBLEM,
     CFG_N_PANELS,
     CFG_N_SPACES,
+    CFG_TF_FLOOR,
     CR_DANGER,
     CR_DANGER_PH,
     DASH,
@@ -76,6 +77,17 @@ _FORM_WORDS = {code: name for name, code in FORM_NAMES.items()}
 __all__ = ["Game", "IllegalActionError", "resolve_scenario"]
 
 
+def villain_hero_count(sc: Scenario, row: np.ndarray, v: int) -> int:
+    """The hero count of villain ``v``'s per-hero values in state ``row`` (Two Fronts: the
+    heroes facing it, at least the floor; every hero once the other is defeated), as
+    ``core/facing.hero_count_for`` computes it."""
+    nh = sc.n_heroes
+    if not sc.two_fronts or row[L.VIL_OUT + 1 - v] == 1:
+        return nh
+    facing = int(np.count_nonzero(row[L.HFACE:L.HFACE + nh] == v))
+    return max(int(sc.tables.cfg[CFG_TF_FLOOR]), facing)
+
+
 def card_values(sc: Scenario, row: np.ndarray, t: int) -> dict[str, int | None]:
     """The printed health of an enemy card or danger of a problem card ``t`` (``T_*``) on
     the side it shows in state ``row``, scaled to the team: ``{"health": n}`` or
@@ -83,17 +95,25 @@ def card_values(sc: Scenario, row: np.ndarray, t: int) -> dict[str, int | None]:
     with neither (a Ploy)."""
     T = sc.tables
     nh = sc.n_heroes
+    if sc.two_fronts and L.is_vcard_target(t):
+        nh = villain_hero_count(sc, row, L.vcard_of(t) // VDECK)
 
     def scaled(value: int, per_hero: int) -> int | None:
         return None if value == DASH else int(value) * (nh if per_hero else 1)
 
-    if t < L.T_I0:
-        typ = int(T.vcard[t, VC_TYPE])
+    if L.is_vcard_target(t):
+        c = L.vcard_of(t)
+        typ = int(T.vcard[c, VC_TYPE])
         if typ == VT_LACKEY:
-            return {"health": scaled(T.vcard[t, VC_HEALTH], T.vcard[t, VC_HEALTH_PH])}
+            return {"health": scaled(T.vcard[c, VC_HEALTH], T.vcard[c, VC_HEALTH_PH])}
         if typ == VT_PERIL:
-            return {"danger": scaled(T.vcard[t, VC_DANGER], T.vcard[t, VC_DANGER_PH])}
+            return {"danger": scaled(T.vcard[c, VC_DANGER], T.vcard[c, VC_DANGER_PH])}
         return {}
+    if L.is_villain_target(t):
+        p = L.VIL_SIDE if t == L.T_VILLAIN else L.VIL2_SIDE
+        if row[p] == 1:
+            return {"health": int(row[p + L.VIL_HEALTH - L.VIL_SIDE])}
+        return {"danger": int(row[p + L.VIL_DANGER - L.VIL_SIDE])}
     if t < L.T_VILLAIN:
         i = t - L.T_I0
         if int(T.icard[i, IC_TYPE]) == IT_SCHEME and row[L.ISIDE + i] == 1:
@@ -106,10 +126,6 @@ def card_values(sc: Scenario, row: np.ndarray, t: int) -> dict[str, int | None]:
                                          T.icard[i, IC_BACK_DANGER_PH])}
             return {}
         return {"danger": scaled(T.icard[i, IC_DANGER], T.icard[i, IC_DANGER_PH])}
-    if t == L.T_VILLAIN:
-        if row[L.VIL_SIDE] == 1:
-            return {"health": int(row[L.VIL_HEALTH])}
-        return {"danger": int(row[L.VIL_DANGER])}
     if L.T_NEM0 <= t < L.T_MINION:
         k = t - L.T_NEM0
         c = int(row[L.NEM_CARD + k])
@@ -382,6 +398,25 @@ class Game:
         return view[0] if view.ndim > 1 else view[0:1].reshape(())
 
     # --- the public state -----------------------------------------------------------------
+    def _villain(self, v: int) -> dict[str, Any]:
+        """Villain ``v``'s public state (Two Fronts: 0 or 1; the rulebook's game: 0)."""
+        sc, f = self.scenario, self.field
+        p = "vil_" if v == 0 else "vil2_"
+        loc = int(f(p + "loc"))
+        out = {
+            "name": sc.villain_names[v] if sc.villain_names else sc.villain_name,
+            "side": "showdown" if f(p + "side") else "scheming",
+            "hidden_tokens": int(f(p + "hidden")), "justice": int(f(p + "justice")),
+            "damage": int(f(p + "damage")), "health": int(f(p + "health")),
+            "danger": int(f(p + "danger")),
+            "location": space_name(sc, loc) if loc >= 0 else None,
+            "in_panel": bool(f(p + "in_panel")),
+            "deck_size": int(f("vdeck_n" if v == 0 else "vdeck2_n")),
+        }
+        if sc.two_fronts:
+            out["defeated"] = bool(f("vil_out")[v])
+        return out
+
     def snapshot(self) -> dict[str, Any]:
         """The named public state as plain JSON-serializable values."""
         sc = self.scenario
@@ -418,7 +453,9 @@ class Game:
                 "threat_area": self._threat_area(h),
                 "ally": self._ally(h),
             })
-        vil_loc = int(f("vil_loc"))
+        if sc.two_fronts:  # Two Fronts: the villain each hero faces
+            for h, hero in enumerate(heroes):
+                hero["facing"] = sc.villain_names[int(f("hface")[h])]
         n_panels = int(T.cfg[CFG_N_PANELS])
         board = {
             "bystanders": [space_name(sc, sp) for sp in range(int(T.cfg[CFG_N_SPACES]))
@@ -428,22 +465,13 @@ class Game:
                          for k in range(1, n_panels + 1)},
             "card_locations": self._card_locations(),
         }
-        return {
+        out = {
             "round": int(f("round")), "turn": ("setup", "villain", "hero", "issue",
                                                "over")[int(f("turn"))],
             "outcome": self.outcome, "loss_reason": self.loss_reason,
             "decision": self.decision, "deciding": self.current_agent,
             "heroes": heroes,
-            "villain": {
-                "name": sc.villain_name,
-                "side": "showdown" if f("vil_side") else "scheming",
-                "hidden_tokens": int(f("vil_hidden")), "justice": int(f("vil_justice")),
-                "damage": int(f("vil_damage")), "health": int(f("vil_health")),
-                "danger": int(f("vil_danger")),
-                "location": space_name(sc, vil_loc) if vil_loc >= 0 else None,
-                "in_panel": bool(f("vil_in_panel")),
-                "deck_size": int(f("vdeck_n")),
-            },
+            "villain": self._villain(0),
             "nemeses": self._nemeses(),
             "special_minions": self._special_minions(),
             "crisis_cards": self._crisis_cards(),
@@ -461,6 +489,9 @@ class Game:
                                    for k, name in enumerate(sc.counter_names)}},
             "events": {name: int(f("events")[k]) for k, name in enumerate(L.EVENT_NAMES)},
         }
+        if sc.two_fronts:
+            out["villain2"] = self._villain(1)
+        return out
 
     def _ally(self, h: int) -> dict[str, Any] | None:
         """Seat ``h``'s Ally card and figure (Allies rule), or None without one."""
@@ -480,12 +511,13 @@ class Game:
         f = self.field
         out = []
         attached = self._attached()
-        for i in range(VDECK):
+        for i in range(VDECK * sc.n_villains):
             if f("vloc")[i] == L.L_THREAT and f("vowner")[i] == h:
+                t = L.vcard_target(i)
                 out.append({"card": sc.villain_card_names[i], "damage": int(f("vdmg")[i]),
                             "justice": int(f("vjust")[i]), "exhausted": bool(f("vexh")[i]),
-                            **card_values(sc, self.state[0], L.T_V0 + i),
-                            "attached": attached.get(L.T_V0 + i, [])})
+                            **card_values(sc, self.state[0], t),
+                            "attached": attached.get(t, [])})
         for i in range(IDECK):
             if f("iloc")[i] == L.L_THREAT and f("iowner")[i] == h:
                 out.append({"card": sc.issue_card_names[i], "flipped": bool(f("iside")[i]),
@@ -504,6 +536,11 @@ class Game:
                         "exhausted": bool(f("vil_exh")),
                         **card_values(sc, self.state[0], L.T_VILLAIN),
                         "attached": attached.get(L.T_VILLAIN, [])})
+        if sc.two_fronts and f("vil2_owner") == h:
+            out.append({"card": sc.villain_names[1], "damage": int(f("vil2_damage")),
+                        "exhausted": bool(f("vil2_exh")),
+                        **card_values(sc, self.state[0], L.T_VILLAIN2),
+                        "attached": attached.get(L.T_VILLAIN2, [])})
         return out
 
     def _special_bystanders(self) -> list[dict[str, Any]]:
@@ -611,9 +648,9 @@ class Game:
         sc = self.scenario
         f = self.field
         out = []
-        for i in range(VDECK):
+        for i in range(VDECK * sc.n_villains):
             if f("vloc")[i] == L.L_THREAT and f("vpos")[i] >= 0:
-                out.append({"name": target_name(sc, L.T_V0 + i),
+                out.append({"name": target_name(sc, L.vcard_target(i)),
                             "space": space_name(sc, int(f("vpos")[i]))})
         for i in range(IDECK):
             if f("iloc")[i] == L.L_THREAT and f("ipos")[i] >= 0:

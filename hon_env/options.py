@@ -1,6 +1,6 @@
 """The keyword arguments every front end takes, defined and validated once.
 
-``Game``, ``hour_of_need_v5.env`` / ``parallel_env`` / ``raw_env``, the Gymnasium
+``Game``, ``hour_of_need_v6.env`` / ``parallel_env`` / ``raw_env``, the Gymnasium
 ``HourOfNeedEnv``, ``vector_env`` / ``VectorEnv`` and ``SB3VecEnv`` all forward their
 keyword arguments here, so they accept the same ones and refuse the same bad ones with the
 same message:
@@ -36,7 +36,8 @@ _OVERRIDES = "heroes/villain/issue/n_heroes/nemeses/rules/caps/max_cycles"
 
 
 def scenario_from(scenario: str | Path | Scenario = "origin_story", *,
-                  heroes: Sequence[str] | None = None, villain: str | None = None,
+                  heroes: Sequence[str] | None = None,
+                  villain: str | Sequence[str] | None = None,
                   issue: str | None = None, n_heroes: int | None = None,
                   nemeses: Sequence[str] | None = None,
                   rules: Mapping[str, Any] | None = None,
@@ -48,7 +49,7 @@ def scenario_from(scenario: str | Path | Scenario = "origin_story", *,
         scenario: a scenario id (``configs/scenarios/<id>.yaml``), a path to a scenario
             YAML file, or a compiled ``Scenario`` (then without any of the overrides).
         heroes, villain, issue: content ids replacing the scenario's (``heroes``: one id per
-            seat, repeats allowed).
+            seat, repeats allowed; ``villain``: one id, or two for the Two Fronts variant).
         n_heroes: number of seats when ``heroes`` is not given: the scenario's hero list
             repeated (or cut) to this length; with ``heroes`` it must equal their number.
         nemeses: nemesis ids, the pool the game's nemeses come from.

@@ -316,9 +316,19 @@ def add_villain_card(g: Game, name: str, seat: int, where: str | int | None = No
 
 
 @_edit
-def stack_villain_deck(g: Game, names: Sequence[str]) -> list[int]:
-    """Put the named villain-deck cards on top, ``names[0]`` drawn first."""
-    return _stack(g, g.scenario.villain_card_names, "vdeck_order", "vdeck_n", names)
+def stack_villain_deck(g: Game, names: Sequence[str], villain: int = 0) -> list[int]:
+    """Put the named villain-deck cards on top, ``names[0]`` drawn first; ``villain`` 1 is
+    the second villain's deck (Two Fronts). Returns their villain card slots."""
+    _check_villain(g, villain)
+    first = villain * L.VDECK
+    own = g.scenario.villain_card_names[first:first + L.VDECK]
+    prefix = ("vdeck", "vdeck2")[villain]
+    return [first + c for c in _stack(g, own, prefix + "_order", prefix + "_n", names)]
+
+
+def _check_villain(g: Game, villain: int) -> None:
+    if villain not in (0, 1) or villain >= g.scenario.n_villains:
+        raise ValueError(f"villain must be 0 or, with two villains, 1; got {villain!r}")
 
 
 @_edit
@@ -357,9 +367,16 @@ def force_dice(g: Game, faces: Sequence[int]) -> None:
 @_edit
 def set_villain(g: Game, *, side: str | None = None, hidden: int | None = None,
                 where: str | int | None = None, damage: int | None = None,
-                justice: int | None = None, owner: int | None = None) -> None:
-    """Edit the villain: ``side`` ``"scheming"`` (in a panel) or ``"showdown"`` (on the map)."""
-    f = g.field
+                justice: int | None = None, owner: int | None = None,
+                villain: int = 0) -> None:
+    """Edit the villain: ``side`` ``"scheming"`` (in a panel) or ``"showdown"`` (on the map);
+    ``villain`` 1 edits the second villain (Two Fronts)."""
+    _check_villain(g, villain)
+    prefix = ("vil_", "vil2_")[villain]
+
+    def f(name: str) -> np.ndarray:
+        return g.field(prefix + name[len("vil_"):])
+
     if side is not None:
         f("vil_side")[...] = 1 if side == "showdown" else 0
         f("vil_in_panel")[...] = 0 if side == "showdown" else 1
@@ -442,11 +459,22 @@ def _unsolved_scheme(g: Game, i: int) -> bool:
     return _is_scheme(g, i) and f("iloc")[i] == L.L_THREAT and f("iside")[i] == 0
 
 
+def _move_hidden_token(g: Game, seat: int, change: int) -> None:
+    """Add (``change`` 1) or take (-1) the hidden token of a Scheme card held by ``seat``:
+    on the Villain card (Two Fronts: of the villain ``seat`` faces; a token taken from a
+    villain with none left comes off the other, as ``core/two_fronts.take_hidden_token``)."""
+    f = g.field
+    v = int(f("hface")[seat]) if g.scenario.two_fronts and seat >= 0 else 0
+    if change < 0 and g.scenario.two_fronts and int(f(("vil_hidden", "vil2_hidden")[v])) == 0:
+        v = 1 - v
+    f(("vil_hidden", "vil2_hidden")[v])[...] += change
+
+
 def _issue_out_of_play(g: Game, i: int, zone: int) -> None:
     """Take issue card ``i`` out of wherever it is (deck, threat area, map) into ``zone``."""
     f = g.field
     if _unsolved_scheme(g, i):
-        f("vil_hidden")[...] -= 1
+        _move_hidden_token(g, int(f("iowner")[i]), -1)
     if f("iloc")[i] == L.L_DECK:
         _take_from_deck(f("ideck_order"), f("ideck_n"), i)
     f("iloc")[i] = zone
@@ -498,7 +526,7 @@ def put_issue_card(g: Game, card: str | int, seat: int, where: str | int | None 
     f("iowner")[i] = seat
     if scheme:
         f("ipos")[i] = int(T.scheme_space[T.icard[i, IC_PANEL]])
-        f("vil_hidden")[...] += 1
+        _move_hidden_token(g, seat, +1)
     else:
         loc = int(T.icard[i, IC_LOCATION])
         if where is None and loc < 0:
@@ -532,7 +560,7 @@ def flip_scheme(g: Game, card: str | int, where: str | int | None = None) -> int
     f("iside")[i] = 1
     f("ijust")[i] = 0
     f("idmg")[i] = 0
-    f("vil_hidden")[...] -= 1
+    _move_hidden_token(g, int(f("iowner")[i]), -1)
     loc = int(T.icard[i, IC_LOCATION])
     if where is not None:
         f("ipos")[i] = space(g, where)
@@ -554,12 +582,14 @@ def _target(g: Game, card: str | int) -> int:
         return int(card)
     for i, n in enumerate(sc.villain_card_names):
         if n == card and f("vloc")[i] == L.L_THREAT:
-            return L.T_V0 + i
+            return L.vcard_target(i)
     for i, n in enumerate(sc.issue_card_names):
         if n == card and f("iloc")[i] == L.L_THREAT:
             return L.T_I0 + i
     if card == sc.villain_name:
         return L.T_VILLAIN
+    if sc.two_fronts and card == sc.villain_names[1]:
+        return L.T_VILLAIN2
     for k in range(len(f("nem_card"))):
         c = int(f("nem_card")[k])
         if c >= 0 and card in (sc.nemesis_names[c], *sc.nemesis_side_names[c]):
@@ -574,8 +604,8 @@ def set_card(g: Game, card: str | int, *, damage: int | None = None,
     damage (below its health), justice (below its danger) and whether it is exhausted."""
     t = _target(g, card)
     f = g.field
-    if L.T_V0 <= t < L.T_I0:
-        i, pre = t, "v"
+    if L.is_vcard_target(t):
+        i, pre = L.vcard_of(t), "v"
         if f("vloc")[i] != L.L_THREAT:
             raise ValueError(f"villain card {g.scenario.villain_card_names[i]!r} is not in "
                              "a threat area")

@@ -10,6 +10,7 @@ half a hex to the right. Markers, in text and image alike::
     1..6  hero in that seat (a pilot token is drawn as a small ring, a mech as a square)
     a     ally figure (Allies rule; the image writes its hero's seat on a pale hexagon)
     V     villain figure           L  lackey figure
+    W     the second villain's figure (Two Fronts variant)
     p     peril token              b  bystander token       e  issue card (enemy/problem)
     B D   special bystander figure of the 1st / 2nd special Bystander card
     N     nemesis figure (in its panel while scheming)
@@ -64,6 +65,7 @@ class _Space:
     hero_forms: list[str] = field(default_factory=list)  # per seat above: figure/pilot/mech
     allies: list[int] = field(default_factory=list)  # seats whose ally figure stands here
     villain: bool = False
+    villain2: bool = False  # the second villain's figure (Two Fronts)
     nemeses: list[str] = field(default_factory=list)
     lackeys: list[str] = field(default_factory=list)
     perils: list[str] = field(default_factory=list)
@@ -76,6 +78,7 @@ class _Space:
         """The space's figures and tokens as marker letters (see the module doc)."""
         out = "".join(str(h + 1) for h in self.heroes) + "a" * len(self.allies)
         out += "V" if self.villain else ""
+        out += "W" if self.villain2 else ""
         out += "N" * len(self.nemeses)
         out += "L" * len(self.lackeys) + "p" * len(self.perils)
         out += "e" * len(self.issue_cards) + "c" * len(self.crises)
@@ -86,6 +89,7 @@ class _Space:
     def in_panel(self) -> list[str]:
         """Figures on a scheme space (they stand in its panel), for the panel summaries."""
         return ([f"hero {h + 1}" for h in self.heroes] + (["villain"] if self.villain else [])
+                + (["villain 2"] if self.villain2 else [])
                 + self.nemeses + self.lackeys + self.issue_cards + self.crises)
 
 
@@ -124,6 +128,9 @@ def _board(game: Game, snap: dict | None = None) -> tuple[list[_Space], list[_Pa
     vil = int(f("vil_loc"))
     if 0 <= vil < n:
         spaces[vil].villain = True
+    vil2 = int(f("vil2_loc"))
+    if game.scenario.two_fronts and 0 <= vil2 < n:
+        spaces[vil2].villain2 = True
     for sp in np.flatnonzero(f("bystander_on")[:n]):
         spaces[int(sp)].bystander = True
         spaces[int(sp)].special = int(f("sby_on")[sp])
@@ -267,7 +274,8 @@ def render_ansi(game: Game) -> str:
     T = sc.tables
     spaces, panels = _board(game, snap)
     turn = "" if game.is_over else f", {snap['turn']} turn"
-    out = [f"{sc.issue_name} vs {sc.villain_name}  |  round {snap['round']}{turn}, "
+    out = [f"{sc.issue_name} vs {' and '.join(sc.villain_names or (sc.villain_name,))}  |  "
+           f"round {snap['round']}{turn}, "
            f"{int(game.field('decisions'))} decisions"]
     if game.is_over:
         reason = f" ({game.loss_reason})" if game.loss_reason else ""
@@ -299,11 +307,14 @@ def render_ansi(game: Game) -> str:
         placed += [f"{n} (crisis token) at {label}" for n in s.crises]
     if placed:
         out.append("On the map: " + "; ".join(placed))
-    v = snap["villain"]
-    status = (f"justice {v['justice']}/{v['danger']}" if v["side"] == "scheming"
-              else f"damage {v['damage']}/{v['health']}")
-    out.append(f"Villain: {v['name']} ({v['side']}, {status}, hidden tokens "
-               f"{v['hidden_tokens']}) at {v['location']}; villain deck {v['deck_size']}")
+    for label, key in (("Villain", "villain"), ("Villain 2", "villain2")):
+        if key not in snap:
+            continue
+        v = snap[key]
+        status = (f"justice {v['justice']}/{v['danger']}" if v["side"] == "scheming"
+                  else f"damage {v['damage']}/{v['health']}")
+        out.append(f"{label}: {v['name']} ({v['side']}, {status}, hidden tokens "
+                   f"{v['hidden_tokens']}) at {v['location']}; villain deck {v['deck_size']}")
     for nem in snap["nemeses"]:
         if nem["defeated"]:
             out.append(f"Nemesis: {nem['name']} (defeated)")
@@ -341,6 +352,8 @@ def render_ansi(game: Game) -> str:
                    f"damage {h['damage']}/{h['health']}{_aside(h)}, focus {h['focus']}, "
                    f"actions {h['actions_left']}, deck {h['deck_size']}, discard "
                    f"{h['discard_size']}")
+        if "facing" in h:  # Two Fronts
+            out.append(f"     faces: {h['facing']}")
         out.append(f"     hand: {', '.join(h['hand']) or '-'}")
         out.append(f"     play: {', '.join(h['play_area']) or '-'}")
         if h["clues"]:

@@ -3,6 +3,7 @@ pair with 1-6 heroes, written to ``docs/balance.md`` with a heatmap.
 
     python scripts/balance.py                      # the full table: 200 games per cell
     python scripts/balance.py --games 40 --teams fixed --no-write   # a quick look
+    python scripts/balance.py --two-fronts         # two villains: docs/two_fronts_balance.md
 
 Each team size is played by three teams: the fixed team (1 Majesty, 2 + Stride,
 3 + Guerilla, 4 + Cipher, 5 + Vigil, 6 + Tinkerbolt) and two others chosen
@@ -42,6 +43,9 @@ SIZES = (1, 2, 3, 4, 5, 6)
 TARGETS = {1: (0.30, 0.80), 2: (0.30, 0.80), 3: (0.30, 0.80), 4: (0.30, 0.80),
            5: (0.20, 1.00), 6: (0.20, 1.00)}
 RANDOM_MAX = 0.02
+# The Two Fronts variant (both villains, either order; 2-4 heroes): one band for every size.
+TWO_FRONTS_SIZES = (2, 3, 4)
+TWO_FRONTS_BAND = (0.15, 0.60)
 
 
 def teams_for(size: int, heroes: list[str], which: str = "all") -> list[tuple[str, ...]]:
@@ -90,7 +94,8 @@ def run_cells(policies: list[str], villains: list[str], issues: list[str],
                     t0 = time.perf_counter()
                     n = random_games if name == "random" and random_games else games
                     r = evaluate(load_policy(name, seed=seed), games=n, seed=seed,
-                                 batch=min(n, 1024), villain=villain, issue=issue,
+                                 batch=min(n, 1024), issue=issue,
+                                 villain=villain.split("+") if "+" in villain else villain,
                                  heroes=list(team), rules=rules)
                     cells.append(Cell(name, size, team, r))
                     log(f"{name:10} {size} {'+'.join(team):45} {villain:8} {issue:18} "
@@ -133,26 +138,47 @@ def heatmap(cells: list[Cell], path: Path, policy: str) -> None:
     plt.close(fig)
 
 
-def in_band(size: int, rate: float) -> bool:
-    low, high = TARGETS[size]
+def in_band(size: int, rate: float, two_fronts: bool = False) -> bool:
+    low, high = TWO_FRONTS_BAND if two_fronts else TARGETS[size]
     return low <= rate <= high
 
 
-def report(cells: list[Cell], games: int, seed: int, command: str, image: str | None
-           ) -> str:
-    """The Markdown of ``docs/balance.md``."""
+def villain_pairs(villains: list[str]) -> list[str]:
+    """Every ordered pair of different villains as ``"a+b"`` (the first schemes in panel
+    1, the second in panel 2)."""
+    return [f"{a}+{b}" for a, b in itertools.permutations(villains, 2)]
+
+
+def report(cells: list[Cell], games: int, seed: int, command: str, image: str | None,
+           two_fronts: bool = False) -> str:
+    """The Markdown of ``docs/balance.md`` (``docs/two_fronts_balance.md``)."""
     scripted = [c for c in cells if c.policy != "random"]
     rnd = [c for c in cells if c.policy == "random"]
     sizes = sorted({c.size for c in cells})
-    out = ["# Balance across team sizes", "",
-           f"Measured with `{command}`: {games} games per cell (seeds {seed}+; random "
-           f"play: {rnd[0].result.games if rnd else 0}), every "
-           "villain × issue pair, teams of 1-6 heroes. Re-run the command to refresh this "
-           "page and the heatmap.", ""]
-    out += ["Targets for the scripted team (`load_policy(\"heuristic\")`): every pair in "
-            "[0.30, 0.80] with 1-4 heroes, at least 0.20 with 5-6 heroes (nemeses as the "
-            f"5-6 hero setup adds them); random play at most {RANDOM_MAX:.2f} everywhere. "
-            "Win rates outside their band are in **bold**.", ""]
+
+    def ok(size: int, rate: float) -> bool:
+        return in_band(size, rate, two_fronts)
+
+    played = f"{rnd[0].result.games if rnd else 0}), every "
+    if two_fronts:
+        low, high = TWO_FRONTS_BAND
+        out = ["# Two Fronts balance: two villains", "",
+               f"Measured with `{command}`: {games} games per cell (seeds {seed}+; random "
+               "play: " + played + "ordered villain pair × issue, teams of "
+               f"{min(sizes)}-{max(sizes)} heroes. Re-run the command to refresh this page "
+               "and the heatmap (docs/variants.md, Two Fronts).", "",
+               "Targets for the scripted team (`load_policy(\"heuristic\")`): every pair "
+               f"in [{low:.2f}, {high:.2f}]; random play about 0. Win rates outside the band "
+               "are in **bold**.", ""]
+    else:
+        out = ["# Balance across team sizes", "",
+               f"Measured with `{command}`: {games} games per cell (seeds {seed}+; random "
+               "play: " + played + "villain × issue pair, teams of 1-6 heroes. Re-run the "
+               "command to refresh this page and the heatmap.", ""]
+        out += ["Targets for the scripted team (`load_policy(\"heuristic\")`): every pair in "
+                "[0.30, 0.80] with 1-4 heroes, at least 0.20 with 5-6 heroes (nemeses as the "
+                f"5-6 hero setup adds them); random play at most {RANDOM_MAX:.2f} everywhere. "
+                "Win rates outside their band are in **bold**.", ""]
     if image:
         out += [f"![win rates of the fixed teams]({image})", ""]
     for name in sorted({c.policy for c in scripted}):
@@ -171,7 +197,7 @@ def report(cells: list[Cell], games: int, seed: int, command: str, image: str | 
                     continue
                 r = m[0].result
                 txt = f"{r.win_rate:.2f} [{r.ci_low:.2f}, {r.ci_high:.2f}]"
-                row.append(txt if in_band(s, r.win_rate) else f"**{txt}**")
+                row.append(txt if ok(s, r.win_rate) else f"**{txt}**")
             out.append("| " + " | ".join(row) + " |")
         out.append("")
         out += [f"## `{name}`: every team, per team size", "",
@@ -188,7 +214,7 @@ def report(cells: list[Cell], games: int, seed: int, command: str, image: str | 
                 total = sum(r.games for r in m)
                 why = ", ".join(f"{k} {v / total:.2f}" for k, v in sorted(reasons.items()))
                 out.append(f"| {s} | {', '.join(team)} | {min(rates):.2f} | {max(rates):.2f} | "
-                           f"{np.mean(rates):.2f} | {sum(in_band(s, x) for x in rates)}/"
+                           f"{np.mean(rates):.2f} | {sum(ok(s, x) for x in rates)}/"
                            f"{len(rates)} | {np.mean([r.mean_rounds for r in m]):.1f} | "
                            f"{why} |")
         out.append("")
@@ -252,7 +278,18 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--image", default=str(ROOT / "docs" / "img" / "balance_heatmap.png"))
     p.add_argument("--json", default=None, help="also write every cell as JSON")
     p.add_argument("--no-write", action="store_true", help="print only")
+    p.add_argument("--two-fronts", action="store_true",
+                   help="two villains (every ordered pair), 2-4 heroes, written to "
+                        "docs/two_fronts_balance.md")
     args = p.parse_args(argv)
+    if args.two_fronts:
+        if args.sizes == list(SIZES):
+            args.sizes = list(TWO_FRONTS_SIZES)
+        docs = ROOT / "docs"
+        if args.out == str(docs / "balance.md"):
+            args.out = str(docs / "two_fronts_balance.md")
+        if args.image == str(docs / "img" / "balance_heatmap.png"):
+            args.image = str(docs / "img" / "two_fronts_heatmap.png")
     for s in args.sizes:
         if s not in SIZES:
             p.error(f"--sizes: {s} is not a team size (1-6)")
@@ -260,6 +297,10 @@ def main(argv: list[str] | None = None) -> None:
         p.error("--games must be positive")
     content = list_content()
     villains = args.villains or content["villains"]
+    if args.two_fronts:
+        if any(s < 2 for s in args.sizes):
+            p.error("--two-fronts: each villain needs a hero facing it (sizes from 2)")
+        villains = villain_pairs(villains)
     issues = args.issues or content["issues"]
     cells = run_cells(args.policies, villains, issues, args.sizes, args.teams, args.games,
                       args.seed, random_games=args.random_games)
@@ -282,7 +323,8 @@ def main(argv: list[str] | None = None) -> None:
     command = "python scripts/balance.py" + (" " + " ".join(argv) if argv else
                                              " " + " ".join(sys.argv[1:])).rstrip()
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(report(cells, args.games, args.seed, command.strip(), rel))
+    out.write_text(report(cells, args.games, args.seed, command.strip(), rel,
+                          two_fronts=args.two_fronts))
     print(f"wrote {out}" + (f" and {image}" if scripted else ""))
 
 

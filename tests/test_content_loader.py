@@ -93,7 +93,9 @@ from hon_env.content.tables import (
     VC_NCOLS,
     VC_NPLOYS,
     VC_PLOY0,
+    VCARDS,
     VDECK,
+    VILLAINS,
     VS_NCOLS,
 )
 
@@ -272,7 +274,7 @@ def test_valid_content_compiles_with_fixed_shapes(tmp_path: Path) -> None:
     shapes = {
         "cfg": (CFG_N_COLS,), "prog": (MAX_PROGS, PROG_LEN, 4),
         "hero_stat": (MAX_HEROES, 2, HS_NCOLS), "hcard": (MAX_HEROES, HERO_DECK, HC_NCOLS),
-        "vil_stat": (VS_NCOLS,), "vcard": (VDECK, VC_NCOLS), "icard": (IDECK, IC_NCOLS),
+        "vil_stat": (VILLAINS, VS_NCOLS), "vcard": (VCARDS, VC_NCOLS), "icard": (IDECK, IC_NCOLS),
         "clue": (CLUE_DECK, 4), "panel_prog": (MAX_PANELS + 1,),
         "space_kind": (MAX_SPACES,), "space_arg": (MAX_SPACES,), "adj": (MAX_SPACES, 6),
         "dist": (MAX_SPACES, MAX_SPACES), "scheme_space": (MAX_PANELS + 1,),

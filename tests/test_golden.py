@@ -27,7 +27,8 @@ def test_golden_files_exist():
 def test_replay_matches_record(path):
     """Replaying the recorded actions meets the same decisions and ends in the same state."""
     rec = json.loads(path.read_text())
-    case = {k: rec[k] for k in ("name", "scenario", "heroes", "seed", "policy", "rules")
+    case = {k: rec[k] for k in ("name", "scenario", "heroes", "villain", "seed", "policy",
+                                        "rules")
             if k in rec}
     got = play(case, actions=rec["actions"])
     assert got["decisions"] == rec["decisions"]

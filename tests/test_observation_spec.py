@@ -9,6 +9,7 @@ from rules_helpers import put_issue_in_threat
 
 import hon_env
 from hon_env import Game
+from hon_env.core import layout as L
 from hon_env.core.obs_features import (
     OBS_DIM,
     STATE_DIM,
@@ -42,7 +43,7 @@ def test_features_tile_the_vectors_without_gaps_or_overlaps():
 
 
 def test_sizes_match_the_environments():
-    env = hon_env.hour_of_need_v5.env()
+    env = hon_env.hour_of_need_v6.env()
     assert env.observation_space(env.possible_agents[0])["observation"].shape == (OBS_DIM,)
     assert env.state_space.shape == (STATE_DIM,)
 
@@ -128,7 +129,10 @@ def _scripted_views(steps: int = 400):
                     rules={"villain_agent": {"inflict_victim": "villain",
                                              "enemy_ties": "villain"}}),
                # the Fame variant: the fame sections
-               dict(scenario="fame_race")]
+               dict(scenario="fame_race"),
+               # the Two Fronts variant: the second villain's sections
+               dict(heroes=["majesty", "stride", "guerilla"], villain=["refuser", "dowager"],
+                    issue="century_heist")]
     policy = VersusPolicy(HeuristicPolicy(), RandomPolicy(0))
     for kw in configs:
         env = hon_env.vector_env(16, seed=0, **kw)
@@ -144,7 +148,8 @@ def _scripted_views(steps: int = 400):
 # Set by events too rare for a few hundred scripted steps (or, for crisis_area, that no
 # shipped deck causes: no shipped card has the Crisis trait); the next test sets each one.
 RARE = {"global.crisis_area", "global.bystanders_defeated", "global.own_yields",
-        "issue_cards.exhausted", "special_bystanders.defeated", "fame_seats.fame_below_zero"}
+        "issue_cards.exhausted", "special_bystanders.defeated", "fame_seats.fame_below_zero",
+        "villain2_cards.exhausted"}
 
 
 def test_the_encoder_writes_every_declared_feature():
@@ -181,6 +186,11 @@ def test_rare_features_follow_their_state_fields():
     g = Game("fame_race", seed=0)
     g.field("fame")[0] = -3
     assert read_row(g.observation(0), "fame_seats", 0)["fame_below_zero"] == pytest.approx(0.3)
+    g = Game("origin_story", seed=0, heroes=["majesty", "stride"],
+             villain=["refuser", "dowager"])
+    c = L.VDECK + 3  # the second villain's fourth card, exhausted in seat 0's threat area
+    g.field("vloc")[c], g.field("vowner")[c], g.field("vexh")[c] = L.L_THREAT, 0, 1
+    assert read_row(g.observation(0), "villain2_cards", 3)["exhausted"] == 1.0
 
 
 def test_docs_page_is_generated_from_the_table():

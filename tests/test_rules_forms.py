@@ -455,8 +455,8 @@ def test_form_counts_are_zero_off_the_board(solo):
     from hon_env.core import interp
     g = Game(solo, seed=0)
     tabs = g.scenario.tables
-    assert interp.count_value(g.state, 0, tabs, COUNT_ACTIVE_PILOTING, 0) == 1
-    assert interp.count_value(g.state, 0, tabs, COUNT_ACTIVE_IN_MECH, 0) == 0
+    assert interp.count_value(g.state, 0, tabs, COUNT_ACTIVE_PILOTING, 0, 0) == 1
+    assert interp.count_value(g.state, 0, tabs, COUNT_ACTIVE_IN_MECH, 0, 0) == 0
     g.field("hloc")[0] = -1
-    assert interp.count_value(g.state, 0, tabs, COUNT_ACTIVE_PILOTING, 0) == 0
+    assert interp.count_value(g.state, 0, tabs, COUNT_ACTIVE_PILOTING, 0, 0) == 0
     assert np.all(g.field("hpilot_dmg") == 0)

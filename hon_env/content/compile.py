@@ -98,6 +98,7 @@ from hon_env.content.tables import (
     CFG_N_PANELS,
     CFG_N_SCHEMES,
     CFG_N_SPACES,
+    CFG_N_VILLAINS,
     CFG_NEMESIS_POOL,
     CFG_SETUP_PROG,
     CFG_START_SPACE,
@@ -230,8 +231,10 @@ from hon_env.content.tables import (
     VC_SHOWDOWN_PROG,
     VC_SPECIAL_PROG,
     VC_TYPE,
+    VCARDS,
     VDECK,
     VILLAIN_SEAT,
+    VILLAINS,
     VS_ACTIVATE_PROG,
     VS_DANGER,
     VS_DANGER_PH,
@@ -245,6 +248,12 @@ from hon_env.content.tables import (
     VT_PERIL,
     Tables,
     pack_tables,
+)
+from hon_env.content.two_fronts import (
+    check_two_fronts,
+    resolve_villains,
+    two_fronts_cfg,
+    villain_ids,
 )
 from hon_env.content.villain_agent import (
     VILLAIN_AGENT,
@@ -305,6 +314,10 @@ DEFAULT_RULES: dict[str, Any] = {
     # The Fame variant: each hero's own score and the reward modes team/fame/rank
     # (``content/fame.py``: True for its defaults, or a mapping of settings).
     "fame": False,
+    # The Two Fronts variant: a second villain on the board (``content/two_fronts.py``):
+    # its settings, or the second villain's id when the scenario names one villain. Two
+    # villains in the scenario's ``villain`` list switch it on with the defaults.
+    "two_fronts": False,
 }
 
 # Inclusive ranges of the integer rules.
@@ -379,7 +392,7 @@ class Scenario:
     hero_card_names: tuple[tuple[str, ...], ...]  # per seat, HERO_DECK names in hcard order
     villain_id: str
     villain_name: str
-    villain_card_names: tuple[str, ...]  # VDECK names in vcard order
+    villain_card_names: tuple[str, ...]  # names in vcard order: VDECK, or VCARDS (2 villains)
     issue_id: str
     issue_name: str
     issue_card_names: tuple[str, ...]  # IDECK names in icard order (Scheme cards first)
@@ -399,6 +412,10 @@ class Scenario:
     counter_names: tuple[str, ...]  # issue counters by index
     rules: dict[str, Any]  # resolved rules (DEFAULT_RULES keys)
     caps: dict[str, int]  # resolved caps (DEFAULT_CAPS keys)
+    # every villain of the game, first first: one, or two (the Two Fronts variant); the
+    # ``villain_id``/``villain_name`` fields above are the first's
+    villain_ids: tuple[str, ...] = ()
+    villain_names: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "rules", _frozen(self.rules))
@@ -456,6 +473,16 @@ class Scenario:
         return self.agent_names[seat]
 
     @property
+    def n_villains(self) -> int:
+        """Villains on the board: 1, or 2 in the Two Fronts variant."""
+        return max(1, int(self.tables.cfg[CFG_N_VILLAINS]))
+
+    @property
+    def two_fronts(self) -> bool:
+        """Two villains on one board (the Two Fronts variant, ``docs/variants.md``)."""
+        return self.n_villains == 2
+
+    @property
     def fame_mode(self) -> str:
         """The Fame variant's reward mode: "team" (also with the rule off), "fame" or
         "rank" (``docs/variants.md``)."""
@@ -502,7 +529,7 @@ def load_scenario(
     scenario: str | Path = "origin_story",
     *,
     heroes: Sequence[str] | None = None,
-    villain: str | None = None,
+    villain: str | Sequence[str] | None = None,
     issue: str | None = None,
     clues: str | None = None,
     nemeses: Sequence[str] | None = None,
@@ -515,7 +542,8 @@ def load_scenario(
     Args:
         scenario: a scenario id (``configs/scenarios/<id>.yaml``) or a path to a YAML file.
         heroes: hero ids, one per seat (1..6; repeats allowed); replaces the scenario's.
-        villain, issue, clues: content ids replacing the scenario's.
+        villain, issue, clues: content ids replacing the scenario's. ``villain`` may be a
+            list of two different villains: the Two Fronts variant (``docs/variants.md``).
         nemeses: nemesis ids, the pool the game's nemeses are drawn from (replaces the
             scenario's ``nemeses``; default: every nemesis of the content). A game uses
             one nemesis per hero without a Scheme card (5-6 heroes) plus ``rules["nemeses"]``;
@@ -545,7 +573,8 @@ def load_scenario(
 
 
 def _load_scenario(path: Path, content_dir: str | Path | None, *,
-                   heroes: Sequence[str] | None, villain: str | None, issue: str | None,
+                   heroes: Sequence[str] | None, villain: str | Sequence[str] | None,
+                   issue: str | None,
                    clues: str | None, nemeses: Sequence[str] | None,
                    rules: dict[str, Any] | None, caps: dict[str, Any] | None) -> Scenario:
     """``load_scenario`` without the cache: read, validate and compile every file."""
@@ -559,8 +588,11 @@ def _load_scenario(path: Path, content_dir: str | Path | None, *,
         hero_ref = args.key("heroes")
         hero_ids = check_hero_ids(list(heroes) if isinstance(heroes, tuple) else heroes,
                                   hero_ref)
+    villain_list = spec.villain
     if villain is not None:
         villain_ref = args.key("villain")
+        villain_list = villain_ids(list(villain) if isinstance(villain, tuple) else villain,
+                                   villain_ref)
     if issue is not None:
         issue_ref = args.key("issue")
     if clues is not None:
@@ -589,6 +621,18 @@ def _load_scenario(path: Path, content_dir: str | Path | None, *,
         return (args if rules and key in rules else ref).key("rules").key(key)
 
     check_rule_pairs(resolved, rule_ref, (spec.rules or {}, rules or {}))
+    villain_list, villain_refs = resolve_villains(
+        villain_list, villain_ref, resolved["two_fronts"], rule_ref("two_fronts"),
+        len(hero_ids), hero_ref)
+    if len(villain_list) == 2:
+        if not resolved["two_fronts"]:
+            resolved["two_fronts"] = check_two_fronts(True, rule_ref("two_fronts"))
+        if resolved["villain_agent"]:
+            raise rule_ref("villain_agent").error(
+                "the villain agent (Mastermind) plays one villain; it cannot be combined "
+                "with two villains (Two Fronts)")
+    villains = [load_villain(v, content_dir, at) for v, at in
+                zip(villain_list, villain_refs, strict=True)]
     issue_data = load_issue(spec.issue if issue is None else issue, content_dir, issue_ref)
     count_ref = rule_ref("nemeses") if resolved["nemeses"] else hero_ref
     _check_nemesis_count(len(hero_ids), issue_data, len(pool), resolved["nemeses"], count_ref,
@@ -634,7 +678,7 @@ def _load_scenario(path: Path, content_dir: str | Path | None, *,
     return compile_scenario(
         spec.id,
         [loaded[h] for h in hero_ids],
-        load_villain(spec.villain if villain is None else villain, content_dir, villain_ref),
+        villains[0],
         issue_data,
         load_clues(spec.clues if clues is None else clues, content_dir, clues_ref),
         resolved,
@@ -646,6 +690,7 @@ def _load_scenario(path: Path, content_dir: str | Path | None, *,
         bystanders,
         roster,
         headlines,
+        villains[1] if len(villains) == 2 else None,
     )
 
 
@@ -698,6 +743,8 @@ def resolve_rules(from_file: dict[str, Any], from_args: dict[str, Any] | None,
                 out[key] = check_villain_agent(value, where.key(key))
             elif key == "fame":
                 out[key] = check_fame(value, where.key(key))
+            elif key == "two_fronts":
+                out[key] = check_two_fronts(value, where.key(key))
             elif key in BOOL_RULES:
                 if not isinstance(value, bool):
                     raise where.key(key).error(f"expected true or false, got {type_name(value)}")
@@ -795,7 +842,8 @@ def compile_scenario(scenario_id: str, heroes: list[Hero], villain: Villain, iss
                      allies: Sequence[AllyCard] = (),
                      bystanders: Sequence[SpecialBystander] = (),
                      roster: Sequence[str] = (),
-                     headlines: Sequence[Headline] = ()) -> Scenario:
+                     headlines: Sequence[Headline] = (),
+                     second_villain: Villain | None = None) -> Scenario:
     """Fill the ``Tables`` of validated content; returns the ``Scenario``.
 
     ``nemeses`` is the pool; ``load_scenario`` has checked that it can supply the game.
@@ -805,7 +853,9 @@ def compile_scenario(scenario_id: str, heroes: list[Hero], villain: Villain, iss
     ``bystanders`` the special Bystander cards of the Special Bystanders rule (at most 2),
     ``roster`` the hero ids of the content directory, sorted (the observation's hero
     one-hot indexes it; a hero outside it has index -1, an all-zero one-hot),
-    ``headlines`` the headline cards of the Fame variant (rule ``fame``).
+    ``headlines`` the headline cards of the Fame variant (rule ``fame``),
+    ``second_villain`` the other villain of a Two Fronts game (its deck takes vcard rows
+    ``[VDECK, VCARDS)``), None for the rulebook's one villain.
     """
     board = issue.board
     store = ProgramStore(len(heroes))
@@ -814,13 +864,20 @@ def compile_scenario(scenario_id: str, heroes: list[Hero], villain: Villain, iss
     def add(effect: Effect) -> int:
         return store.add(effect, issue.counters, n_panels)
 
-    _check_villain_fits(villain, issue)
+    villains = [villain] + ([second_villain] if second_villain is not None else [])
+    for v in villains:
+        _check_villain_fits(v, issue)
+    if len(villains) == 2 and n_panels < 2:
+        raise Where(issue.file).error(
+            f"issue {issue.id!r} has {n_panels} scheme panel; Two Fronts puts the second "
+            "villain in panel 2")
     hero_stat, hcard = _hero_tables(heroes, add)
     icard = _issue_table(issue, add)
-    vcard = _villain_table(villain, add)
+    vcard = _villain_table(villains, add)
     n_crisis = int((vcard[:, VC_CRISIS_PROG] >= 0).sum() + (icard[:, IC_CRISIS_PROG] >= 0).sum())
     if n_crisis > DECK_CRISES:
-        raise Where(f"{villain.file} + {issue.file}").error(
+        files = " + ".join(v.file for v in villains)
+        raise Where(f"{files} + {issue.file}").error(
             f"{n_crisis} cards with the Crisis trait in the villain and issue decks, the "
             f"issue play area holds at most {DECK_CRISES}")
     panel_prog = np.full(MAX_PANELS + 1, -1, dtype=np.int32)
@@ -829,13 +886,15 @@ def compile_scenario(scenario_id: str, heroes: list[Hero], villain: Villain, iss
     cfg = _cfg(len(heroes), issue, rules, caps, add)
     cfg[CFG_N_NEMESES] = nemeses_needed(len(heroes), issue, rules["nemeses"])
     cfg[CFG_NEMESIS_POOL] = len(nemeses)
+    for index, value in two_fronts_cfg(rules["two_fronts"], len(villains)).items():
+        cfg[index] = value
     copies = CLUE_COPIES if rules["extra_clues"] else 1
     tables = Tables(
         cfg=cfg,
         prog=store.prog,
         hero_stat=hero_stat,
         hcard=hcard,
-        vil_stat=_villain_row(villain, add),
+        vil_stat=_villain_rows(villains, add),
         vcard=vcard,
         icard=icard,
         clue=_clue_table(clues, add, copies),
@@ -868,7 +927,7 @@ def compile_scenario(scenario_id: str, heroes: list[Hero], villain: Villain, iss
         hero_card_names=tuple(tuple(c.name for _, c in _expand(h.cards)) for h in heroes),
         villain_id=villain.id,
         villain_name=villain.name,
-        villain_card_names=tuple(c.name for _, c in _expand(villain.cards)),
+        villain_card_names=tuple(c.name for v in villains for _, c in _expand(v.cards)),
         issue_id=issue.id,
         issue_name=issue.name,
         issue_card_names=tuple(s.name for s in issue.schemes)
@@ -889,6 +948,8 @@ def compile_scenario(scenario_id: str, heroes: list[Hero], villain: Villain, iss
         counter_names=issue.counters,
         rules=rules,
         caps=caps,
+        villain_ids=tuple(v.id for v in villains),
+        villain_names=tuple(v.name for v in villains),
     )
 
 
@@ -992,8 +1053,16 @@ def _hero_card_row(card: HeroCard, name_id: int, add: AddEffect) -> np.ndarray:
     return row
 
 
+def _villain_rows(villains: Sequence[Villain], add: AddEffect) -> np.ndarray:
+    """vil_stat [VILLAINS, VS_NCOLS]: one row per villain, zeros past the game's."""
+    rows = np.zeros((VILLAINS, VS_NCOLS), dtype=np.int32)
+    for v, villain in enumerate(villains):
+        rows[v] = _villain_row(villain, add)
+    return rows
+
+
 def _villain_row(villain: Villain, add: AddEffect) -> np.ndarray:
-    """vil_stat [VS_NCOLS]."""
+    """One vil_stat row [VS_NCOLS]."""
     ch = villain.character
     row = np.zeros(VS_NCOLS, dtype=np.int32)
     row[VS_DANGER], row[VS_DANGER_PH] = ch.danger, ch.danger_per_hero
@@ -1004,12 +1073,14 @@ def _villain_row(villain: Villain, add: AddEffect) -> np.ndarray:
     return row
 
 
-def _villain_table(villain: Villain, add: AddEffect) -> np.ndarray:
-    """vcard [VDECK, VC_NCOLS]; unused ploy slots are -1."""
-    vcard = np.zeros((VDECK, VC_NCOLS), dtype=np.int32)
+def _villain_table(villains: Sequence[Villain], add: AddEffect) -> np.ndarray:
+    """vcard [VCARDS, VC_NCOLS]: villain v's deck in rows from ``v * VDECK``; unused ploy
+    slots are -1."""
+    vcard = np.zeros((VCARDS, VC_NCOLS), dtype=np.int32)
     vcard[:, VC_CRISIS_PROG] = -1
-    for slot, (_, card) in enumerate(_expand(villain.cards)):
-        vcard[slot] = _villain_card_row(card, add)
+    for v, villain in enumerate(villains):
+        for slot, (_, card) in enumerate(_expand(villain.cards)):
+            vcard[v * VDECK + slot] = _villain_card_row(card, add)
     return vcard
 
 

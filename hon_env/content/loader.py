@@ -81,6 +81,7 @@ from hon_env.content.tables import (
     VT_PLOY,
 )
 from hon_env.content.text import effect_text
+from hon_env.content.two_fronts import villain_ids
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -423,7 +424,7 @@ class ScenarioSpec:
 
     id: str
     heroes: tuple[str, ...]
-    villain: str
+    villain: tuple[str, ...]  # one id, or two (the Two Fronts variant)
     issue: str
     clues: str
     nemeses: tuple[str, ...] | None  # the nemesis pool; None: every nemesis in the content
@@ -1483,7 +1484,7 @@ def parse_scenario(path: Path) -> ScenarioSpec:
     return ScenarioSpec(
         id=ident,
         heroes=check_hero_ids(data["heroes"], where.key("heroes")),
-        villain=read_str(data, "villain", where),
+        villain=villain_ids(data["villain"], where.key("villain")),
         issue=read_str(data, "issue", where),
         clues=read_str(data, "clues", where),
         nemeses=(check_nemesis_ids(data["nemeses"], where.key("nemeses"))

@@ -11,6 +11,9 @@ Capacities (fixed for every scenario)::
     MAX_ROSTER   16   heroes in one content directory (the observation's hero one-hot)
     HERO_DECK    20   cards in a hero deck besides the Hero character card
     VDECK        29   villain deck cards besides the Villain card
+    VCARDS       58   villain card slots: two decks (Two Fronts variant), villain v's in
+                      rows [v * VDECK, (v + 1) * VDECK)
+    VILLAINS     2    villains in one game (Two Fronts variant)
     IDECK        14   issue deck cards besides the Issue Overview (Scheme + issue cards)
     CLUE_LIST    20   cards in one clue deck file (the rulebook's deck)
     CLUE_DECK    40   clue cards in a game (two copies of the list with ``extra_clues``)
@@ -38,6 +41,8 @@ MAX_ROSTER = 16  # hero ids a content directory may hold: the hero one-hot's wid
 VILLAIN_SEAT = MAX_HEROES  # the villain agent's seat (Mastermind variant): no hero sits there
 HERO_DECK = 20
 VDECK = 29
+VILLAINS = 2  # villains in one game (Two Fronts variant; the rulebook's game has one)
+VCARDS = VILLAINS * VDECK  # villain card slots: card c belongs to villain c // VDECK
 IDECK = 14
 CLUE_LIST = 20  # a clue deck file (setup step 4 shuffles one deck of 20)
 CLUE_COPIES = 2  # "Additional Clue Cards": at most a second, identical deck
@@ -109,7 +114,7 @@ FEAT_DEDUCTION = 8
 FEAT_NAMES = {"toughness": FEAT_TOUGHNESS, "mobility": FEAT_MOBILITY,
               "strength": FEAT_STRENGTH, "deduction": FEAT_DEDUCTION}
 
-# --- villain card: vil_stat[col]
+# --- Villain cards: vil_stat[v, col] (villain v; row 1 is zero with one villain)
 VS_DANGER = 0  # Scheming side danger value
 VS_DANGER_PH = 1  # 1: per hero
 VS_SCHEMING_INFLICT = 2
@@ -120,7 +125,7 @@ VS_SHOWDOWN_INFLICT = 6
 VS_ACTIVATE_PROG = 7  # Showdown side Activate (in a threat area), or -1
 VS_NCOLS = 8
 
-# --- villain deck cards: vcard[card, col]
+# --- villain deck cards: vcard[card, col] (rows [VDECK, VCARDS): the second villain's deck)
 VC_PRESENT = 0  # 1 for a real card, 0 for an unused slot
 VC_TYPE = 1  # VT_*
 VC_SCALING = 2  # 0 none, 1: removed with 1 hero, 5: removed with 5-6 heroes
@@ -291,7 +296,11 @@ CFG_VSHOWDOWN = 25  # 1: the villain picks the Showdown card from its hand
 CFG_VCUNNING = 26  # 1: the villain, not the active hero, chooses scheme or inflict
 CFG_VINFLICT = 27  # 1: the villain picks who suffers an inflict among nearby heroes
 CFG_VTIES = 28  # 1: the villain breaks enemy target and path ties (core/enemy_ties.py)
-CFG_N_COLS = 29
+# The Two Fronts variant (two villains; content/two_fronts.py, core/two_fronts.py).
+CFG_N_VILLAINS = 29  # villains in the game: 1 (the rulebook) or 2
+CFG_TF_FLOOR = 30  # the least hero count a villain's per-hero values use (2 villains)
+CFG_TF_BLINDSIDE = 31  # damage added when a villain a hero does not face damages it
+CFG_N_COLS = 32
 
 # The Fame variant (rules ``fame``, core/fame.py, content/fame.py). Per-hero counters are
 # kept in every game; the ``fame`` table says what each is worth and the ``headline`` table
@@ -328,8 +337,8 @@ class Tables(NamedTuple):
     prog: np.ndarray  # [MAX_PROGS, PROG_LEN, 4] rows (code, a, b, c); code 0 ends
     hero_stat: np.ndarray  # [MAX_HEROES, 2, HS_NCOLS]
     hcard: np.ndarray  # [MAX_HEROES, HERO_DECK, HC_NCOLS]
-    vil_stat: np.ndarray  # [VS_NCOLS]
-    vcard: np.ndarray  # [VDECK, VC_NCOLS]
+    vil_stat: np.ndarray  # [VILLAINS, VS_NCOLS]
+    vcard: np.ndarray  # [VCARDS, VC_NCOLS]
     icard: np.ndarray  # [IDECK, IC_NCOLS]
     clue: np.ndarray  # [CLUE_DECK, CL_NCOLS]
     panel_prog: np.ndarray  # [MAX_PANELS + 1] scheme effect of panel k (index k), or -1
@@ -356,8 +365,8 @@ TABLE_SHAPES: dict[str, tuple[int, ...]] = {
     "prog": (MAX_PROGS, PROG_LEN, 4),
     "hero_stat": (MAX_HEROES, 2, HS_NCOLS),
     "hcard": (MAX_HEROES, HERO_DECK, HC_NCOLS),
-    "vil_stat": (VS_NCOLS,),
-    "vcard": (VDECK, VC_NCOLS),
+    "vil_stat": (VILLAINS, VS_NCOLS),
+    "vcard": (VCARDS, VC_NCOLS),
     "icard": (IDECK, IC_NCOLS),
     "clue": (CLUE_DECK, CL_NCOLS),
     "panel_prog": (MAX_PANELS + 1,),

@@ -19,6 +19,7 @@ from hon_env.core.bystanders import (
     special_event,
     take_from_supply,
 )
+from hon_env.core.facing import target_villain, two_villains, vil_col, villain_active
 from hon_env.core.fame import count, credit, final_awards
 from hon_env.core.geometry import (
     bystander_at,
@@ -30,6 +31,7 @@ from hon_env.core.geometry import (
 )
 from hon_env.core.queries import enemy_health, nemeses_in_play, problem_danger, villain_panel
 from hon_env.core.rng import randint
+from hon_env.core.two_fronts import face_villain, take_hidden_token
 from hon_env.core.zones import gain_clue
 
 
@@ -224,24 +226,24 @@ def bystanders_on_map(s, b, T):
 
 
 @njit(cache=True)
-def place_bystander(s, b, T, h):
+def place_bystander(s, b, T, h, v):
     """Place one bystander from the supply (rulebook: Ploy Icons, Captured Bystanders).
 
     Which one is drawn at random while the supply holds special figures (engine.md #40).
     It goes to the first empty bystander space without a token (the rulebook lets the
     active hero pick; we take the lowest index). With no free space, or the map already
-    holding its maximum, it is captured in the panel nearest the villain (a special figure's
-    captured effect then resolves for ``h``, the hero resolving the placement).
+    holding its maximum, it is captured in the panel nearest villain ``v`` (a special
+    figure's captured effect then resolves for ``h``, the hero resolving the placement).
     Returns True when the supply was empty (a shortage).
     """
     if s[b, L.BYSTANDER_SUPPLY] == 0:
         return True
-    land_bystander(s, b, T, take_from_supply(s, b), h)
+    land_bystander(s, b, T, take_from_supply(s, b), h, v)
     return False
 
 
 @njit(cache=True)
-def land_bystander(s, b, T, j, h):
+def land_bystander(s, b, T, j, h, v):
     """A bystander taken from the supply (special card ``j``, or -1) is placed on the map,
     or captured when it cannot be (see ``place_bystander``)."""
     if bystanders_on_map(s, b, T) < T.cfg[TB.CFG_MAX_MAP_BYSTANDERS]:
@@ -251,11 +253,11 @@ def land_bystander(s, b, T, j, h):
                 s[b, L.BYSTANDER_ON + sp] = 1
                 s[b, L.SBY_ON + sp] = j
                 return
-    capture_into(s, b, T, nearest_panel(T, s[b, L.VIL_LOC]), j, h)
+    capture_into(s, b, T, nearest_panel(T, s[b, vil_col(L.VIL_LOC, v)]), j, h)
 
 
 @njit(cache=True)
-def place_own_figure(s, b, T, j, h):
+def place_own_figure(s, b, T, j, h, v):
     """``place_bystanders`` with ``figure: own`` in special Bystander card ``j``'s effect.
 
     One of the card's figures leaves the supply and replaces a normal bystander (rulebook:
@@ -269,47 +271,49 @@ def place_own_figure(s, b, T, j, h):
     s[b, L.SBY_SUPPLY + j] -= 1
     best = -1
     best_d = 1 << 30
+    vloc = s[b, vil_col(L.VIL_LOC, v)]
     for sp in range(T.cfg[TB.CFG_N_SPACES]):
         if (s[b, L.BYSTANDER_ON + sp] == 1 and s[b, L.SBY_ON + sp] < 0
-                and T.dist[s[b, L.VIL_LOC], sp] < best_d):
-            best, best_d = sp, T.dist[s[b, L.VIL_LOC], sp]
+                and T.dist[vloc, sp] < best_d):
+            best, best_d = sp, T.dist[vloc, sp]
     if best >= 0:
         s[b, L.SBY_ON + best] = j  # the normal token it replaces stays counted, now in the supply
         return
-    first = villain_panel(s, b, T)
+    first = villain_panel(s, b, T, v)
     for k in range(T.cfg[TB.CFG_N_PANELS] + 1):
         p = first if k == 0 else k
         if s[b, L.CAPTURED + p] > special_captives(s, b, p):
             s[b, L.SBY_CAPT + p * TB.SPECIAL_BYSTANDERS + j] += 1
             return
     s[b, L.BYSTANDER_SUPPLY] -= 1
-    land_bystander(s, b, T, j, h)
+    land_bystander(s, b, T, j, h, v)
 
 
 @njit(cache=True)
-def capture_nearest_villain(s, b, T, n, h):
-    """Capture the ``n`` map bystanders nearest the villain (lowest space on ties); ``h``
+def capture_nearest_villain(s, b, T, n, h, v):
+    """Capture the ``n`` map bystanders nearest villain ``v`` (lowest space on ties); ``h``
     is the hero the capturing effect resolves for."""
+    vloc = s[b, vil_col(L.VIL_LOC, v)]
     for _ in range(n):
         best = -1
         best_d = 1 << 30
         for sp in range(T.cfg[TB.CFG_N_SPACES]):
-            if bystander_at(s, b, T, sp) and T.dist[s[b, L.VIL_LOC], sp] < best_d:
-                best, best_d = sp, T.dist[s[b, L.VIL_LOC], sp]
+            if bystander_at(s, b, T, sp) and T.dist[vloc, sp] < best_d:
+                best, best_d = sp, T.dist[vloc, sp]
         if best < 0:
             return
         capture_at(s, b, T, best, h)
 
 
 @njit(cache=True)
-def defeat_bystanders(s, b, T, n, h):
-    """Defeat ``n`` captured bystanders, the villain's panel first. True if none could be.
+def defeat_bystanders(s, b, T, n, h, v):
+    """Defeat ``n`` captured bystanders, villain ``v``'s panel first. True if none could be.
 
     Normal tokens of a panel go before its special figures; a defeated special figure's
     card effect resolves for ``h``, the hero resolving the defeating effect (engine.md #41, #42).
     """
     done = 0
-    first = villain_panel(s, b, T)
+    first = villain_panel(s, b, T, v)
     for _ in range(n):
         p = first
         if s[b, L.CAPTURED + p] == 0:
@@ -331,23 +335,26 @@ def defeat_bystanders(s, b, T, n, h):
 
 
 @njit(cache=True)
-def advance_villain(s, b, T):
-    """The villain advances to the next panel (Scheming) or scheme space (Showdown).
+def advance_villain(s, b, T, v):
+    """Villain ``v`` advances to the next panel (Scheming) or scheme space (Showdown).
 
     Beyond the highest panel there is nowhere to go: the villain stays.
     """
-    p = villain_panel(s, b, T)
+    if not villain_active(s, b, T, v):
+        return
+    p = villain_panel(s, b, T, v)
     if p >= T.cfg[TB.CFG_N_PANELS]:
         return
     nxt = T.scheme_space[p + 1]
-    if s[b, L.VIL_IN_PANEL] == 1:
-        s[b, L.VIL_LOC] = nxt
+    loc = vil_col(L.VIL_LOC, v)
+    if s[b, vil_col(L.VIL_IN_PANEL, v)] == 1:
+        s[b, loc] = nxt
     else:
-        s[b, L.VIL_LOC] = -1  # lift the figure so it does not block its own landing
+        s[b, loc] = -1  # lift the figure so it does not block its own landing
         if is_empty(s, b, T, nxt):
-            s[b, L.VIL_LOC] = nxt
+            s[b, loc] = nxt
         else:
-            s[b, L.VIL_LOC] = nearest_empty(s, b, T, nxt, False, -1)
+            s[b, loc] = nearest_empty(s, b, T, nxt, False, -1)
     s[b, L.EVENTS + L.EV_VILLAIN_ADVANCES] += 1
 
 
@@ -374,18 +381,25 @@ def damage_enemy_card(s, b, T, t, n, h):
         return
     credit(s, b, T, L.EV_DAMAGE_DEALT, h, n)
     nh = T.cfg[TB.CFG_N_HEROES]
-    if t == L.T_VILLAIN:
+    if L.is_villain_target(t):
+        v = target_villain(t)
+        dmg, health = vil_col(L.VIL_DAMAGE, v), s[b, vil_col(L.VIL_HEALTH, v)]
         count(s, b, T, L.HV_VILLAIN_DAMAGE, h, n)
-        s[b, L.VIL_DAMAGE] += n
-        if s[b, L.VIL_HEALTH] != TB.DASH and nemeses_in_play(s, b) > 0:
-            s[b, L.VIL_DAMAGE] = min(s[b, L.VIL_DAMAGE], s[b, L.VIL_HEALTH] - 1)
-        if s[b, L.VIL_DAMAGE] >= s[b, L.VIL_HEALTH] and s[b, L.VIL_HEALTH] != TB.DASH:
+        s[b, dmg] += n
+        if health != TB.DASH and nemeses_in_play(s, b) > 0:
+            s[b, dmg] = min(s[b, dmg], health - 1)
+        if s[b, dmg] >= health and health != TB.DASH:
             credit(s, b, T, L.EV_ENEMIES_DEFEATED, h, 1)
             count(s, b, T, L.HV_FINAL_BLOWS, h, 1)
-            end_game(s, b, T, L.OUT_WIN, 0)
+            defeat_villain(s, b, T, v)
         return
     health = enemy_health(s, b, T, t, nh)
-    if t >= L.T_NEM0:
+    vcard = L.is_vcard_target(t)
+    if vcard:
+        c = L.vcard_of(t)
+        s[b, L.VDMG + c] += n
+        defeated = health != TB.DASH and s[b, L.VDMG + c] >= health
+    elif t >= L.T_NEM0:
         k = t - L.T_NEM0
         s[b, L.NEM_DMG + k] += n
         if health != TB.DASH and s[b, L.NEM_DMG + k] >= health:
@@ -393,16 +407,42 @@ def damage_enemy_card(s, b, T, t, n, h):
             credit(s, b, T, L.EV_ENEMIES_DEFEATED, h, 1)
             gain_clue(s, b, T, h)
         return
-    if t < L.T_I0:
-        s[b, L.VDMG + t] += n
-        defeated = health != TB.DASH and s[b, L.VDMG + t] >= health
     else:
         s[b, L.IDMG + t - L.T_I0] += n
         defeated = health != TB.DASH and s[b, L.IDMG + t - L.T_I0] >= health
     if defeated:
-        leave_play(s, b, t, L.L_DISCARD if t < L.T_I0 else L.L_REMOVED)
+        leave_play(s, b, t, L.L_DISCARD if vcard else L.L_REMOVED)
         credit(s, b, T, L.EV_ENEMIES_DEFEATED, h, 1)
         gain_clue(s, b, T, h)
+
+
+@njit(cache=True)
+def defeat_villain(s, b, T, v):
+    """Villain ``v`` is defeated (rulebook: Dealing and Suffering Damage).
+
+    With one villain the heroes win. With two (Two Fronts, engine.md #50) the heroes win
+    once both are; the first to fall leaves the game: ``VIL_OUT``, its Villain card and
+    its deck's cards in threat areas or attached leave play (removed), and every hero that
+    faced it turns to the other villain, whose per-hero values now count every hero.
+    Its cards in the issue play area (Crisis trait) stay there: they act as the issue's.
+    """
+    if not two_villains(T) or s[b, L.VIL_OUT + 1 - v] == 1:
+        if two_villains(T):
+            s[b, L.VIL_OUT + v] = 1
+        end_game(s, b, T, L.OUT_WIN, 0)
+        return
+    s[b, L.VIL_OUT + v] = 1
+    s[b, vil_col(L.VIL_OWNER, v)] = -1
+    s[b, vil_col(L.VIL_EXH, v)] = 0
+    discard_attached(s, b, L.villain_target(v))
+    for c in range(v * TB.VDECK, (v + 1) * TB.VDECK):
+        zone = s[b, L.VLOC + c]
+        if zone == L.L_THREAT or zone == L.L_ATTACHED:
+            leave_play(s, b, L.vcard_target(c), L.L_REMOVED)
+            s[b, L.VATTACH + c] = -1
+    for h in range(T.cfg[TB.CFG_N_HEROES]):
+        if s[b, L.HFACE + h] == v:
+            face_villain(s, b, T, h, 1 - v)
 
 
 @njit(cache=True)
@@ -411,15 +451,16 @@ def leave_play(s, b, t, zone):
     its figure or token and every card attached to it. A nemesis always leaves the game
     (rulebook: Nemeses); its slot keeps the card to show which one was beaten."""
     discard_attached(s, b, t)
-    if t >= L.T_NEM0:
+    if L.is_vcard_target(t):
+        c = L.vcard_of(t)
+        s[b, L.VLOC + c] = zone
+        s[b, L.VOWNER + c] = -1
+        s[b, L.VPOS + c] = -1
+    elif t >= L.T_NEM0:
         k = t - L.T_NEM0
         s[b, L.NEM_OWNER + k] = -1
         s[b, L.NEM_POS + k] = -1
         s[b, L.NEM_EXH + k] = 0
-    elif t < L.T_I0:
-        s[b, L.VLOC + t] = zone
-        s[b, L.VOWNER + t] = -1
-        s[b, L.VPOS + t] = -1
     else:
         s[b, L.ILOC + t - L.T_I0] = zone
         s[b, L.IOWNER + t - L.T_I0] = -1
@@ -429,7 +470,7 @@ def leave_play(s, b, t, zone):
 @njit(cache=True)
 def discard_attached(s, b, host):
     """``host`` leaves play: every card attached to it is discarded (Attaching Cards)."""
-    for i in range(L.VDECK):
+    for i in range(TB.VCARDS):
         if s[b, L.VLOC + i] == L.L_ATTACHED and s[b, L.VATTACH + i] == host:
             s[b, L.VLOC + i] = L.L_DISCARD
             s[b, L.VATTACH + i] = -1
@@ -496,18 +537,20 @@ def hurt_special_minions(s, b, T, panel, j, n, h):
 
 
 @njit(cache=True)
-def reveal_villain(s, b, T, h):
-    """The Villain card was solved: flip to Showdown in ``h``'s threat area (Revealing)."""
-    s[b, L.VIL_JUSTICE] = 0
-    s[b, L.VIL_SIDE] = 1
-    s[b, L.VIL_OWNER] = h
-    s[b, L.VIL_IN_PANEL] = 0
-    sp = s[b, L.VIL_LOC]
-    s[b, L.VIL_LOC] = -1
+def reveal_villain(s, b, T, h, v):
+    """Villain ``v``'s Villain card was solved: flip to Showdown in ``h``'s threat area
+    (Revealing)."""
+    loc = vil_col(L.VIL_LOC, v)
+    s[b, vil_col(L.VIL_JUSTICE, v)] = 0
+    s[b, vil_col(L.VIL_SIDE, v)] = 1
+    s[b, vil_col(L.VIL_OWNER, v)] = h
+    s[b, vil_col(L.VIL_IN_PANEL, v)] = 0
+    sp = s[b, loc]
+    s[b, loc] = -1
     if is_empty(s, b, T, sp):
-        s[b, L.VIL_LOC] = sp
+        s[b, loc] = sp
     else:
-        s[b, L.VIL_LOC] = nearest_empty(s, b, T, sp, False, -1)
+        s[b, loc] = nearest_empty(s, b, T, sp, False, -1)
 
 
 @njit(cache=True)
@@ -520,7 +563,7 @@ def flip_scheme(s, b, T, i, h):
     s[b, L.ISIDE + i] = 1
     s[b, L.IJUST + i] = 0
     s[b, L.IDMG + i] = 0
-    s[b, L.VIL_HIDDEN] = max(0, s[b, L.VIL_HIDDEN] - 1)
+    take_hidden_token(s, b, T, h)
     credit(s, b, T, L.EV_SCHEMES_SOLVED, h, 1)
     gain_clue(s, b, T, h)
     back = T.icard[i, TB.IC_BACK]
@@ -546,7 +589,7 @@ def flip_nemesis(s, b, T, k, h):
     """
     s[b, L.NEM_JUST + k] = 0
     s[b, L.NEM_DMG + k] = 0
-    s[b, L.VIL_HIDDEN] = max(0, s[b, L.VIL_HIDDEN] - 1)
+    take_hidden_token(s, b, T, h)
     credit(s, b, T, L.EV_SCHEMES_SOLVED, h, 1)
     gain_clue(s, b, T, h)
     # still on the Scheme side, the figure is in the panel and does not block its own space
@@ -569,30 +612,33 @@ def place_justice(s, b, T, t, n, h):
     if t == L.T_CAPTURED:
         return -1
     credit(s, b, T, L.EV_JUSTICE, h, n)
-    if t >= L.T_CRISIS0:
-        return crisis_justice(s, b, T, t - L.T_CRISIS0, n, h)
-    if t == L.T_VILLAIN:
-        s[b, L.VIL_JUSTICE] += n
-        if s[b, L.VIL_DANGER] != TB.DASH and s[b, L.VIL_JUSTICE] >= s[b, L.VIL_DANGER]:
+    if L.is_villain_target(t):
+        v = target_villain(t)
+        just, danger = vil_col(L.VIL_JUSTICE, v), s[b, vil_col(L.VIL_DANGER, v)]
+        s[b, just] += n
+        if danger != TB.DASH and s[b, just] >= danger:
             credit(s, b, T, L.EV_PROBLEMS_SOLVED, h, 1)
             count(s, b, T, L.HV_REVEALS, h, 1)
             gain_clue(s, b, T, h)
-            reveal_villain(s, b, T, h)
+            reveal_villain(s, b, T, h, v)
         return -1
     danger = problem_danger(s, b, T, t, nh)
+    if L.is_vcard_target(t):
+        c = L.vcard_of(t)
+        s[b, L.VJUST + c] += n
+        if danger != TB.DASH and s[b, L.VJUST + c] >= danger:
+            leave_play(s, b, t, L.L_DISCARD)
+            credit(s, b, T, L.EV_PROBLEMS_SOLVED, h, 1)
+            gain_clue(s, b, T, h)
+        return -1
+    if t >= L.T_CRISIS0:
+        return crisis_justice(s, b, T, t - L.T_CRISIS0, n, h)
     if t >= L.T_NEM0:
         k = t - L.T_NEM0
         s[b, L.NEM_JUST + k] += n
         if danger != TB.DASH and s[b, L.NEM_JUST + k] >= danger:
             credit(s, b, T, L.EV_PROBLEMS_SOLVED, h, 1)
             flip_nemesis(s, b, T, k, h)
-        return -1
-    if t < L.T_I0:
-        s[b, L.VJUST + t] += n
-        if danger != TB.DASH and s[b, L.VJUST + t] >= danger:
-            leave_play(s, b, t, L.L_DISCARD)
-            credit(s, b, T, L.EV_PROBLEMS_SOLVED, h, 1)
-            gain_clue(s, b, T, h)
         return -1
     i = t - L.T_I0
     s[b, L.IJUST + i] += n
@@ -630,28 +676,29 @@ def crisis_justice(s, b, T, k, n, h):
 
 
 @njit(cache=True)
-def place_character(s, b, T, i):
+def place_character(s, b, T, i, v):
     """Bystander character ``i`` replaces a bystander (rulebook: Replacing Bystanders).
 
     The replaced bystander goes back to the supply and the character takes its place: the
     map bystander nearest the villain first, else a captive (the villain's panel first).
     With no bystander to replace it goes to an empty bystander space, else it is captured
-    in the panel nearest the villain. (Which bystander is the players' choice; this order
-    is our fixed tie-break.)
+    in the panel nearest the villain (``v``). (Which bystander is the players' choice;
+    this order is our fixed tie-break.)
     """
     s[b, L.ILOC + i] = L.L_BOARD
     best = -1
     best_d = 1 << 30
+    vloc = s[b, vil_col(L.VIL_LOC, v)]
     for sp in range(T.cfg[TB.CFG_N_SPACES]):
-        if s[b, L.BYSTANDER_ON + sp] == 1 and T.dist[s[b, L.VIL_LOC], sp] < best_d:
-            best, best_d = sp, T.dist[s[b, L.VIL_LOC], sp]
+        if s[b, L.BYSTANDER_ON + sp] == 1 and T.dist[vloc, sp] < best_d:
+            best, best_d = sp, T.dist[vloc, sp]
     if best >= 0:
         s[b, L.BYSTANDER_ON + best] = 0
         return_to_supply(s, b, s[b, L.SBY_ON + best])
         s[b, L.SBY_ON + best] = -1
         s[b, L.IPOS + i] = best
         return
-    first = villain_panel(s, b, T)
+    first = villain_panel(s, b, T, v)
     for k in range(T.cfg[TB.CFG_N_PANELS] + 1):
         p = first if k == 0 else k
         if s[b, L.CAPTURED + p] > 0:
@@ -663,7 +710,7 @@ def place_character(s, b, T, i):
                 and is_empty(s, b, T, sp)):
             s[b, L.IPOS + i] = sp
             return
-    s[b, L.IPOS + i] = T.scheme_space[nearest_panel(T, s[b, L.VIL_LOC])]
+    s[b, L.IPOS + i] = T.scheme_space[nearest_panel(T, vloc)]
     s[b, L.EVENTS + L.EV_CAPTURES] += 1
     character_event(s, b, T, i, True, -1)
 

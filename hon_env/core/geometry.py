@@ -15,6 +15,7 @@ from numba import njit
 from hon_env.content import tables as TB
 from hon_env.core import layout as L
 from hon_env.core.bystanders import capture_into, character_event
+from hon_env.core.facing import vil_col, villain_active
 
 FAR = 999
 
@@ -44,12 +45,14 @@ def ally_at(s, b, T, sp):
 def enemy_occupies(s, b, T, sp):
     """1 if an enemy figure (lackey, villain or nemesis on the map, issue enemy) stands in
     ``sp``. A scheming nemesis, like a scheming villain, is in its panel, not on the map."""
-    for i in range(L.VDECK):
+    for i in range(TB.VCARDS):
         if (s[b, L.VLOC + i] == L.L_THREAT and s[b, L.VPOS + i] == sp
                 and T.vcard[i, TB.VC_TYPE] == TB.VT_LACKEY):
             return True
-    if s[b, L.VIL_IN_PANEL] == 0 and s[b, L.VIL_LOC] == sp:
-        return True
+    for v in range(TB.VILLAINS):
+        if (villain_active(s, b, T, v) and s[b, vil_col(L.VIL_IN_PANEL, v)] == 0
+                and s[b, vil_col(L.VIL_LOC, v)] == sp):
+            return True
     for i in range(L.IDECK):
         if (s[b, L.ILOC + i] == L.L_THREAT and s[b, L.ISIDE + i] == 1 and s[b, L.IPOS + i] == sp
                 and T.icard[i, TB.IC_BACK] == TB.BACK_ENEMY):
@@ -69,7 +72,7 @@ def is_empty(s, b, T, sp):
 
 @njit(cache=True)
 def peril_token_at(s, b, T, sp):
-    for i in range(L.VDECK):
+    for i in range(TB.VCARDS):
         if (s[b, L.VLOC + i] == L.L_THREAT and s[b, L.VPOS + i] == sp
                 and T.vcard[i, TB.VC_TYPE] == TB.VT_PERIL):
             return True

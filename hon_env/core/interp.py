@@ -47,6 +47,16 @@ from hon_env.core.effects import (
     turn_focused,
 )
 from hon_env.core.enemy_ties import step_options, target_kind, target_options
+from hon_env.core.facing import (
+    blindside,
+    card_villain,
+    def_bonus_col,
+    source_villain,
+    target_villain,
+    two_villains,
+    vil_col,
+    villain_active,
+)
 from hon_env.core.failure import fail
 from hon_env.core.fame import credit
 from hon_env.core.geometry import (
@@ -99,6 +109,7 @@ from hon_env.core.queries import (
     villain_panel,
 )
 from hon_env.core.rng import randint, shuffle_slice
+from hon_env.core.two_fronts import face_villain, open_fronts
 from hon_env.core.zones import (
     fewest_threats,
     gain_clue,
@@ -147,6 +158,7 @@ F_EFFECT_END = 97  # a: the crisis latch of the enclosing effect, restored here
 # An enemy move whose ties the villain breaks (core/enemy_ties.py): a steps left,
 # b toward + 4 * (target + 1), c its current space, src the moving enemy
 F_ENEMY_MOVE = 98
+F_FACE = 99  # hero: seat choosing the villain it faces (Two Fronts setup)
 
 
 # --- stack primitives -----------------------------------------------------------------
@@ -313,10 +325,11 @@ def wreck_mech(s, b, T, h):
 
 
 @njit(cache=True)
-def count_value(s, b, T, kind, h):
-    """The quantity an ``if`` op tests (content/ops.py COUNT_*)."""
+def count_value(s, b, T, kind, h, v):
+    """The quantity an ``if`` op tests (content/ops.py COUNT_*); ``v`` is "the villain"
+    (``facing.source_villain``)."""
     if kind == ops.COUNT_MINIONS_VILLAIN_PANEL:
-        return s[b, L.MINIONS + villain_panel(s, b, T)]
+        return s[b, L.MINIONS + villain_panel(s, b, T, v)]
     if kind == ops.COUNT_MINIONS_TOTAL or kind == ops.COUNT_CAPTURED_TOTAL:
         n = 0
         for k in range(1, T.cfg[TB.CFG_N_PANELS] + 1):
@@ -329,13 +342,13 @@ def count_value(s, b, T, kind, h):
     if kind == ops.COUNT_BYSTANDER_SUPPLY:
         return s[b, L.BYSTANDER_SUPPLY]
     if kind == ops.COUNT_VILLAIN_HIDDEN:
-        return s[b, L.VIL_HIDDEN]
+        return s[b, vil_col(L.VIL_HIDDEN, v)]
     if kind == ops.COUNT_ACTIVE_THREATS:
         return threat_count(s, b, h) if h >= 0 else 0
     if kind == ops.COUNT_ACTIVE_DAMAGE:
         return s[b, L.HDMG + h] if h >= 0 else 0
     if kind == ops.COUNT_VILLAIN_PANEL:
-        return villain_panel(s, b, T)
+        return villain_panel(s, b, T, v)
     if kind == ops.COUNT_ROUND:
         return s[b, L.ROUND]
     if kind == ops.COUNT_ACTIVE_PILOTING or kind == ops.COUNT_ACTIVE_IN_MECH:
@@ -354,8 +367,9 @@ def op_round(s, b, T):
     """Start a round: villain turn, hero turn, issue turn (rulebook: The Game Round)."""
     pop(s, b)
     s[b, L.ROUND] += 1
-    s[b, L.DEF_BONUS] = 0
-    s[b, L.DEF_BONUS + 1] = 0
+    for v in range(TB.VILLAINS):
+        s[b, def_bonus_col(v)] = 0
+        s[b, def_bonus_col(v) + 1] = 0
     if s[b, L.ROUND] > T.cfg[TB.CFG_MAX_ROUNDS]:
         end_game(s, b, T, L.OUT_TRUNCATED, L.LOSS_CAP_ROUNDS)
         return
@@ -397,16 +411,16 @@ def place_figure_card(s, b, T, c, h):
 
 
 @njit(cache=True)
-def next_villain_card(s, b, T, h, showdown):
-    """The villain card that resolves against hero ``h`` now: the top of the villain deck
-    (rulebook), or with the villain agent (core/mastermind.py) the card it picks from its
+def next_villain_card(s, b, T, h, showdown, v):
+    """The villain card that resolves against hero ``h`` now: the top of villain ``v``'s
+    deck (rulebook), or with the villain agent (core/mastermind.py) the card it picks from its
     hand. Returns the card, moved to L_PENDING; NO_CARD when none is left anywhere; PARKED
     when the villain must choose first (D_VPLAY parked, the caller returns unpopped)."""
     if T.cfg[TB.CFG_VHAND] == 0 or (showdown == 1 and T.cfg[TB.CFG_VSHOWDOWN] == 0):
-        return villain_draw(s, b)
+        return villain_draw(s, b, v)
     ch = take_choice(s, b)
     if ch >= 0:
-        c = ch - L.A_TARGET - L.T_V0
+        c = L.vcard_of(L.action_target(ch))
         s[b, L.VLOC + c] = L.L_PENDING
         return c
     if fill_hand(s, b, T) == 0:
@@ -417,29 +431,32 @@ def next_villain_card(s, b, T, h, showdown):
 
 @njit(cache=True)
 def op_vdraw(s, b, T, h):
-    """Hero ``h`` draws and resolves one villain card (rulebook: Villain Turn)."""
+    """Hero ``h`` draws and resolves one villain card (rulebook: Villain Turn): with two
+    villains, from the deck of the villain ``h`` faces (engine.md #47)."""
     s[b, L.ACTIVE] = h
-    c = next_villain_card(s, b, T, h, 0)
+    c = next_villain_card(s, b, T, h, 0, s[b, L.HFACE + h])
     if c == PARKED:
         return
     pop(s, b)
     if c < 0:
         return
     # the whole card is one effect: its ploy icons (special ones too) share one latch
-    push(s, b, F_EFFECT_END, s[b, L.CRISIS_LATCH], 0, 0, h, L.T_V0 + c)
+    t = L.vcard_target(c)
+    push(s, b, F_EFFECT_END, s[b, L.CRISIS_LATCH], 0, 0, h, t)
     s[b, L.CRISIS_LATCH] = L.LATCH_OPEN
     typ = T.vcard[c, TB.VC_TYPE]
     if typ == TB.VT_LACKEY or typ == TB.VT_PERIL:
         place_figure_card(s, b, T, c, h)
-    push(s, b, F_VCARD_END, c, 0, 0, h, L.T_V0 + c)
+    push(s, b, F_VCARD_END, c, 0, 0, h, t)
     for k in range(T.vcard[c, TB.VC_NPLOYS] - 1, -1, -1):
-        push(s, b, F_PLOY, c, k, 0, h, L.T_V0 + c)
+        push(s, b, F_PLOY, c, k, 0, h, t)
 
 
 @njit(cache=True)
 def op_ploy(s, b, T, c, k, h):
     """Resolve ploy icon ``k`` of villain card ``c`` (rulebook: Ploy Icons)."""
     icon = T.vcard[c, TB.VC_PLOY0 + k]
+    v = card_villain(c)
     if icon == TB.PLOY_CUNNING:
         ch = take_choice(s, b)
         if ch < 0:
@@ -447,17 +464,18 @@ def op_ploy(s, b, T, c, k, h):
             park(s, b, L.D_CUNNING, who, h if who != h else 0, 0)
             return
         pop(s, b)
+        vt = L.villain_target(v)
         if ch == L.A_OPTION:
-            push(s, b, F_SCHEME_ONCE, 0, 0, 0, h, L.T_VILLAIN)
+            push(s, b, F_SCHEME_ONCE, v, 0, 0, h, vt)
         elif on_board(s, b, h):
-            push(s, b, F_HERO_DAMAGE, h, enemy_inflict(s, b, T, L.T_VILLAIN), 0, h, L.T_VILLAIN)
+            push(s, b, F_HERO_DAMAGE, h, enemy_inflict(s, b, T, vt), 0, h, vt)
         return
     pop(s, b)
     if icon == TB.PLOY_BYSTANDER:
-        if place_bystander(s, b, T, h):
+        if place_bystander(s, b, T, h, v):
             effect_crisis(s, b)
     elif icon == TB.PLOY_SPECIAL:
-        push_ops(s, b, T, T.vcard[c, TB.VC_SPECIAL_PROG], h, L.T_V0 + c)
+        push_ops(s, b, T, T.vcard[c, TB.VC_SPECIAL_PROG], h, L.vcard_target(c))
     elif icon >= 1:
         if place_minions(s, b, T, 1, icon):
             effect_crisis(s, b)
@@ -471,7 +489,7 @@ def op_vcard_end(s, b, T, c):
     if s[b, L.VLOC + c] != L.L_PENDING:
         return
     if T.vcard[c, TB.VC_CRISIS_PROG] >= 0:
-        enter_issue_area(s, b, L.T_V0 + c)
+        enter_issue_area(s, b, L.vcard_target(c))
         s[b, L.VLOC + c] = L.L_ISSUE_AREA
         return
     host = attach_host(s, b, T, T.vcard[c, TB.VC_ATTACH])
@@ -495,10 +513,14 @@ def enter_issue_area(s, b, t):
 
 
 @njit(cache=True)
-def op_scheme_once(s, b, T, h):
-    """The villain schemes: its panel's Scheme effect (rulebook: Villain Schemes)."""
+def op_scheme_once(s, b, T, v):
+    """Villain ``v`` schemes: its panel's Scheme effect (rulebook: Villain Schemes), with
+    that villain as the effect's source (its "the villain")."""
     pop(s, b)
-    push_prog(s, b, T, T.panel_prog[villain_panel(s, b, T)], s[b, L.ACTIVE], L.T_VILLAIN)
+    if not villain_active(s, b, T, v):
+        return
+    push_prog(s, b, T, T.panel_prog[villain_panel(s, b, T, v)], s[b, L.ACTIVE],
+              L.villain_target(v))
 
 
 @njit(cache=True)
@@ -540,30 +562,40 @@ def op_threat(s, b, T, h):
     are not in the list and do not activate (rulebook: Threat Phase).
     """
     pop(s, b)
-    if s[b, L.VIL_OWNER] == h:
-        push(s, b, F_ACTIVATE, L.T_VILLAIN, 0, 0, h, L.T_VILLAIN)
+    for v in range(TB.VILLAINS - 1, -1, -1):
+        if s[b, vil_col(L.VIL_OWNER, v)] == h and villain_active(s, b, T, v):
+            push(s, b, F_ACTIVATE, L.villain_target(v), 0, 0, h, L.villain_target(v))
     for k in range(TB.NEMESES - 1, -1, -1):
         if nem_in_play(s, b, k) and s[b, L.NEM_OWNER + k] == h:
             push(s, b, F_ACTIVATE, L.T_NEM0 + k, 0, 0, h, L.T_NEM0 + k)
     for i in range(L.IDECK - 1, -1, -1):
         if s[b, L.ILOC + i] == L.L_THREAT and s[b, L.IOWNER + i] == h:
             push(s, b, F_ACTIVATE, L.T_I0 + i, 0, 0, h, L.T_I0 + i)
-    for i in range(L.VDECK - 1, -1, -1):
+    for i in range(TB.VCARDS - 1, -1, -1):
         if s[b, L.VLOC + i] == L.L_THREAT and s[b, L.VOWNER + i] == h:
-            push(s, b, F_ACTIVATE, L.T_V0 + i, 0, 0, h, L.T_V0 + i)
+            push(s, b, F_ACTIVATE, L.vcard_target(i), 0, 0, h, L.vcard_target(i))
 
 
 @njit(cache=True)
 def op_activate(s, b, T, t, h):
     """Activate one threat-area card; an exhausted card readies instead (Activating Enemies)."""
     pop(s, b)
-    if t == L.T_VILLAIN:
-        if s[b, L.VIL_OWNER] != h:
+    if L.is_villain_target(t):
+        v = target_villain(t)
+        if s[b, vil_col(L.VIL_OWNER, v)] != h or not villain_active(s, b, T, v):
             return
-        if s[b, L.VIL_EXH] == 1:
-            s[b, L.VIL_EXH] = 0
+        if s[b, vil_col(L.VIL_EXH, v)] == 1:
+            s[b, vil_col(L.VIL_EXH, v)] = 0
             return
-        push_prog(s, b, T, T.vil_stat[TB.VS_ACTIVATE_PROG], h, t)
+        push_prog(s, b, T, T.vil_stat[v, TB.VS_ACTIVATE_PROG], h, t)
+    elif L.is_vcard_target(t):
+        c = L.vcard_of(t)
+        if s[b, L.VLOC + c] != L.L_THREAT or s[b, L.VOWNER + c] != h:
+            return
+        if s[b, L.VEXH + c] == 1:
+            s[b, L.VEXH + c] = 0
+            return
+        push_prog(s, b, T, T.vcard[c, TB.VC_ACTIVATE_PROG], h, t)
     elif t > L.T_VILLAIN:
         # a nemesis: its Scheme-side Activate effect while scheming, else its enemy one
         k = t - L.T_NEM0
@@ -574,13 +606,6 @@ def op_activate(s, b, T, t, h):
             return
         col = TB.NM_ACTIVATE_PROG if s[b, L.NEM_SIDE + k] == 1 else TB.NM_SCHEME_PROG
         push_prog(s, b, T, T.nemesis[s[b, L.NEM_CARD + k], col], h, t)
-    elif t < L.T_I0:
-        if s[b, L.VLOC + t] != L.L_THREAT or s[b, L.VOWNER + t] != h:
-            return
-        if s[b, L.VEXH + t] == 1:
-            s[b, L.VEXH + t] = 0
-            return
-        push_prog(s, b, T, T.vcard[t, TB.VC_ACTIVATE_PROG], h, t)
     else:
         i = t - L.T_I0
         if s[b, L.ILOC + i] != L.L_THREAT or s[b, L.IOWNER + i] != h:
@@ -632,7 +657,7 @@ def op_icard_end(s, b, T, c, h):
         enter_issue_area(s, b, L.T_I0 + c)
         s[b, L.ILOC + c] = L.L_ISSUE_AREA
     elif T.icard[c, TB.IC_BYSTANDER] == 1:
-        place_character(s, b, T, c)
+        place_character(s, b, T, c, source_villain(s, b, T, L.T_I0 + c, h))
     elif T.icard[c, TB.IC_STAYS] == 1:
         s[b, L.ILOC + c] = L.L_THREAT
         s[b, L.IOWNER + c] = h
@@ -680,6 +705,20 @@ def op_mulligan(s, b, T, h):
             n += 1
     s[b, L.HDECK_N + h] = n
     shuffle_slice(s, b, L.HDECK_ORDER + h * TB.HERO_DECK, n)
+
+
+@njit(cache=True)
+def op_face(s, b, T, h):
+    """Two Fronts setup: hero ``h`` chooses the villain it faces (D_FACE, OPTION v); after
+    the last hero the fronts open (core/two_fronts.py: hidden tokens, per-hero values)."""
+    ch = take_choice(s, b)
+    if ch < 0:
+        park(s, b, L.D_FACE, h, 0, 0)
+        return
+    pop(s, b)
+    s[b, L.HFACE + h] = ch - L.A_OPTION
+    if h == T.cfg[TB.CFG_N_HEROES] - 1:
+        open_fronts(s, b, T)
 
 
 # --- the hero turn menu -----------------------------------------------------------------
@@ -791,6 +830,10 @@ def op_main(s, b, T):
     elif ch == L.A_FOCUS:
         s[b, L.HFOCUS + h] -= T.cfg[TB.CFG_FOCUS_TO_FLIP]
         turn_focused(s, b, T, h)
+    elif ch == L.A_TURN:
+        # turning around costs one action; the hero's cards in play stay (003 §TURN SEQUENCE)
+        s[b, L.HACTIONS + h] -= 1
+        face_villain(s, b, T, h, 1 - s[b, L.HFACE + h])
 
 
 @njit(cache=True)
@@ -894,12 +937,25 @@ def op_roll(s, b, T):
 
 
 @njit(cache=True)
+def showdown_villain(s, b, T, sp):
+    """The revealed villain whose figure stands in map space ``sp`` (the first villain's
+    before the second's), or -1."""
+    for v in range(TB.VILLAINS):
+        if (villain_active(s, b, T, v) and s[b, vil_col(L.VIL_SIDE, v)] == 1
+                and s[b, vil_col(L.VIL_IN_PANEL, v)] == 0 and s[b, vil_col(L.VIL_LOC, v)] == sp):
+            return v
+    return -1
+
+
+@njit(cache=True)
 def op_showdown(s, b, T, h):
-    """Step 5: attacking the revealed villain's space draws a card for its Showdown effect."""
-    if s[b, L.VIL_SIDE] != 1 or s[b, L.VIL_IN_PANEL] == 1 or s[b, L.VIL_LOC] != s[b, L.ROLL_SPACE]:
+    """Step 5: attacking the revealed villain's space draws a card for its Showdown effect
+    (with two villains, from the deck of the one attacked: the one in that space)."""
+    v = showdown_villain(s, b, T, s[b, L.ROLL_SPACE])
+    if v < 0:
         pop(s, b)
         return
-    c = next_villain_card(s, b, T, h, 1)
+    c = next_villain_card(s, b, T, h, 1, v)
     if c == PARKED:
         return
     pop(s, b)
@@ -907,7 +963,7 @@ def op_showdown(s, b, T, h):
         return
     s[b, L.ROLL_SHOWDOWN] = c
     s[b, L.ACTIVE] = h
-    push_prog(s, b, T, T.vcard[c, TB.VC_SHOWDOWN_PROG], h, L.T_V0 + c)
+    push_prog(s, b, T, T.vcard[c, TB.VC_SHOWDOWN_PROG], h, L.vcard_target(c))
 
 
 @njit(cache=True)
@@ -958,7 +1014,7 @@ def op_assign(s, b, T, h):
         else:
             park(s, b, L.D_ASSIGN, h, s[b, L.ROLL_SUCC], 0)
         return
-    s[b, L.ASSIGN + ch - L.A_TARGET] += 1
+    s[b, L.ASSIGN + L.action_target(ch)] += 1
     s[b, L.ROLL_SUCC] -= 1
 
 
@@ -1028,10 +1084,14 @@ def op_post_solve(s, b, T, h):
     if not on_board(s, b, h):
         return
     here = s[b, L.HLOC + h]
-    for t in range(L.T_MINION - 1, -1, -1):
+    for j in range(L.T_MINION + L.N_TARGETS - L.T_W0 - 1, -1, -1):
+        # the rulebook's targets below the minions, then the second villain's
+        t = j if j < L.T_MINION else L.T_W0 + j - L.T_MINION
         near = False
-        if t == L.T_VILLAIN:
-            near = s[b, L.VIL_LOC] >= 0 and T.dist[here, s[b, L.VIL_LOC]] <= 1
+        if L.is_villain_target(t):
+            v = target_villain(t)
+            loc = s[b, vil_col(L.VIL_LOC, v)]
+            near = villain_active(s, b, T, v) and loc >= 0 and T.dist[here, loc] <= 1
         elif is_enemy_card(s, b, T, t):
             sp = target_space(s, b, T, t)
             near = sp >= 0 and T.dist[here, sp] <= 1
@@ -1055,13 +1115,15 @@ def op_post_solve(s, b, T, h):
 def op_hero_damage(s, b, T, h, n):
     """Hero ``h`` is dealt ``n`` damage, with a window for toughness feats and prevention.
 
-    Armour applies once per damage instance. Damage reaching health defeats the hero.
+    Armour applies once per damage instance, after the Two Fronts blindside bonus (damage
+    from the villain ``h`` does not face, by the entry's source). Damage reaching health
+    defeats the hero.
     """
     if not on_board(s, b, h):
         pop(s, b)
         return
     if top(s, b, 3) == 0:
-        n = n - armor(s, b, T, h)
+        n = n + blindside(s, b, T, h, top(s, b, 5)) - armor(s, b, T, h)
         set_top(s, b, 3, 1)
         set_top(s, b, 2, n)
     if n <= 0:
@@ -1132,8 +1194,8 @@ def op_crisis(s, b, T):
     # crisis cards (there since setup), then deck cards with the Crisis trait as they came
     for k in range(s[b, L.CRISIS_AREA_N] - 1, -1, -1):
         t = s[b, L.CRISIS_AREA + k]
-        if t < L.T_I0:
-            pid = T.vcard[t, TB.VC_CRISIS_PROG]
+        if L.is_vcard_target(t):
+            pid = T.vcard[L.vcard_of(t), TB.VC_CRISIS_PROG]
         else:
             pid = T.icard[t - L.T_I0, TB.IC_CRISIS_PROG]
         push_ops(s, b, T, pid, s[b, L.ACTIVE], t)
@@ -1203,8 +1265,10 @@ def seats_within(s, b, T, h, rng):
 
 
 @njit(cache=True)
-def heroes_for(s, b, T, who, h):
-    """Bitmask of the heroes a villain-side op with ``who`` affects."""
+def heroes_for(s, b, T, who, h, v):
+    """Bitmask of the heroes a villain-side op with ``who`` affects (``v``: "the villain",
+    for the heroes near it)."""
+    vloc = s[b, vil_col(L.VIL_LOC, v)]
     if who == ops.WHO_ACTIVE:
         return (1 << h) if on_board(s, b, h) else 0
     mask = 0
@@ -1212,7 +1276,7 @@ def heroes_for(s, b, T, who, h):
         loc = s[b, L.HLOC + o]
         if loc < 0:
             continue
-        if who == ops.WHO_EACH or (s[b, L.VIL_LOC] >= 0 and T.dist[loc, s[b, L.VIL_LOC]] <= 1):
+        if who == ops.WHO_EACH or (vloc >= 0 and T.dist[loc, vloc] <= 1):
             mask |= 1 << o
     return mask
 
@@ -1258,8 +1322,10 @@ def any_ally_space(s, b, T, h, kind, rng):
 
 @njit(cache=True)
 def set_enemy_pos(s, b, t, sp):
-    if t == L.T_VILLAIN:
-        s[b, L.VIL_LOC] = sp
+    if L.is_villain_target(t):
+        s[b, vil_col(L.VIL_LOC, target_villain(t))] = sp
+    elif L.is_vcard_target(t):
+        s[b, L.VPOS + L.vcard_of(t)] = sp
     elif t > L.T_VILLAIN:
         s[b, L.NEM_POS + t - L.T_NEM0] = sp
     elif t < L.T_I0:
@@ -1335,12 +1401,12 @@ def resolve_choice_effect(state, game, tables, op, a, hero, ch):
         o = (hero + ch - L.A_HERO) % tables.cfg[TB.CFG_N_HEROES]
         state[game, L.HDMG + o] = max(0, state[game, L.HDMG + o] - a)
     elif op == ops.OP_DAMAGE_ENEMY:
-        damage_enemy_card(state, game, tables, ch - L.A_TARGET, a, hero)
+        damage_enemy_card(state, game, tables, L.action_target(ch), a, hero)
     elif op == ops.OP_JUSTICE:
-        pid = place_justice(state, game, tables, ch - L.A_TARGET, a, hero)
+        pid = place_justice(state, game, tables, L.action_target(ch), a, hero)
         push_prog(state, game, tables, pid, hero, -1)
     elif op == ops.OP_EXHAUST_THREAT:
-        exhaust_target(state, game, ch - L.A_TARGET)
+        exhaust_target(state, game, L.action_target(ch))
     elif op == ops.OP_ATTACK:
         push(state, game, F_ROLL_BEGIN, 1, ch - L.A_ATTACK, a, hero, -1)
     elif op == ops.OP_SOLVE:
@@ -1364,8 +1430,10 @@ def resolve_choice_effect(state, game, tables, op, a, hero, ch):
 @njit(cache=True)
 def exhaust_target(state, game, t):
     """Exhaust threat card ``t`` (T_* numbering)."""
-    if t == L.T_VILLAIN:
-        state[game, L.VIL_EXH] = 1
+    if L.is_villain_target(t):
+        state[game, vil_col(L.VIL_EXH, target_villain(t))] = 1
+    elif L.is_vcard_target(t):
+        state[game, L.VEXH + L.vcard_of(t)] = 1
     elif t > L.T_VILLAIN:
         state[game, L.NEM_EXH + t - L.T_NEM0] = 1
     elif t < L.T_I0:
@@ -1412,13 +1480,14 @@ def op_content(state, game, tables, op, a, bb, c, hero, src):
         op_choice_effect(state, game, tables, op, a, bb, hero)
         return
     pop(state, game)
+    v = source_villain(state, game, tables, src, hero)
     if op == ops.OP_IF:
-        if count_value(state, game, tables, a, hero) < bb:
+        if count_value(state, game, tables, a, hero, v) < bb:
             state[game, L.SP] -= c  # skip the next c entries of the program
     elif not hero_effect(state, game, tables, op, a, hero, src):
-        if not token_effect(state, game, tables, op, a, bb, hero):
-            if not harm_effect(state, game, tables, op, a, bb, hero, src):
-                villain_effect(state, game, tables, op, a, bb, c, hero, src)
+        if not token_effect(state, game, tables, op, a, bb, hero, v):
+            if not harm_effect(state, game, tables, op, a, bb, hero, src, v):
+                villain_effect(state, game, tables, op, a, bb, c, hero, src, v)
 
 
 @njit(cache=True)
@@ -1459,15 +1528,16 @@ def hero_effect(state, game, tables, op, a, hero, src):
 
 
 @njit(cache=True)
-def token_effect(state, game, tables, op, a, bb, hero):
-    """Ops on the tokens of the board: minions, bystanders, captives, crises."""
+def token_effect(state, game, tables, op, a, bb, hero, v):
+    """Ops on the tokens of the board: minions, bystanders, captives, crises (``v``: "the
+    villain")."""
     if op == ops.OP_PLACE_MINIONS:
         short = False
         if a > 0 and bb == ops.PANEL_ALL:
             for k in range(1, tables.cfg[TB.CFG_N_PANELS] + 1):
                 short = place_minions(state, game, tables, a, k) or short
         else:
-            panel = villain_panel(state, game, tables) if bb == ops.PANEL_VILLAIN else bb
+            panel = villain_panel(state, game, tables, v) if bb == ops.PANEL_VILLAIN else bb
             short = place_minions(state, game, tables, a, panel)
         if short:
             effect_crisis(state, game)
@@ -1475,15 +1545,15 @@ def token_effect(state, game, tables, op, a, bb, hero):
         short = False
         for _ in range(a):
             if bb > 0:  # figure: own, compiled to the card's sby row + 1
-                place_own_figure(state, game, tables, bb - 1, hero)
+                place_own_figure(state, game, tables, bb - 1, hero, v)
             else:
-                short = place_bystander(state, game, tables, hero) or short
+                short = place_bystander(state, game, tables, hero, v) or short
         if short:
             effect_crisis(state, game)
     elif op == ops.OP_CAPTURE:
-        capture_nearest_villain(state, game, tables, a, hero)
+        capture_nearest_villain(state, game, tables, a, hero, v)
     elif op == ops.OP_DEFEAT_BYSTANDERS:
-        if defeat_bystanders(state, game, tables, a, hero):
+        if defeat_bystanders(state, game, tables, a, hero, v):
             effect_crisis(state, game)
     elif op == ops.OP_CRISIS:
         effect_crisis(state, game)
@@ -1493,23 +1563,25 @@ def token_effect(state, game, tables, op, a, bb, hero):
 
 
 @njit(cache=True)
-def harm_effect(state, game, tables, op, a, bb, hero, src):
-    """Ops that damage heroes (and ally figures): pushed as damage frames, one per seat."""
+def harm_effect(state, game, tables, op, a, bb, hero, src, v):
+    """Ops that damage heroes (and ally figures): pushed as damage frames, one per seat
+    (``v``: "the villain")."""
     nh = tables.cfg[TB.CFG_N_HEROES]
     if op == ops.OP_VILLAIN_INFLICT:
         if on_board(state, game, hero):
-            n = enemy_inflict(state, game, tables, L.T_VILLAIN)
-            push(state, game, F_HERO_DAMAGE, hero, n, 0, hero, -1)
+            vt = L.villain_target(v)
+            n = enemy_inflict(state, game, tables, vt)
+            push(state, game, F_HERO_DAMAGE, hero, n, 0, hero, vt if two_villains(tables) else -1)
     elif op == ops.OP_DAMAGE_HERO:
-        seats = heroes_for(state, game, tables, bb, hero)
+        seats = heroes_for(state, game, tables, bb, hero, v)
         push_hero_damage(state, game, seats, a, F_HERO_DAMAGE, nh)
     elif op == ops.OP_DISCARD_OR_DAMAGE:
-        seats = heroes_for(state, game, tables, bb, hero)
+        seats = heroes_for(state, game, tables, bb, hero, v)
         push_hero_damage(state, game, seats, a, F_DISCARD_OR_DAMAGE, nh)
     elif op == ops.OP_INFLICT:
         pos = enemy_pos(state, game, tables, src)
-        if src == L.T_VILLAIN:
-            pos = state[game, L.VIL_LOC]
+        if L.is_villain_target(src):
+            pos = state[game, vil_col(L.VIL_LOC, target_villain(src))]
         if pos >= 0:
             seats = 0
             for o in range(nh):
@@ -1532,39 +1604,41 @@ def harm_effect(state, game, tables, op, a, bb, hero, src):
 
 
 @njit(cache=True)
-def villain_effect(state, game, tables, op, a, bb, c, hero, src):
+def villain_effect(state, game, tables, op, a, bb, c, hero, src, v):
     """Ops of the villain side: scheming, advancing, healing, enemy movement, forced
-    movement of heroes, counters and fortification."""
+    movement of heroes, counters and fortification (``v``: "the villain")."""
+    vt = L.villain_target(v)
     if op == ops.OP_SCHEME:
         for _ in range(a):
-            push(state, game, F_SCHEME_ONCE, 0, 0, 0, hero, L.T_VILLAIN)
+            push(state, game, F_SCHEME_ONCE, v, 0, 0, hero, vt)
     elif op == ops.OP_ADVANCE:
         for _ in range(a):
-            advance_villain(state, game, tables)
+            advance_villain(state, game, tables, v)
     elif op == ops.OP_HEAL_VILLAIN:
-        state[game, L.VIL_DAMAGE] = max(0, state[game, L.VIL_DAMAGE] - a)
+        dmg = vil_col(L.VIL_DAMAGE, v)
+        state[game, dmg] = max(0, state[game, dmg] - a)
     elif op == ops.OP_VILLAIN_MOVE or op == ops.OP_ENEMY_MOVE:
-        t = L.T_VILLAIN if op == ops.OP_VILLAIN_MOVE else src
+        t = vt if op == ops.OP_VILLAIN_MOVE else src
         pos = enemy_pos(state, game, tables, t)
         if pos >= 0 and tables.cfg[TB.CFG_VTIES] != 0:
             push(state, game, F_ENEMY_MOVE, a, bb, pos, hero, t)  # the villain breaks ties
         elif pos >= 0:
-            to = move_enemy(state, game, tables, pos, a, t == L.T_VILLAIN, bb, hero)
+            to = move_enemy(state, game, tables, pos, a, L.is_villain_target(t), bb, hero)
             set_enemy_pos(state, game, t, to)
     elif op == ops.OP_MOVE_AWAY:
         if c == ops.AWAY_FROM_VILLAIN:
-            origin = state[game, L.VIL_LOC]
+            origin = state[game, vil_col(L.VIL_LOC, v)]
         else:
             origin = enemy_pos(state, game, tables, src)
         if origin >= 0:
-            mask = heroes_for(state, game, tables, bb, hero)
+            mask = heroes_for(state, game, tables, bb, hero, v)
             for o in range(tables.cfg[TB.CFG_N_HEROES]):
                 if (mask >> o) & 1:
                     move_hero_away(state, game, tables, o, origin, a)
     elif op == ops.OP_COUNTER_ADD:
         add_counter(state, game, tables, a, bb)
     elif op == ops.OP_FORTIFY:
-        state[game, L.DEF_BONUS + bb] += a
+        state[game, def_bonus_col(v) + bb] += a
     else:
         return False
     return True
@@ -1677,7 +1751,7 @@ def step_turn_op(state, game, tables, op, a, bb, hero):
     elif op == F_VCARD_END:
         op_vcard_end(state, game, tables, a)
     elif op == F_SCHEME_ONCE:
-        op_scheme_once(state, game, tables, hero)
+        op_scheme_once(state, game, tables, a)
     elif op == F_HERO_TURN:
         op_hero_turn(state, game, tables)
     elif op == F_MAIN:
@@ -1710,6 +1784,8 @@ def step_turn_op(state, game, tables, op, a, bb, hero):
     elif op == F_ENEMY_MOVE:
         op_enemy_move(state, game, tables, a, bb, top(state, game, 3), hero,
                       top(state, game, 5))
+    elif op == F_FACE:
+        op_face(state, game, tables, hero)
     else:
         return False
     return True

@@ -68,8 +68,13 @@ def violations(state: np.ndarray, T: TB.Tables, masks: np.ndarray | None = None)
             f"hero {h} set-aside pilot damage outside [0, pilot health)")
         bad((f("hfocus")[:, h] < 0) | (f("hfocus")[:, h] > T.cfg[TB.CFG_FOCUS_CAP]),
             f"hero {h} focus outside [0, cap]")
-    bad(~_deck_matches(f("vdeck_order"), f("vdeck_n"), f("vloc"), L.L_DECK),
+    # each villain's deck order lists its own card slots (Two Fronts: slots from VDECK are
+    # the second villain's, all removed with one villain)
+    vloc = f("vloc")
+    bad(~_deck_matches(f("vdeck_order"), f("vdeck_n"), vloc[:, :TB.VDECK], L.L_DECK),
         "villain deck order != cards in deck")
+    bad(~_deck_matches(f("vdeck2_order"), f("vdeck2_n"), vloc[:, TB.VDECK:], L.L_DECK),
+        "second villain deck order != its cards in deck")
     bad(~_deck_matches(f("ideck_order"), f("ideck_n"), f("iloc"), L.L_DECK),
         "issue deck order != cards in deck")
     clue_zone = np.where(f("clue_loc") == -1, 0, 1)
@@ -88,6 +93,8 @@ def violations(state: np.ndarray, T: TB.Tables, masks: np.ndarray | None = None)
     bad((f("vil_damage") > f("vil_health")) & (f("outcome") == L.OUT_ONGOING),
         "villain damage above health in a running game")
     running = f("outcome") == L.OUT_ONGOING
+    if T.cfg[TB.CFG_N_VILLAINS] >= 2:
+        out += _two_fronts_violations(state, T, running)
     out += _nemesis_violations(state, T, running)
     out += _special_minion_violations(state, T)
     out += _ally_violations(state, T)
@@ -150,9 +157,38 @@ def _nemesis_violations(state: np.ndarray, T: TB.Tables, running: np.ndarray) ->
     schemes = T.icard[:, TB.IC_TYPE] == TB.IT_SCHEME
     unsolved = ((f("iloc") == L.L_THREAT) & (f("iside") == 0) & schemes).sum(axis=1)
     unsolved += (alive_all & (side == 0)).sum(axis=1)
-    bad(f("vil_hidden") != unsolved, "hidden tokens != unsolved Scheme sides")
+    # (Two Fronts: split between the two Villain cards; vil2_hidden is 0 with one villain)
+    bad(f("vil_hidden") + f("vil2_hidden") != unsolved, "hidden tokens != unsolved Scheme sides")
     bad(running & (f("vil_side") == 1) & alive_all.any(axis=1)
         & (f("vil_damage") >= f("vil_health")), "villain at 0 health while a nemesis remains")
+    return out
+
+
+def _two_fronts_violations(state: np.ndarray, T: TB.Tables, running: np.ndarray) -> list[str]:
+    """Two Fronts: each hero faces an undefeated villain, both undefeated villains are faced
+    by a hero at least, a defeated villain has no card in play, the second Villain card's
+    damage stays below its health, and only a game with both villains defeated is won."""
+    f = lambda name: L.field_view(state, name)  # noqa: E731
+    out: list[str] = []
+    bad = _reporter(out)
+    nh = int(T.cfg[TB.CFG_N_HEROES])
+    face = f("hface")[:, :nh]
+    vil_out = f("vil_out")
+    bad(((face < 0) | (face > 1)).any(axis=1), "a hero faces no villain")
+    faced_out = np.take_along_axis(vil_out, np.clip(face, 0, 1), axis=1) == 1
+    bad(running & faced_out.any(axis=1), "a hero faces a defeated villain")
+    both = (vil_out == 0).all(axis=1)
+    setup_done = f("turn") != 0  # the facing choice is made during setup
+    for v in range(TB.VILLAINS):
+        bad(running & both & setup_done & ~(face == v).any(axis=1),
+            f"villain {v + 1} is faced by no hero")
+        in_play = np.isin(f("vloc")[:, v * TB.VDECK:(v + 1) * TB.VDECK], (L.L_THREAT, L.L_ATTACHED))
+        bad((vil_out[:, v] == 1) & in_play.any(axis=1),
+            f"defeated villain {v + 1} has cards in play")
+    bad((f("vil2_damage") > f("vil2_health")) & running,
+        "second villain damage above health in a running game")
+    bad((f("outcome") == L.OUT_WIN) & ~(vil_out == 1).all(axis=1),
+        "a win with a villain undefeated")
     return out
 
 

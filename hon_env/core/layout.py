@@ -16,6 +16,7 @@ Encodings use ``-1`` for "none/empty". Card zones:
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from hon_env.content.tables import (
     CLUE_DECK,
@@ -34,7 +35,9 @@ from hon_env.content.tables import (
     NEMESES,
     SPECIAL_BYSTANDERS,
     SPECIAL_MINIONS,
+    VCARDS,
     VDECK,
+    VILLAINS,
 )
 
 STACK_DEPTH = 96  # interpreter stack entries per game
@@ -51,6 +54,11 @@ SBY_QUEUE_CAP = 16  # special bystander programs waiting for the interpreter (se
 #   47        T_CAPTURED     the captured bystanders of the target space's panel
 #   [48, 54)  T_ALLY0 + h    the ally of seat h (Allies rule; who suffers an inflict)
 #   [54, 58)  T_CRISIS0 + k  crisis card k (Crisis Cards rule) with a danger value, at its token
+#   [58, 87)  T_W0 + i       the second villain's deck card i (villain card slot VDECK + i)
+#   87        T_VILLAIN2     the second Villain card (Two Fronts variant)
+# The second villain's targets come after the rulebook's so that every target number and
+# action of a one-villain game keeps its value; code that compares targets by order goes
+# through is_vcard_target / vcard_of / is_villain_target first.
 T_V0 = 0
 T_I0 = VDECK
 T_VILLAIN = VDECK + IDECK
@@ -58,8 +66,11 @@ T_NEM0 = T_VILLAIN + 1
 T_MINION = T_NEM0 + NEMESES
 T_CAPTURED = T_MINION + 1
 T_ALLY0 = T_CAPTURED + 1
-T_CRISIS0 = T_ALLY0 + MAX_HEROES  # crisis targets come last (checks use t >= T_CRISIS0)
-N_TARGETS = T_CRISIS0 + MAX_CRISES
+T_CRISIS0 = T_ALLY0 + MAX_HEROES  # the rulebook's last targets (checks use t >= T_CRISIS0
+#                                   after the second villain's targets are ruled out)
+T_W0 = T_CRISIS0 + MAX_CRISES
+T_VILLAIN2 = T_W0 + VDECK
+N_TARGETS = T_VILLAIN2 + 1
 ALLY_BIT = 8  # in a D_PICK_HERO seat mask, bit ALLY_BIT + h stands for seat h's ally
 LATCH_OPEN = 1  # CRISIS_LATCH: inside an effect that has caused no crisis yet
 LATCH_SPENT = 2  # CRISIS_LATCH: inside an effect that already caused its crisis
@@ -109,7 +120,7 @@ DECISIONS = _field("decisions", hi=HUGE)  # decisions answered so far
 SP = _field("sp", hi=STACK_DEPTH + 1)  # interpreter stack pointer (entries in use)
 STACK = _field("stack", STACK_DEPTH, STACK_W, lo=I32_MIN, hi=I32_END, live="sp")
 # --- the pending decision
-DEC_KIND = _field("dec_kind", hi=19)  # D_* (D_NONE when the game is over)
+DEC_KIND = _field("dec_kind", hi=20)  # D_* (D_NONE when the game is over)
 DEC_HERO = _field("dec_hero", hi="deciders")  # seat that decides (VILLAIN_SEAT: the villain)
 DEC_A = _field("dec_a", lo=-1, hi=BIG)  # decision context (see masks.py for each kind)
 DEC_B = _field("dec_b", lo=-1, hi=BIG)
@@ -192,23 +203,26 @@ ROLL_DICE = _field("roll_dice", hi=BIG)  # dice gathered
 ROLL_SUCC = _field("roll_succ", hi=BIG)  # successes not yet spent
 ROLL_FOCUS = _field("roll_focus", hi=BIG)  # focus results not yet spent
 # villain card drawn for the Showdown reaction, -1
-ROLL_SHOWDOWN = _field("roll_showdown", lo=-1, hi=VDECK)
+ROLL_SHOWDOWN = _field("roll_showdown", lo=-1, hi=VCARDS)  # either villain's card slot
 ASSIGN = _field("assign", N_TARGETS, hi=BIG)  # successes assigned per target (T_* numbering)
 # --- clue deck
 CLUE_N = _field("clue_n", hi=CLUE_DECK + 1)  # cards left in the clue deck
 CLUE_ORDER = _field("clue_order", CLUE_DECK, hi=CLUE_DECK)  # deck order, top = index clue_n-1
 # -1 deck, -2 discard, -3 not in the game, else seat
 CLUE_LOC = _field("clue_loc", CLUE_DECK, lo=-3, hi="heroes")
-# --- villain deck
+# --- villain deck (the first villain's; the second's order is VDECK2_* at the end)
 VDECK_N = _field("vdeck_n", hi=VDECK + 1)
 VDECK_ORDER = _field("vdeck_order", VDECK, hi=VDECK)
-VLOC = _field("vloc", VDECK, hi=N_ZONES)  # L_*
-VOWNER = _field("vowner", VDECK, lo=-1, hi="heroes")  # seat of the threat area, -1
-VPOS = _field("vpos", VDECK, lo=-1, hi="spaces")  # lackey figure / peril token space, -1
-VDMG = _field("vdmg", VDECK, hi=BIG)
-VJUST = _field("vjust", VDECK, hi=BIG)
-VEXH = _field("vexh", VDECK, hi=2)
-VATTACH = _field("vattach", VDECK, lo=-1, hi=N_TARGETS)  # host target (T_*) of an attached card, -1
+# villain cards c < VDECK are the first villain's, the rest the second's (Two Fronts; they
+# are L_REMOVED with one villain)
+VLOC = _field("vloc", VCARDS, hi=N_ZONES)  # L_*
+VOWNER = _field("vowner", VCARDS, lo=-1, hi="heroes")  # seat of the threat area, -1
+VPOS = _field("vpos", VCARDS, lo=-1, hi="spaces")  # lackey figure / peril token space, -1
+VDMG = _field("vdmg", VCARDS, hi=BIG)
+VJUST = _field("vjust", VCARDS, hi=BIG)
+VEXH = _field("vexh", VCARDS, hi=2)
+# host target (T_*) of an attached card, -1
+VATTACH = _field("vattach", VCARDS, lo=-1, hi=N_TARGETS)
 # --- issue deck (Scheme cards first)
 IDECK_N = _field("ideck_n", hi=IDECK + 1)
 IDECK_ORDER = _field("ideck_order", IDECK, hi=IDECK)
@@ -272,6 +286,27 @@ HEADLINE_DONE = _field("headline_done", MAX_HEADLINES, hi=MAX_HEROES + 1)  # fin
 # --- per-game content (core/teams.py): the row of the tables the game plays, in a vector env
 # whose games draw their scenario from a pool; always 0 for a single game
 TEAM = _field("team", hi="tables")
+# --- the second villain (Two Fronts variant, core/two_fronts.py; untouched with one villain)
+# Its Villain-card fields, in the order of the first villain's VIL_SIDE..VIL_DANGER, so
+# villain v's copy of field F is column F + v * VIL_STRIDE.
+VIL2_SIDE = _field("vil2_side", hi=2)
+VIL2_HIDDEN = _field("vil2_hidden", hi=64)
+VIL2_JUSTICE = _field("vil2_justice", hi=BIG)
+VIL2_DAMAGE = _field("vil2_damage", hi=BIG)
+VIL2_LOC = _field("vil2_loc", hi="spaces")
+VIL2_IN_PANEL = _field("vil2_in_panel", hi=2)
+VIL2_OWNER = _field("vil2_owner", lo=-1, hi="heroes")
+VIL2_EXH = _field("vil2_exh", hi=2)
+VIL2_HEALTH = _field("vil2_health", hi=BIG)
+VIL2_DANGER = _field("vil2_danger", hi=BIG)
+VIL_STRIDE = VIL2_SIDE - VIL_SIDE
+# its deck: card VDECK + VDECK2_ORDER[k]; villain v's copy of VDECK_N is VDECK_N + v * DECK_STRIDE
+VDECK2_N = _field("vdeck2_n", hi=VDECK + 1)
+VDECK2_ORDER = _field("vdeck2_order", VDECK, hi=VDECK)
+DECK_STRIDE = VDECK2_N - VDECK_N
+DEF_BONUS2 = _field("def_bonus2", 2, lo=-BIG, hi=BIG)  # as DEF_BONUS, for the second villain
+HFACE = _field("hface", MAX_HEROES, hi=VILLAINS, seat=True)  # villain each hero faces
+VIL_OUT = _field("vil_out", VILLAINS, hi=2)  # 1: villain v is defeated (two villains)
 
 STATE_LEN = _cursor
 
@@ -350,6 +385,8 @@ HERO_COUNTER_NAMES = tuple(EVENT_NAMES[e] for e in HERO_EVENTS) + (
 #   [325, 383)          TARGET   choose target t (T_* numbering)
 #   [383, 389)          HERO     choose the hero k seats after you (0 = yourself)
 #   [389, 409)          CARD     choose card i of your hand
+#   [409, 439)          TARGET2  choose target T_W0 + k (the second villain's cards; Two Fronts)
+#   [439]               TURN     turn around to face the other villain (an action; Two Fronts)
 A_PASS = 0
 A_DRAW = 1
 A_SPACE = 2
@@ -367,18 +404,69 @@ A_FOCUS = A_CLUE + CLUE_LIST  # copies of one clue card are one action (see mask
 A_OPTION = A_FOCUS + 1
 N_OPTIONS = 8
 A_TARGET = A_OPTION + N_OPTIONS
-A_HERO = A_TARGET + N_TARGETS
+A_HERO = A_TARGET + T_W0  # the TARGET segment covers the rulebook's targets [0, T_W0)
 A_CARD = A_HERO + MAX_HEROES
-N_ACTIONS = A_CARD + HERO_DECK
+A_TARGET2 = A_CARD + HERO_DECK
+A_TURN = A_TARGET2 + N_TARGETS - T_W0
+N_ACTIONS = A_TURN + 1
 
 SEGMENTS = (
     ("pass", A_PASS, 1), ("draw", A_DRAW, 1), ("space", A_SPACE, MAX_SPACES),
     ("attack", A_ATTACK, MAX_SPACES), ("solve", A_SOLVE, MAX_SPACES),
     ("play", A_PLAY, HERO_DECK), ("use", A_USE, N_USE),
     ("feat", A_FEAT, HERO_DECK * N_FEAT_KINDS), ("clue", A_CLUE, CLUE_LIST),
-    ("focus", A_FOCUS, 1), ("option", A_OPTION, N_OPTIONS), ("target", A_TARGET, N_TARGETS),
+    ("focus", A_FOCUS, 1), ("option", A_OPTION, N_OPTIONS), ("target", A_TARGET, T_W0),
     ("hero", A_HERO, MAX_HEROES), ("card", A_CARD, HERO_DECK),
+    ("target2", A_TARGET2, N_TARGETS - T_W0), ("turn", A_TURN, 1),
 )
+
+
+@njit(cache=True)
+def target_action(t):
+    """The action that chooses target ``t`` (TARGET, or TARGET2 for the second villain's)."""
+    return A_TARGET + t if t < T_W0 else A_TARGET2 + t - T_W0
+
+
+@njit(cache=True)
+def action_target(a):
+    """The target a TARGET or TARGET2 action ``a`` chooses (inverse of ``target_action``)."""
+    return a - A_TARGET if a < A_TARGET2 else a - A_TARGET2 + T_W0
+
+
+@njit(cache=True)
+def is_target_action(a):
+    """Is action ``a`` in the TARGET or TARGET2 segment?"""
+    return A_TARGET <= a < A_HERO or A_TARGET2 <= a < A_TURN
+
+
+@njit(cache=True)
+def vcard_target(c):
+    """Target of villain card slot ``c`` (either villain's deck)."""
+    return c if c < VDECK else T_W0 + c - VDECK
+
+
+@njit(cache=True)
+def is_vcard_target(t):
+    """Is target ``t`` a villain deck card (either villain's)?"""
+    return (0 <= t < T_I0) or (T_W0 <= t < T_VILLAIN2)
+
+
+@njit(cache=True)
+def vcard_of(t):
+    """Villain card slot of a villain deck card target (``is_vcard_target``)."""
+    return t if t < T_I0 else t - T_W0 + VDECK
+
+
+@njit(cache=True)
+def villain_target(v):
+    """Target of villain ``v``'s Villain card."""
+    return T_VILLAIN if v == 0 else T_VILLAIN2
+
+
+@njit(cache=True)
+def is_villain_target(t):
+    """Is target ``t`` a Villain card (either villain's)?"""
+    return t == T_VILLAIN or t == T_VILLAIN2
 
 # --- decision kinds (what the pending decision asks; see masks.py)
 D_NONE = 0
@@ -404,10 +492,11 @@ D_VPLAY = 16  # TARGET T_V0 + i: the villain plays hand card i against hero DEC_
 # core/enemy_ties.py): DEC_A the moving enemy (a TARGET id), DEC_B its current space.
 D_ENEMY_TARGET = 17  # SPACE: the space of the target (tied for nearest) it moves toward
 D_ENEMY_STEP = 18  # SPACE: its next space (several shortest paths)
+D_FACE = 19  # OPTION v: face villain v (setup); Two Fronts variant only
 DECISION_NAMES = (
     "none", "mulligan", "main", "move", "place", "cunning", "clue_dice", "focus_spend",
     "assign", "damage", "discard_or_damage", "pick_hero", "pick_target", "attack_space",
-    "solve_space", "rescue", "villain_play", "enemy_target", "enemy_step",
+    "solve_space", "rescue", "villain_play", "enemy_target", "enemy_step", "face",
 )
 # The villain agent's seat (Mastermind variant) is DEC_HERO of the decisions it owns. It
 # has no hero fields; villain cards in its hand have zone L_HAND.
@@ -420,3 +509,18 @@ def field_view(state: np.ndarray, name: str) -> np.ndarray:
     size = int(np.prod(shape)) if shape else 1
     view = state[:, start:start + size]
     return view.reshape((state.shape[0],) + shape) if shape else view[:, 0]
+
+
+def _check_villain_blocks() -> None:
+    """The second villain's fields mirror the first's at fixed strides (see VIL_STRIDE)."""
+    first = ("vil_side", "vil_hidden", "vil_justice", "vil_damage", "vil_loc", "vil_in_panel",
+             "vil_owner", "vil_exh", "vil_health", "vil_danger")
+    for name in first:
+        second = name.replace("vil_", "vil2_")
+        if FIELDS[second][0] - FIELDS[name][0] != VIL_STRIDE or RANGES[second] != RANGES[name]:
+            raise AssertionError(f"{second} does not mirror {name}")
+    if FIELDS["vdeck2_order"][0] - FIELDS["vdeck_order"][0] != DECK_STRIDE:
+        raise AssertionError("vdeck2_order does not mirror vdeck_order")
+
+
+_check_villain_blocks()

@@ -14,6 +14,7 @@ from hon_env.content import ops
 from hon_env.content import tables as TB
 from hon_env.core import layout as L
 from hon_env.core.enemy_ties import tie_mask
+from hon_env.core.facing import can_turn, may_affect, target_villain, vil_col
 from hon_env.core.geometry import bystander_at, captives, is_empty
 from hon_env.core.mastermind import hero_origin, vplay_mask
 from hon_env.core.queries import (
@@ -27,6 +28,7 @@ from hon_env.core.queries import (
     roll_solver,
     target_space,
 )
+from hon_env.core.two_fronts import face_mask
 from hon_env.core.zones import held_clue
 
 
@@ -64,28 +66,30 @@ def can_place(s, b, T, h, sp, rng):
 
 
 @njit(cache=True)
-def attack_from(s, b, T, here, sp, rng):
-    """Is there an enemy to Attack in ``sp``, within ``rng`` of a figure at ``here``?"""
-    return here >= 0 and T.dist[here, sp] <= rng and any_enemy_in_space(s, b, T, sp)
+def attack_from(s, b, T, here, sp, rng, face):
+    """Is there an enemy to Attack in ``sp``, within ``rng`` of a figure at ``here``, that
+    seat ``face`` may affect (Two Fronts: the villain it faces)?"""
+    return here >= 0 and T.dist[here, sp] <= rng and any_enemy_in_space(s, b, T, sp, face)
 
 
 @njit(cache=True)
-def solve_from(s, b, T, here, sp, rng, h):
+def solve_from(s, b, T, here, sp, rng, h, face):
     """Is there a problem in ``sp`` that solver ``h`` (-1: an ally) can Solve from a figure
-    at ``here``, within ``rng``?"""
-    return here >= 0 and T.dist[here, sp] <= rng and any_problem_in_space(s, b, T, sp, h)
+    at ``here``, within ``rng``, and that seat ``face`` may affect?"""
+    return (here >= 0 and T.dist[here, sp] <= rng
+            and any_problem_in_space(s, b, T, sp, h, face))
 
 
 @njit(cache=True)
 def can_attack_at(s, b, T, h, sp, rng):
     """May hero ``h`` attack space ``sp`` (within ``rng`` spaces, 1 = nearby)?"""
-    return attack_from(s, b, T, s[b, L.HLOC + h], sp, rng)
+    return attack_from(s, b, T, s[b, L.HLOC + h], sp, rng, h)
 
 
 @njit(cache=True)
 def can_solve_at(s, b, T, h, sp, rng):
     """May hero ``h`` solve at space ``sp`` (within ``rng`` spaces, 1 = nearby)?"""
-    return solve_from(s, b, T, s[b, L.HLOC + h], sp, rng, h)
+    return solve_from(s, b, T, s[b, L.HLOC + h], sp, rng, h, h)
 
 
 @njit(cache=True)
@@ -102,15 +106,16 @@ def ally_can_place(s, b, T, h, sp, rng):
 
 @njit(cache=True)
 def ally_can_attack_at(s, b, T, h, sp, rng):
-    """May seat ``h``'s ally Attack space ``sp`` (within ``rng`` of its figure)?"""
-    return attack_from(s, b, T, s[b, L.ALLY_LOC + h], sp, rng)
+    """May seat ``h``'s ally Attack space ``sp`` (within ``rng`` of its figure)? The ally
+    faces as its hero does (003 §BATTLE: hero cards face like their hero)."""
+    return attack_from(s, b, T, s[b, L.ALLY_LOC + h], sp, rng, h)
 
 
 @njit(cache=True)
 def ally_can_solve_at(s, b, T, h, sp, rng):
     """May seat ``h``'s ally Solve at space ``sp``? Problems that need a hero in their
     panel are out of its reach; captives are not."""
-    return solve_from(s, b, T, s[b, L.ALLY_LOC + h], sp, rng, -1)
+    return solve_from(s, b, T, s[b, L.ALLY_LOC + h], sp, rng, -1, h)
 
 
 @njit(cache=True)
@@ -167,17 +172,22 @@ def yield_target(s, b, T, h):
 
 @njit(cache=True)
 def pick_target_ok(s, b, T, h, t, kind, rng):
-    """Target filter of D_PICK_TARGET: kind 0 enemy, 1 problem, 2 own ready threat card."""
+    """Target filter of D_PICK_TARGET: kind 0 enemy, 1 problem, 2 own ready threat card;
+    never a card of the villain ``h`` does not face (003 §FACING A VILLAIN)."""
+    if not may_affect(s, b, T, h, t):
+        return False
     if kind == 2:
-        if t < L.T_I0:
-            return (s[b, L.VLOC + t] == L.L_THREAT and s[b, L.VOWNER + t] == h
-                    and s[b, L.VEXH + t] == 0)
+        if L.is_vcard_target(t):
+            c = L.vcard_of(t)
+            return (s[b, L.VLOC + c] == L.L_THREAT and s[b, L.VOWNER + c] == h
+                    and s[b, L.VEXH + c] == 0)
+        if L.is_villain_target(t):
+            v = target_villain(t)
+            return s[b, vil_col(L.VIL_OWNER, v)] == h and s[b, vil_col(L.VIL_EXH, v)] == 0
         if t < L.T_VILLAIN:
             i = t - L.T_I0
             return (s[b, L.ILOC + i] == L.L_THREAT and s[b, L.IOWNER + i] == h
                     and s[b, L.IEXH + i] == 0)
-        if t == L.T_VILLAIN:
-            return s[b, L.VIL_OWNER] == h and s[b, L.VIL_EXH] == 0
         if t < L.T_MINION:
             k = t - L.T_NEM0
             return nem_in_play(s, b, k) and s[b, L.NEM_OWNER + k] == h and s[b, L.NEM_EXH + k] == 0
@@ -244,6 +254,8 @@ def legal_mask(state, game, tables, out):
         return vplay_mask(state, game, out)
     if kind == L.D_ENEMY_TARGET or kind == L.D_ENEMY_STEP:
         return tie_mask(state, game, tables, out)
+    if kind == L.D_FACE:
+        return face_mask(state, game, tables, hero, out)
     return 0, -1
 
 
@@ -316,6 +328,8 @@ def mask_main(state, game, tables, hero, out):
     if (state[game, L.HFOCUS + hero] >= tables.cfg[TB.CFG_FOCUS_TO_FLIP]
             and state[game, L.HSIDE + hero] == 0):
         n, last = _set(out, L.A_FOCUS, n, last)
+    if acts > 0 and can_turn(state, game, tables, hero):
+        n, last = _set(out, L.A_TURN, n, last)
     return n, last
 
 
@@ -384,14 +398,17 @@ def mask_assign(state, game, tables, out):
     last = -1
     for t in range(L.N_TARGETS):
         if can_take_success(state, game, tables, t):
-            n, last = _set(out, L.A_TARGET + t, n, last)
+            n, last = _set(out, L.target_action(t), n, last)
     return n, last
 
 
 @njit(cache=True)
 def can_take_success(state, game, tables, t):
     """Can target ``t`` take a success of the roll in progress: an enemy in the rolled
-    space (Attack) or a problem there that the roll's solver may Solve (Solve)?"""
+    space (Attack) or a problem there that the roll's solver may Solve (Solve), and not
+    a card of the villain the rolling hero (or ally's hero) does not face?"""
+    if not may_affect(state, game, tables, state[game, L.ROLL_HERO], t):
+        return False
     sp = state[game, L.ROLL_SPACE]
     if state[game, L.ROLL_KIND] == 1:
         return enemy_in_space(state, game, tables, t, sp)
@@ -451,7 +468,7 @@ def mask_pick_target(state, game, tables, hero, out):
     last = -1
     for t in range(L.N_TARGETS):
         if pick_target_ok(state, game, tables, hero, t, state[game, L.DEC_A], state[game, L.DEC_B]):
-            n, last = _set(out, L.A_TARGET + t, n, last)
+            n, last = _set(out, L.target_action(t), n, last)
     return n, last
 
 

@@ -49,7 +49,7 @@ def fill_hand(s, b, T):
     villain deck."""
     n = hand_count(s, b)
     while n < T.cfg[CFG_VHAND]:
-        c = villain_draw(s, b)
+        c = villain_draw(s, b, 0)
         if c < 0:
             break
         s[b, L.VLOC + c] = L.L_HAND

@@ -380,6 +380,45 @@ with _OBS.section("own_cards", HERO_DECK, "self's hero deck card, in the slots o
     OC_ABILITY_FX = s.feat("ability_effect", len(HERO_OPS), "/ 3", "the same for its "
                            "ability's effect")
 
+# The Two Fronts variant (two villains): all zeros with one villain. Everything is public.
+with _OBS.section("two_fronts") as s:
+    TF_ON = s.feat("on", doc="two villains on the board (the Two Fronts variant)")
+    TF_SIDE = s.feat("villain2_side", doc="1 once the second Villain card is revealed")
+    TF_HIDDEN = s.feat("villain2_hidden", scale="/ 6", doc="hidden tokens on the second "
+                       "Villain card")
+    TF_JUSTICE = s.feat("villain2_justice", scale="fraction of danger",
+                        doc="justice on the hidden second villain")
+    TF_DAMAGE = s.feat("villain2_damage", scale="fraction of health",
+                       doc="damage on the revealed second villain")
+    TF_IN_PANEL = s.feat("villain2_in_panel", doc="the second villain's figure stands in a "
+                         "scheme panel")
+    TF_PANEL = s.feat("villain2_panel", 6, "one-hot", "the panel the second villain schemes "
+                      "in, 1-6; all zero while its figure is off the map or it is defeated")
+    TF_DECK = s.feat("villain2_deck", scale="/ villain deck size",
+                     doc="the second villain's cards left to draw")
+    TF_DEFEATED = s.feat("defeated", 2, "multi-hot", "each villain (first, second) is defeated")
+    TF_HERO_COUNT = s.feat("hero_count", 2, "/ 6", "the hero count of each villain's per-hero "
+                           "values (the heroes facing it, at least the floor)")
+    TF_MAY_TURN = s.feat("self_may_turn", doc="self may turn around (given an action left): "
+                         "another hero faces the villain self faces")
+with _OBS.section("two_fronts_seats", MAX_HEROES, "seat, self first, then in seat order") as s:
+    TS_FACES = s.feat("faces", 2, "one-hot", "the villain the hero faces (first, second)")
+with _OBS.section("two_fronts_spaces", MAX_SPACES, "board space") as s:
+    TP_VILLAIN2 = s.feat("villain2", doc="the second villain's figure stands here")
+    TP_LACKEYS2 = s.feat("lackeys2", scale="count", doc="the second villain's lackey "
+                         "figures here")
+    TP_LACKEY2_DAMAGE = s.feat("lackey2_damage", scale="fraction of health",
+                               doc="most damaged of the second villain's lackeys here")
+    TP_PERIL2 = s.feat("peril2", doc="a token of the second villain's Peril card here")
+with _OBS.section("villain2_cards", VDECK, "the second villain's deck card") as s:
+    # the row layout of ``villain_cards`` (the encoder writes both with one function)
+    for _name, _doc in (("own_threat_area", ""), ("other_threat_area", ""), ("discard", ""),
+                        ("damage", ""), ("justice", ""), ("exhausted", ""),
+                        ("in_play_elsewhere", "pending, attached or in the issue area"),
+                        ("distance", "")):
+        s.feat(_name, scale={"damage": "fraction of health", "justice": "fraction of danger",
+                             "distance": "/ 10"}.get(_name, "0/1"), doc=_doc)
+
 OBS_FEATURES: tuple[Feature, ...] = tuple(_OBS.features)
 OBS_SECTIONS: tuple[tuple[str, int, int, int, str], ...] = tuple(_OBS.sections)
 OBS_DIM = _OBS.size
@@ -405,6 +444,11 @@ OFF_FAME_SEATS, FAME_SEAT_FEATS = _BASE["fame_seats"]
 OFF_FAME_HEADLINES, FAME_HEADLINE_FEATS = _BASE["fame_headlines"]
 OFF_ET = _BASE["enemy_ties"][0]
 OFF_OWN_CARDS, OWN_CARD_FEATS = _BASE["own_cards"]
+OFF_TWO_FRONTS = _BASE["two_fronts"][0]
+OFF_TF_SEATS, TF_SEAT_FEATS = _BASE["two_fronts_seats"]
+OFF_TF_SPACES, TF_SPACE_FEATS = _BASE["two_fronts_spaces"]
+OFF_VCARDS2 = _BASE["villain2_cards"][0]
+assert _BASE["villain2_cards"][1] == CARD_FEATS  # both villains' cards share a row layout
 assert _BASE["issue_cards"][1] == CARD_FEATS  # villain and issue cards share a row layout
 
 # The global state: seat 0's observation, then every seat's hand.

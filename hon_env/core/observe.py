@@ -59,6 +59,7 @@ from hon_env.content.tables import (
     SPECIAL_BYSTANDERS,
     SPECIAL_MINIONS,
     VC_TYPE,
+    VILLAINS,
     VT_LACKEY,
     VT_PERIL,
 )
@@ -66,6 +67,7 @@ from hon_env.core import layout as L
 from hon_env.core import obs_features as F
 from hon_env.core.card_features import encode_own_cards
 from hon_env.core.enemy_ties import pending_move
+from hon_env.core.facing import can_turn, hero_count_for, two_villains, villain_active
 from hon_env.core.fame import encode_fame
 from hon_env.core.geometry import panel_of_space
 from hon_env.core.mastermind import hand_count
@@ -165,6 +167,7 @@ def encode_obs(s, b, T, seat, out):
     encode_fame(s, b, T, view, out)
     _enemy_ties(s, b, T, out)
     encode_own_cards(T, view, out)
+    _two_fronts(s, b, T, view, here, out)
     if seat >= L.VILLAIN_SEAT:
         _villain_view(s, b, out)
 
@@ -247,7 +250,7 @@ def _global(s, b, T, seat, out):
     out[g + F.G_VILLAIN_DAMAGE] = _frac(s[b, L.VIL_DAMAGE], s[b, L.VIL_HEALTH])
     out[g + F.G_VILLAIN_IN_PANEL] = s[b, L.VIL_IN_PANEL]
     # panels 1..6; a figure off the map (-1) schemes in no panel: the one-hot stays empty
-    panel = villain_panel(s, b, T) if s[b, L.VIL_LOC] >= 0 else 0
+    panel = villain_panel(s, b, T, 0) if s[b, L.VIL_LOC] >= 0 else 0
     if panel > 0:
         out[g + F.G_VILLAIN_PANEL - 1 + min(panel, 6)] = 1.0
     out[g + F.G_MINION_SUPPLY] = s[b, L.MINION_SUPPLY] / 10.0
@@ -301,7 +304,7 @@ def _board(s, b, T, seat, here, out):
         if loc >= 0:
             f = F.SPACE_SELF_HERO if h == seat else F.SPACE_OTHER_HEROES
             out[OFF_SPACES + loc * SPACE_FEATS + f] += 1.0
-    if s[b, L.VIL_LOC] >= 0:
+    if s[b, L.VIL_LOC] >= 0 and s[b, L.VIL_OUT] == 0:
         out[OFF_SPACES + s[b, L.VIL_LOC] * SPACE_FEATS + F.SPACE_VILLAIN] = 1.0
     nh = T.cfg[CFG_N_HEROES]
     for i in range(L.VDECK):
@@ -400,23 +403,72 @@ def _others(s, b, T, seat, here, out):
 
 
 @njit(cache=True)
+def _vcard_row(s, b, T, seat, here, c, o, out):
+    """One ``villain_cards`` (or ``villain2_cards``) row at ``o``: villain card slot ``c``."""
+    nh = T.cfg[CFG_N_HEROES]
+    t = L.vcard_target(c)
+    z = s[b, L.VLOC + c]
+    if z == L.L_THREAT:
+        own = s[b, L.VOWNER + c] == seat
+        out[o + (F.VCARD_OWN_THREAT if own else F.VCARD_OTHER_THREAT)] = 1.0
+        out[o + F.VCARD_DAMAGE] = _frac(s[b, L.VDMG + c], enemy_health(s, b, T, t, nh))
+        out[o + F.VCARD_JUSTICE] = _frac(s[b, L.VJUST + c], problem_danger(s, b, T, t, nh))
+        out[o + F.VCARD_EXHAUSTED] = s[b, L.VEXH + c]
+        out[o + F.VCARD_DISTANCE] = _dist(T, here, s[b, L.VPOS + c])
+    elif z == L.L_DISCARD:
+        out[o + F.VCARD_DISCARD] = 1.0
+    elif z == L.L_PENDING or z == L.L_ATTACHED or z == L.L_ISSUE_AREA:
+        out[o + F.VCARD_ASIDE] = 1.0
+
+
+@njit(cache=True)
+def _two_fronts(s, b, T, seat, here, out):
+    """The ``two_fronts``, ``two_fronts_seats``, ``two_fronts_spaces`` and ``villain2_cards``
+    sections (zeros with one villain; ``out`` is already zeroed)."""
+    if not two_villains(T):
+        return
+    nh = T.cfg[CFG_N_HEROES]
+    g = F.OFF_TWO_FRONTS
+    out[g + F.TF_ON] = 1.0
+    out[g + F.TF_SIDE] = s[b, L.VIL2_SIDE]
+    out[g + F.TF_HIDDEN] = s[b, L.VIL2_HIDDEN] / MAX_HEROES
+    out[g + F.TF_JUSTICE] = _frac(s[b, L.VIL2_JUSTICE], s[b, L.VIL2_DANGER])
+    out[g + F.TF_DAMAGE] = _frac(s[b, L.VIL2_DAMAGE], s[b, L.VIL2_HEALTH])
+    out[g + F.TF_IN_PANEL] = s[b, L.VIL2_IN_PANEL]
+    active = villain_active(s, b, T, 1)
+    if active and s[b, L.VIL2_LOC] >= 0:
+        out[g + F.TF_PANEL - 1 + min(villain_panel(s, b, T, 1), 6)] = 1.0
+        o = F.OFF_TF_SPACES + s[b, L.VIL2_LOC] * F.TF_SPACE_FEATS
+        out[o + F.TP_VILLAIN2] = 1.0
+    out[g + F.TF_DECK] = s[b, L.VDECK2_N] / L.VDECK
+    for v in range(VILLAINS):
+        out[g + F.TF_DEFEATED + v] = s[b, L.VIL_OUT + v]
+        out[g + F.TF_HERO_COUNT + v] = hero_count_for(s, b, T, v) / MAX_HEROES
+    out[g + F.TF_MAY_TURN] = 1.0 if seat < nh and can_turn(s, b, T, seat) else 0.0
+    for k in range(nh):
+        h = (seat + k) % nh
+        out[F.OFF_TF_SEATS + k * F.TF_SEAT_FEATS + F.TS_FACES + s[b, L.HFACE + h]] = 1.0
+    for i in range(L.VDECK):
+        c = L.VDECK + i
+        _vcard_row(s, b, T, seat, here, c, F.OFF_VCARDS2 + i * CARD_FEATS, out)
+        pos = s[b, L.VPOS + c]
+        if s[b, L.VLOC + c] != L.L_THREAT or pos < 0:
+            continue
+        o = F.OFF_TF_SPACES + pos * F.TF_SPACE_FEATS
+        if T.vcard[c, VC_TYPE] == VT_PERIL:
+            out[o + F.TP_PERIL2] = 1.0
+        elif T.vcard[c, VC_TYPE] == VT_LACKEY:
+            out[o + F.TP_LACKEYS2] += 1.0
+            hurt = _frac(s[b, L.VDMG + c], enemy_health(s, b, T, L.vcard_target(c), nh))
+            out[o + F.TP_LACKEY2_DAMAGE] = max(out[o + F.TP_LACKEY2_DAMAGE], hurt)
+
+
+@njit(cache=True)
 def _deck_cards(s, b, T, seat, here, out):
     """The ``villain_cards`` and ``issue_cards`` sections: where each deck card is."""
     nh = T.cfg[CFG_N_HEROES]
     for i in range(L.VDECK):
-        o = OFF_VCARDS + i * CARD_FEATS
-        z = s[b, L.VLOC + i]
-        if z == L.L_THREAT:
-            own = s[b, L.VOWNER + i] == seat
-            out[o + (F.VCARD_OWN_THREAT if own else F.VCARD_OTHER_THREAT)] = 1.0
-            out[o + F.VCARD_DAMAGE] = _frac(s[b, L.VDMG + i], enemy_health(s, b, T, i, nh))
-            out[o + F.VCARD_JUSTICE] = _frac(s[b, L.VJUST + i], problem_danger(s, b, T, i, nh))
-            out[o + F.VCARD_EXHAUSTED] = s[b, L.VEXH + i]
-            out[o + F.VCARD_DISTANCE] = _dist(T, here, s[b, L.VPOS + i])
-        elif z == L.L_DISCARD:
-            out[o + F.VCARD_DISCARD] = 1.0
-        elif z == L.L_PENDING or z == L.L_ATTACHED or z == L.L_ISSUE_AREA:
-            out[o + F.VCARD_ASIDE] = 1.0
+        _vcard_row(s, b, T, seat, here, i, OFF_VCARDS + i * CARD_FEATS, out)
     for i in range(L.IDECK):
         o = OFF_ICARDS + i * CARD_FEATS
         z = s[b, L.ILOC + i]

@@ -2,7 +2,9 @@
 
 Targets use the ``T_*`` numbering of layout.py: villain deck cards, issue deck cards, the
 Villain card, nemeses (slot k is ``T_NEM0 + k``), "the minions here", "the captured
-bystanders here" and crisis cards with a danger value (slot k is ``T_CRISIS0 + k``).
+bystanders here", crisis cards with a danger value (slot k is ``T_CRISIS0 + k``) and the
+second villain's deck cards and Villain card (Two Fronts). Each query tests the villain
+targets first (``is_vcard_target``, ``is_villain_target``), then the rest by order.
 """
 
 from __future__ import annotations
@@ -11,6 +13,16 @@ from numba import njit
 
 from hon_env.content import tables as TB
 from hon_env.core import layout as L
+from hon_env.core.facing import (
+    card_villain,
+    def_bonus_col,
+    hero_count_of_target,
+    may_affect,
+    target_villain,
+    two_villains,
+    vil_col,
+    villain_active,
+)
 from hon_env.core.geometry import captives, nearest_panel, panel_of_space
 
 
@@ -79,12 +91,13 @@ def armor(s, b, T, h):
 
 
 @njit(cache=True)
-def villain_panel(s, b, T):
-    """The panel the villain schemes in: its own, or the one nearest its figure."""
-    p = panel_of_space(T, s[b, L.VIL_LOC])
+def villain_panel(s, b, T, v):
+    """The panel villain ``v`` schemes in: its own, or the one nearest its figure."""
+    loc = s[b, vil_col(L.VIL_LOC, v)]
+    p = panel_of_space(T, loc)
     if p > 0:
         return p
-    return nearest_panel(T, s[b, L.VIL_LOC])
+    return nearest_panel(T, loc)
 
 
 @njit(cache=True)
@@ -120,12 +133,15 @@ def nemeses_in_play(s, b):
 @njit(cache=True)
 def target_space(s, b, T, t):
     """Map space of a card target (its figure, token or panel), -1 if it has none."""
-    if t < L.T_I0:
-        return s[b, L.VPOS + t]
+    if L.is_vcard_target(t):
+        return s[b, L.VPOS + L.vcard_of(t)]
+    if L.is_villain_target(t):
+        v = target_villain(t)
+        if s[b, L.VIL_OUT + v] == 1 or (v == 1 and not two_villains(T)):
+            return -1
+        return s[b, vil_col(L.VIL_LOC, v)]
     if t < L.T_VILLAIN:
         return s[b, L.IPOS + t - L.T_I0]
-    if t == L.T_VILLAIN:
-        return s[b, L.VIL_LOC]
     if t < L.T_MINION:
         return s[b, L.NEM_POS + t - L.T_NEM0]
     if t >= L.T_CRISIS0:
@@ -136,14 +152,16 @@ def target_space(s, b, T, t):
 @njit(cache=True)
 def is_enemy_card(s, b, T, t):
     """True for a card target that is an enemy in play (lackey, revealed villain, issue enemy)."""
-    if t < L.T_I0:
-        return s[b, L.VLOC + t] == L.L_THREAT and T.vcard[t, TB.VC_TYPE] == TB.VT_LACKEY
+    if L.is_vcard_target(t):
+        c = L.vcard_of(t)
+        return s[b, L.VLOC + c] == L.L_THREAT and T.vcard[c, TB.VC_TYPE] == TB.VT_LACKEY
+    if L.is_villain_target(t):
+        v = target_villain(t)
+        return s[b, vil_col(L.VIL_SIDE, v)] == 1 and s[b, L.VIL_OUT + v] == 0
     if t < L.T_VILLAIN:
         i = t - L.T_I0
         return (s[b, L.ILOC + i] == L.L_THREAT and s[b, L.ISIDE + i] == 1
                 and T.icard[i, TB.IC_BACK] == TB.BACK_ENEMY)
-    if t == L.T_VILLAIN:
-        return s[b, L.VIL_SIDE] == 1
     if t < L.T_MINION:
         k = t - L.T_NEM0
         return nem_in_play(s, b, k) and s[b, L.NEM_SIDE + k] == 1
@@ -153,8 +171,14 @@ def is_enemy_card(s, b, T, t):
 @njit(cache=True)
 def is_problem_card(s, b, T, t, h):
     """True for a problem card that hero ``h`` may place justice on from where they stand."""
-    if t < L.T_I0:
-        return s[b, L.VLOC + t] == L.L_THREAT and T.vcard[t, TB.VC_TYPE] == TB.VT_PERIL
+    if L.is_vcard_target(t):
+        c = L.vcard_of(t)
+        return s[b, L.VLOC + c] == L.L_THREAT and T.vcard[c, TB.VC_TYPE] == TB.VT_PERIL
+    if L.is_villain_target(t):
+        v = target_villain(t)
+        return (s[b, vil_col(L.VIL_SIDE, v)] == 0 and s[b, vil_col(L.VIL_HIDDEN, v)] == 0
+                and s[b, vil_col(L.VIL_IN_PANEL, v)] == 1 and s[b, L.VIL_OUT + v] == 0
+                and in_panel_of(s, b, T, h, s[b, vil_col(L.VIL_LOC, v)]))
     if t < L.T_VILLAIN:
         i = t - L.T_I0
         if s[b, L.ILOC + i] != L.L_THREAT:
@@ -168,9 +192,6 @@ def is_problem_card(s, b, T, t, h):
         # a problem located in a scheme panel is solved only from inside that panel
         pos = s[b, L.IPOS + i]
         return ok and (panel_of_space(T, pos) == 0 or in_panel_of(s, b, T, h, pos))
-    if t == L.T_VILLAIN:
-        return (s[b, L.VIL_SIDE] == 0 and s[b, L.VIL_HIDDEN] == 0 and s[b, L.VIL_IN_PANEL] == 1
-                and in_panel_of(s, b, T, h, s[b, L.VIL_LOC]))
     if t < L.T_MINION:
         # a nemesis Scheme is solved only by heroes in its figure's panel (rulebook: Nemeses)
         k = t - L.T_NEM0
@@ -189,7 +210,7 @@ def enemy_in_space(s, b, T, t, sp):
     if t == L.T_MINION:
         p = panel_of_space(T, sp)
         return p > 0 and s[b, L.MINIONS + p] > 0
-    if t >= L.T_MINION:
+    if t >= L.T_MINION and not L.is_vcard_target(t) and t != L.T_VILLAIN2:
         return False
     return is_enemy_card(s, b, T, t) and target_space(s, b, T, t) == sp
 
@@ -206,18 +227,23 @@ def problem_in_space(s, b, T, t, sp, h):
 
 
 @njit(cache=True)
-def any_enemy_in_space(s, b, T, sp):
-    """Is any enemy (minions of its panel included) in map space ``sp``?
+def any_enemy_in_space(s, b, T, sp, h):
+    """Is any enemy (minions of its panel included) in map space ``sp`` that hero ``h``
+    may affect (``core/facing.may_affect``; every enemy with one villain or ``h`` < 0)?
 
     Positions are compared first: they are plain state reads and rule out most cards.
     """
     p = panel_of_space(T, sp)
     if p > 0 and s[b, L.MINIONS + p] > 0:
         return True
-    if s[b, L.VIL_LOC] == sp and s[b, L.VIL_SIDE] == 1:
-        return True
-    for i in range(L.VDECK):
-        if s[b, L.VPOS + i] == sp and is_enemy_card(s, b, T, i):
+    for v in range(TB.VILLAINS):
+        t = L.villain_target(v)
+        if (s[b, vil_col(L.VIL_LOC, v)] == sp and is_enemy_card(s, b, T, t)
+                and may_affect(s, b, T, h, t)):
+            return True
+    for c in range(TB.VCARDS):
+        t = L.vcard_target(c)
+        if s[b, L.VPOS + c] == sp and is_enemy_card(s, b, T, t) and may_affect(s, b, T, h, t):
             return True
     for i in range(L.IDECK):
         if s[b, L.IPOS + i] == sp and is_enemy_card(s, b, T, L.T_I0 + i):
@@ -229,15 +255,21 @@ def any_enemy_in_space(s, b, T, sp):
 
 
 @njit(cache=True)
-def any_problem_in_space(s, b, T, sp, h):
-    """Can hero ``h`` solve anything in map space ``sp`` (captives of its panel included)?"""
+def any_problem_in_space(s, b, T, sp, h, face):
+    """Can hero ``h`` (-1: an ally) solve anything in map space ``sp`` (captives of its
+    panel included) that seat ``face`` may affect (``core/facing.may_affect``)?"""
     p = panel_of_space(T, sp)
     if p > 0 and captives(s, b, T, p) > 0:
         return True
-    if s[b, L.VIL_LOC] == sp and is_problem_card(s, b, T, L.T_VILLAIN, h):
-        return True
-    for i in range(L.VDECK):
-        if s[b, L.VPOS + i] == sp and is_problem_card(s, b, T, i, h):
+    for v in range(TB.VILLAINS):
+        t = L.villain_target(v)
+        if (s[b, vil_col(L.VIL_LOC, v)] == sp and is_problem_card(s, b, T, t, h)
+                and may_affect(s, b, T, face, t)):
+            return True
+    for c in range(TB.VCARDS):
+        t = L.vcard_target(c)
+        if (s[b, L.VPOS + c] == sp and is_problem_card(s, b, T, t, h)
+                and may_affect(s, b, T, face, t)):
             return True
     for i in range(L.IDECK):
         if s[b, L.IPOS + i] == sp and is_problem_card(s, b, T, L.T_I0 + i, h):
@@ -257,13 +289,15 @@ def enemies_in_panel(s, b, T, p):
     and enemy figures standing on its scheme space (5-6 players step 1a counts them)."""
     sp = T.scheme_space[p]
     n = s[b, L.MINIONS + p]
-    if s[b, L.VIL_LOC] == sp:
-        n += 1  # scheming in the panel, or its Showdown figure on the scheme space
+    for v in range(TB.VILLAINS):
+        # scheming in the panel, or its Showdown figure on the scheme space
+        if s[b, vil_col(L.VIL_LOC, v)] == sp and villain_active(s, b, T, v):
+            n += 1
     for k in range(TB.NEMESES):
         if nem_in_play(s, b, k) and s[b, L.NEM_POS + k] == sp:
             n += 1
-    for i in range(L.VDECK):
-        if s[b, L.VPOS + i] == sp and is_enemy_card(s, b, T, i):
+    for c in range(TB.VCARDS):
+        if s[b, L.VPOS + c] == sp and is_enemy_card(s, b, T, L.vcard_target(c)):
             n += 1
     for i in range(L.IDECK):
         if s[b, L.IPOS + i] == sp and is_enemy_card(s, b, T, L.T_I0 + i):
@@ -273,11 +307,16 @@ def enemies_in_panel(s, b, T, p):
 
 @njit(cache=True)
 def enemy_health(s, b, T, t, n_heroes):
+    """Health of enemy card ``t`` for ``n_heroes`` heroes (with two villains, a villain
+    card counts the heroes facing its villain: ``core/facing.py``)."""
+    if two_villains(T):
+        n_heroes = hero_count_of_target(s, b, T, t)
+    if L.is_vcard_target(t):
+        c = L.vcard_of(t)
+        return scaled(T.vcard[c, TB.VC_HEALTH], T.vcard[c, TB.VC_HEALTH_PH], n_heroes)
     if L.T_NEM0 <= t < L.T_MINION:
         c = s[b, L.NEM_CARD + t - L.T_NEM0]
         return scaled(T.nemesis[c, TB.NM_HEALTH], T.nemesis[c, TB.NM_HEALTH_PH], n_heroes)
-    if t < L.T_I0:
-        return scaled(T.vcard[t, TB.VC_HEALTH], T.vcard[t, TB.VC_HEALTH_PH], n_heroes)
     i = t - L.T_I0
     return scaled(T.icard[i, TB.IC_BACK_HEALTH], T.icard[i, TB.IC_BACK_HEALTH_PH], n_heroes)
 
@@ -289,17 +328,19 @@ def enemy_defense(s, b, T, t, attacker):
     Positive modifications (fortify effects this round) apply before negative ones (the
     attacker's pierce), and defense never drops below 0.
     """
-    if t < L.T_I0:
-        base = T.vcard[t, TB.VC_DEFENSE] + s[b, L.DEF_BONUS + 1]
+    if L.is_vcard_target(t):
+        c = L.vcard_of(t)
+        base = T.vcard[c, TB.VC_DEFENSE] + s[b, def_bonus_col(card_villain(c)) + 1]
+    elif L.is_villain_target(t):
+        v = target_villain(t)
+        base = T.vil_stat[v, TB.VS_DEFENSE] + s[b, def_bonus_col(v)]
     elif t < L.T_VILLAIN:
         base = T.icard[t - L.T_I0, TB.IC_BACK_DEFENSE]
-    elif t == L.T_VILLAIN:
-        base = T.vil_stat[TB.VS_DEFENSE] + s[b, L.DEF_BONUS]
     elif t < L.T_MINION:
         base = T.nemesis[s[b, L.NEM_CARD + t - L.T_NEM0], TB.NM_DEFENSE]
     else:
         base = 0
-    for i in range(L.VDECK):
+    for i in range(TB.VCARDS):
         if s[b, L.VLOC + i] == L.L_ATTACHED and s[b, L.VATTACH + i] == t:
             base += T.vcard[i, TB.VC_ATTACH_DEFENSE]
     pierce = hero_passive(s, b, T, attacker, TB.HS_PIERCE, TB.HC_PIERCE) if attacker >= 0 else 0
@@ -327,14 +368,15 @@ def attach_host(s, b, T, kind):
 @njit(cache=True)
 def enemy_inflict(s, b, T, t):
     """Inflict value of an enemy card target (the villain's depends on its side)."""
-    if t < L.T_I0:
-        return T.vcard[t, TB.VC_INFLICT]
+    if L.is_vcard_target(t):
+        return T.vcard[L.vcard_of(t), TB.VC_INFLICT]
+    if L.is_villain_target(t):
+        v = target_villain(t)
+        if s[b, vil_col(L.VIL_SIDE, v)] == 1:
+            return T.vil_stat[v, TB.VS_SHOWDOWN_INFLICT]
+        return T.vil_stat[v, TB.VS_SCHEMING_INFLICT]
     if t < L.T_VILLAIN:
         return T.icard[t - L.T_I0, TB.IC_BACK_INFLICT]
-    if t == L.T_VILLAIN:
-        if s[b, L.VIL_SIDE] == 1:
-            return T.vil_stat[TB.VS_SHOWDOWN_INFLICT]
-        return T.vil_stat[TB.VS_SCHEMING_INFLICT]
     if t < L.T_MINION:
         # only the enemy side inflicts: a nemesis Scheme is a card, not an enemy
         k = t - L.T_NEM0
@@ -345,15 +387,19 @@ def enemy_inflict(s, b, T, t):
 
 @njit(cache=True)
 def problem_danger(s, b, T, t, n_heroes):
-    """Danger value of a problem card target (DASH: can never be solved)."""
+    """Danger value of a problem card target (DASH: can never be solved); with two
+    villains a villain card counts the heroes facing its villain (``core/facing.py``)."""
+    if two_villains(T):
+        n_heroes = hero_count_of_target(s, b, T, t)
+    if L.is_vcard_target(t):
+        c = L.vcard_of(t)
+        return scaled(T.vcard[c, TB.VC_DANGER], T.vcard[c, TB.VC_DANGER_PH], n_heroes)
     if t >= L.T_CRISIS0:
         k = t - L.T_CRISIS0
         return scaled(T.crisis[k, TB.CR_DANGER], T.crisis[k, TB.CR_DANGER_PH], n_heroes)
     if L.T_NEM0 <= t < L.T_MINION:
         c = s[b, L.NEM_CARD + t - L.T_NEM0]
         return scaled(T.nemesis[c, TB.NM_DANGER], T.nemesis[c, TB.NM_DANGER_PH], n_heroes)
-    if t < L.T_I0:
-        return scaled(T.vcard[t, TB.VC_DANGER], T.vcard[t, TB.VC_DANGER_PH], n_heroes)
     i = t - L.T_I0
     if T.icard[i, TB.IC_TYPE] == TB.IT_SCHEME and s[b, L.ISIDE + i] == 1:
         return scaled(T.icard[i, TB.IC_BACK_DANGER], T.icard[i, TB.IC_BACK_DANGER_PH], n_heroes)
@@ -367,9 +413,14 @@ def n_panels(T):
 
 @njit(cache=True)
 def enemy_pos(s, b, T, t):
-    """Map space of an enemy card that has a figure (lackey, issue enemy, villain on map)."""
-    if t == L.T_VILLAIN:
-        return s[b, L.VIL_LOC] if s[b, L.VIL_IN_PANEL] == 0 else -1
-    if t >= 0 and t < L.T_MINION and is_enemy_card(s, b, T, t):
+    """Map space of an enemy card that has a figure (lackey, issue enemy, a villain on the
+    map: either villain of the Two Fronts variant)."""
+    if L.is_villain_target(t):
+        v = target_villain(t)
+        if s[b, vil_col(L.VIL_IN_PANEL, v)] == 1 or not villain_active(s, b, T, v):
+            return -1
+        return s[b, vil_col(L.VIL_LOC, v)]
+    if (t >= 0 and (t < L.T_MINION or L.is_vcard_target(t))
+            and is_enemy_card(s, b, T, t)):
         return target_space(s, b, T, t)
     return -1

@@ -13,11 +13,21 @@ from numba import njit
 from hon_env.content import tables as TB
 from hon_env.core import layout as L
 from hon_env.core.effects import initial_bystanders
+from hon_env.core.facing import two_villains
 from hon_env.core.fame import deal_headlines
 from hon_env.core.geometry import nearest_empty, nearest_empty_map
-from hon_env.core.interp import F_MULLIGAN, F_NEMESIS_SETUP, F_ROUND, push, push_prog, run
+from hon_env.core.interp import (
+    F_FACE,
+    F_MULLIGAN,
+    F_NEMESIS_SETUP,
+    F_ROUND,
+    push,
+    push_prog,
+    run,
+)
 from hon_env.core.queries import scaled
 from hon_env.core.rng import randint, seed_rng, shuffle_slice
+from hon_env.core.two_fronts import setup_second_villain
 from hon_env.core.zones import fewest_threats, hero_draw
 
 
@@ -68,6 +78,7 @@ def init_game(s, b, T, seed, mask):
     s[b, L.DEC_KIND] = L.D_NONE
     s[b, L.ROLL_SHOWDOWN] = -1
     s[b, L.VIL_OWNER] = -1
+    s[b, L.VIL2_OWNER] = -1  # before anything counts threat-area cards (deal_nemeses)
     for h in range(L.MAX_HEROES):
         s[b, L.HLOC + h] = -1
         s[b, L.ALLY_LOC + h] = -1
@@ -150,8 +161,11 @@ def init_game(s, b, T, seed, mask):
     # one hidden token per hero: each hero holds a Scheme card (or, with 5-6 heroes, a
     # nemesis), and solving each one removes a token, so count what was dealt
     s[b, L.VIL_HIDDEN] = min(nh, n_schemes) + T.cfg[TB.CFG_N_NEMESES]
-    s[b, L.VIL_HEALTH] = scaled(T.vil_stat[TB.VS_HEALTH], T.vil_stat[TB.VS_HEALTH_PH], nh)
-    s[b, L.VIL_DANGER] = scaled(T.vil_stat[TB.VS_DANGER], T.vil_stat[TB.VS_DANGER_PH], nh)
+    vs = T.vil_stat[0]
+    s[b, L.VIL_HEALTH] = scaled(vs[TB.VS_HEALTH], vs[TB.VS_HEALTH_PH], nh)
+    s[b, L.VIL_DANGER] = scaled(vs[TB.VS_DANGER], vs[TB.VS_DANGER_PH], nh)
+    # Two Fronts: the second villain in panel 2 (its tokens and values follow the facing)
+    setup_second_villain(s, b, T)
 
     # Crisis Cards rule: a crisis card with a danger value puts its crisis token on the map
     # (tokens are not figures: the space may hold anything); the others have no token
@@ -175,11 +189,15 @@ def init_game(s, b, T, seed, mask):
     shuffle_slice(s, b, L.CLUE_ORDER, n)
 
     # the decisions and effects of setup, then the first round; the nemesis figures come
-    # last, after the rest of setup (5-6 players step 1)
+    # last, after the rest of setup (5-6 players step 1); with two villains each hero
+    # chooses the villain it faces after the mulligans, in seat order (003 §GAME SETUP)
     s[b, L.ACTIVE] = 0
     push(s, b, F_ROUND, 0, 0, 0, -1, -1)
     if T.cfg[TB.CFG_N_NEMESES] > 0:
         push(s, b, F_NEMESIS_SETUP, 0, 0, 0, -1, -1)
+    if two_villains(T):
+        for h in range(nh - 1, -1, -1):
+            push(s, b, F_FACE, 0, 0, 0, h, -1)
     for h in range(nh - 1, -1, -1):
         push(s, b, F_MULLIGAN, 0, 0, 0, h, -1)
     # after the issue's Setup effect come the special Minion cards', the special Bystander

@@ -39,8 +39,8 @@ _SPACE = (0, "spaces")
 FLOW_ARGS: dict[int, tuple] = {
     I.F_ROUND: (None, None, None),
     I.F_VDRAW: (_SEAT, None, None),
-    I.F_PLOY: ((0, TB.VDECK), (0, TB.MAX_PLOYS), None),
-    I.F_VCARD_END: ((0, TB.VDECK), None, None),
+    I.F_PLOY: ((0, TB.VCARDS), (0, TB.MAX_PLOYS), None),
+    I.F_VCARD_END: ((0, TB.VCARDS), None, None),
     I.F_HERO_TURN: (None, None, None),
     I.F_MAIN: (None, None, None),
     I.F_AFTER_THREAT: (None, None, None),
@@ -65,13 +65,14 @@ FLOW_ARGS: dict[int, tuple] = {
     I.F_CRISIS: (None, None, None),
     I.F_CRISIS_END: (None, None, None),
     I.F_PLAY_END: ((0, TB.HERO_DECK), None, None),
-    I.F_SCHEME_ONCE: (None, None, None),
+    I.F_SCHEME_ONCE: ((0, TB.VILLAINS), None, None),
     I.F_INFLICT: (_AMOUNT, (0, 1 << (L.ALLY_BIT + TB.MAX_HEROES)), None),
     I.F_NEMESIS_SETUP: (None, None, None),
     I.F_ALLY_STRIKE: ((1, 3), _SPACE, None),
     I.F_EFFECT_BEGIN: ((0, L.STACK_DEPTH), None, None),
     I.F_EFFECT_END: ((0, L.LATCH_SPENT + 1), None, None),
     I.F_ENEMY_MOVE: ((0, L.BIG), (0, 4 * (TB.MAX_SPACES + 1)), _SPACE),
+    I.F_FACE: (None, None, None),
 }
 # Content op entries the interpreter pushes itself, besides program rows: a hero's Place,
 # Attack and Solve actions (interp.op_main); OP_PLACE with a range comes from board_mech.
@@ -98,6 +99,7 @@ DECISION_OPS: dict[int, tuple[int, ...]] = {
     L.D_VPLAY: (I.F_VDRAW, I.F_SHOWDOWN),
     L.D_ENEMY_TARGET: (I.F_ENEMY_MOVE,),
     L.D_ENEMY_STEP: (I.F_ENEMY_MOVE,),
+    L.D_FACE: (I.F_FACE,),
 }
 # Decisions the villain agent may own (Mastermind variant), with the cfg switch that hands
 # each one to it (D_VPLAY is always the villain's).
@@ -239,6 +241,23 @@ def _villain_problem(row: np.ndarray, T: np.record) -> str | None:
     return None
 
 
+def _two_fronts_problem(row: np.ndarray, T: np.record) -> str | None:
+    """A one-villain game keeps the second villain's fields as a new game leaves them."""
+    if T.cfg[TB.CFG_N_VILLAINS] >= 2:
+        return None
+    if int(row[L.DEC_KIND]) == L.D_FACE:
+        return "field dec_kind = face: this scenario has one villain, no facing to choose"
+    for name in ("hface", "vil_out"):
+        start, shape = L.FIELDS[name]
+        if row[start:start + shape[0]].any():
+            return f"field {name}: this scenario has one villain, so it must be all 0"
+    second = row[L.VLOC + TB.VDECK:L.VLOC + TB.VCARDS]
+    if (second != L.L_REMOVED).any():
+        return (f"field vloc[{TB.VDECK + int(np.flatnonzero(second != L.L_REMOVED)[0])}]: "
+                "this scenario has one villain, its second villain's cards are removed")
+    return None
+
+
 def _flow_problem(row: np.ndarray) -> str | None:
     kind, sp = int(row[L.DEC_KIND]), int(row[L.SP])
     if row[L.OUTCOME] != L.OUT_ONGOING:
@@ -274,7 +293,7 @@ def first_problem(row: np.ndarray, T: np.record, *, programs_only: bool = True) 
                 return problem
     if not row[L.RNG:L.RNG + 4].any():
         return "field rng = [0, 0, 0, 0]: the random generator needs a non-zero word"
-    return (_seat_problem(row, T) or _villain_problem(row, T)
+    return (_seat_problem(row, T) or _villain_problem(row, T) or _two_fronts_problem(row, T)
             or _stack_problem(row, T, limits, programs_only) or _flow_problem(row))
 
 

@@ -91,25 +91,30 @@ def held_clue(s, b, h, k):
 
 
 @njit(cache=True)
-def villain_draw(s, b):
-    """Draw the top villain card (reshuffling the discard when empty) into L_PENDING.
+def villain_draw(s, b, v):
+    """Draw the top card of villain ``v``'s deck (reshuffling its discard when empty) into
+    L_PENDING. Villain ``v``'s deck fields sit at ``v * DECK_STRIDE`` from the first's and
+    hold card numbers relative to its first slot ``v * VDECK``.
 
-    Returns the card index, or -1 when no villain card is left anywhere.
+    Returns the villain card slot, or -1 when none of its cards is left anywhere.
     """
-    if s[b, L.VDECK_N] == 0:
+    deck_n = L.VDECK_N + v * L.DECK_STRIDE
+    order = L.VDECK_ORDER + v * L.DECK_STRIDE
+    first = v * L.VDECK
+    if s[b, deck_n] == 0:
         n = 0
         for i in range(L.VDECK):
-            if s[b, L.VLOC + i] == L.L_DISCARD:
-                s[b, L.VLOC + i] = L.L_DECK
-                s[b, L.VDECK_ORDER + n] = i
+            if s[b, L.VLOC + first + i] == L.L_DISCARD:
+                s[b, L.VLOC + first + i] = L.L_DECK
+                s[b, order + n] = i
                 n += 1
-        s[b, L.VDECK_N] = n
-        shuffle_slice(s, b, L.VDECK_ORDER, n)
+        s[b, deck_n] = n
+        shuffle_slice(s, b, order, n)
         if n == 0:
             return -1
-    n = s[b, L.VDECK_N] - 1
-    s[b, L.VDECK_N] = n
-    c = s[b, L.VDECK_ORDER + n]
+    n = s[b, deck_n] - 1
+    s[b, deck_n] = n
+    c = first + s[b, order + n]
     s[b, L.VLOC + c] = L.L_PENDING
     return c
 
@@ -134,13 +139,15 @@ def threat_count(s, b, h):
     for k in range(TB.NEMESES):
         if s[b, L.NEM_CARD + k] >= 0 and s[b, L.NEM_OWNER + k] == h:
             n += 1
-    for i in range(L.VDECK):
+    for i in range(TB.VCARDS):
         if s[b, L.VLOC + i] == L.L_THREAT and s[b, L.VOWNER + i] == h:
             n += 1
     for i in range(L.IDECK):
         if s[b, L.ILOC + i] == L.L_THREAT and s[b, L.IOWNER + i] == h:
             n += 1
     if s[b, L.VIL_OWNER] == h:
+        n += 1
+    if s[b, L.VIL2_OWNER] == h:
         n += 1
     return n
 

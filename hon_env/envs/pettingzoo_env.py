@@ -1,19 +1,19 @@
 """
 # Hour of Need
 
-| Import             | `from hon_env import hour_of_need_v5` (this module)            |
+| Import             | `from hon_env import hour_of_need_v6` (this module)            |
 |--------------------|----------------------------------------------------------------|
-| Creation           | `hour_of_need_v5.env()` / `.parallel_env()` / `.raw_env()`     |
+| Creation           | `hour_of_need_v6.env()` / `.parallel_env()` / `.raw_env()`     |
 | Actions            | Discrete, masked                                               |
 | Parallel API       | Yes (`parallel_env`, implemented directly on the engine)       |
 | Manual Control     | Yes: `hon-play` (terminal) and `hon-play --web` (browser)      |
 | Agents             | one per hero seat, e.g. `['majesty']`, `['majesty', 'majesty_2']` |
 | Number of agents   | 1 to 6 heroes, plus `"villain"` with the Mastermind variant     |
 | Action Shape       | `()`                                                           |
-| Action Values      | `Discrete(409)`                                                |
-| Observation Shape  | `{"observation": (3481,), "action_mask": (409,)}`              |
+| Action Values      | `Discrete(440)`                                                |
+| Observation Shape  | `{"observation": (3999,), "action_mask": (440,)}`              |
 | Observation Values | observation float32 in `[0, inf)`; action_mask int8 in {0, 1}  |
-| State Shape        | `(3630,)` float32 in `[0, inf)`                                |
+| State Shape        | `(4148,)` float32 in `[0, inf)`                                |
 
 *Hour of Need* is a cooperative superhero board game: 1 to 6 heroes fight a villain's
 schemes on a hex map while an issue deck runs down. Every hero is an agent; the heroes win
@@ -30,7 +30,7 @@ AEC env `agent_selection` is that hero, so one agent often acts several times in
 
 ### Observation Space
 
-`observe(agent)` returns `{"observation": float32 [3481], "action_mask": int8 [409]}`.
+`observe(agent)` returns `{"observation": float32 [3999], "action_mask": int8 [440]}`.
 The observation is egocentric (the agent's own hero first) and free of hidden information
 (other heroes' hands are sizes, deck orders are not visible). Its named sections (global,
 spaces, self, others, villain cards, issue cards, nemeses, special minions, allies, crisis
@@ -40,7 +40,7 @@ cards, special bystanders, hero identity) are a table of named features
 hero sits in each seat (self first) is a one-hot over the content's hero roster
 (`hero_identity.hero`, roster `Scenario.hero_roster`). `state()` is the global state for
 centralized critics: seat 0's observation followed by every seat's hand
-(`float32 [3630]`).
+(`float32 [4148]`).
 
 #### Legal Actions Mask
 
@@ -54,11 +54,12 @@ mask is never empty while the game runs.
 
 ### Action Space
 
-One flat `Discrete(409)` for every hero: pass/yield (0), draw (1), move to a space
+One flat `Discrete(440)` for every hero: pass/yield (0), draw (1), move to a space
 (2-65), attack a space (66-129), solve at a space (130-193), play hand card (194-213), use
 a card ability (214-235), heroic feats (236-295), clues (296-315), become focused (316),
 choose option (317-324), choose target (325-382), choose hero (383-388), choose hand card
-(389-408). `hon_env.action_meanings(scenario)` names every index and
+(389-408); with two villains (Two Fronts), the second villain's cards (409-438) and turning
+around (439). `hon_env.action_meanings(scenario)` names every index and
 `env.game.action_to_string(a)` describes an action in the current position.
 
 ### Rewards
@@ -97,7 +98,7 @@ step, for wrappers that turn infos into tensors (TorchRL's `PettingZooWrapper`, 
 ### Arguments
 
 ``` python
-hour_of_need_v5.env(scenario="origin_story", heroes=None, villain=None, issue=None,
+hour_of_need_v6.env(scenario="origin_story", heroes=None, villain=None, issue=None,
                     n_heroes=None, nemeses=None, rules=None, caps=None, max_cycles=None,
                     reward_shaping=None, villain_reward_shaping=None,
                     illegal_action="raise", render_mode=None, numeric_info=False)
@@ -155,7 +156,7 @@ with the project's errors (`RuntimeError` for a step, observe, state or render b
 `reset()`). Actions are checked by the env itself, the same way in every front end
 (`hon_env.checks`): an action that is not a Python or numpy integer (a `bool`, a float
 even if integral, a string, None for a live agent) is a `TypeError`, an integer outside
-`[0, 409)` an `IllegalActionError` naming it and the range (or a penalty with
+`[0, 440)` an `IllegalActionError` naming it and the range (or a penalty with
 `illegal_action="penalize"`). PettingZoo's `AssertOutOfBoundsWrapper` is not used: it
 answers with a bare `AssertionError`. Nor is `TerminateIllegalWrapper`: the env handles
 illegal actions itself (`illegal_action`), and that wrapper would swallow them with a
@@ -168,6 +169,14 @@ hero.
 
 ### Version History
 
+* v6: The Two Fronts variant (two villains, `villain=[a, b]`). The observation grows
+  from 3481 to 3999 floats (the state from 3630 to 4148): sections `two_fronts`,
+  `two_fronts_seats`, `two_fronts_spaces` and `villain2_cards` (all zeros with one
+  villain). The actions grow from 409 to 440: `target2` (the second villain's cards, 30)
+  and `turn` (turn around, 1), never legal with one villain. Decision kind `face` is new.
+  The one-villain game is unchanged (golden replays pass), so v3, v4 and v5 MAPPO policies
+  play v6 by reading the observation's prefix and the first 409 actions
+  (`agents.checkpoints.PREFIX_VERSIONS`).
 * v5: The observation grows from 2448 to 3481 floats (the state from 2597 to 3630): an
   `enemy_ties` section (all zeros unless the Mastermind variant's `enemy_ties: "villain"`)
   tells every seat that the villain is breaking an enemy movement tie, which kind, and
@@ -230,7 +239,7 @@ from hon_env.play.replay import Replay
 __all__ = ["env", "parallel_env", "raw_env"]
 
 METADATA: dict[str, Any] = {
-    "name": "hour_of_need_v5",
+    "name": "hour_of_need_v6",
     "render_modes": list(RENDER_MODES),
     "is_parallelizable": True,
     "render_fps": 2,

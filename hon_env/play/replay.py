@@ -45,10 +45,19 @@ class ReplayMismatch(ValueError):
 
 
 def scenario_overrides(scenario: Scenario) -> dict[str, Any]:
-    """Everything ``load_scenario`` needs to rebuild ``scenario`` from its id, resolved."""
-    return {"heroes": list(scenario.hero_ids), "villain": scenario.villain_id,
+    """Everything ``load_scenario`` needs to rebuild ``scenario`` from its id, resolved.
+
+    Two villains (Two Fronts) are written as the ``villain`` list, so the rule keeps no
+    ``second_villain`` of its own (``load_scenario`` refuses a second villain named twice).
+    """
+    rules = _plain(scenario.rules)
+    villain: str | list[str] = scenario.villain_id
+    if scenario.two_fronts:
+        villain = list(scenario.villain_ids)
+        rules["two_fronts"] = {**rules["two_fronts"], "second_villain": None}
+    return {"heroes": list(scenario.hero_ids), "villain": villain,
             "issue": scenario.issue_id, "clues": scenario.clues_id,
-            "nemeses": list(scenario.nemesis_ids), "rules": _plain(scenario.rules),
+            "nemeses": list(scenario.nemesis_ids), "rules": rules,
             "caps": _plain(scenario.caps)}
 
 

@@ -175,6 +175,7 @@ def _pieces(out: list[Prim], x: float, y: float, radius: float, s: _Space) -> No
                                     for h, form in zip(s.heroes, s.hero_forms, strict=True)]
     items += [("ally", str(h + 1)) for h in s.allies]
     items += [("villain", "V")] if s.villain else []
+    items += [("villain2", "W")] if s.villain2 else []  # Two Fronts: the second villain
     items += [("nemesis", "N") for _ in s.nemeses]
     items += [("lackey", "L") for _ in s.lackeys] + [("peril", "p") for _ in s.perils]
     items += [("issue", "e") for _ in s.issue_cards] + [("crisis", "c") for _ in s.crises]
@@ -203,10 +204,11 @@ def _pieces(out: list[Prim], x: float, y: float, radius: float, s: _Space) -> No
             color = HERO_COLORS[(int(letter) - 1) % 6]
             out.append(("poly", _hexagon(px, py, u), "#ffffff", color, 2))
             out.append(("text", px, py, letter, fs - 1, color, True, "middle"))
-        elif kind in ("villain", "nemesis"):
+        elif kind in ("villain", "villain2", "nemesis"):
             d = u * 1.1
+            fill = {"villain": "#000000", "villain2": "#4e342e"}.get(kind, "#6a1b9a")
             out.append(("poly", (px, py - d, px + d, py, px, py + d, px - d, py),
-                        "#000000" if kind == "villain" else "#6a1b9a", None, 0))
+                        fill, None, 0))
             out.append(("text", px, py, letter, fs - 1, "#ffffff", True, "middle"))
         elif kind == "lackey":
             out.append(("poly", (px, py - u, px + u, py + u * 0.8, px - u, py + u * 0.8),
@@ -238,7 +240,7 @@ def _short(text: str, n: int) -> str:
 
 def _title(out: list[Prim], game: Game, snap: dict, last_action: str | None) -> None:
     sc = game.scenario
-    title = f"{sc.issue_name} vs {sc.villain_name}   round {snap['round']}"
+    title = f"{sc.issue_name} vs {' and '.join(sc.villain_names)}   round {snap['round']}"
     if game.is_over:
         reason = f" ({game.loss_reason})" if game.loss_reason else ""
         title += f"   GAME OVER: {game.outcome}{reason}"
@@ -295,11 +297,14 @@ def _side_panel(out: list[Prim], game: Game, snap: dict, legal: list[int]) -> No
             out.append(("text", x + indent, y, _short(part, width), 11, color, bold, "start"))
             y += LINE
 
-    v = snap["villain"]
-    status = (f"justice {v['justice']}/{v['danger']}" if v["side"] == "scheming"
-              else f"damage {v['damage']}/{v['health']}")
-    line(f"Villain: {v['name']} ({v['side']}), {status}", bold=True)
-    line(f"hidden tokens {v['hidden_tokens']}, villain deck {v['deck_size']}", indent=12)
+    for label, key in (("Villain", "villain"), ("Villain 2 (W)", "villain2")):
+        if key not in snap:  # the second villain: Two Fronts only
+            continue
+        v = snap[key]
+        status = (f"justice {v['justice']}/{v['danger']}" if v["side"] == "scheming"
+                  else f"damage {v['damage']}/{v['health']}")
+        line(f"{label}: {v['name']} ({v['side']}), {status}", bold=True)
+        line(f"hidden tokens {v['hidden_tokens']}, villain deck {v['deck_size']}", indent=12)
     counters = ", ".join(f"{k} {n}" for k, n in snap["issue"]["counters"].items())
     line(f"Issue: {snap['issue']['name']}, deck {snap['issue']['deck_size']}; {counters}")
     s = snap["supplies"]
@@ -321,7 +326,8 @@ def _side_panel(out: list[Prim], game: Game, snap: dict, legal: list[int]) -> No
         out.append(("circle", x - 10, y, 6.0, HERO_COLORS[seat % 6], "#000000",
                     2 if deciding else 1))
         where = h["location"] or "-"
-        line(f"{seat + 1} {h['name']} ({h['form']}) at {where}"
+        faces = f", faces {h['facing']}" if "facing" in h else ""
+        line(f"{seat + 1} {h['name']} ({h['form']}) at {where}{faces}"
              + ("   <- deciding" if deciding else ""), bold=True)
         line(f"damage {h['damage']}/{h['health']}, focus {h['focus']}, actions "
              f"{h['actions_left']}, deck {h['deck_size']}, discard {h['discard_size']}",
