@@ -16,12 +16,13 @@ import fractions
 import numpy as np
 import pytest
 
-from hon_env import Game, IllegalActionError, hour_of_need_v5, vector_env
+from hon_env import Game, IllegalActionError, hour_of_need_v6, vector_env
 from hon_env.checks import EPISODE_ROOM, SEED_LIMIT
+from hon_env.core import layout as L
 from hon_env.envs.gym_env import HourOfNeedEnv
 from hon_env.envs.sb3 import SB3VecEnv
 
-N = 409
+N = L.N_ACTIONS
 
 # not integers: each must be a TypeError naming the value, never coerced
 NOT_INTEGERS = [
@@ -63,7 +64,7 @@ def test_game_apply_refuses_non_integers(game_fixture, value):
     before = g.state.copy()
     with pytest.raises(TypeError, match=r"must be an integer") as err:
         g.apply(value)
-    assert _named(value, str(err.value)) and "[0, 409)" in str(err.value)
+    assert _named(value, str(err.value)) and f"[0, {N})" in str(err.value)
     np.testing.assert_array_equal(g.state, before)
 
 
@@ -74,7 +75,7 @@ def test_game_apply_refuses_out_of_range(game_fixture, value):
     with pytest.raises(IllegalActionError) as err:
         g.apply(value)
     msg = str(err.value)
-    assert f"action {int(value)} " in msg and "[0, 409)" in msg and "legal:" in msg
+    assert f"action {int(value)} " in msg and f"[0, {N})" in msg and "legal:" in msg
     np.testing.assert_array_equal(g.state, before)
 
 
@@ -105,7 +106,7 @@ def test_game_accepts_numpy_integers_and_the_largest_seed(origin):
 # --------------------------------------------------------------------------- single-game envs
 
 def _aec(origin, wrapped: bool):
-    e = hour_of_need_v5.env(scenario=origin) if wrapped else hour_of_need_v5.raw_env(
+    e = hour_of_need_v6.env(scenario=origin) if wrapped else hour_of_need_v6.raw_env(
         scenario=origin)
     e.reset(seed=3)
     return e
@@ -120,12 +121,12 @@ FRONTS = ["aec", "raw_aec", "parallel", "gym"]
 
 def _front(kind: str, origin, illegal_action: str = "raise"):
     if kind in ("aec", "raw_aec"):
-        make = hour_of_need_v5.env if kind == "aec" else hour_of_need_v5.raw_env
+        make = hour_of_need_v6.env if kind == "aec" else hour_of_need_v6.raw_env
         e = make(scenario=origin, illegal_action=illegal_action)
         e.reset(seed=3)
         return e, (lambda a: e.step(a))
     if kind == "parallel":
-        e = hour_of_need_v5.parallel_env(scenario=origin, illegal_action=illegal_action)
+        e = hour_of_need_v6.parallel_env(scenario=origin, illegal_action=illegal_action)
         e.reset(seed=3)
         return e, (lambda a: e.step({e.agents[0]: a}))
     e = HourOfNeedEnv(scenario=origin, illegal_action=illegal_action)
@@ -154,7 +155,7 @@ def test_envs_refuse_out_of_range_actions(origin, kind):
     for value in OUT_OF_RANGE_ACTIONS:
         with pytest.raises(IllegalActionError) as err:
             step(value)
-        assert f"action {int(value)} " in str(err.value) and "[0, 409)" in str(err.value)
+        assert f"action {int(value)} " in str(err.value) and f"[0, {N})" in str(err.value)
         np.testing.assert_array_equal(_game_of(env).state, before)
 
 
@@ -177,7 +178,7 @@ def test_envs_refuse_bad_seeds(origin, kind):
 
 def test_aec_wrapper_errors_come_from_the_project(origin):
     """``env()`` answers misuse with the project's errors, never a bare AssertionError."""
-    e = hour_of_need_v5.env(scenario=origin)
+    e = hour_of_need_v6.env(scenario=origin)
     for call in (lambda: e.step(0), lambda: e.observe("majesty"), e.state, e.render):
         with pytest.raises(RuntimeError, match=r"call reset\(\) before"):
             call()
@@ -231,7 +232,7 @@ def test_vector_step_refuses_out_of_range(venv, bad):
     before = venv.state.copy()
     actions = venv.sample_actions(np.random.default_rng(0))
     actions[2] = bad
-    with pytest.raises(IllegalActionError, match=rf"games \[2\]: \[{bad}\].*\[0, 409\)"):
+    with pytest.raises(IllegalActionError, match=rf"games \[2\]: \[{bad}\].*\[0, {N}\)"):
         venv.step(actions)
     np.testing.assert_array_equal(venv.state, before)
 
@@ -315,7 +316,7 @@ def test_fuzz_every_entry_point(origin):
     state as it was. No other exception, nothing coerced."""
     rng = np.random.default_rng(12345)
     game = Game(origin, seed=0)
-    aec = hour_of_need_v5.env(scenario=origin)
+    aec = hour_of_need_v6.env(scenario=origin)
     aec.reset(seed=0)
     gym_env = HourOfNeedEnv(scenario=origin)
     gym_env.reset(seed=0)

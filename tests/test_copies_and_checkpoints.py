@@ -13,7 +13,7 @@ import torch
 from agents.checkpoints import CheckpointError
 from agents.networks import Actor
 from agents.registry import load_policy
-from hon_env import Game, hour_of_need_v5, vector_env
+from hon_env import Game, hour_of_need_v6, vector_env
 from hon_env.core.layout import N_ACTIONS
 from hon_env.core.observe import OBS_DIM
 from hon_env.envs.gym_env import HourOfNeedEnv
@@ -77,13 +77,13 @@ def _aec_copy_continues(make, how):
 @pytest.mark.parametrize("how", COPIES)
 def test_aec_env_copy_mid_episode_is_a_true_copy(how):
     """Before: deepcopy (EzPickle) returned a fresh env that had never been reset."""
-    _aec_copy_continues(lambda: hour_of_need_v5.env(n_heroes=2), how)
-    _aec_copy_continues(lambda: hour_of_need_v5.raw_env(n_heroes=2), how)
+    _aec_copy_continues(lambda: hour_of_need_v6.env(n_heroes=2), how)
+    _aec_copy_continues(lambda: hour_of_need_v6.raw_env(n_heroes=2), how)
 
 
 @pytest.mark.parametrize("how", COPIES)
 def test_parallel_and_gym_copies_mid_episode(how):
-    par = hour_of_need_v5.parallel_env(n_heroes=2)
+    par = hour_of_need_v6.parallel_env(n_heroes=2)
     obs, _ = par.reset(seed=1)
     twin = COPIES[how](par)
     assert twin.agents == par.agents
