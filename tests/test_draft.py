@@ -277,3 +277,27 @@ def test_scripted_team_answers_the_draft():
     pol = load_policy("heuristic")
     res = play_batch(sc, np.arange(3), lambda s, m: pol.act(None, m, None, (s, sc.engine_tables)))
     assert (res.outcome != L.OUT_ONGOING).all()
+
+
+def test_pettingzoo_draft_seats_and_hero_infos():
+    """With the draft rule the PettingZoo agents are the seats ``hero_k``; ``infos[agent]
+    ["hero"]`` is None during the draft and names the drafted hero afterwards; the AEC and
+    Parallel envs pass PettingZoo's API tests."""
+    from pettingzoo.test import api_test, parallel_api_test
+
+    from hon_env import hour_of_need_v6
+
+    env = hour_of_need_v6.parallel_env(scenario="draft_pick")
+    obs, infos = env.reset(seed=2)
+    assert env.agents == ["hero_0", "hero_1"]
+    assert infos["hero_0"]["hero"] is None and infos["hero_0"]["decision"] == "draft"
+    picks = {"hero_0": int(L.A_DRAFT + 4), "hero_1": 0}
+    obs, _, _, _, infos = env.step(picks)
+    legal = np.flatnonzero(obs["hero_1"]["action_mask"])
+    assert L.A_DRAFT + 4 not in legal and infos["hero_1"]["hero"] is None
+    obs, _, _, _, infos = env.step({"hero_0": 0, "hero_1": int(legal[0])})
+    pool = load_scenario("draft_pick").rules["draft"]["pool"]
+    assert infos["hero_0"]["hero"] == pool[4]
+    assert infos["hero_1"]["hero"] == pool[int(legal[0]) - L.A_DRAFT]
+    api_test(hour_of_need_v6.env(scenario="draft_deal"), num_cycles=200)
+    parallel_api_test(hour_of_need_v6.parallel_env(scenario="draft_deal"), num_cycles=200)
