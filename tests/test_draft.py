@@ -301,3 +301,18 @@ def test_pettingzoo_draft_seats_and_hero_infos():
     assert infos["hero_1"]["hero"] == pool[int(legal[0]) - L.A_DRAFT]
     api_test(hour_of_need_v6.env(scenario="draft_deal"), num_cycles=200)
     parallel_api_test(hour_of_need_v6.parallel_env(scenario="draft_deal"), num_cycles=200)
+
+
+def test_gymnasium_env_plays_the_draft():
+    """The single-agent Gymnasium env answers the draft decisions too (one policy for
+    whichever seat decides) and reaches the drafted game."""
+    import gymnasium as gym
+
+    env = gym.make("hon_env/HourOfNeed-v6", scenario="draft_deal")
+    env.reset(seed=3)
+    decisions = []
+    for _ in range(3):
+        mask = env.unwrapped.action_masks()
+        _, _, term, trunc, info = env.step(int(np.flatnonzero(mask)[0]))
+        decisions.append(info["decision"])
+    assert decisions[0] == "draft" and decisions[1] != "draft"
