@@ -316,3 +316,13 @@ def test_gymnasium_env_plays_the_draft():
         _, _, term, trunc, info = env.step(int(np.flatnonzero(mask)[0]))
         decisions.append(info["decision"])
     assert decisions[0] == "draft" and decisions[1] != "draft"
+
+
+def test_text_render_during_the_draft():
+    """The text view of a drafting game lists the pool, the offers and the legal picks."""
+    from hon_env.render import render_ansi
+
+    g = Game("draft_deal", seed=9)
+    text = render_ansi(g)
+    assert "draft (deal), 0 of 2 seats have picked" in text
+    assert text.count("dealt to hero_0") == 3 and "take" in text
