@@ -326,3 +326,14 @@ def test_text_render_during_the_draft():
     text = render_ansi(g)
     assert "draft (deal), 0 of 2 seats have picked" in text
     assert text.count("dealt to hero_0") == 3 and "take" in text
+
+
+def test_named_draft_action():
+    """``actions.draft`` takes a pool index or a hero id of the game's draft pool."""
+    from hon_env import actions as A
+
+    g = Game("draft_pick", seed=0)
+    pool = _pool(g)
+    assert A.draft("stride", g) == L.A_DRAFT + pool.index("stride") == A.draft(pool.index("stride"))
+    with pytest.raises(ValueError, match="no hero 'nobody' in the draft pool"):
+        A.draft("nobody", g)
