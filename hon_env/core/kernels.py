@@ -46,16 +46,22 @@ def step_serial(s, tabs, actions, masks, status):
         status[i] = step_episode(s, i, tabs, actions[i], masks[i])
 
 
-def reset_batch(s: np.ndarray, tabs: np.ndarray, seeds: np.ndarray, masks: np.ndarray) -> None:
+def _as_tabs(tabs: np.ndarray | np.record) -> np.ndarray:
+    """A tables array from ``Scenario.engine_tables`` or a packed record (``.tables``)."""
+    return tabs.base if isinstance(tabs, np.record) else tabs
+
+
+def reset_batch(s: np.ndarray, tabs: np.ndarray | np.record, seeds: np.ndarray,
+                masks: np.ndarray) -> None:
     """Start game i of the batch from ``seeds[i]``; writes ``s[i]`` and ``masks[i]``.
-    ``tabs``: ``Scenario.engine_tables``."""
-    _reset_parallel(s, tabs, seeds, masks)
+    ``tabs``: ``Scenario.engine_tables`` (or, without a draft, ``Scenario.tables``)."""
+    _reset_parallel(s, _as_tabs(tabs), seeds, masks)
 
 
-def step_batch(s: np.ndarray, tabs: np.ndarray, actions: np.ndarray, masks: np.ndarray,
-               status: np.ndarray) -> None:
+def step_batch(s: np.ndarray, tabs: np.ndarray | np.record, actions: np.ndarray,
+               masks: np.ndarray, status: np.ndarray) -> None:
     """Apply ``actions[i]`` to game i in parallel; ``status[i]`` gets apply_action's code."""
-    _step_parallel(s, tabs, actions, masks, status)
+    _step_parallel(s, _as_tabs(tabs), actions, masks, status)
 
 
 @njit(cache=True)
