@@ -224,17 +224,20 @@ def test_shipped_policies_load_by_name_and_unknown_names_list_them():
 
 
 def test_prefix_versions_end_where_later_sections_begin():
-    """v3 ends where v4's Fame sections begin and v4 where v5's enemy_ties section begins:
-    earlier versions' observations are exact prefixes of this one."""
+    """v3 ends where v4's Fame sections begin, v4 where v5's enemy_ties section begins and
+    v5 where v6's draft section begins (with the draft action segment): earlier versions'
+    observations and actions are exact prefixes of this one."""
     from agents.checkpoints import PREFIX_VERSIONS
+    from hon_env.core import layout as L
     from hon_env.core import obs_features as F
 
-    assert PREFIX_VERSIONS == {"hour_of_need_v3": (F.OFF_FAME, N_ACTIONS),
-                               "hour_of_need_v4": (F.OFF_ET, N_ACTIONS)}
-    assert (F.OFF_FAME, F.OFF_ET) == (2247, 2448)
+    assert PREFIX_VERSIONS == {"hour_of_need_v3": (F.OFF_FAME, L.A_DRAFT),
+                               "hour_of_need_v4": (F.OFF_ET, L.A_DRAFT),
+                               "hour_of_need_v5": (F.OFF_DRAFT, L.A_DRAFT)}
+    assert (F.OFF_FAME, F.OFF_ET, F.OFF_DRAFT, L.A_DRAFT) == (2247, 2448, 3481, 409)
 
 
-@pytest.mark.parametrize("version", ["hour_of_need_v3", "hour_of_need_v4"])
+@pytest.mark.parametrize("version", ["hour_of_need_v3", "hour_of_need_v4", "hour_of_need_v5"])
 def test_a_checkpoint_of_an_earlier_prefix_version_reads_the_prefix(tmp_path, version):
     """A policy trained on an earlier env version whose spaces this version only extended
     (PREFIX_VERSIONS) acts on the observation's prefix and never picks a new action, except
