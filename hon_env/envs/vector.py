@@ -42,6 +42,10 @@ keyword arguments every front end takes (``hon_env.options``; ``render_mode`` st
 ``heroes`` may also be a pool of teams (a list of teams, or ``"random"``) and ``scenario``
 a list of scenarios: every game then draws its entry of ``scenarios`` from its episode seed
 (``hon_env/envs/pool.py``, ``core/teams.py``), and ``info["team"]`` says which.
+With the draft rule (``rules={"draft": ...}``, one scenario, no pool of teams) every
+episode starts with its seats drafting (``core/draft.py``; an auto-reset starts a new
+draft); ``scenarios`` is then the draft's ordered teams and ``info["team"]`` the row a game
+plays once its draft is over (0 while it drafts).
 Actions are an integer array of shape ``(num_envs,)``; anything else is refused before a
 game steps (``hon_env.checks.check_actions``).
 
