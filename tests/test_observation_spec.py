@@ -128,7 +128,9 @@ def _scripted_views(steps: int = 400):
                     rules={"villain_agent": {"inflict_victim": "villain",
                                              "enemy_ties": "villain"}}),
                # the Fame variant: the fame sections
-               dict(scenario="fame_race")]
+               dict(scenario="fame_race"),
+               # the Draft variant: the draft sections
+               dict(scenario="draft_deal")]
     policy = VersusPolicy(HeuristicPolicy(), RandomPolicy(0))
     for kw in configs:
         env = hon_env.vector_env(16, seed=0, **kw)

@@ -62,7 +62,7 @@ One flat `Discrete(425)` for every hero: pass/yield (0), draw (1), move to a spa
 (2-65), attack a space (66-129), solve at a space (130-193), play hand card (194-213), use
 a card ability (214-235), heroic feats (236-295), clues (296-315), become focused (316),
 choose option (317-324), choose target (325-382), choose hero (383-388), choose hand card
-(389-408), take pool hero i of a draft (409-424, the Draft variant).
+(389-408), take pool hero i of a draft in the Draft variant (409-424).
 `hon_env.action_meanings(scenario)` names every index and
 `env.game.action_to_string(a)` describes an action in the current position.
 
