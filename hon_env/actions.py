@@ -238,8 +238,20 @@ def hero(who: int | str, game: Game | None = None) -> int:
     return _in("hero", who)
 
 
+def draft(who: int | str, game: Game | None = None) -> int:
+    """DRAFT (the Draft variant): take hero ``who`` of the draft pool, its pool index or its
+    hero id (with ``game``)."""
+    if isinstance(who, str):
+        rule = _need(game, who).draft_scenario.rules["draft"]
+        pool = list(rule["pool"]) if rule else []
+        if who not in pool:
+            raise ValueError(f"no hero {who!r} in the draft pool (pool: {pool})")
+        who = pool.index(who)
+    return _in("draft", who)
+
+
 __all__ = [
-    "PASS", "attack", "card", "choose", "clue", "draw", "end_actions", "feat", "focus", "hero",
-    "keep_hand", "move", "option", "pass_", "place", "play", "rescue", "roll", "segment",
+    "PASS", "attack", "card", "choose", "clue", "draft", "draw", "end_actions", "feat", "focus",
+    "hero", "keep_hand", "move", "option", "pass_", "place", "play", "rescue", "roll", "segment",
     "solve", "stop", "suffer", "target", "use", "yield_initiative",
 ]

@@ -42,7 +42,7 @@ def check_int(value: Any, name: str, allowed: str = "") -> int:
     """``value`` as a Python int when it is a Python or numpy integer (not a bool).
 
     Raises:
-        TypeError: naming ``name``, the value and ``allowed`` (e.g. ``" in [0, 409)"``),
+        TypeError: naming ``name``, the value and ``allowed`` (e.g. ``" in [0, 425)"``),
             for anything else (floats included).
     """
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):

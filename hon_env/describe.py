@@ -111,8 +111,16 @@ def action_meanings(sc: Scenario) -> list[str]:
                 names.append("turn around to face the other villain")
             elif seg == "hero":
                 names.append("hero: yourself" if k == 0 else f"hero: {k} seats on")
+            elif seg == "draft":
+                names.append(f"take {draft_hero(sc, k)}")
     assert len(names) == L.N_ACTIONS
     return names
+
+
+def draft_hero(sc: Scenario, k: int) -> str:
+    """The id of hero ``k`` of the draft pool (the Draft variant), or ``pool hero k``."""
+    pool = sc.rules["draft"]["pool"] if sc.rules["draft"] else ()
+    return pool[k] if k < len(pool) else f"pool hero {k} (unused)"
 
 
 def segment_of(action: int) -> tuple[str, int]:
@@ -128,6 +136,9 @@ def action_to_string(sc: Scenario, row, action: int) -> str:
     seg, k = segment_of(action)
     kind = int(row[L.DEC_KIND])
     h = int(row[L.DEC_HERO])
+    if seg == "draft":
+        seat = sc.agent_names[h] if 0 <= h < sc.n_heroes else f"seat {h}"
+        return f"{seat}: take {draft_hero(sc, k)} (draft)"
     hero = hero_label(sc, h)
     cards = sc.hero_card_names[h] if 0 <= h < len(sc.hero_card_names) else ()
     card = cards[k] if seg in ("play", "card") and k < len(cards) else ""

@@ -151,7 +151,9 @@ class Game:
     ``issue``, ``n_heroes``, ``nemeses``, ``rules``, ``caps``, ``max_cycles``).
 
     Attributes:
-        scenario: the compiled ``Scenario``.
+        scenario: the compiled ``Scenario``. With the draft rule (Draft variant) the scenario
+            of the drafted team once the draft is over (``Scenario.draft_pool``), the draft
+            scenario itself while the seats draft.
         state: the ``[1, STATE_LEN]`` int32 state (see ``hon_env.core.layout``). Assigning
             a new array validates it like ``from_array`` and recomputes the legal mask.
 
@@ -187,7 +189,7 @@ class Game:
         if row.ndim != 2 or row.shape[0] != 1:
             raise StateError(f"a game's state is one row of {L.STATE_LEN} int32 values, got "
                              f"shape {value.shape}")
-        validate_state(row, self.scenario.tables)
+        validate_state(row, self._scenario_of(row).tables)
         self._state = row.astype(np.int32, copy=True)
         self.refresh()
 
@@ -206,11 +208,41 @@ class Game:
                                   + "; ".join(found[:5]), error="invariant", seed=self.seed)
 
     @property
+    def scenario(self) -> Scenario:
+        sc = self.__dict__["_scenario"]
+        state = self.__dict__.get("_state")
+        if sc.draft_pool and state is not None and not state[0, L.DRAFTING]:
+            return sc.draft_pool[int(state[0, L.TEAM])]
+        return sc
+
+    @scenario.setter
+    def scenario(self, value: Scenario) -> None:
+        self.__dict__["_scenario"] = value
+        self.__dict__.pop("_tabs_array", None)
+
+    def _scenario_of(self, row: np.ndarray) -> Scenario:
+        """The scenario whose tables state ``row`` ([1, STATE_LEN]) plays."""
+        sc = self.draft_scenario
+        if sc.draft_pool and not row[0, L.DRAFTING]:
+            team = int(row[0, L.TEAM])
+            if not 0 <= team < len(sc.draft_pool):
+                raise StateError(f"invalid state: field team = {team} outside [0, "
+                                 f"{len(sc.draft_pool) - 1}] (the draft's ordered teams)",
+                                 field="team")
+            return sc.draft_pool[team]
+        return sc
+
+    @property
+    def draft_scenario(self) -> Scenario:
+        """The scenario the game was created with (with the draft rule: before the draft)."""
+        return self.__dict__["_scenario"]
+
+    @property
     def _tabs(self) -> np.ndarray:
-        """The scenario's tables as a one-element structured array (fast for numba calls)."""
+        """The scenario's tables array (``Scenario.engine_tables``: fast for numba calls)."""
         tabs = self.__dict__.get("_tabs_array")
         if tabs is None:
-            tabs = self.__dict__["_tabs_array"] = self.scenario.tables.base.view(np.ndarray)
+            tabs = self.__dict__["_tabs_array"] = self.draft_scenario.engine_tables
         return tabs
 
     @property
@@ -329,7 +361,7 @@ class Game:
     def clone(self) -> Game:
         """An independent copy (same scenario object, copied state)."""
         g = Game.__new__(Game)
-        g.scenario = self.scenario
+        g.scenario = self.draft_scenario
         g.seed = self.seed
         g._state = self._state.copy()
         g._mask = self._mask.copy()
@@ -340,7 +372,7 @@ class Game:
 
         The scenario itself is not included: load with ``from_bytes`` and the same
         scenario and overrides. ``self.state.tobytes()`` is the headerless row."""
-        return pack(self._state[0], self.scenario)
+        return pack(self._state[0], self.draft_scenario)
 
     @classmethod
     def from_bytes(cls, scenario: str | Path | Scenario, data: bytes, **overrides: Any) -> Game:

@@ -261,6 +261,24 @@ def _text_map(game: Game, spaces: list[_Space]) -> list[str]:
     return lines
 
 
+def _render_draft(game: Game) -> str:
+    """The text view of a game whose seats are still drafting (the Draft variant): the
+    pool, who took what (every pick and offer shown: the whole position, not one seat's
+    view) and the pending decision."""
+    sc = game.scenario
+    pool = sc.rules["draft"]["pool"]
+    offer, owner = game.field("draft_offer"), game.field("draft_owner")
+    out = [f"{sc.issue_name} vs {sc.villain_name}  |  draft ({sc.rules['draft']['mode']}), "
+           f"{int(game.field('draft_step'))} of {sc.n_heroes} seats have picked", ""]
+    for i, hero in enumerate(pool):
+        where = (f"taken by {sc.agent_names[owner[i] - 1]}" if owner[i]
+                 else f"dealt to {sc.agent_names[offer[i] - 1]}" if offer[i] else "open")
+        out.append(f"  {i:2d} {hero:<12} {where}")
+    out += ["", f"{game.current_agent} decides ({game.decision}):"]
+    out += [f"  {a:4d}  {game.action_to_string(a)}" for a in game.legal_actions()]
+    return "\n".join(out)
+
+
 def render_ansi(game: Game) -> str:
     """A readable text board of ``game``.
 
@@ -269,6 +287,8 @@ def render_ansi(game: Game) -> str:
     villain, issue and supplies, every hero (status, hand, play area, clues, threat area)
     and the pending decision with each legal action as ``index  action_to_string``.
     """
+    if game.state[0, L.DRAFTING]:
+        return _render_draft(game)
     snap = game.snapshot()
     sc = game.scenario
     T = sc.tables

@@ -64,7 +64,7 @@ def play_batch(sc: Scenario, seeds: np.ndarray, policy: PolicyFn, *,
     reset, step = (reset_serial, step_serial) if B == 1 else (reset_batch, step_batch)
     seeds = np.asarray(seeds, np.int64)
     announce_compile("rollout", "kernels.step_serial" if B == 1 else "kernels._step_parallel")
-    reset(state, sc.tables, seeds, masks)
+    reset(state, sc.engine_tables, seeds, masks)
     _raise_stopped(state, seeds)
     if on_step:
         on_step(state, masks)
@@ -75,7 +75,7 @@ def play_batch(sc: Scenario, seeds: np.ndarray, policy: PolicyFn, *,
             raise RuntimeError(f"games still running after {max_steps} steps")
         actions = policy(state, masks).astype(np.int64)
         actions[outcome != L.OUT_ONGOING] = 0
-        step(state, sc.tables, actions, masks, status)
+        step(state, sc.engine_tables, actions, masks, status)
         _raise_stopped(state, seeds)
         bad = (status == 1)
         if bad.any():

@@ -70,9 +70,9 @@ def warm_rollout(sc: Scenario, out: dict[str, float]) -> None:
         status = np.zeros(n, np.int32)
         name = reset.__name__.lstrip("_")
         _timed(out, name, lambda r=reset, s=state, m=masks, k=n:
-               r(s, sc.tables, np.arange(k, dtype=np.int64), m))
+               r(s, sc.engine_tables, np.arange(k, dtype=np.int64), m))
         _timed(out, step.__name__.lstrip("_"), lambda t=step, s=state, m=masks, st=status:
-               t(s, sc.tables, m.argmax(axis=1), m, st))
+               t(s, sc.engine_tables, m.argmax(axis=1), m, st))
 
 
 def warm_agents(sc: Scenario, out: dict[str, float]) -> None:

@@ -54,7 +54,7 @@ def test_every_index_of_every_segment(origin):
     """Each segment's whole range round-trips; one past its end is refused."""
     build = {"space": A.move, "attack": A.attack, "solve": A.solve, "play": A.play,
              "use": A.use, "clue": A.clue, "option": A.option, "target": A.target,
-             "hero": A.hero, "card": A.card}
+             "hero": A.hero, "card": A.card, "draft": A.draft}
     for seg, start, size in L.SEGMENTS:
         if seg not in build:
             continue

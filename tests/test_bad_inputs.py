@@ -18,10 +18,11 @@ import pytest
 
 from hon_env import Game, IllegalActionError, hour_of_need_v6, vector_env
 from hon_env.checks import EPISODE_ROOM, SEED_LIMIT
+from hon_env.core import layout as L
 from hon_env.envs.gym_env import HourOfNeedEnv
 from hon_env.envs.sb3 import SB3VecEnv
 
-N = 440  # the rulebook's 409 actions and the Two Fronts segments (target2, turn)
+N = L.N_ACTIONS
 
 # not integers: each must be a TypeError naming the value, never coerced
 NOT_INTEGERS = [
@@ -63,7 +64,7 @@ def test_game_apply_refuses_non_integers(game_fixture, value):
     before = g.state.copy()
     with pytest.raises(TypeError, match=r"must be an integer") as err:
         g.apply(value)
-    assert _named(value, str(err.value)) and "[0, 440)" in str(err.value)
+    assert _named(value, str(err.value)) and f"[0, {N})" in str(err.value)
     np.testing.assert_array_equal(g.state, before)
 
 
@@ -74,7 +75,7 @@ def test_game_apply_refuses_out_of_range(game_fixture, value):
     with pytest.raises(IllegalActionError) as err:
         g.apply(value)
     msg = str(err.value)
-    assert f"action {int(value)} " in msg and "[0, 440)" in msg and "legal:" in msg
+    assert f"action {int(value)} " in msg and f"[0, {N})" in msg and "legal:" in msg
     np.testing.assert_array_equal(g.state, before)
 
 
@@ -154,7 +155,7 @@ def test_envs_refuse_out_of_range_actions(origin, kind):
     for value in OUT_OF_RANGE_ACTIONS:
         with pytest.raises(IllegalActionError) as err:
             step(value)
-        assert f"action {int(value)} " in str(err.value) and "[0, 440)" in str(err.value)
+        assert f"action {int(value)} " in str(err.value) and f"[0, {N})" in str(err.value)
         np.testing.assert_array_equal(_game_of(env).state, before)
 
 
@@ -231,7 +232,7 @@ def test_vector_step_refuses_out_of_range(venv, bad):
     before = venv.state.copy()
     actions = venv.sample_actions(np.random.default_rng(0))
     actions[2] = bad
-    with pytest.raises(IllegalActionError, match=rf"games \[2\]: \[{bad}\].*\[0, 440\)"):
+    with pytest.raises(IllegalActionError, match=rf"games \[2\]: \[{bad}\].*\[0, {N}\)"):
         venv.step(actions)
     np.testing.assert_array_equal(venv.state, before)
 

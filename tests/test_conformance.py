@@ -87,9 +87,9 @@ def test_same_seed_same_trajectory_alone_and_in_batch(origin):
         s1 = np.zeros((1, L.STATE_LEN), np.int32)
         m1 = np.zeros((1, L.N_ACTIONS), np.int8)
         st = np.zeros(1, np.int32)
-        reset_serial(s1, origin.tables, seeds[i:i + 1], m1)
+        reset_serial(s1, origin.engine_tables, seeds[i:i + 1], m1)
         for a in logs[i]:
-            step_serial(s1, origin.tables, np.array([a], np.int64), m1, st)
+            step_serial(s1, origin.engine_tables, np.array([a], np.int64), m1, st)
             assert st[0] == 0
         np.testing.assert_array_equal(s1[0], final[i])
 

@@ -66,6 +66,7 @@ from hon_env.content.tables import (
     IT_ISSUE,
     IT_SCHEME,
     MAX_CRISES,
+    MAX_DRAFT_POOL,
     MAX_HEROES,
     MAX_PANELS,
     MAX_PROGS,
@@ -284,6 +285,7 @@ def test_valid_content_compiles_with_fixed_shapes(tmp_path: Path) -> None:
         "crisis": (MAX_CRISES, CR_NCOLS), "ally": (MAX_HEROES, AL_NCOLS),
         "hero_roster": (MAX_HEROES,),
             "fame": (N_FAME,), "headline": (HEADLINE_POOL, HL_NCOLS),
+        "draft_roster": (MAX_DRAFT_POOL,),
     }
     assert set(shapes) == set(t.dtype.names)
     for name, shape in shapes.items():

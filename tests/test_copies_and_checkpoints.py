@@ -228,12 +228,13 @@ def test_prefix_versions_end_where_later_sections_begin():
     v5 where v6's Two Fronts sections begin: earlier versions' observations are exact
     prefixes of this one (v6 appended actions)."""
     from agents.checkpoints import PREFIX_VERSIONS
+    from hon_env.core import layout as L
     from hon_env.core import obs_features as F
 
     assert PREFIX_VERSIONS == {"hour_of_need_v3": (F.OFF_FAME, 409),
                                "hour_of_need_v4": (F.OFF_ET, 409),
                                "hour_of_need_v5": (F.OFF_TWO_FRONTS, 409)}
-    assert (F.OFF_FAME, F.OFF_ET, F.OFF_TWO_FRONTS) == (2247, 2448, 3481)
+    assert (F.OFF_FAME, F.OFF_ET, F.OFF_TWO_FRONTS, L.A_TARGET2) == (2247, 2448, 3481, 409)
 
 
 @pytest.mark.parametrize("version", ["hour_of_need_v3", "hour_of_need_v4", "hour_of_need_v5"])

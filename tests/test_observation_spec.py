@@ -132,7 +132,9 @@ def _scripted_views(steps: int = 400):
                dict(scenario="fame_race"),
                # the Two Fronts variant: the second villain's sections
                dict(heroes=["majesty", "stride", "guerilla"], villain=["refuser", "dowager"],
-                    issue="century_heist")]
+                    issue="century_heist"),
+               # the Draft variant: the draft sections
+               dict(scenario="draft_deal")]
     policy = VersusPolicy(HeuristicPolicy(), RandomPolicy(0))
     for kw in configs:
         env = hon_env.vector_env(16, seed=0, **kw)

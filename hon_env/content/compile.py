@@ -13,6 +13,8 @@ a scenario's ``rules:``/``caps:`` and the keyword arguments override them key by
 from __future__ import annotations
 
 import copy
+import dataclasses
+import functools
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -23,6 +25,13 @@ import numpy as np
 
 from hon_env.content import cache
 from hon_env.content.board import Board, resolve_location
+from hon_env.content.draft import (
+    SEAT_AGENT,
+    check_draft,
+    draft_mode_code,
+    draft_teams,
+    resolve_draft,
+)
 from hon_env.content.effects import Effect, ProgramStore
 from hon_env.content.errors import Where, as_list, as_mapping, check_int, check_str, type_name
 from hon_env.content.fame import (
@@ -79,6 +88,9 @@ from hon_env.content.tables import (
     BACK_NONE,
     CFG_BYSTANDERS,
     CFG_CRISIS_PROG,
+    CFG_DRAFT_MODE,
+    CFG_DRAFT_OFFER,
+    CFG_DRAFT_POOL,
     CFG_FOCUS_CAP,
     CFG_FOCUS_TO_FLIP,
     CFG_HAND_SIZE,
@@ -176,6 +188,7 @@ from hon_env.content.tables import (
     IT_ISSUE,
     IT_SCHEME,
     MAX_CRISES,
+    MAX_DRAFT_POOL,
     MAX_HEROES,
     MAX_PANELS,
     MAX_PLOYS,
@@ -318,6 +331,9 @@ DEFAULT_RULES: dict[str, Any] = {
     # its settings, or the second villain's id when the scenario names one villain. Two
     # villains in the scenario's ``villain`` list switch it on with the defaults.
     "two_fronts": False,
+    # The Draft variant: heroes chosen inside the episode (``content/draft.py``: a mapping
+    # with ``mode`` random/deal/pick, ``pool`` and ``offer``).
+    "draft": False,
 }
 
 # Inclusive ranges of the integer rules.
@@ -416,6 +432,9 @@ class Scenario:
     # ``villain_id``/``villain_name`` fields above are the first's
     villain_ids: tuple[str, ...] = ()
     villain_names: tuple[str, ...] = ()
+    # the Draft variant (rule ``draft``): one scenario per ordered team of the pool, in the
+    # order of ``content/draft.draft_teams`` (the rows of ``draft_tables``); () without it
+    draft_pool: tuple[Scenario, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "rules", _frozen(self.rules))
@@ -434,8 +453,27 @@ class Scenario:
         return len(self.hero_ids)
 
     @property
+    def drafted(self) -> bool:
+        """The heroes are chosen inside the episode (the Draft variant, rule ``draft``)."""
+        return bool(self.rules["draft"])
+
+    @functools.cached_property
+    def engine_tables(self) -> np.ndarray:
+        """The tables array the kernels take and index by the ``team`` state field: this
+        scenario's tables as a one-element array, or with the draft rule every ordered
+        team's row of the draft pool, stacked (read-only)."""
+        if not self.draft_pool:
+            return self.tables.base.view(np.ndarray)
+        out = np.stack([sc.tables.base.view(np.ndarray)[0] for sc in self.draft_pool])
+        out.flags.writeable = False
+        return out
+
+    @property
     def agent_names(self) -> tuple[str, ...]:
-        """Agent names by seat: hero ids, suffixed ``_2``, ``_3``... for repeated heroes."""
+        """Agent names by seat: hero ids, suffixed ``_2``, ``_3``... for repeated heroes;
+        with the draft rule the seat names ``hero_0``, ``hero_1``... (the heroes change)."""
+        if self.drafted:
+            return tuple(SEAT_AGENT.format(k) for k in range(self.n_heroes))
         seen: dict[str, int] = {}
         names = []
         for hid in self.hero_ids:
@@ -667,31 +705,38 @@ def _load_scenario(path: Path, content_dir: str | Path | None, *,
             "most one ally")
     allies = rule_cards("allies", load_ally)
     headlines: tuple[Headline, ...] = ()
+    roster = tuple(list_content(content_dir)["heroes"])
+    draft_ids: tuple[str, ...] = ()
+    if resolved["draft"]:
+        draft_ids = resolve_draft(resolved["draft"], roster, len(hero_ids),
+                                  rule_ref("draft"))
+        resolved["draft"] = {**resolved["draft"], "pool": draft_ids}
+        for i, hero_id in enumerate(draft_ids):
+            if hero_id not in loaded:
+                loaded[hero_id] = load_hero(hero_id, content_dir,
+                                            rule_ref("draft").key("pool").index(i))
     if resolved["fame"]:
         headlines = load_headlines(resolved["fame"]["headline_cards"], content_root(content_dir),
                                    rule_ref("fame").key("headline_cards"))
-    roster = tuple(list_content(content_dir)["heroes"])
     if len(roster) > MAX_ROSTER:
         raise Where(display_path(content_root(content_dir) / KIND_DIRS["hero"])).error(
             f"{len(roster)} heroes in the content directory; the observation's hero one-hot "
             f"holds at most {MAX_ROSTER} (MAX_ROSTER)")
-    return compile_scenario(
-        spec.id,
-        [loaded[h] for h in hero_ids],
-        villains[0],
-        issue_data,
-        load_clues(spec.clues if clues is None else clues, content_dir, clues_ref),
-        resolved,
-        resolve_caps(spec.caps, caps, ref.key("caps"), args.key("caps")),
-        pool,
-        specials,
-        crises,
-        allies,
-        bystanders,
-        roster,
-        headlines,
-        villains[1] if len(villains) == 2 else None,
-    )
+    clue_data = load_clues(spec.clues if clues is None else clues, content_dir, clues_ref)
+    resolved_caps = resolve_caps(spec.caps, caps, ref.key("caps"), args.key("caps"))
+
+    def compile_team(team: Sequence[str]) -> Scenario:
+        return compile_scenario(spec.id, [loaded[h] for h in team], villains[0], issue_data,
+                                clue_data, resolved, resolved_caps, pool, specials, crises,
+                                allies, bystanders, roster, headlines,
+                                villains[1] if len(villains) == 2 else None)
+
+    compiled = compile_team(hero_ids)
+    if draft_ids:
+        teams = tuple(compile_team([draft_ids[i] for i in team])
+                      for team in draft_teams(draft_ids, len(hero_ids)))
+        compiled = dataclasses.replace(compiled, draft_pool=teams)
+    return compiled
 
 
 def nemeses_needed(n_heroes: int, issue: Issue, added: int) -> int:
@@ -745,6 +790,8 @@ def resolve_rules(from_file: dict[str, Any], from_args: dict[str, Any] | None,
                 out[key] = check_fame(value, where.key(key))
             elif key == "two_fronts":
                 out[key] = check_two_fronts(value, where.key(key))
+            elif key == "draft":
+                out[key] = check_draft(value, where.key(key))
             elif key in BOOL_RULES:
                 if not isinstance(value, bool):
                     raise where.key(key).error(f"expected true or false, got {type_name(value)}")
@@ -888,6 +935,13 @@ def compile_scenario(scenario_id: str, heroes: list[Hero], villain: Villain, iss
     cfg[CFG_NEMESIS_POOL] = len(nemeses)
     for index, value in two_fronts_cfg(rules["two_fronts"], len(villains)).items():
         cfg[index] = value
+    draft_roster = np.full(MAX_DRAFT_POOL, -1, dtype=np.int32)
+    if rules["draft"]:
+        draft_ids = rules["draft"]["pool"]
+        cfg[CFG_DRAFT_MODE] = draft_mode_code(rules["draft"])
+        cfg[CFG_DRAFT_OFFER] = rules["draft"]["offer"] if rules["draft"]["mode"] == "deal" else 0
+        cfg[CFG_DRAFT_POOL] = len(draft_ids)
+        draft_roster[:len(draft_ids)] = [roster.index(h) for h in draft_ids]
     copies = CLUE_COPIES if rules["extra_clues"] else 1
     tables = Tables(
         cfg=cfg,
@@ -915,6 +969,7 @@ def compile_scenario(scenario_id: str, heroes: list[Hero], villain: Villain, iss
                              + [-1] * (MAX_HEROES - len(heroes)), dtype=np.int32),
         fame=fame_table(rules["fame"], len(headlines)),
         headline=headline_table(tuple(headlines)),
+        draft_roster=draft_roster,
         sby=_special_bystander_table(
             bystanders, lambda effect, row: store.add(effect, issue.counters, n_panels, row)),
     )

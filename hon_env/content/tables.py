@@ -300,7 +300,20 @@ CFG_VTIES = 28  # 1: the villain breaks enemy target and path ties (core/enemy_t
 CFG_N_VILLAINS = 29  # villains in the game: 1 (the rulebook) or 2
 CFG_TF_FLOOR = 30  # the least hero count a villain's per-hero values use (2 villains)
 CFG_TF_BLINDSIDE = 31  # damage added when a villain a hero does not face damages it
-CFG_N_COLS = 32
+# The Draft variant (rules ``draft``, core/draft.py, content/draft.py); all 0 when it is off.
+# Every row of a draft's stacked tables carries the same values.
+CFG_DRAFT_MODE = 32  # DRAFT_*: how the heroes of a game are chosen
+CFG_DRAFT_OFFER = 33  # heroes dealt face down to each seat (mode "deal"), else 0
+CFG_DRAFT_POOL = 34  # heroes in the draft pool (rows of ``draft_roster`` in use)
+CFG_N_COLS = 35
+
+# Draft modes (CFG_DRAFT_MODE), in the order of content/draft.py's DRAFT_MODES
+DRAFT_OFF = 0
+DRAFT_RANDOM = 1  # an ordered team drawn when the episode starts (no decisions)
+DRAFT_DEAL = 2  # each seat keeps one of its own face-down offer, in seat order
+DRAFT_PICK = 3  # each seat picks in seat order from the whole pool, in the open
+MAX_DRAFT_POOL = 16  # heroes a draft pool may hold: the width of the "draft" action segment
+MAX_DRAFT_ROWS = 1024  # ordered teams (stacked tables rows) a draft may compile to
 
 # The Fame variant (rules ``fame``, core/fame.py, content/fame.py). Per-hero counters are
 # kept in every game; the ``fame`` table says what each is worth and the ``headline`` table
@@ -358,6 +371,8 @@ class Tables(NamedTuple):
     hero_roster: np.ndarray  # [MAX_HEROES] each seat's index in the content's roster, or -1
     fame: np.ndarray  # [N_FAME] the Fame variant's scoring (FM_*)
     headline: np.ndarray  # [HEADLINE_POOL, HL_NCOLS] the headline cards (HL_*)
+    # [MAX_DRAFT_POOL] the draft pool's heroes as content roster indices, -1 padded
+    draft_roster: np.ndarray
 
 
 TABLE_SHAPES: dict[str, tuple[int, ...]] = {
@@ -386,6 +401,7 @@ TABLE_SHAPES: dict[str, tuple[int, ...]] = {
     "hero_roster": (MAX_HEROES,),
     "fame": (N_FAME,),
     "headline": (HEADLINE_POOL, HL_NCOLS),
+    "draft_roster": (MAX_DRAFT_POOL,),
 }
 TABLES_DTYPE = np.dtype([(name, np.int32, shape) for name, shape in TABLE_SHAPES.items()])
 

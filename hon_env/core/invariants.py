@@ -19,6 +19,7 @@ import numpy as np
 
 from hon_env.content import tables as TB
 from hon_env.core import layout as L
+from hon_env.core.draft_checks import draft_problems
 
 
 def _reporter(out: list[str]) -> Callable[[np.ndarray, str], None]:
@@ -48,6 +49,16 @@ def _deck_matches(order: np.ndarray, n: np.ndarray, zone: np.ndarray, in_deck: i
 
 def violations(state: np.ndarray, T: TB.Tables, masks: np.ndarray | None = None) -> list[str]:
     """Check every game of a ``[B, STATE_LEN]`` batch; return a list of violations."""
+    drafting = state[:, L.DRAFTING] != 0
+    draft_out = [f"game {i}: {p}" for i in range(state.shape[0])
+                 for p in draft_problems(state[i], T, None if masks is None or not drafting[i]
+                                         else masks[i])]
+    if drafting.any():  # a game still drafting has no game set up: only its draft is checked
+        rest = np.flatnonzero(~drafting)
+        draft_out = [p for p in draft_out if drafting[int(p.split()[1].rstrip(":"))]]
+        if rest.size == 0:
+            return draft_out
+        return draft_out + violations(state[rest], T, None if masks is None else masks[rest])
     f = lambda name: L.field_view(state, name)  # noqa: E731
     out: list[str] = []
     nh = int(T.cfg[TB.CFG_N_HEROES])
@@ -110,7 +121,7 @@ def violations(state: np.ndarray, T: TB.Tables, masks: np.ndarray | None = None)
     held = (f("vloc") == L.L_HAND).sum(axis=1)
     bad(held > T.cfg[TB.CFG_VHAND], "villain holds more cards than its hand allows")
     bad(running & (f("dec_kind") == L.D_NONE), "running game without a pending decision")
-    return out
+    return out + draft_out
 
 
 def _nemesis_violations(state: np.ndarray, T: TB.Tables, running: np.ndarray) -> list[str]:

@@ -4,8 +4,8 @@ Each game touches only its own state row, so the batch loop parallelises with ``
 and results never depend on the batch size or the thread count. The ``_serial`` variants
 serve batch size 1, where thread start-up would cost more than the work.
 
-``T`` is the scenario's packed tables record (``Scenario.tables``). The parallel loops
-take the one-element array behind it (``T.base``) and index it inside the loop body:
+``tabs`` is the scenario's tables array (``Scenario.engine_tables``: the packed record's
+one-element array, or a draft's stacked rows); the loops index it inside the loop body:
 numba cannot hand a record captured from outside a ``prange`` body to the worker threads.
 """
 
@@ -14,75 +14,89 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from hon_env.core.interp import apply_action
+from hon_env.core import layout as L
+from hon_env.core.draft import refresh_episode, start_episode, step_episode
 from hon_env.core.observe import encode_obs, encode_state
-from hon_env.core.positions import refresh
 from hon_env.core.setup import init_game
 
 
 @njit(cache=True, parallel=True)
 def _reset_parallel(s, tabs, seeds, masks):
     for i in prange(s.shape[0]):
-        init_game(s, i, tabs[0], seeds[i], masks[i])
+        start_episode(s, i, tabs, seeds[i], masks[i])
 
 
 @njit(cache=True, parallel=True)
 def _step_parallel(s, tabs, actions, masks, status):
     for i in prange(s.shape[0]):
-        status[i] = apply_action(s, i, tabs[0], actions[i], masks[i])
+        status[i] = step_episode(s, i, tabs, actions[i], masks[i])
 
 
 @njit(cache=True)
-def reset_serial(s, T, seeds, masks):
+def reset_serial(s, tabs, seeds, masks):
     """Start game i from ``seeds[i]``; writes ``s[i]`` and ``masks[i]`` (one thread)."""
     for i in range(s.shape[0]):
-        init_game(s, i, T, seeds[i], masks[i])
+        start_episode(s, i, tabs, seeds[i], masks[i])
 
 
 @njit(cache=True)
-def step_serial(s, T, actions, masks, status):
+def step_serial(s, tabs, actions, masks, status):
     """Apply ``actions[i]`` to game i; ``status[i]`` gets apply_action's code (one thread)."""
     for i in range(s.shape[0]):
-        status[i] = apply_action(s, i, T, actions[i], masks[i])
+        status[i] = step_episode(s, i, tabs, actions[i], masks[i])
 
 
-def reset_batch(s: np.ndarray, T: np.record, seeds: np.ndarray, masks: np.ndarray) -> None:
-    """Start game i of the batch from ``seeds[i]``; writes ``s[i]`` and ``masks[i]``."""
-    _reset_parallel(s, T.base, seeds, masks)
+def _as_tabs(tabs: np.ndarray | np.record) -> np.ndarray:
+    """A tables array from ``Scenario.engine_tables`` or a packed record (``.tables``)."""
+    return tabs.base if isinstance(tabs, np.record) else tabs
 
 
-def step_batch(s: np.ndarray, T: np.record, actions: np.ndarray, masks: np.ndarray,
-               status: np.ndarray) -> None:
+def reset_batch(s: np.ndarray, tabs: np.ndarray | np.record, seeds: np.ndarray,
+                masks: np.ndarray) -> None:
+    """Start game i of the batch from ``seeds[i]``; writes ``s[i]`` and ``masks[i]``.
+    ``tabs``: ``Scenario.engine_tables`` (or, without a draft, ``Scenario.tables``)."""
+    _reset_parallel(s, _as_tabs(tabs), seeds, masks)
+
+
+def step_batch(s: np.ndarray, tabs: np.ndarray | np.record, actions: np.ndarray,
+               masks: np.ndarray, status: np.ndarray) -> None:
     """Apply ``actions[i]`` to game i in parallel; ``status[i]`` gets apply_action's code."""
-    _step_parallel(s, T.base, actions, masks, status)
+    _step_parallel(s, _as_tabs(tabs), actions, masks, status)
 
 
-# Single-game entry points for ``Game``. They take the one-element tables array (not the
-# record): numba types an ndarray argument in C, a record in Python (~3.5 us per call).
+@njit(cache=True)
+def game_setup(s, tabs, seed, mask):
+    """Set a game up on ``tabs[0]`` from ``seed`` without a draft (``init_game``)."""
+    init_game(s, np.int64(0), tabs[0], seed, mask)
+
+
+# Single-game entry points for ``Game``. They take the tables array (not a record): numba
+# types an ndarray argument in C, a record in Python (~3.5 us per call). It holds one
+# element, or every ordered team's row with the draft rule; the game plays row ``team``.
 # The game index is ``np.int64(0)``, an int64 like the batch kernels' loop index, not the constant
 # 0: numba compiles a callee once per argument types and a constant is its own type, so a
 # literal 0 would compile the whole interpreter a second time, apart from the batch one.
 
 @njit(cache=True)
 def game_init(s, tabs, seed, mask):
-    init_game(s, np.int64(0), tabs[0], seed, mask)
+    start_episode(s, np.int64(0), tabs, seed, mask)
 
 
 @njit(cache=True)
 def game_apply(s, tabs, action, mask):
-    return apply_action(s, np.int64(0), tabs[0], action, mask)
+    return step_episode(s, np.int64(0), tabs, action, mask)
 
 
 @njit(cache=True)
 def game_refresh(s, tabs, mask):
-    refresh(s, np.int64(0), tabs[0], mask)
+    refresh_episode(s, np.int64(0), tabs, mask)
 
 
 @njit(cache=True)
 def game_observe(s, tabs, seat, out):
-    encode_obs(s, np.int64(0), tabs[0], seat, out)
+    encode_obs(s, np.int64(0), tabs[s[0, L.TEAM]], seat, out)
 
 
 @njit(cache=True)
 def game_state(s, tabs, out):
-    encode_state(s, np.int64(0), tabs[0], out)
+    encode_state(s, np.int64(0), tabs[s[0, L.TEAM]], out)

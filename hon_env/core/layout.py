@@ -26,6 +26,7 @@ from hon_env.content.tables import (
     HERO_DECK,
     IDECK,
     MAX_CRISES,
+    MAX_DRAFT_POOL,
     MAX_HEADLINES,
     MAX_HEROES,
     MAX_PANELS,
@@ -120,7 +121,8 @@ DECISIONS = _field("decisions", hi=HUGE)  # decisions answered so far
 SP = _field("sp", hi=STACK_DEPTH + 1)  # interpreter stack pointer (entries in use)
 STACK = _field("stack", STACK_DEPTH, STACK_W, lo=I32_MIN, hi=I32_END, live="sp")
 # --- the pending decision
-DEC_KIND = _field("dec_kind", hi=20)  # D_* (D_NONE when the game is over)
+# D_* (D_NONE when the game is over); its bound is set with DECISION_NAMES below
+DEC_KIND = _field("dec_kind", hi=1)
 DEC_HERO = _field("dec_hero", hi="deciders")  # seat that decides (VILLAIN_SEAT: the villain)
 DEC_A = _field("dec_a", lo=-1, hi=BIG)  # decision context (see masks.py for each kind)
 DEC_B = _field("dec_b", lo=-1, hi=BIG)
@@ -307,6 +309,18 @@ DECK_STRIDE = VDECK2_N - VDECK_N
 DEF_BONUS2 = _field("def_bonus2", 2, lo=-BIG, hi=BIG)  # as DEF_BONUS, for the second villain
 HFACE = _field("hface", MAX_HEROES, hi=VILLAINS, seat=True)  # villain each hero faces
 VIL_OUT = _field("vil_out", VILLAINS, hi=2)  # 1: villain v is defeated (two villains)
+# --- the Draft variant (core/draft.py): the heroes are chosen inside the episode. The row
+# is all zero without a draft; the record below stays after the draft, when the game runs.
+DRAFTING = _field("drafting", hi=2)  # 1 while the seats are drafting (no game set up yet)
+DRAFT_STEP = _field("draft_step", hi=MAX_HEROES + 1)  # seats that have picked
+# the episode seed (low, high 32-bit words): the game is set up from it after the draft
+DRAFT_SEED = _field("draft_seed", 2, lo=I32_MIN, hi=I32_END)
+# per pool hero: seat + 1 it is dealt to face down (mode "deal"), 0 none
+DRAFT_OFFER = _field("draft_offer", MAX_DRAFT_POOL, hi=MAX_HEROES + 1)
+# per pool hero: seat + 1 that took it, 0 none
+DRAFT_OWNER = _field("draft_owner", MAX_DRAFT_POOL, hi=MAX_HEROES + 1)
+# per seat: pool index + 1 of the hero it took, 0 none yet
+DRAFT_PICK = _field("draft_pick", MAX_HEROES, hi=MAX_DRAFT_POOL + 1)
 
 STATE_LEN = _cursor
 
@@ -387,6 +401,7 @@ HERO_COUNTER_NAMES = tuple(EVENT_NAMES[e] for e in HERO_EVENTS) + (
 #   [389, 409)          CARD     choose card i of your hand
 #   [409, 439)          TARGET2  choose target T_W0 + k (the second villain's cards; Two Fronts)
 #   [439]               TURN     turn around to face the other villain (an action; Two Fronts)
+#   [440, 456)          DRAFT    take hero i of the draft pool (the Draft variant)
 A_PASS = 0
 A_DRAW = 1
 A_SPACE = 2
@@ -408,7 +423,8 @@ A_HERO = A_TARGET + T_W0  # the TARGET segment covers the rulebook's targets [0,
 A_CARD = A_HERO + MAX_HEROES
 A_TARGET2 = A_CARD + HERO_DECK
 A_TURN = A_TARGET2 + N_TARGETS - T_W0
-N_ACTIONS = A_TURN + 1
+A_DRAFT = A_TURN + 1  # take pool hero i (the Draft variant)
+N_ACTIONS = A_DRAFT + MAX_DRAFT_POOL
 
 SEGMENTS = (
     ("pass", A_PASS, 1), ("draw", A_DRAW, 1), ("space", A_SPACE, MAX_SPACES),
@@ -418,6 +434,7 @@ SEGMENTS = (
     ("focus", A_FOCUS, 1), ("option", A_OPTION, N_OPTIONS), ("target", A_TARGET, T_W0),
     ("hero", A_HERO, MAX_HEROES), ("card", A_CARD, HERO_DECK),
     ("target2", A_TARGET2, N_TARGETS - T_W0), ("turn", A_TURN, 1),
+    ("draft", A_DRAFT, MAX_DRAFT_POOL),
 )
 
 
@@ -493,11 +510,14 @@ D_VPLAY = 16  # TARGET T_V0 + i: the villain plays hand card i against hero DEC_
 D_ENEMY_TARGET = 17  # SPACE: the space of the target (tied for nearest) it moves toward
 D_ENEMY_STEP = 18  # SPACE: its next space (several shortest paths)
 D_FACE = 19  # OPTION v: face villain v (setup); Two Fronts variant only
+D_DRAFT = D_FACE + 1  # DRAFT: the hero DEC_HERO takes (Draft variant, core/draft.py)
 DECISION_NAMES = (
     "none", "mulligan", "main", "move", "place", "cunning", "clue_dice", "focus_spend",
     "assign", "damage", "discard_or_damage", "pick_hero", "pick_target", "attack_space",
-    "solve_space", "rescue", "villain_play", "enemy_target", "enemy_step", "face",
+    "solve_space", "rescue", "villain_play", "enemy_target", "enemy_step", "face", "draft",
 )
+assert len(DECISION_NAMES) == D_DRAFT + 1
+RANGES["dec_kind"] = (0, len(DECISION_NAMES), None, False)
 # The villain agent's seat (Mastermind variant) is DEC_HERO of the decisions it owns. It
 # has no hero fields; villain cards in its hand have zone L_HAND.
 from hon_env.content.tables import VILLAIN_SEAT  # noqa: E402, F401 (declared with MAX_HEROES)

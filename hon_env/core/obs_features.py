@@ -26,6 +26,7 @@ from hon_env.content.tables import (
     FEAT_NAMES,
     HERO_DECK,
     MAX_CRISES,
+    MAX_DRAFT_POOL,
     MAX_HEADLINES,
     MAX_HEROES,
     MAX_PANELS,
@@ -379,7 +380,6 @@ with _OBS.section("own_cards", HERO_DECK, "self's hero deck card, in the slots o
                         "for attack and solve; 1 for the others), summed")
     OC_ABILITY_FX = s.feat("ability_effect", len(HERO_OPS), "/ 3", "the same for its "
                            "ability's effect")
-
 # The Two Fronts variant (two villains): all zeros with one villain. Everything is public.
 with _OBS.section("two_fronts") as s:
     TF_ON = s.feat("on", doc="two villains on the board (the Two Fronts variant)")
@@ -418,6 +418,31 @@ with _OBS.section("villain2_cards", VDECK, "the second villain's deck card") as 
                         ("distance", "")):
         s.feat(_name, scale={"damage": "fraction of health", "justice": "fraction of danger",
                              "distance": "/ 10"}.get(_name, "0/1"), doc=_doc)
+# The Draft variant (rules draft): all zeros without it. While the seats draft, no game is
+# set up yet and every other section is zero. Hidden: in mode deal a seat sees only its own
+# offer, and the others' picks once the game is set up.
+DRAFT_MODE_NAMES = ("random", "deal", "pick")
+with _OBS.section("draft") as s:
+    DR_ON = s.feat("on", doc="the heroes are drafted (Draft variant)")
+    DR_MODE = s.feat("mode", len(DRAFT_MODE_NAMES), "one-hot", "the draft mode: "
+                     + ", ".join(DRAFT_MODE_NAMES))
+    DR_DRAFTING = s.feat("drafting", doc="the draft is under way (no game set up yet)")
+    DR_DECIDING = s.feat("deciding", doc="self picks now")
+    DR_PICKED = s.feat("picks_made", scale="/ 6", doc="seats that have picked")
+    DR_SEAT = s.feat("seat", MAX_HEROES, "one-hot", "self's seat (seats pick in seat order)")
+DRAFT_WHERE_NAMES = ("offered_to_self", "open", "unavailable")
+with _OBS.section("draft_pool", MAX_DRAFT_POOL, "hero of the draft pool, in the pool's "
+                  "order (`Scenario.rules['draft']['pool']`)") as s:
+    DP_PRESENT = s.feat("present", doc="a pool hero is in this slot")
+    DP_HERO = s.feat("hero", MAX_ROSTER, "one-hot", "the hero's index in the content's hero "
+                     "roster")
+    DP_WHERE = s.feat("where", len(DRAFT_WHERE_NAMES), "one-hot", "untaken and dealt to "
+                      "self (deal) / untaken in the open pool (pick) / not takeable by self: "
+                      "dealt face down to another seat, left the game, or taken by a seat "
+                      "whose pick is still hidden (deal)")
+    DP_TAKEN_BY = s.feat("taken_by", MAX_HEROES, "one-hot", "the seat that took it, self first "
+                         "then in seat order (deal: another seat's pick shows once the game "
+                         "is set up)")
 
 OBS_FEATURES: tuple[Feature, ...] = tuple(_OBS.features)
 OBS_SECTIONS: tuple[tuple[str, int, int, int, str], ...] = tuple(_OBS.sections)
@@ -449,6 +474,8 @@ OFF_TF_SEATS, TF_SEAT_FEATS = _BASE["two_fronts_seats"]
 OFF_TF_SPACES, TF_SPACE_FEATS = _BASE["two_fronts_spaces"]
 OFF_VCARDS2 = _BASE["villain2_cards"][0]
 assert _BASE["villain2_cards"][1] == CARD_FEATS  # both villains' cards share a row layout
+OFF_DRAFT = _BASE["draft"][0]
+OFF_DRAFT_POOL, DRAFT_POOL_FEATS = _BASE["draft_pool"]
 assert _BASE["issue_cards"][1] == CARD_FEATS  # villain and issue cards share a row layout
 
 # The global state: seat 0's observation, then every seat's hand.

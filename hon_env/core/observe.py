@@ -66,6 +66,7 @@ from hon_env.content.tables import (
 from hon_env.core import layout as L
 from hon_env.core import obs_features as F
 from hon_env.core.card_features import encode_own_cards
+from hon_env.core.draft_obs import encode_draft
 from hon_env.core.enemy_ties import pending_move
 from hon_env.core.facing import can_turn, hero_count_for, two_villains, villain_active
 from hon_env.core.fame import encode_fame
@@ -151,6 +152,9 @@ def encode_obs(s, b, T, seat, out):
     out[:] = 0.0
     # the villain agent (seat VILLAIN_SEAT) sees seat 0's public view plus its own section
     view = 0 if seat >= L.VILLAIN_SEAT else seat
+    encode_draft(s, b, T, view, out)
+    if s[b, L.DRAFTING] != 0:  # no game set up yet: the team's tables do not apply
+        return
     here = s[b, L.HLOC + view]
     _global(s, b, T, view, out)
     _board(s, b, T, view, here, out)

@@ -29,6 +29,7 @@ from hon_env.content import ops
 from hon_env.content import tables as TB
 from hon_env.core import interp as I
 from hon_env.core import layout as L
+from hon_env.core.draft_checks import draft_problems, draft_rows
 from hon_env.errors import StateError
 
 # Flow ops: legal (lo, hi) of arguments a, b, c; None = not read by the op. Symbols as in
@@ -114,7 +115,7 @@ def scenario_limits(T: np.record) -> dict[str, int]:
     return {"heroes": nh, "spaces": int(T.cfg[TB.CFG_N_SPACES]),
             "nemesis_pool": int(T.cfg[TB.CFG_NEMESIS_POOL]),
             "deciders": L.VILLAIN_SEAT + 1 if T.cfg[TB.CFG_VHAND] > 0 else nh,
-            "tables": 1}  # a state is checked against its own scenario: team row 0
+            "tables": draft_rows(T)}  # a state of one scenario plays row 0 (a draft: any)
 
 
 def _bound(v: int | str, limits: dict[str, int]) -> int:
@@ -127,10 +128,10 @@ def _range_text(lo: int, hi: int) -> str:
 
 def _fresh_row(T: np.record) -> np.ndarray:
     """Row of a new game of these tables (what unused seats must look like)."""
-    from hon_env.core.kernels import game_init  # the kernels only when a state is checked
+    from hon_env.core.kernels import game_setup  # the kernels only when a state is checked
 
     state = np.zeros((1, L.STATE_LEN), np.int32)
-    game_init(state, T.base.view(np.ndarray), np.int64(0), np.zeros(L.N_ACTIONS, np.int8))
+    game_setup(state, T.base.view(np.ndarray), np.int64(0), np.zeros(L.N_ACTIONS, np.int8))
     return state[0]
 
 
@@ -281,6 +282,14 @@ def first_problem(row: np.ndarray, T: np.record, *, programs_only: bool = True) 
     content ops on the stack may carry any arguments (positions built by hand push their
     own effects, see ``Game.refresh``)."""
     limits = scenario_limits(T)
+    if row[L.DRAFTING] != 0:  # no game set up yet: only the draft's fields may be set
+        for name in L.FIELDS:
+            problem = _field_problem(row, name, limits) if name.startswith(
+                ("dec_", "draft")) else None
+            if problem:
+                return problem
+        problems = draft_problems(row, T)
+        return f"draft: {problems[0]}" if problems else None
     for name in L.FIELDS:
         if L.RANGES[name][2] is None:
             problem = _field_problem(row, name, limits)

@@ -3,7 +3,8 @@
 Game i of a batch seeded with ``seed`` plays its k-th episode (k = 0, 1, ...) from seed
 ``seed + i + k * B``: the first episode of game i is exactly ``Game(scenario, seed + i)``.
 ``tabs`` holds one ``Tables`` record per scenario of the batch's pool (one, usually); each
-episode plays the record ``core/teams.pick_team`` draws from its seed.
+episode plays the record ``core/teams.pick_team`` draws from its seed, or, with the draft
+rule, the row of the team its seats draft (``core/draft.py``).
 """
 
 from __future__ import annotations
@@ -12,11 +13,9 @@ from numba import njit, prange
 
 from hon_env.content import tables as TB
 from hon_env.core import layout as L
+from hon_env.core.draft import start_episode, step_episode
 from hon_env.core.episode import is_terminated, is_truncated, remember, step_rewards
-from hon_env.core.interp import apply_action
 from hon_env.core.observe import OBS_DIM, encode_obs, encode_state, encode_state_tail
-from hon_env.core.setup import init_game
-from hon_env.core.teams import pick_team
 
 FINAL_FAME = 6  # final_info column of seat 0's fame at the end of the episode
 N_FINAL_INFO = FINAL_FAME + L.MAX_HEROES
@@ -80,12 +79,9 @@ def _encode_row(s, i, T, want_obs, obs, states, agent):
 
 @njit(cache=True)
 def _start_row(s, i, tabs, seed, mask):
-    """Start game ``i``'s episode with ``seed`` on the tables ``pick_team`` draws for it;
-    writes row ``i`` (its ``team`` field included) and ``mask``; returns the tables."""
-    team = pick_team(seed, tabs.shape[0])
-    init_game(s, i, tabs[team], seed, mask)
-    s[i, L.TEAM] = team
-    return tabs[team]
+    """Start game ``i``'s episode with ``seed`` (``core/draft.start_episode``: a draft, or
+    the row ``pick_team`` draws); writes row ``i`` and ``mask``; returns the tables."""
+    return tabs[start_episode(s, i, tabs, seed, mask)]
 
 
 @njit(cache=True, parallel=True)
@@ -111,8 +107,11 @@ def vector_step(s, tabs, actions, masks, status, seed, episodes, weights, ev_pre
     """
     B = s.shape[0]
     for i in prange(B):
+        drafting = s[i, L.DRAFTING] != 0
+        status[i] = step_episode(s, i, tabs, actions[i], masks[i])
         T = tabs[s[i, L.TEAM]]
-        status[i] = apply_action(s, i, T, actions[i], masks[i])
+        if drafting and s[i, L.DRAFTING] == 0:  # the draft set the game up: score from here
+            remember(s, i, ev_prev[i])
         if s[i, L.ERROR] != 0:
             _stopped_row(i, rewards, term, trunc, final_info)
         else:

@@ -10,10 +10,10 @@
 | Agents             | one per hero seat, e.g. `['majesty']`, `['majesty', 'majesty_2']` |
 | Number of agents   | 1 to 6 heroes, plus `"villain"` with the Mastermind variant     |
 | Action Shape       | `()`                                                           |
-| Action Values      | `Discrete(440)`                                                |
-| Observation Shape  | `{"observation": (3999,), "action_mask": (440,)}`              |
+| Action Values      | `Discrete(456)`                                                |
+| Observation Shape  | `{"observation": (4428,), "action_mask": (456,)}`              |
 | Observation Values | observation float32 in `[0, inf)`; action_mask int8 in {0, 1}  |
-| State Shape        | `(4148,)` float32 in `[0, inf)`                                |
+| State Shape        | `(4577,)` float32 in `[0, inf)`                                |
 
 *Hour of Need* is a cooperative superhero board game: 1 to 6 heroes fight a villain's
 schemes on a hex map while an issue deck runs down. Every hero is an agent; the heroes win
@@ -27,20 +27,24 @@ Agent names are the hero ids of the scenario's seats; a repeated hero gets a suf
 decision point of the game (a hero's turn menu, the steps of a Move, a card's target, a
 damage reaction, a mulligan) is owned by exactly one hero, and that hero decides. In the
 AEC env `agent_selection` is that hero, so one agent often acts several times in a row.
+With the Draft variant (`rules={"draft": ...}`, `docs/variants.md`) the heroes change from
+game to game, so the agents are the seats, `hero_0` ... `hero_{n-1}`, who first pick their
+heroes in seat order (`draft` decisions); `infos[agent]["hero"]` names the hero a seat
+drafted (None before; its roster index, -1 before, with `numeric_info`).
 
 ### Observation Space
 
-`observe(agent)` returns `{"observation": float32 [3999], "action_mask": int8 [440]}`.
+`observe(agent)` returns `{"observation": float32 [4428], "action_mask": int8 [456]}`.
 The observation is egocentric (the agent's own hero first) and free of hidden information
 (other heroes' hands are sizes, deck orders are not visible). Its named sections (global,
 spaces, self, others, villain cards, issue cards, nemeses, special minions, allies, crisis
-cards, special bystanders, hero identity) are a table of named features
+cards, special bystanders, hero identity, ..., own cards, draft) are a table of named features
 (`hon_env.observation_spec()`, `hon_env.feature_index("section.name")`, listed in
 `docs/observation.md`); the agent's seat is the one-hot feature `global.seat`, and which
 hero sits in each seat (self first) is a one-hot over the content's hero roster
 (`hero_identity.hero`, roster `Scenario.hero_roster`). `state()` is the global state for
 centralized critics: seat 0's observation followed by every seat's hand
-(`float32 [4148]`).
+(`float32 [4577]`).
 
 #### Legal Actions Mask
 
@@ -54,12 +58,13 @@ mask is never empty while the game runs.
 
 ### Action Space
 
-One flat `Discrete(440)` for every hero: pass/yield (0), draw (1), move to a space
+One flat `Discrete(456)` for every hero: pass/yield (0), draw (1), move to a space
 (2-65), attack a space (66-129), solve at a space (130-193), play hand card (194-213), use
 a card ability (214-235), heroic feats (236-295), clues (296-315), become focused (316),
 choose option (317-324), choose target (325-382), choose hero (383-388), choose hand card
 (389-408); with two villains (Two Fronts), the second villain's cards (409-438) and turning
-around (439). `hon_env.action_meanings(scenario)` names every index and
+around (439); take pool hero i of a draft in the Draft variant (440-455).
+`hon_env.action_meanings(scenario)` names every index and
 `env.game.action_to_string(a)` describes an action in the current position.
 
 ### Rewards
@@ -156,7 +161,7 @@ with the project's errors (`RuntimeError` for a step, observe, state or render b
 `reset()`). Actions are checked by the env itself, the same way in every front end
 (`hon_env.checks`): an action that is not a Python or numpy integer (a `bool`, a float
 even if integral, a string, None for a live agent) is a `TypeError`, an integer outside
-`[0, 440)` an `IllegalActionError` naming it and the range (or a penalty with
+`[0, 456)` an `IllegalActionError` naming it and the range (or a penalty with
 `illegal_action="penalize"`). PettingZoo's `AssertOutOfBoundsWrapper` is not used: it
 answers with a bare `AssertionError`. Nor is `TerminateIllegalWrapper`: the env handles
 illegal actions itself (`illegal_action`), and that wrapper would swallow them with a
@@ -169,14 +174,17 @@ hero.
 
 ### Version History
 
-* v6: The Two Fronts variant (two villains, `villain=[a, b]`). The observation grows
-  from 3481 to 3999 floats (the state from 3630 to 4148): sections `two_fronts`,
+* v6: Two variants. Two Fronts (two villains, `villain=[a, b]`): sections `two_fronts`,
   `two_fronts_seats`, `two_fronts_spaces` and `villain2_cards` (all zeros with one
-  villain). The actions grow from 409 to 440: `target2` (the second villain's cards, 30)
-  and `turn` (turn around, 1), never legal with one villain. Decision kind `face` is new.
-  The one-villain game is unchanged (golden replays pass), so v3, v4 and v5 MAPPO policies
-  play v6 by reading the observation's prefix and the first 409 actions
-  (`agents.checkpoints.PREFIX_VERSIONS`).
+  villain), action segments `target2` (the second villain's cards, 30) and `turn` (turn
+  around, 1), decision kind `face`. The Draft (`rules={"draft": ...}`): sections `draft`
+  and `draft_pool` (zeros without the rule), a `draft` action segment (16 actions, "take
+  pool hero i") and decision kind `draft`; with the rule the agents are named by seat,
+  `hero_0` ... `hero_{n-1}`, and `infos[agent]["hero"]` names the hero the seat drafted
+  (None before). The observation grows from 3481 to 4428 floats (the state from 3630 to
+  4577) and the actions from 409 to 456. The base game is unchanged (golden replays pass),
+  so v3, v4 and v5 MAPPO policies play v6 by reading the observation's prefix and the
+  first 409 actions (`agents.checkpoints.PREFIX_VERSIONS`).
 * v5: The observation grows from 2448 to 3481 floats (the state from 2597 to 3630): an
   `enemy_ties` section (all zeros unless the Mastermind variant's `enemy_ties: "villain"`)
   tells every seat that the villain is breaking an enemy movement tie, which kind, and

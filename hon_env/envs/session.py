@@ -158,9 +158,12 @@ class Session:
             return self.penalize()
         if self.options.render_mode is not None:  # only renders describe the last action
             self._before = game.state[0].copy()
+        drafting = bool(game.state[0, L.DRAFTING])
         game.apply(a)
         self.actions.append(a)
         self.last_seat = seat
+        if drafting and not game.state[0, L.DRAFTING]:  # the draft set the game up
+            remember(game.state, 0, self._prev)
         team, self._villain_reward = step_rewards(game.state, 0, self.scenario.tables,
                                                   self.options.weights, self._prev,
                                                   self._hero_rewards)
@@ -253,10 +256,18 @@ class Session:
         if seat < self.scenario.n_heroes:
             counters[:] = game.field("hev")[seat, list(L.HERO_COUNTER_COLS)]
             fame = int(game.field("fame")[seat])
+        own: dict[str, Any] = {}
+        if self.scenario.drafted:  # the Draft variant: the hero this seat drafted, if any
+            hero = None
+            if seat < self.scenario.n_heroes and not game.state[0, L.DRAFTING]:
+                hero = game.scenario.hero_ids[seat]
+            own["hero"] = (self.scenario.hero_roster.index(hero) if hero is not None else -1
+                           ) if self.options.numeric_info else hero
         if self.options.numeric_info:
-            return {"fame": fame, "hero_events": counters}
+            return {"fame": fame, "hero_events": counters, **own}
         return {"fame": fame,
-                "hero_events": dict(zip(L.HERO_COUNTER_NAMES, counters.tolist(), strict=True))}
+                "hero_events": dict(zip(L.HERO_COUNTER_NAMES, counters.tolist(), strict=True)),
+                **own}
 
     def _named_info(self, game: Game) -> dict[str, Any]:
         row = game.state[0]

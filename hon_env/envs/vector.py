@@ -42,6 +42,10 @@ keyword arguments every front end takes (``hon_env.options``; ``render_mode`` st
 ``heroes`` may also be a pool of teams (a list of teams, or ``"random"``) and ``scenario``
 a list of scenarios: every game then draws its entry of ``scenarios`` from its episode seed
 (``hon_env/envs/pool.py``, ``core/teams.py``), and ``info["team"]`` says which.
+With the draft rule (``rules={"draft": ...}``, one scenario, no pool of teams) every
+episode starts with its seats drafting (``core/draft.py``; an auto-reset starts a new
+draft); ``scenarios`` is then the draft's ordered teams and ``info["team"]`` the row a game
+plays once its draft is over (0 while it drafts).
 Actions are an integer array of shape ``(num_envs,)``; anything else is refused before a
 game steps (``hon_env.checks.check_actions``).
 
@@ -113,10 +117,21 @@ class VectorEnv:
         else:
             pool = [EnvOptions.build(scenario, render_modes=(), heroes=heroes, **options)]
         opts = pool[0]
-        # every game draws its scenario from the pool when an episode starts (core/teams.py)
-        self.scenarios: list[Scenario] = [o.scenario for o in pool]
-        self.scenario = self.scenarios[0]
-        self._tables = np.concatenate([s.tables.base for s in self.scenarios])
+        if any(o.scenario.drafted for o in pool) and len(pool) > 1:
+            raise ValueError("the draft rule chooses each game's heroes itself: pass one "
+                             "scenario and no pool of teams (heroes= a list of teams or "
+                             "'random') with it")
+        if opts.scenario.drafted:
+            # the games draft their teams (core/draft.py): row k is the k-th ordered team
+            self.scenarios: list[Scenario] = list(opts.scenario.draft_pool)
+            self.scenario = opts.scenario
+            self._tables = opts.scenario.engine_tables
+        else:
+            # every game draws its scenario from the pool when an episode starts
+            # (core/teams.py)
+            self.scenarios = [o.scenario for o in pool]
+            self.scenario = self.scenarios[0]
+            self._tables = np.concatenate([s.tables.base for s in self.scenarios])
         self.num_envs = int(num_envs)
         self.seed = seed
         self._steps = 0  # steps since the seed was set: episodes per game stay below this
@@ -244,7 +259,8 @@ class VectorEnv:
 
             found = []
             for k, sc in enumerate(self.scenarios):
-                rows = np.flatnonzero(self.state[:, L.TEAM] == k)
+                rows = np.flatnonzero((self.state[:, L.TEAM] == k)
+                                      & (self.state[:, L.DRAFTING] == 0))
                 if rows.size:
                     found += violations(self.state[rows], sc.tables, self.masks[rows])
             if found:
@@ -337,6 +353,8 @@ class VectorEnv:
         if not 0 <= i < self.num_envs:
             raise IndexError(f"game index {i} out of range for {self.num_envs} games")
         row = self.state[i].copy()
+        if self.scenario.drafted:  # a Game of a draft holds every team's tables too
+            return Game.from_array(self.scenario, row)
         scenario = self.scenarios[row[L.TEAM]]
         row[L.TEAM] = 0  # a Game holds its own scenario's tables only
         return Game.from_array(scenario, row)

@@ -1,0 +1,127 @@
+"""The ``draft`` rule: heroes chosen inside the episode (``core/draft.py`` runs it,
+``docs/variants.md`` explains it).
+
+``rules={"draft": {"mode": ..., "pool": ..., "offer": k}}``:
+
+- ``mode``: ``"random"`` (an ordered team drawn when the episode starts, no decisions),
+  ``"deal"`` (each seat is dealt ``offer`` heroes face down and keeps one, seats in order),
+  ``"pick"`` (seats pick in order from the whole pool, in the open). ``"pass"`` (deal
+  three, keep one, pass the rest) is named but not built: loading it raises.
+- ``pool``: ``"all"`` (every hero of the content directory) or a list of different hero ids.
+- ``offer``: heroes dealt to each seat in mode ``deal`` (default 3; ignored otherwise).
+
+``False`` (the default) keeps the scenario's heroes. A draft scenario compiles to one
+tables row per ORDERED team of different pool heroes (``draft_teams``), at most
+``MAX_DRAFT_ROWS``; the game's seats are named ``hero_0`` ... (``Scenario.agent_names``).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from hon_env.content.errors import Where, as_mapping, check_int, type_name
+from hon_env.content.tables import (
+    DRAFT_DEAL,
+    DRAFT_OFF,
+    DRAFT_PICK,
+    DRAFT_RANDOM,
+    MAX_DRAFT_POOL,
+    MAX_DRAFT_ROWS,
+)
+
+DRAFT_MODES = ("random", "deal", "pick")  # CFG_DRAFT_MODE 1, 2, 3
+NOT_BUILT_MODES = ("pass",)
+MODE_CODES = {"random": DRAFT_RANDOM, "deal": DRAFT_DEAL, "pick": DRAFT_PICK}
+POOL_ALL = "all"
+DRAFT_DEFAULTS: dict[str, Any] = {"mode": "pick", "pool": POOL_ALL, "offer": 3}
+SEAT_AGENT = "hero_{}"  # agent name of seat k under the draft rule
+
+
+def check_draft(raw: object, where: Where) -> dict[str, Any] | bool:
+    """The rule as given, checked on its own: False (off) or a settings dict whose
+    ``pool`` is ``"all"`` or a tuple of ids (``resolve_draft`` checks it against the
+    content and the seats)."""
+    if raw is False:
+        return False
+    if raw is True:
+        raise where.error("expected a mapping with 'mode' (one of "
+                          f"{', '.join(DRAFT_MODES)}) or False, got True")
+    if isinstance(raw, Mapping) and not isinstance(raw, dict):
+        raw = dict(raw)
+    out = dict(DRAFT_DEFAULTS)
+    items = as_mapping(raw, where)
+    if "mode" not in items:
+        raise where.error(f"the draft rule needs 'mode' (one of {', '.join(DRAFT_MODES)})")
+    for key, value in items.items():
+        at = where.key(key)
+        if key not in DRAFT_DEFAULTS:
+            raise at.error(f"unknown draft setting (known: {', '.join(sorted(DRAFT_DEFAULTS))})")
+        if key == "mode":
+            if value in NOT_BUILT_MODES:
+                raise at.error(f"draft mode {value!r} is not built (built: "
+                               f"{', '.join(DRAFT_MODES)}; docs/variants.md)")
+            if value not in DRAFT_MODES:
+                raise at.error(f"expected one of {', '.join(DRAFT_MODES)}, got {value!r}")
+            out[key] = value
+        elif key == "pool":
+            out[key] = _check_pool(value, at)
+        elif key == "offer":
+            out[key] = check_int(value, at, 1, MAX_DRAFT_POOL)
+    return out
+
+
+def _check_pool(value: object, at: Where) -> str | tuple[str, ...]:
+    if value == POOL_ALL:
+        return POOL_ALL
+    if isinstance(value, str) or not isinstance(value, Sequence):
+        raise at.error(f"expected {POOL_ALL!r} or a list of hero ids, got {type_name(value)}")
+    ids = tuple(value)
+    for i, hero in enumerate(ids):
+        if not isinstance(hero, str):
+            raise at.index(i).error(f"expected a hero id, got {type_name(hero)}")
+    dup = sorted({h for h in ids if ids.count(h) > 1})
+    if dup:
+        raise at.error(f"a draft pool names each hero once; repeated: {', '.join(dup)}")
+    return ids
+
+
+def resolve_draft(rule: dict[str, Any], roster: Sequence[str], n_heroes: int,
+                  at: Where) -> tuple[str, ...]:
+    """The pool's hero ids (``"all"``: the roster), checked against the content roster
+    and the seats; raises naming the value and what is allowed."""
+    pool = tuple(roster) if rule["pool"] == POOL_ALL else tuple(rule["pool"])
+    unknown = [h for h in pool if h not in roster]
+    if unknown:
+        raise at.key("pool").error(f"unknown hero {unknown[0]!r} (the content's heroes: "
+                                   f"{', '.join(roster)})")
+    if len(pool) > MAX_DRAFT_POOL:
+        raise at.key("pool").error(f"{len(pool)} heroes, a draft pool holds at most "
+                                   f"{MAX_DRAFT_POOL} (MAX_DRAFT_POOL)")
+    if len(pool) < n_heroes:
+        raise at.key("pool").error(f"{len(pool)} heroes for {n_heroes} seats: the pool needs "
+                                   "at least one hero per seat")
+    if rule["mode"] == "deal" and rule["offer"] * n_heroes > len(pool):
+        raise at.key("offer").error(
+            f"offer {rule['offer']} to each of {n_heroes} seats needs "
+            f"{rule['offer'] * n_heroes} heroes, the pool has {len(pool)} (allowed: 1.."
+            f"{len(pool) // n_heroes})")
+    rows = math.perm(len(pool), n_heroes)
+    if rows > MAX_DRAFT_ROWS:
+        raise at.key("pool").error(
+            f"{len(pool)} heroes for {n_heroes} seats make {rows} ordered teams; a draft "
+            f"compiles at most {MAX_DRAFT_ROWS} (MAX_DRAFT_ROWS): use a smaller pool")
+    return pool
+
+
+def draft_teams(pool: Sequence[str], n_heroes: int) -> list[tuple[int, ...]]:
+    """Every ordered team of ``n_heroes`` different pool indices, in the order of the
+    draft's tables rows (lexicographic: ``core/draft.team_rank`` computes the row)."""
+    return list(itertools.permutations(range(len(pool)), n_heroes))
+
+
+def draft_mode_code(rule: dict[str, Any] | bool) -> int:
+    """CFG_DRAFT_MODE of a resolved rule."""
+    return DRAFT_OFF if not rule else MODE_CODES[rule["mode"]]

@@ -1,0 +1,49 @@
+"""The observation's ``draft`` and ``draft_pool`` sections (the Draft variant; zeros
+without it). Only what the observing seat may know: in mode deal its own offer, and the
+other seats' picks once the game is set up."""
+
+from __future__ import annotations
+
+from numba import njit
+
+from hon_env.content import tables as TB
+from hon_env.core import layout as L
+from hon_env.core import obs_features as F
+
+
+@njit(cache=True)
+def encode_draft(s, b, T, view, out):
+    """Write the draft sections of seat ``view``'s observation of game ``b`` into ``out``
+    (left as they are, zero, without the draft rule). Reads the state's draft fields and
+    ``T.cfg``/``T.draft_roster``."""
+    mode = T.cfg[TB.CFG_DRAFT_MODE]
+    if mode == TB.DRAFT_OFF:
+        return
+    nh = T.cfg[TB.CFG_N_HEROES]
+    drafting = s[b, L.DRAFTING] != 0
+    o = F.OFF_DRAFT
+    out[o + F.DR_ON] = 1.0
+    out[o + F.DR_MODE + mode - TB.DRAFT_RANDOM] = 1.0
+    if drafting:
+        out[o + F.DR_DRAFTING] = 1.0
+        if s[b, L.DEC_HERO] == view:
+            out[o + F.DR_DECIDING] = 1.0
+    out[o + F.DR_PICKED] = s[b, L.DRAFT_STEP] / 6.0
+    out[o + F.DR_SEAT + view] = 1.0
+    hidden = drafting and mode == TB.DRAFT_DEAL
+    for i in range(T.cfg[TB.CFG_DRAFT_POOL]):
+        r = F.OFF_DRAFT_POOL + i * F.DRAFT_POOL_FEATS
+        out[r + F.DP_PRESENT] = 1.0
+        hero = T.draft_roster[i]
+        if hero >= 0:
+            out[r + F.DP_HERO + hero] = 1.0
+        owner = s[b, L.DRAFT_OWNER + i] - 1
+        if owner >= 0 and (owner == view or not hidden):
+            out[r + F.DP_TAKEN_BY + (owner - view) % nh] = 1.0
+        elif (owner < 0 and mode == TB.DRAFT_DEAL and drafting
+              and s[b, L.DRAFT_OFFER + i] == view + 1):
+            out[r + F.DP_WHERE] = 1.0
+        elif owner < 0 and mode == TB.DRAFT_PICK and drafting:
+            out[r + F.DP_WHERE + 1] = 1.0
+        else:
+            out[r + F.DP_WHERE + 2] = 1.0
