@@ -337,3 +337,19 @@ def test_named_draft_action():
     assert A.draft("stride", g) == L.A_DRAFT + pool.index("stride") == A.draft(pool.index("stride"))
     with pytest.raises(ValueError, match="no hero 'nobody' in the draft pool"):
         A.draft("nobody", g)
+
+
+def test_copies_and_saved_states_during_and_after_the_draft():
+    """A drafting game saves, loads, clones and pickles like any other; a loaded game after
+    the draft plays the drafted team."""
+    import pickle
+
+    g = Game("draft_deal", seed=9)
+    assert np.array_equal(Game.from_bytes("draft_deal", g.to_bytes()).state, g.state)
+    c = g.clone()
+    c.apply(int(c.legal_actions()[0]))
+    assert g.current_seat == 0 and c.current_seat == 1
+    assert np.array_equal(pickle.loads(pickle.dumps(c)).state, c.state)
+    c.apply(int(c.legal_actions()[0]))
+    loaded = Game.from_bytes("draft_deal", c.to_bytes())
+    assert loaded.scenario.hero_ids == c.scenario.hero_ids and loaded.decision == c.decision
