@@ -6,6 +6,7 @@
     hon-eval --policy heuristic --heroes majesty stride \
         --rules '{allies: [lox_lee, ji_yoo_rhee]}'
     hon-eval --task duo --policy heuristic                    # a benchmark task
+    hon-eval --scenario two_fronts --policy heuristic         # a scenario's own content
     hon-eval --scenario mastermind --policy heuristic random \
         --villain-policy top_card random scripted --plot payoff.png   # a payoff table
 
@@ -39,7 +40,7 @@ import yaml
 
 from agents.evaluation import evaluate
 from agents.registry import load_policy
-from hon_env import list_content
+from hon_env import list_content, load_scenario
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -52,9 +53,11 @@ def main(argv: list[str] | None = None) -> None:
                    help="hero ids of the team (default: majesty; with --villain-policy the "
                         "scenario's)")
     p.add_argument("--villains", nargs="*", default=None,
-                   help="villain ids to play (None: every villain in the content)")
+                   help="villain ids to play, 'a+b' for two villains (None: every villain in "
+                        "the content; with --scenario, the scenario's)")
     p.add_argument("--issues", nargs="*", default=None,
-                   help="issue ids to play (None: every issue in the content)")
+                   help="issue ids to play (None: every issue in the content; with "
+                        "--scenario, the scenario's)")
     p.add_argument("--games", type=int, default=None,
                    help="games per villain x issue (default 200; with --task: all of the "
                         "task's evaluation games)")
@@ -67,17 +70,21 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--villain-policy", nargs="+", default=None,
                    help="villain policies for a payoff table (Mastermind variant): top_card, "
                         "random, scripted or a trained villain (.zip)")
-    p.add_argument("--scenario", default="mastermind",
-                   help="scenario of the payoff table (with --villain-policy)")
+    p.add_argument("--scenario", default=None,
+                   help="scenario to play (its heroes, villains, issue and rules unless the "
+                        "flags above say otherwise; default origin_story with Majesty); with "
+                        "--villain-policy the payoff table's (default mastermind)")
     p.add_argument("--plot", default=None, help="with --villain-policy: heatmap PNG path")
     args = p.parse_args(argv)
     if args.villain_policy:
+        args.scenario = args.scenario or "mastermind"
         payoff(args)
         return
     if len(args.policy) > 1:
         p.error("several --policy values need --villain-policy (a payoff table)")
     args.policy = args.policy[0]
-    args.heroes = args.heroes or ["majesty"]
+    if args.heroes is None and args.scenario is None:
+        args.heroes = ["majesty"]
     if args.task:
         evaluate_task(args, p)
         return
@@ -85,18 +92,25 @@ def main(argv: list[str] | None = None) -> None:
     rules = yaml.safe_load(args.rules) if args.rules else None
     if rules is not None and not isinstance(rules, dict):
         p.error(f"--rules must be a YAML mapping, got {args.rules!r}")
-    content = list_content()
-    villains = args.villains or content["villains"]
-    issues = args.issues or content["issues"]
+    if args.scenario is None:
+        content = list_content()
+        villains, issues = content["villains"], content["issues"]
+    else:
+        sc = load_scenario(args.scenario)
+        villains, issues = ["+".join(sc.villain_ids) or sc.villain_id], [sc.issue_id]
+    villains = args.villains or villains
+    issues = args.issues or issues
     rows = []
-    print(f"{'villain':10} {'issue':20} {'wins':>5} {'losses':>6} {'trunc':>5} "
+    width = max(10, *(len(v) for v in villains))
+    print(f"{'villain':{width}} {'issue':20} {'wins':>5} {'losses':>6} {'trunc':>5} "
           f"{'win rate [95% CI]':>24} {'rounds':>6}  losses by reason")
     for villain, issue in itertools.product(villains, issues):
         policy = load_policy(args.policy, seed=args.seed)
-        r = evaluate(policy, villain=villain, issue=issue, heroes=args.heroes,
-                     games=args.games, seed=args.seed, rules=rules)
+        r = evaluate(policy, scenario=args.scenario or "origin_story", issue=issue,
+                     villain=villain.split("+") if "+" in villain else villain,
+                     heroes=args.heroes, games=args.games, seed=args.seed, rules=rules)
         rows.append(r.as_dict())
-        print(f"{villain:10} {issue:20} {r.wins:5d} {r.losses:6d} {r.truncated:5d} "
+        print(f"{villain:{width}} {issue:20} {r.wins:5d} {r.losses:6d} {r.truncated:5d} "
               f"{r.win_rate:8.3f} [{r.ci_low:.3f}, {r.ci_high:.3f}] {r.mean_rounds:6.2f}  "
               + ", ".join(f"{k} {v}" for k, v in r.loss_reasons.items()))
     if args.json:
