@@ -447,3 +447,21 @@ def test_image_render_draws_both_villains() -> None:
 
     frame = render_rgb(g, dpi=50)
     assert frame.ndim == 3 and frame.shape[2] == 3 and frame.std() > 0
+
+
+def test_eval_command_plays_the_scenarios_villains(tmp_path) -> None:
+    """``hon-eval --scenario two_fronts``: the scenario's team against both its villains
+    (one row, named ``a+b``); ``--villains a+b`` picks another pair."""
+    import json
+
+    from agents.cli.evaluate import main
+
+    out = tmp_path / "rows.json"
+    main(["--policy", "random", "--scenario", "two_fronts", "--games", "2", "--json",
+          str(out)])
+    rows = json.loads(out.read_text())
+    assert [(r["villain"], r["issue"], tuple(r["heroes"])) for r in rows] == [
+        ("dowager+refuser", "century_heist", ("majesty", "stride", "guerilla"))]
+    main(["--policy", "random", "--scenario", "two_fronts", "--villains", "refuser+dowager",
+          "--issues", "rooftop_relay", "--games", "2", "--json", str(out)])
+    assert [r["villain"] for r in json.loads(out.read_text())] == ["refuser+dowager"]
