@@ -78,6 +78,21 @@ def test_draft_then_game_equals_game_of_that_team(scenario):
         _play_on(g, ref, 150, rng)
 
 
+
+def test_draft_against_two_villains_equals_that_team_against_them():
+    """HoN setup step 1 with the Two Fronts variant (003 §GAME SETUP: each hero then
+    chooses the villain it faces): the drafted team's game against two villains is the one
+    ``Game(heroes=X, villain=[a, b], seed=s)`` sets up, facing choices included."""
+    pair = ["dowager", "refuser"]
+    for seed in (1, 9):
+        rng = np.random.default_rng(seed)
+        g = Game("draft_pick", seed=seed, villain=pair)
+        team = _draft(g, rng)
+        ref = Game("draft_pick", seed=seed, heroes=team, villain=pair, rules={"draft": False})
+        assert g.scenario.two_fronts and g.scenario.villain_ids == tuple(pair)
+        assert np.array_equal(g.state[0, OUTSIDE], ref.state[0, OUTSIDE])
+        _play_on(g, ref, 150, rng)
+
 def test_deal_offers_face_down_keep_one():
     """002 §SET UP: each seat is dealt its own heroes face down (no hero to two seats) and
     keeps one of them; the mask offers only the deciding seat's own untaken heroes; the
