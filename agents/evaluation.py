@@ -62,6 +62,16 @@ class EvalResult:
         return asdict(self)
 
 
+def villain_label(sc: Scenario) -> str:
+    """The scenario's villain id, or ``"a+b"`` for two villains (Two Fronts)."""
+    return "+".join(sc.villain_ids) or sc.villain_id
+
+
+def villain_option(label: str) -> str | list[str]:
+    """The ``villain`` option of a label: an id, or ``"a+b"`` as the list of both."""
+    return label.split("+") if "+" in label else label
+
+
 def evaluate(policy: Policy, *, games: int, seed: int = 0, batch: int = 256,
              scenario: str | Path | Scenario = "origin_story",
              villain_policy: Policy | str | None = None, **options: Any) -> EvalResult:
@@ -136,8 +146,7 @@ def evaluate(policy: Policy, *, games: int, seed: int = 0, batch: int = 256,
     low, high = wilson_interval(wins, games)
     by_reason = {L.LOSS_REASON_NAMES[r]: reasons.count(r) for r in sorted(set(reasons)) if r}
     won = (out == L.OUT_WIN)[:, None] * np.array(fames)
-    villain = "+".join(sc.villain_ids) or sc.villain_id  # Two Fronts: "a+b"
-    return EvalResult(villain, sc.issue_id, team_names, games, wins,
+    return EvalResult(villain_label(sc), sc.issue_id, team_names, games, wins,
                       int((out == L.OUT_LOSS).sum()), int((out == L.OUT_TRUNCATED).sum()),
                       wins / games, low, high, float(np.mean(rounds)), by_reason,
                       tuple(float(x) for x in np.mean(fames, axis=0)),

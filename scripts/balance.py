@@ -32,7 +32,12 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from agents.evaluation import EvalResult, evaluate, wilson_interval  # noqa: E402
+from agents.evaluation import (  # noqa: E402
+    EvalResult,
+    evaluate,
+    villain_option,
+    wilson_interval,
+)
 from agents.registry import load_policy  # noqa: E402
 from hon_env import list_content  # noqa: E402
 
@@ -95,7 +100,7 @@ def run_cells(policies: list[str], villains: list[str], issues: list[str],
                     n = random_games if name == "random" and random_games else games
                     r = evaluate(load_policy(name, seed=seed), games=n, seed=seed,
                                  batch=min(n, 1024), issue=issue,
-                                 villain=villain.split("+") if "+" in villain else villain,
+                                 villain=villain_option(villain),
                                  heroes=list(team), rules=rules)
                     cells.append(Cell(name, size, team, r))
                     log(f"{name:10} {size} {'+'.join(team):45} {villain:8} {issue:18} "

@@ -52,3 +52,17 @@ def test_balance_smoke_writes_the_report_and_heatmap(tmp_path):
     assert text.count("[") >= 2  # win rates with intervals
     assert "## Random play" in text and "losses by reason" in text
     assert "--games 2" in text
+
+
+def test_two_fronts_pairs_and_band():
+    """``--two-fronts``: every ordered pair of different villains, played as both (the
+    label maps back to the ``villain`` list), and one band [0.15, 0.60] for every size."""
+    from agents.evaluation import villain_option
+
+    balance = _balance()
+    pairs = balance.villain_pairs(["dowager", "refuser"])
+    assert pairs == ["dowager+refuser", "refuser+dowager"]
+    assert [villain_option(p) for p in pairs] == [["dowager", "refuser"], ["refuser", "dowager"]]
+    assert villain_option("dowager") == "dowager"
+    assert balance.in_band(4, 0.15, two_fronts=True) and not balance.in_band(4, 0.14, True)
+    assert balance.in_band(4, 0.70) and not balance.in_band(4, 0.70, two_fronts=True)

@@ -38,7 +38,7 @@ from pathlib import Path
 
 import yaml
 
-from agents.evaluation import evaluate
+from agents.evaluation import evaluate, villain_label, villain_option
 from agents.registry import load_policy
 from hon_env import list_content, load_scenario
 
@@ -97,7 +97,7 @@ def main(argv: list[str] | None = None) -> None:
         villains, issues = content["villains"], content["issues"]
     else:
         sc = load_scenario(args.scenario)
-        villains, issues = ["+".join(sc.villain_ids) or sc.villain_id], [sc.issue_id]
+        villains, issues = [villain_label(sc)], [sc.issue_id]
     villains = args.villains or villains
     issues = args.issues or issues
     rows = []
@@ -107,7 +107,7 @@ def main(argv: list[str] | None = None) -> None:
     for villain, issue in itertools.product(villains, issues):
         policy = load_policy(args.policy, seed=args.seed)
         r = evaluate(policy, scenario=args.scenario or "origin_story", issue=issue,
-                     villain=villain.split("+") if "+" in villain else villain,
+                     villain=villain_option(villain),
                      heroes=args.heroes, games=args.games, seed=args.seed, rules=rules)
         rows.append(r.as_dict())
         print(f"{villain:{width}} {issue:20} {r.wins:5d} {r.losses:6d} {r.truncated:5d} "
