@@ -465,3 +465,16 @@ def test_eval_command_plays_the_scenarios_villains(tmp_path) -> None:
     main(["--policy", "random", "--scenario", "two_fronts", "--villains", "refuser+dowager",
           "--issues", "rooftop_relay", "--games", "2", "--json", str(out)])
     assert [r["villain"] for r in json.loads(out.read_text())] == ["refuser+dowager"]
+
+
+def test_scripted_team_splits_evenly_between_the_villains() -> None:
+    """The scripted team's facing choice (docs/baselines.md): in seat order, each hero
+    faces the villain fewer heroes face so far, so four heroes split two and two."""
+    from agents import load_policy
+
+    policy = load_policy("heuristic")
+    g = two_fronts(["majesty", "stride", "guerilla", "cipher"], seed=3)
+    while g.decision in ("mulligan", "face"):
+        g.apply(int(policy.act(g.observation()[None], g.legal_mask()[None],
+                               np.array([g.current_seat]), engine=g.engine)[0]))
+    assert g.field("hface")[:4].tolist() == [0, 1, 0, 1]
