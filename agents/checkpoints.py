@@ -75,7 +75,8 @@ def load_checkpoint(path: str | Path, device: str | torch.device = "cpu",
 # trained on one plays this version by reading that prefix (``MappoPolicy``)
 PREFIX_VERSIONS: dict[str, tuple[int, int]] = {"hour_of_need_v3": (2247, 409),
                                                 "hour_of_need_v4": (2448, 409),
-                                                "hour_of_need_v5": (3481, 409)}
+                                                "hour_of_need_v5": (3481, 409),
+                                                "hour_of_need_v6": (4428, 456)}
 
 
 def check_spaces(path: str | Path, obs_dim: Any, n_actions: Any,

@@ -227,13 +227,13 @@ def target(t: int | str, game: Game | None = None) -> int:
 
 
 def hero(who: int | str, game: Game | None = None) -> int:
-    """HERO: a hero counted in seats after the deciding one (0 = yourself), or an agent
-    name (``"majesty_2"``) with ``game``."""
+    """HERO: a hero counted in seats after the deciding one (0 = yourself), or a seat's
+    name (``"majesty_2"``, ``Scenario.seat_names``) with ``game``."""
     if isinstance(who, str):
         g = _need(game, who)
-        names = list(g.scenario.agent_names)
+        names = list(g.scenario.seat_names)
         if who not in names:
-            raise ValueError(f"no agent {who!r} (agents: {names})")
+            raise ValueError(f"no seat named {who!r} (seats: {names})")
         who = (names.index(who) - max(g.current_seat, 0)) % len(names)
     return _in("hero", who)
 

@@ -26,7 +26,7 @@ def hero_label(sc: Scenario, seat: int) -> str:
     if not 0 <= seat < len(sc.hero_names):
         return "?"
     name = sc.hero_names[seat]
-    return sc.agent_names[seat] if sc.hero_names.count(name) > 1 else name
+    return sc.seat_names[seat] if sc.hero_names.count(name) > 1 else name
 
 
 def target_name(sc: Scenario, t: int, row: np.ndarray | None = None) -> str:
@@ -137,7 +137,7 @@ def action_to_string(sc: Scenario, row, action: int) -> str:
     kind = int(row[L.DEC_KIND])
     h = int(row[L.DEC_HERO])
     if seg == "draft":
-        seat = sc.agent_names[h] if 0 <= h < sc.n_heroes else f"seat {h}"
+        seat = sc.seat_names[h] if 0 <= h < sc.n_heroes else f"seat {h}"
         return f"{seat}: take {draft_hero(sc, k)} (draft)"
     hero = hero_label(sc, h)
     cards = sc.hero_card_names[h] if 0 <= h < len(sc.hero_card_names) else ()

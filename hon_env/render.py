@@ -271,8 +271,8 @@ def _render_draft(game: Game) -> str:
     out = [f"{sc.issue_name} vs {sc.villain_name}  |  draft ({sc.rules['draft']['mode']}), "
            f"{int(game.field('draft_step'))} of {sc.n_heroes} seats have picked", ""]
     for i, hero in enumerate(pool):
-        where = (f"taken by {sc.agent_names[owner[i] - 1]}" if owner[i]
-                 else f"dealt to {sc.agent_names[offer[i] - 1]}" if offer[i] else "open")
+        where = (f"taken by {sc.seat_names[owner[i] - 1]}" if owner[i]
+                 else f"dealt to {sc.seat_names[offer[i] - 1]}" if offer[i] else "open")
         out.append(f"  {i:2d} {hero:<12} {where}")
     out += ["", f"{game.current_agent} decides ({game.decision}):"]
     out += [f"  {a:4d}  {game.action_to_string(a)}" for a in game.legal_actions()]

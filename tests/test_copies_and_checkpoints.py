@@ -13,7 +13,7 @@ import torch
 from agents.checkpoints import CheckpointError
 from agents.networks import Actor
 from agents.registry import load_policy
-from hon_env import Game, hour_of_need_v6, vector_env
+from hon_env import Game, hour_of_need_v7, vector_env
 from hon_env.core.layout import N_ACTIONS
 from hon_env.core.observe import OBS_DIM
 from hon_env.envs.gym_env import HourOfNeedEnv
@@ -77,13 +77,13 @@ def _aec_copy_continues(make, how):
 @pytest.mark.parametrize("how", COPIES)
 def test_aec_env_copy_mid_episode_is_a_true_copy(how):
     """Before: deepcopy (EzPickle) returned a fresh env that had never been reset."""
-    _aec_copy_continues(lambda: hour_of_need_v6.env(n_heroes=2), how)
-    _aec_copy_continues(lambda: hour_of_need_v6.raw_env(n_heroes=2), how)
+    _aec_copy_continues(lambda: hour_of_need_v7.env(n_heroes=2), how)
+    _aec_copy_continues(lambda: hour_of_need_v7.raw_env(n_heroes=2), how)
 
 
 @pytest.mark.parametrize("how", COPIES)
 def test_parallel_and_gym_copies_mid_episode(how):
-    par = hour_of_need_v6.parallel_env(n_heroes=2)
+    par = hour_of_need_v7.parallel_env(n_heroes=2)
     obs, _ = par.reset(seed=1)
     twin = COPIES[how](par)
     assert twin.agents == par.agents
@@ -225,19 +225,22 @@ def test_shipped_policies_load_by_name_and_unknown_names_list_them():
 
 def test_prefix_versions_end_where_later_sections_begin():
     """v3 ends where v4's Fame sections begin, v4 where v5's enemy_ties section begins and
-    v5 where v6's Two Fronts sections begin: earlier versions' observations are exact
-    prefixes of this one (v6 appended actions)."""
+    v5 where v6's Two Fronts sections begin and v6 where v7's draft_pass section begins:
+    earlier versions' observations are exact prefixes of this one (v6 appended actions)."""
     from agents.checkpoints import PREFIX_VERSIONS
     from hon_env.core import layout as L
     from hon_env.core import obs_features as F
 
     assert PREFIX_VERSIONS == {"hour_of_need_v3": (F.OFF_FAME, 409),
                                "hour_of_need_v4": (F.OFF_ET, 409),
-                               "hour_of_need_v5": (F.OFF_TWO_FRONTS, 409)}
+                               "hour_of_need_v5": (F.OFF_TWO_FRONTS, 409),
+                               "hour_of_need_v6": (F.OFF_DRAFT_PASS, L.N_ACTIONS)}
     assert (F.OFF_FAME, F.OFF_ET, F.OFF_TWO_FRONTS, L.A_TARGET2) == (2247, 2448, 3481, 409)
+    assert (F.OFF_DRAFT_PASS, L.N_ACTIONS) == (4428, 456)
 
 
-@pytest.mark.parametrize("version", ["hour_of_need_v3", "hour_of_need_v4", "hour_of_need_v5"])
+@pytest.mark.parametrize("version", ["hour_of_need_v3", "hour_of_need_v4", "hour_of_need_v5",
+                                     "hour_of_need_v6"])
 def test_a_checkpoint_of_an_earlier_prefix_version_reads_the_prefix(tmp_path, version):
     """A policy trained on an earlier env version whose spaces this version only extended
     (PREFIX_VERSIONS) acts on the observation's prefix and never picks a new action, except

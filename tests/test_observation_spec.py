@@ -43,7 +43,7 @@ def test_features_tile_the_vectors_without_gaps_or_overlaps():
 
 
 def test_sizes_match_the_environments():
-    env = hon_env.hour_of_need_v6.env()
+    env = hon_env.hour_of_need_v7.env()
     assert env.observation_space(env.possible_agents[0])["observation"].shape == (OBS_DIM,)
     assert env.state_space.shape == (STATE_DIM,)
 
@@ -134,7 +134,9 @@ def _scripted_views(steps: int = 400):
                dict(heroes=["majesty", "stride", "guerilla"], villain=["refuser", "dowager"],
                     issue="century_heist"),
                # the Draft variant: the draft sections
-               dict(scenario="draft_deal")]
+               dict(scenario="draft_deal"),
+               # its mode pass: the draft_pass section
+               dict(scenario="draft_pass")]
     policy = VersusPolicy(HeuristicPolicy(), RandomPolicy(0))
     for kw in configs:
         env = hon_env.vector_env(16, seed=0, **kw)

@@ -26,7 +26,9 @@ import numpy as np
 from hon_env.content import cache
 from hon_env.content.board import Board, resolve_location
 from hon_env.content.draft import (
+    PLAYER_AGENT,
     SEAT_AGENT,
+    SEATS_PER_PLAYER,
     check_draft,
     draft_mode_code,
     draft_teams,
@@ -468,10 +470,10 @@ class Scenario:
         out.flags.writeable = False
         return out
 
-    @property
-    def agent_names(self) -> tuple[str, ...]:
-        """Agent names by seat: hero ids, suffixed ``_2``, ``_3``... for repeated heroes;
-        with the draft rule the seat names ``hero_0``, ``hero_1``... (the heroes change)."""
+    @functools.cached_property
+    def seat_names(self) -> tuple[str, ...]:
+        """Names by seat: hero ids, suffixed ``_2``, ``_3``... for repeated heroes; with the
+        draft rule ``hero_0``, ``hero_1``... (the heroes change)."""
         if self.drafted:
             return tuple(SEAT_AGENT.format(k) for k in range(self.n_heroes))
         seen: dict[str, int] = {}
@@ -480,6 +482,22 @@ class Scenario:
             seen[hid] = seen.get(hid, 0) + 1
             names.append(hid if seen[hid] == 1 else f"{hid}_{seen[hid]}")
         return tuple(names)
+
+    @property
+    def seats_per_agent(self) -> int:
+        """Hero seats each hero agent plays: 2 in the Draft variant's mode pass (seed 002's
+        players control two heroes), else 1."""
+        draft = self.rules["draft"]
+        return SEATS_PER_PLAYER if draft and draft["mode"] == "pass" else 1
+
+    @functools.cached_property
+    def agent_names(self) -> tuple[str, ...]:
+        """The hero agents: one per seat, named as ``seat_names``; in the Draft variant's
+        mode pass one per player, ``player_0``... (seats ``2p`` and ``2p + 1``)."""
+        if self.seats_per_agent == 1:
+            return self.seat_names
+        return tuple(PLAYER_AGENT.format(p)
+                     for p in range(self.n_heroes // self.seats_per_agent))
 
     @property
     def villain_agent(self) -> bool:
@@ -492,15 +510,23 @@ class Scenario:
         an agent."""
         return self.agent_names + ((VILLAIN_AGENT,) if self.villain_agent else ())
 
-    def agent_seat(self, agent: str) -> int:
-        """Seat of ``agent`` (``layout.VILLAIN_SEAT`` for the villain); KeyError if unknown."""
+    def agent_seats(self, agent: str) -> tuple[int, ...]:
+        """Seats ``agent`` plays (``(layout.VILLAIN_SEAT,)`` for the villain); KeyError if
+        unknown."""
         if agent == VILLAIN_AGENT and self.villain_agent:
-            return VILLAIN_SEAT
+            return (VILLAIN_SEAT,)
         try:
-            return self.agent_names.index(agent)
+            k = self.agent_names.index(agent)
         except ValueError:
             raise KeyError(f"unknown agent {agent!r}; agents are "
                            f"{list(self.possible_agents)}") from None
+        per = self.seats_per_agent
+        return tuple(range(k * per, (k + 1) * per))
+
+    def agent_seat(self, agent: str) -> int:
+        """First seat of ``agent`` (``layout.VILLAIN_SEAT`` for the villain; see
+        ``agent_seats``); KeyError if unknown."""
+        return self.agent_seats(agent)[0]
 
     def seat_agent(self, seat: int) -> str:
         """Agent name of ``seat`` (a hero's seat, or ``layout.VILLAIN_SEAT``)."""
@@ -508,7 +534,7 @@ class Scenario:
             return VILLAIN_AGENT
         if not 0 <= seat < self.n_heroes:
             raise ValueError(f"no agent sits at seat {seat}")
-        return self.agent_names[seat]
+        return self.agent_names[seat // self.seats_per_agent]
 
     @property
     def n_villains(self) -> int:
@@ -939,7 +965,8 @@ def compile_scenario(scenario_id: str, heroes: list[Hero], villain: Villain, iss
     if rules["draft"]:
         draft_ids = rules["draft"]["pool"]
         cfg[CFG_DRAFT_MODE] = draft_mode_code(rules["draft"])
-        cfg[CFG_DRAFT_OFFER] = rules["draft"]["offer"] if rules["draft"]["mode"] == "deal" else 0
+        deals = rules["draft"]["mode"] in ("deal", "pass")
+        cfg[CFG_DRAFT_OFFER] = rules["draft"]["offer"] if deals else 0
         cfg[CFG_DRAFT_POOL] = len(draft_ids)
         draft_roster[:len(draft_ids)] = [roster.index(h) for h in draft_ids]
     copies = CLUE_COPIES if rules["extra_clues"] else 1

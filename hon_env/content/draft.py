@@ -5,14 +5,19 @@
 
 - ``mode``: ``"random"`` (an ordered team drawn when the episode starts, no decisions),
   ``"deal"`` (each seat is dealt ``offer`` heroes face down and keeps one, seats in order),
-  ``"pick"`` (seats pick in order from the whole pool, in the open). ``"pass"`` (deal
-  three, keep one, pass the rest) is named but not built: loading it raises.
+  ``"pick"`` (seats pick in order from the whole pool, in the open), ``"pass"`` (seed
+  002: each player controls two heroes; it is dealt ``offer`` heroes face down, keeps one,
+  passes the rest to the next player and takes its second hero from those passed to it).
 - ``pool``: ``"all"`` (every hero of the content directory) or a list of different hero ids.
-- ``offer``: heroes dealt to each seat in mode ``deal`` (default 3; ignored otherwise).
+- ``offer``: heroes dealt to each seat in mode ``deal``, to each player in mode ``pass``
+  (default 3, the seed's); it must stay 3 in modes ``random`` and ``pick``, which deal
+  nothing.
 
 ``False`` (the default) keeps the scenario's heroes. A draft scenario compiles to one
 tables row per ORDERED team of different pool heroes (``draft_teams``), at most
-``MAX_DRAFT_ROWS``; the game's seats are named ``hero_0`` ... (``Scenario.agent_names``).
+``MAX_DRAFT_ROWS``; the game's seats are named ``hero_0`` ... and are the agents, except in
+mode pass, where agent ``player_p`` plays seats ``2p`` and ``2p + 1``
+(``Scenario.agent_names``, ``Scenario.seat_names``).
 """
 
 from __future__ import annotations
@@ -26,18 +31,21 @@ from hon_env.content.errors import Where, as_mapping, check_int, type_name
 from hon_env.content.tables import (
     DRAFT_DEAL,
     DRAFT_OFF,
+    DRAFT_PASS,
     DRAFT_PICK,
     DRAFT_RANDOM,
     MAX_DRAFT_POOL,
     MAX_DRAFT_ROWS,
 )
 
-DRAFT_MODES = ("random", "deal", "pick")  # CFG_DRAFT_MODE 1, 2, 3
-NOT_BUILT_MODES = ("pass",)
-MODE_CODES = {"random": DRAFT_RANDOM, "deal": DRAFT_DEAL, "pick": DRAFT_PICK}
+DRAFT_MODES = ("random", "deal", "pick", "pass")  # CFG_DRAFT_MODE 1, 2, 3, 4
+MODE_CODES = {"random": DRAFT_RANDOM, "deal": DRAFT_DEAL, "pick": DRAFT_PICK,
+              "pass": DRAFT_PASS}
 POOL_ALL = "all"
 DRAFT_DEFAULTS: dict[str, Any] = {"mode": "pick", "pool": POOL_ALL, "offer": 3}
-SEAT_AGENT = "hero_{}"  # agent name of seat k under the draft rule
+SEAT_AGENT = "hero_{}"  # name of seat k under the draft rule
+PLAYER_AGENT = "player_{}"  # agent name of player p (seats 2p, 2p + 1) in mode pass
+SEATS_PER_PLAYER = 2  # mode pass: the seed's players each control two heroes
 
 
 def check_draft(raw: object, where: Where) -> dict[str, Any] | bool:
@@ -60,9 +68,6 @@ def check_draft(raw: object, where: Where) -> dict[str, Any] | bool:
         if key not in DRAFT_DEFAULTS:
             raise at.error(f"unknown draft setting (known: {', '.join(sorted(DRAFT_DEFAULTS))})")
         if key == "mode":
-            if value in NOT_BUILT_MODES:
-                raise at.error(f"draft mode {value!r} is not built (built: "
-                               f"{', '.join(DRAFT_MODES)}; docs/variants.md)")
             if value not in DRAFT_MODES:
                 raise at.error(f"expected one of {', '.join(DRAFT_MODES)}, got {value!r}")
             out[key] = value
@@ -70,6 +75,12 @@ def check_draft(raw: object, where: Where) -> dict[str, Any] | bool:
             out[key] = _check_pool(value, at)
         elif key == "offer":
             out[key] = check_int(value, at, 1, MAX_DRAFT_POOL)
+    if out["mode"] in ("random", "pick") and out["offer"] != DRAFT_DEFAULTS["offer"]:
+        raise where.key("offer").error(f"mode {out['mode']!r} deals no offers: 'offer' "
+                                       "applies to modes deal and pass only")
+    if out["mode"] == "pass" and out["offer"] < 2:
+        raise where.key("offer").error(f"mode 'pass' keeps one hero and passes the rest: "
+                                       f"'offer' must be at least 2, got {out['offer']}")
     return out
 
 
@@ -103,11 +114,17 @@ def resolve_draft(rule: dict[str, Any], roster: Sequence[str], n_heroes: int,
     if len(pool) < n_heroes:
         raise at.key("pool").error(f"{len(pool)} heroes for {n_heroes} seats: the pool needs "
                                    "at least one hero per seat")
-    if rule["mode"] == "deal" and rule["offer"] * n_heroes > len(pool):
+    if rule["mode"] == "pass" and n_heroes % SEATS_PER_PLAYER:
+        raise at.key("mode").error(
+            f"mode 'pass' seats two heroes per player: the scenario's {n_heroes} heroes "
+            "must be an even number (2, 4 or 6)")
+    dealt_to = n_heroes // SEATS_PER_PLAYER if rule["mode"] == "pass" else n_heroes
+    if rule["mode"] in ("deal", "pass") and rule["offer"] * dealt_to > len(pool):
+        whom = "players" if rule["mode"] == "pass" else "seats"
         raise at.key("offer").error(
-            f"offer {rule['offer']} to each of {n_heroes} seats needs "
-            f"{rule['offer'] * n_heroes} heroes, the pool has {len(pool)} (allowed: 1.."
-            f"{len(pool) // n_heroes})")
+            f"offer {rule['offer']} to each of {dealt_to} {whom} needs "
+            f"{rule['offer'] * dealt_to} heroes, the pool has {len(pool)} (allowed: "
+            f"{2 if rule['mode'] == 'pass' else 1}..{len(pool) // dealt_to})")
     rows = math.perm(len(pool), n_heroes)
     if rows > MAX_DRAFT_ROWS:
         raise at.key("pool").error(

@@ -303,7 +303,7 @@ CFG_TF_BLINDSIDE = 31  # damage added when a villain a hero does not face damage
 # The Draft variant (rules ``draft``, core/draft.py, content/draft.py); all 0 when it is off.
 # Every row of a draft's stacked tables carries the same values.
 CFG_DRAFT_MODE = 32  # DRAFT_*: how the heroes of a game are chosen
-CFG_DRAFT_OFFER = 33  # heroes dealt face down to each seat (mode "deal"), else 0
+CFG_DRAFT_OFFER = 33  # heroes dealt face down to each seat (mode "deal") or player ("pass"), else 0
 CFG_DRAFT_POOL = 34  # heroes in the draft pool (rows of ``draft_roster`` in use)
 CFG_N_COLS = 35
 
@@ -312,6 +312,8 @@ DRAFT_OFF = 0
 DRAFT_RANDOM = 1  # an ordered team drawn when the episode starts (no decisions)
 DRAFT_DEAL = 2  # each seat keeps one of its own face-down offer, in seat order
 DRAFT_PICK = 3  # each seat picks in seat order from the whole pool, in the open
+DRAFT_PASS = 4  # each player (two seats) keeps one of its own offer, passes the rest to the
+#                next player, then takes its second hero from what it was passed
 MAX_DRAFT_POOL = 16  # heroes a draft pool may hold: the width of the "draft" action segment
 MAX_DRAFT_ROWS = 1024  # ordered teams (stacked tables rows) a draft may compile to
 

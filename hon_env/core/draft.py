@@ -10,6 +10,18 @@ last seat has picked, ``init_game`` sets the game up on the row of the chosen te
 the episode seed, exactly as a game created with that team and seed, and the draft record
 (``draft_*`` fields) is written back with ``team`` = that row.
 
+``draft_step`` counts the picks made. In modes deal and pick seat ``k`` makes pick ``k``.
+Mode pass (seed 002) seats two heroes per player, player ``p`` on seats ``2p`` and
+``2p + 1``: picks ``0 .. P-1`` are the players' keeps (seat ``2p`` keeps one hero of the
+``offer`` dealt to it), then every hero not kept passes to the next player's second seat,
+and picks ``P .. 2P-1`` are the second heroes (seat ``2p + 1`` takes one of what it was
+passed; the rest leave the game). ``draft_offer`` holds, for each pool hero, the seat
+(plus one) whose offer it is in: in every mode a seat takes only from its own offer.
+The seed passes one hero to the left and one to the right; here the heroes not kept go to
+the next player, which is the same with two players (both neighbours are one player) and
+needs no decision. Three players fit the row limit only with an offer of 2 (one hero to
+pass), so no game here has two neighbours to choose between.
+
 The draft's random draws (the deal, a random team) come from a stream of their own, a
 salted hash of the episode seed: the game's generator is never touched.
 
@@ -80,26 +92,40 @@ def team_rank(s, b, m, n):
 
 
 @njit(cache=True)
+def draft_seat(step, n_heroes, mode):
+    """The seat that makes pick ``step`` of a draft with ``n_heroes`` seats (mode pass:
+    the players' keeps on the even seats, then their second heroes on the odd seats)."""
+    if mode != TB.DRAFT_PASS:
+        return step
+    players = n_heroes // 2
+    if step < players:
+        return 2 * step
+    return 2 * (step - players) + 1
+
+
+@njit(cache=True)
 def draft_mask(s, b, T, mask):
     """Write the legal mask of game ``b``'s pending draft decision: the heroes its seat may
-    take (its own offer in mode deal, every untaken pool hero in mode pick). Reads the
-    state's draft fields and ``T.cfg``."""
+    take (its own offer in modes deal and pass, every untaken pool hero in mode pick).
+    Reads the state's draft fields and ``T.cfg``."""
     mask[:] = 0
-    seat = s[b, L.DRAFT_STEP]
-    deal = T.cfg[TB.CFG_DRAFT_MODE] == TB.DRAFT_DEAL
+    mode = T.cfg[TB.CFG_DRAFT_MODE]
+    seat = draft_seat(s[b, L.DRAFT_STEP], T.cfg[TB.CFG_N_HEROES], mode)
+    own_offer = mode == TB.DRAFT_DEAL or mode == TB.DRAFT_PASS
     for i in range(T.cfg[TB.CFG_DRAFT_POOL]):
         if s[b, L.DRAFT_OWNER + i] != 0:
             continue
-        if deal and s[b, L.DRAFT_OFFER + i] != seat + 1:
+        if own_offer and s[b, L.DRAFT_OFFER + i] != seat + 1:
             continue
         mask[L.A_DRAFT + i] = 1
 
 
 @njit(cache=True)
 def _decide(s, b, T, mask):
-    """Pose the next draft decision (seat ``draft_step``) and write its mask."""
+    """Pose the next draft decision (the seat of pick ``draft_step``) and write its mask."""
     s[b, L.DEC_KIND] = L.D_DRAFT
-    s[b, L.DEC_HERO] = s[b, L.DRAFT_STEP]
+    s[b, L.DEC_HERO] = draft_seat(s[b, L.DRAFT_STEP], T.cfg[TB.CFG_N_HEROES],
+                                  T.cfg[TB.CFG_DRAFT_MODE])
     s[b, L.DEC_A] = 0
     s[b, L.DEC_B] = 0
     draft_mask(s, b, T, mask)
@@ -107,10 +133,21 @@ def _decide(s, b, T, mask):
 
 @njit(cache=True)
 def _take(s, b, seat, i):
-    """Seat ``seat`` takes pool hero ``i``."""
+    """Seat ``seat`` takes pool hero ``i`` (one more pick made)."""
     s[b, L.DRAFT_OWNER + i] = seat + 1
     s[b, L.DRAFT_PICK + seat] = i + 1
-    s[b, L.DRAFT_STEP] = seat + 1
+    s[b, L.DRAFT_STEP] += 1
+
+
+@njit(cache=True)
+def _pass_on(s, b, T):
+    """Mode pass, after the last keep: every hero still in player ``p``'s offer (seat
+    ``2p``) moves to the offer of the next player's second seat."""
+    players = T.cfg[TB.CFG_N_HEROES] // 2
+    for i in range(T.cfg[TB.CFG_DRAFT_POOL]):
+        holder = s[b, L.DRAFT_OFFER + i] - 1
+        if s[b, L.DRAFT_OWNER + i] == 0 and holder >= 0:
+            s[b, L.DRAFT_OFFER + i] = 2 * ((holder // 2 + 1) % players) + 2
 
 
 @njit(cache=True)
@@ -153,26 +190,35 @@ def draft_start(s, b, tabs, seed, mask):
             _take(s, b, h, order[h])
         _finish(s, b, tabs, mask)
         return
+    k = T.cfg[TB.CFG_DRAFT_OFFER]
     if mode == TB.DRAFT_DEAL:
-        k = T.cfg[TB.CFG_DRAFT_OFFER]
         for h in range(n):
             for j in range(k):
                 s[b, L.DRAFT_OFFER + order[h * k + j]] = h + 1
+    elif mode == TB.DRAFT_PASS:  # to each player's first seat
+        for p in range(n // 2):
+            for j in range(k):
+                s[b, L.DRAFT_OFFER + order[p * k + j]] = 2 * p + 1
     _decide(s, b, T, mask)
 
 
 @njit(cache=True)
 def draft_apply(s, b, tabs, action, mask):
     """Answer game ``b``'s draft decision with ``action`` (take pool hero
-    ``action - A_DRAFT``); the last pick sets the game up (``_finish``). Returns
-    ``apply_action``'s codes: 0 applied, 1 illegal (nothing changes), 3 engine error."""
+    ``action - A_DRAFT``); in mode pass the last keep passes the rest on (``_pass_on``);
+    the last pick sets the game up (``_finish``). Returns ``apply_action``'s codes: 0
+    applied, 1 illegal (nothing changes), 3 engine error."""
     if s[b, L.ERROR] != 0:
         return 3
     if action < 0 or action >= L.N_ACTIONS or mask[action] == 0:
         return 1
     T = tabs[0]
-    _take(s, b, s[b, L.DRAFT_STEP], action - L.A_DRAFT)
-    if s[b, L.DRAFT_STEP] == T.cfg[TB.CFG_N_HEROES]:
+    n = T.cfg[TB.CFG_N_HEROES]
+    mode = T.cfg[TB.CFG_DRAFT_MODE]
+    _take(s, b, draft_seat(s[b, L.DRAFT_STEP], n, mode), action - L.A_DRAFT)
+    if mode == TB.DRAFT_PASS and s[b, L.DRAFT_STEP] == n // 2:
+        _pass_on(s, b, T)
+    if s[b, L.DRAFT_STEP] == n:
         _finish(s, b, tabs, mask)
     else:
         _decide(s, b, T, mask)

@@ -1,6 +1,7 @@
-"""The observation's ``draft`` and ``draft_pool`` sections (the Draft variant; zeros
-without it). Only what the observing seat may know: in mode deal its own offer, and the
-other seats' picks once the game is set up."""
+"""The observation's ``draft``, ``draft_pool`` and ``draft_pass`` sections (the Draft
+variant; zeros without it). Only what the observing seat may know: in modes deal and pass
+its own offer (pass: its player's, both seats), and the other seats' picks once the game
+is set up."""
 
 from __future__ import annotations
 
@@ -21,16 +22,31 @@ def encode_draft(s, b, T, view, out):
         return
     nh = T.cfg[TB.CFG_N_HEROES]
     drafting = s[b, L.DRAFTING] != 0
+    passing = mode == TB.DRAFT_PASS
+    # a seat's player: mode pass seats two heroes per player, the others one
+    per = 2 if passing else 1
+    me = view // per
     o = F.OFF_DRAFT
     out[o + F.DR_ON] = 1.0
-    out[o + F.DR_MODE + mode - TB.DRAFT_RANDOM] = 1.0
+    if not passing:  # the mode one-hot predates mode pass, which has its own section
+        out[o + F.DR_MODE + mode - TB.DRAFT_RANDOM] = 1.0
     if drafting:
         out[o + F.DR_DRAFTING] = 1.0
         if s[b, L.DEC_HERO] == view:
             out[o + F.DR_DECIDING] = 1.0
     out[o + F.DR_PICKED] = s[b, L.DRAFT_STEP] / 6.0
     out[o + F.DR_SEAT + view] = 1.0
-    hidden = drafting and mode == TB.DRAFT_DEAL
+    dealt = mode == TB.DRAFT_DEAL or passing
+    hidden = drafting and dealt
+    players = nh // per
+    passed = passing and s[b, L.DRAFT_STEP] >= players
+    if passing:
+        q = F.OFF_DRAFT_PASS
+        out[q + F.DS_ON] = 1.0
+        out[q + F.DS_PLAYER + me] = 1.0
+        out[q + F.DS_SECOND] = view % 2
+        if passed:
+            out[q + F.DS_PASSED] = 1.0
     for i in range(T.cfg[TB.CFG_DRAFT_POOL]):
         r = F.OFF_DRAFT_POOL + i * F.DRAFT_POOL_FEATS
         out[r + F.DP_PRESENT] = 1.0
@@ -38,10 +54,13 @@ def encode_draft(s, b, T, view, out):
         if hero >= 0:
             out[r + F.DP_HERO + hero] = 1.0
         owner = s[b, L.DRAFT_OWNER + i] - 1
-        if owner >= 0 and (owner == view or not hidden):
+        holder = s[b, L.DRAFT_OFFER + i] - 1
+        # mode pass: what is held by the next player's second seat came from self's player
+        if passed and holder >= 0 and holder % 2 == 1 and (holder // 2 - 1) % players == me:
+            out[F.OFF_DRAFT_PASS + F.DS_PASSED_ON + i] = 1.0
+        if owner >= 0 and (owner // per == me or not hidden):
             out[r + F.DP_TAKEN_BY + (owner - view) % nh] = 1.0
-        elif (owner < 0 and mode == TB.DRAFT_DEAL and drafting
-              and s[b, L.DRAFT_OFFER + i] == view + 1):
+        elif owner < 0 and dealt and drafting and holder >= 0 and holder // per == me:
             out[r + F.DP_WHERE] = 1.0
         elif owner < 0 and mode == TB.DRAFT_PICK and drafting:
             out[r + F.DP_WHERE + 1] = 1.0

@@ -419,8 +419,8 @@ with _OBS.section("villain2_cards", VDECK, "the second villain's deck card") as 
         s.feat(_name, scale={"damage": "fraction of health", "justice": "fraction of danger",
                              "distance": "/ 10"}.get(_name, "0/1"), doc=_doc)
 # The Draft variant (rules draft): all zeros without it. While the seats draft, no game is
-# set up yet and every other section is zero. Hidden: in mode deal a seat sees only its own
-# offer, and the others' picks once the game is set up.
+# set up yet and every other section is zero. Hidden: in modes deal and pass a seat sees
+# only its own (its player's) offer, and the others' picks once the game is set up.
 DRAFT_MODE_NAMES = ("random", "deal", "pick")
 with _OBS.section("draft") as s:
     DR_ON = s.feat("on", doc="the heroes are drafted (Draft variant)")
@@ -436,13 +436,26 @@ with _OBS.section("draft_pool", MAX_DRAFT_POOL, "hero of the draft pool, in the 
     DP_PRESENT = s.feat("present", doc="a pool hero is in this slot")
     DP_HERO = s.feat("hero", MAX_ROSTER, "one-hot", "the hero's index in the content's hero "
                      "roster")
-    DP_WHERE = s.feat("where", len(DRAFT_WHERE_NAMES), "one-hot", "untaken and dealt to "
-                      "self (deal) / untaken in the open pool (pick) / not takeable by self: "
-                      "dealt face down to another seat, left the game, or taken by a seat "
-                      "whose pick is still hidden (deal)")
+    DP_WHERE = s.feat("where", len(DRAFT_WHERE_NAMES), "one-hot", "untaken and dealt or "
+                      "passed to self (deal, pass: to either seat of self's player) / "
+                      "untaken in the open pool (pick) / not takeable by self: dealt face "
+                      "down to another seat, left the game, or taken by a seat whose pick "
+                      "is still hidden (deal, pass)")
     DP_TAKEN_BY = s.feat("taken_by", MAX_HEROES, "one-hot", "the seat that took it, self first "
                          "then in seat order (deal: another seat's pick shows once the game "
                          "is set up)")
+# The Draft variant's mode pass (env v7): each player plays two seats; all zeros otherwise.
+# ``draft.mode`` stays zero in this mode (its one-hot predates it).
+with _OBS.section("draft_pass") as s:
+    DS_ON = s.feat("on", doc="the heroes are drafted in mode pass (deal, keep one, pass the "
+                   "rest to the next player, take a second)")
+    DS_PLAYER = s.feat("player", MAX_HEROES // 2, "one-hot", "self's player (seats 2p and "
+                       "2p + 1 belong to player p)")
+    DS_SECOND = s.feat("second_seat", doc="self is its player's second hero (it takes from "
+                       "what was passed)")
+    DS_PASSED = s.feat("passed", doc="every player has kept a hero and passed the rest on")
+    DS_PASSED_ON = s.feat("passed_on", MAX_DRAFT_POOL, "multi-hot", "pool heroes self's "
+                          "player passed on (in the pool's order)")
 
 OBS_FEATURES: tuple[Feature, ...] = tuple(_OBS.features)
 OBS_SECTIONS: tuple[tuple[str, int, int, int, str], ...] = tuple(_OBS.sections)
@@ -476,6 +489,7 @@ OFF_VCARDS2 = _BASE["villain2_cards"][0]
 assert _BASE["villain2_cards"][1] == CARD_FEATS  # both villains' cards share a row layout
 OFF_DRAFT = _BASE["draft"][0]
 OFF_DRAFT_POOL, DRAFT_POOL_FEATS = _BASE["draft_pool"]
+OFF_DRAFT_PASS = _BASE["draft_pass"][0]
 assert _BASE["issue_cards"][1] == CARD_FEATS  # villain and issue cards share a row layout
 
 # The global state: seat 0's observation, then every seat's hand.

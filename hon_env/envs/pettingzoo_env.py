@@ -1,9 +1,9 @@
 """
 # Hour of Need
 
-| Import             | `from hon_env import hour_of_need_v6` (this module)            |
+| Import             | `from hon_env import hour_of_need_v7` (this module)            |
 |--------------------|----------------------------------------------------------------|
-| Creation           | `hour_of_need_v6.env()` / `.parallel_env()` / `.raw_env()`     |
+| Creation           | `hour_of_need_v7.env()` / `.parallel_env()` / `.raw_env()`     |
 | Actions            | Discrete, masked                                               |
 | Parallel API       | Yes (`parallel_env`, implemented directly on the engine)       |
 | Manual Control     | Yes: `hon-play` (terminal) and `hon-play --web` (browser)      |
@@ -11,9 +11,9 @@
 | Number of agents   | 1 to 6 heroes, plus `"villain"` with the Mastermind variant     |
 | Action Shape       | `()`                                                           |
 | Action Values      | `Discrete(456)`                                                |
-| Observation Shape  | `{"observation": (4428,), "action_mask": (456,)}`              |
+| Observation Shape  | `{"observation": (4450,), "action_mask": (456,)}`              |
 | Observation Values | observation float32 in `[0, inf)`; action_mask int8 in {0, 1}  |
-| State Shape        | `(4577,)` float32 in `[0, inf)`                                |
+| State Shape        | `(4599,)` float32 in `[0, inf)`                                |
 
 *Hour of Need* is a cooperative superhero board game: 1 to 6 heroes fight a villain's
 schemes on a hex map while an issue deck runs down. Every hero is an agent; the heroes win
@@ -34,7 +34,7 @@ drafted (None before; its roster index, -1 before, with `numeric_info`).
 
 ### Observation Space
 
-`observe(agent)` returns `{"observation": float32 [4428], "action_mask": int8 [456]}`.
+`observe(agent)` returns `{"observation": float32 [4450], "action_mask": int8 [456]}`.
 The observation is egocentric (the agent's own hero first) and free of hidden information
 (other heroes' hands are sizes, deck orders are not visible). Its named sections (global,
 spaces, self, others, villain cards, issue cards, nemeses, special minions, allies, crisis
@@ -44,7 +44,7 @@ cards, special bystanders, hero identity, ..., own cards, draft) are a table of 
 hero sits in each seat (self first) is a one-hot over the content's hero roster
 (`hero_identity.hero`, roster `Scenario.hero_roster`). `state()` is the global state for
 centralized critics: seat 0's observation followed by every seat's hand
-(`float32 [4577]`).
+(`float32 [4599]`).
 
 #### Legal Actions Mask
 
@@ -103,7 +103,7 @@ step, for wrappers that turn infos into tensors (TorchRL's `PettingZooWrapper`, 
 ### Arguments
 
 ``` python
-hour_of_need_v6.env(scenario="origin_story", heroes=None, villain=None, issue=None,
+hour_of_need_v7.env(scenario="origin_story", heroes=None, villain=None, issue=None,
                     n_heroes=None, nemeses=None, rules=None, caps=None, max_cycles=None,
                     reward_shaping=None, villain_reward_shaping=None,
                     illegal_action="raise", render_mode=None, numeric_info=False)
@@ -174,6 +174,14 @@ hero.
 
 ### Version History
 
+* v7: The Draft gains mode `pass` (seed 002: each player is dealt heroes face down, keeps
+  one, passes the rest to the next player and takes its second hero from those passed to
+  it). In that mode one agent, `player_p`, plays two seats (`2p` and `2p + 1`): it observes
+  as the seat it moves, and `infos[agent]["heroes"]` lists its two heroes. A
+  `draft_pass` section (22 floats, zeros outside the mode) is appended: the observation
+  grows from 4428 to 4450 floats (the state from 4577 to 4599); the actions are unchanged.
+  Every other mode and game is unchanged, so v3 to v6 MAPPO policies play v7 by the
+  observation's prefix (`agents.checkpoints.PREFIX_VERSIONS`).
 * v6: Two variants. Two Fronts (two villains, `villain=[a, b]`): sections `two_fronts`,
   `two_fronts_seats`, `two_fronts_spaces` and `villain2_cards` (all zeros with one
   villain), action segments `target2` (the second villain's cards, 30) and `turn` (turn
@@ -247,7 +255,7 @@ from hon_env.play.replay import Replay
 __all__ = ["env", "parallel_env", "raw_env"]
 
 METADATA: dict[str, Any] = {
-    "name": "hour_of_need_v6",
+    "name": "hour_of_need_v7",
     "render_modes": list(RENDER_MODES),
     "is_parallelizable": True,
     "render_fps": 2,
@@ -333,7 +341,7 @@ class _Front:
         raise NotImplementedError
 
     def _observation(self, agent: str, mask: np.ndarray) -> dict[str, np.ndarray]:
-        return {"observation": self._session.observation(self._seats[agent]),
+        return {"observation": self._session.observation(self._session.view_seat(agent)),
                 "action_mask": mask}
 
 

@@ -118,7 +118,6 @@ class HourOfNeedRLlibEnv(SessionViews, MultiAgentEnv):
         self.agents = list(self.possible_agents)
         self.observation_spaces = {a: observation_space() for a in self.possible_agents}
         self.action_spaces = {a: LegalDiscrete(L.N_ACTIONS) for a in self.possible_agents}
-        self._seats = {a: i for i, a in enumerate(self.possible_agents)}
         self._seen: list[str] = []  # heroes observed this episode, in order
         worker = check_int(getattr(config, "worker_index", 0) or 0, "worker_index")
         stream = worker * COPIES_PER_WORKER + next(_created) % COPIES_PER_WORKER
@@ -201,7 +200,7 @@ class HourOfNeedRLlibEnv(SessionViews, MultiAgentEnv):
         out = {}
         for agent in agents:
             mask = legal if agent == decider else np.zeros(L.N_ACTIONS, np.int8)
-            out[agent] = {"observations": self._session.observation(self._seats[agent]),
+            out[agent] = {"observations": self._session.observation(self._session.view_seat(agent)),
                           "action_mask": mask.astype(np.float32)}
         return out
 

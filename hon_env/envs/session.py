@@ -67,7 +67,8 @@ class Session:
         # agent name by deciding seat (DEC_HERO), the villain agent's at VILLAIN_SEAT
         self._agent_at: list[str | None] = [None] * (L.VILLAIN_SEAT + 1)
         for agent in self.agents:
-            self._agent_at[self.scenario.agent_seat(agent)] = agent
+            for seat in self.scenario.agent_seats(agent):
+                self._agent_at[seat] = agent
         self.game: Game | None = None
         self.seed: int | None = None  # seed of the running episode
         self.penalized = False  # the episode ended on an illegal action ("penalize")
@@ -177,8 +178,9 @@ class Session:
         shaping off). A penalized illegal action costs only the side that made it."""
         out = dict.fromkeys(self.scenario.agent_names, team)
         if self.scenario.fame_mode != "team" and not self.penalized:
-            for h, agent in enumerate(self.scenario.agent_names):
-                out[agent] = float(self._hero_rewards[h])
+            for agent in self.scenario.agent_names:  # an agent of two heroes gets both's
+                out[agent] = float(sum(self._hero_rewards[h]
+                                       for h in self.scenario.agent_seats(agent)))
         if not self._villain_agent:
             return out
         if self.penalized:
@@ -204,6 +206,16 @@ class Session:
         return self.penalize(seat)
 
     # --- views --------------------------------------------------------------------------
+    def view_seat(self, agent: str) -> int:
+        """The seat whose observation ``agent`` gets: the deciding seat when it is one of
+        the agent's (an agent of two heroes sees as the hero it moves), else its first."""
+        seats = self.scenario.agent_seats(agent)
+        if len(seats) > 1 and not self.over:
+            seat = int(self.require_game().state[0, L.DEC_HERO])
+            if seat in seats:
+                return seat
+        return seats[0]
+
     def observation(self, seat: int) -> np.ndarray:
         """float32 [OBS_DIM] observation of ``seat`` (a seat of this scenario: unchecked),
         a new array on every call. Encoded on the first call for the game's current state
@@ -226,9 +238,9 @@ class Session:
         """A fresh info dict: event counters, each hero's fame, who decides now and, at the
         end, the outcome; for a hero ``agent`` also its own fame and counters.
 
-        ``fames``: each hero's fame (kept in every game, Fame variant or not); ``fame`` and
-        ``hero_events`` (``layout.HERO_COUNTER_NAMES``): ``agent``'s own (0 for the villain
-        agent; absent when ``agent`` is None).
+        ``fames``: each hero's fame by seat name (kept in every game, Fame variant or not);
+        ``fame`` and ``hero_events`` (``layout.HERO_COUNTER_NAMES``): ``agent``'s own,
+        summed over its heroes (0 for the villain agent; absent when ``agent`` is None).
         With ``numeric_info`` every entry is a number and the keys never change:
         ``events`` (int64 ``[len(EVENT_NAMES)]``), ``acting_seat`` (-1 at the end),
         ``decision`` (``layout.D_*``), ``outcome`` (``layout.OUT_*``, ``OUT_ONGOING``
@@ -249,20 +261,27 @@ class Session:
         return {a: {**shared, **self._own_info(game, a)} for a in agents}
 
     def _own_info(self, game: Game, agent: str) -> dict[str, Any]:
-        """``agent``'s own fame and per-hero counters (zeros for the villain agent)."""
-        seat = self.scenario.agent_seat(agent)
+        """``agent``'s own fame and per-hero counters, summed over its heroes (zeros for
+        the villain agent)."""
+        seats = [h for h in self.scenario.agent_seats(agent) if h < self.scenario.n_heroes]
         counters = np.zeros(len(L.HERO_COUNTER_COLS), np.int64)
         fame = 0
-        if seat < self.scenario.n_heroes:
-            counters[:] = game.field("hev")[seat, list(L.HERO_COUNTER_COLS)]
-            fame = int(game.field("fame")[seat])
+        for seat in seats:
+            counters += game.field("hev")[seat, list(L.HERO_COUNTER_COLS)]
+            fame += int(game.field("fame")[seat])
         own: dict[str, Any] = {}
-        if self.scenario.drafted:  # the Draft variant: the hero this seat drafted, if any
-            hero = None
-            if seat < self.scenario.n_heroes and not game.state[0, L.DRAFTING]:
-                hero = game.scenario.hero_ids[seat]
-            own["hero"] = (self.scenario.hero_roster.index(hero) if hero is not None else -1
-                           ) if self.options.numeric_info else hero
+        if self.scenario.drafted:  # the Draft variant: the hero(es) drafted, if any
+            drafted = not game.state[0, L.DRAFTING]
+            heroes = [game.scenario.hero_ids[h] if drafted else None for h in seats]
+            if self.options.numeric_info:
+                heroes = [-1 if h is None else self.scenario.hero_roster.index(h)
+                          for h in heroes]
+            if self.scenario.seats_per_agent > 1:  # mode pass: a player's two heroes
+                own["heroes"] = heroes
+            elif heroes:
+                own["hero"] = heroes[0]
+            else:  # the villain agent
+                own["hero"] = -1 if self.options.numeric_info else None
         if self.options.numeric_info:
             return {"fame": fame, "hero_events": counters, **own}
         return {"fame": fame,
@@ -275,7 +294,7 @@ class Session:
         fames = row[L.FAME:L.FAME + self.scenario.n_heroes].tolist()
         info: dict[str, Any] = {
             "events": dict(zip(L.EVENT_NAMES, row[_NAMED_EVENTS].tolist(), strict=True)),
-            "fames": dict(zip(self.scenario.agent_names, fames, strict=True)),
+            "fames": dict(zip(self.scenario.seat_names, fames, strict=True)),
             "acting_hero": None if over else self._agent_at[int(row[L.DEC_HERO])],
             "decision": "none" if over else L.DECISION_NAMES[int(row[L.DEC_KIND])],
         }
