@@ -369,3 +369,61 @@ def test_copies_and_saved_states_during_and_after_the_draft():
     c.apply(int(c.legal_actions()[0]))
     loaded = Game.from_bytes("draft_deal", c.to_bytes())
     assert loaded.scenario.hero_ids == c.scenario.hero_ids and loaded.decision == c.decision
+
+
+def test_image_render_during_the_draft():
+    """The image renderer (``rgb_array``, hon-play, the SVG board) draws the draft on a
+    blank sheet while no board is set up: the pool with every offer, the deciding seat and
+    its legal picks; after the last pick it draws the board."""
+    from hon_env.play.scene import scene
+    from hon_env.render import render_rgb
+
+    g = Game("draft_deal", seed=9)
+    texts = [str(p[3]) for p in scene(g) if p[0] == "text"]
+    assert any("draft (deal), 0 of 2 seats have picked" in t for t in texts)
+    assert sum("dealt to hero_0" in t for t in texts) == 3
+    assert sum("take" in t for t in texts) == len(g.legal_actions())
+    frame = render_rgb(g, dpi=50)
+    assert frame.shape == (375, 650, 3) and frame.std() > 0
+    while g.decision == "draft":
+        g.apply(int(g.legal_actions()[0]))
+    after = [str(p[3]) for p in scene(g) if p[0] == "text"]
+    assert not any("draft (" in t for t in after)
+    assert any(g.scenario.hero_names[0] in t for t in after)
+
+
+@pytest.mark.parametrize("scenario", ["draft_deal", "draft_pass"])
+def test_gymnasium_and_sb3_vector_wrappers_play_drafts(scenario):
+    """``gym.make_vec`` and ``SB3VecEnv`` run the draft inside each episode: the first
+    decisions are draft picks from the mask, episodes end and restart with a new draft,
+    and the first observation of game i is ``Game(scenario, seed + i)``'s."""
+    import gymnasium as gym
+
+    pytest.importorskip("sb3_contrib")
+    from hon_env.envs.sb3 import SB3VecEnv
+
+    envs = gym.make_vec("hon_env/HourOfNeed-v7", num_envs=4, scenario=scenario,
+                        caps={"max_decisions": 40})
+    obs, info = envs.reset(seed=6)
+    state = envs.unwrapped.venv.state
+    assert (state[:, L.DRAFTING] == 1).all()
+    np.testing.assert_array_equal(obs[1], Game(scenario, seed=7).observation())
+    assert set(np.flatnonzero(envs.action_masks()[0]).tolist()) <= set(
+        range(L.A_DRAFT, L.A_DRAFT + 16))
+    ended = 0
+    for _ in range(120):
+        obs, _, term, trunc, info = envs.step(envs.sample_legal())
+        ended += int((term | trunc).sum())
+    assert ended > 0 and (state[:, L.DRAFTING] == 0).any()
+    sb3 = SB3VecEnv(4, seed=6, scenario=scenario, caps={"max_decisions": 40})
+    first = sb3.reset()
+    np.testing.assert_array_equal(first[1], Game(scenario, seed=7).observation())
+    rng = np.random.default_rng(0)
+    done_any = False
+    for _ in range(120):
+        masks = sb3.action_masks()
+        u = rng.random(masks.shape)
+        u[~masks] = -1
+        _, _, dones, _ = sb3.step(u.argmax(axis=1))
+        done_any |= bool(dones.any())
+    assert done_any

@@ -26,7 +26,15 @@ import numpy as np
 
 from hon_env.content.tables import COLOR_NAMES, SP_BYSTANDER, SP_PERIL, SP_SCHEME, SP_START
 from hon_env.core import layout as L
-from hon_env.render import SPECIAL_MARKS, _board, _crisis_status, _kind_tag, _Space, _threat
+from hon_env.render import (
+    SPECIAL_MARKS,
+    _board,
+    _crisis_status,
+    _kind_tag,
+    _render_draft,
+    _Space,
+    _threat,
+)
 
 if TYPE_CHECKING:
     from hon_env.content import Scenario
@@ -128,7 +136,10 @@ def static_layer(scenario: Scenario) -> list[Prim]:
 
 
 def dynamic_layer(game: Game, last_action: str | None = None) -> list[Prim]:
-    """Everything that changes during a game (see the module documentation)."""
+    """Everything that changes during a game (see the module documentation); while the
+    seats draft (the Draft variant) no board is set up yet, so the draft is drawn instead."""
+    if game.state[0, L.DRAFTING]:
+        return _draft_sheet(game, last_action)
     sc = game.scenario
     snap = game.snapshot()
     spaces, panels = _board(game, snap)
@@ -149,6 +160,23 @@ def dynamic_layer(game: Game, last_action: str | None = None) -> list[Prim]:
         _pieces(out, *centres[sp], radius, space)
     _panels(out, game, spaces, panels)
     _side_panel(out, game, snap, legal)
+    return out
+
+
+def _draft_sheet(game: Game, last_action: str | None) -> list[Prim]:
+    """The draft on a blank sheet over the map: the text view's lines (the pool, every
+    offer and pick, the pending decision with its legal picks) and the last action."""
+    out: list[Prim] = [("rect", 0.0, 0.0, float(WIDTH), float(HEIGHT), "#ffffff", None, 0)]
+    title, *rest = _render_draft(game).split("\n")
+    out.append(("text", 12.0, 20.0, _short(title, 120), 16, "#000000", True, "start"))
+    last = "Last action: " + (last_action or "-")
+    out.append(("text", 12.0, 44.0, _short(last, 120), 12, "#7a4a00", False, "start"))
+    y = 70.0
+    for text in rest:
+        if y > HEIGHT - 10:
+            break
+        out.append(("text", 24.0, y, _short(text, 150), 12, "#000000", False, "start"))
+        y += 16.0
     return out
 
 
