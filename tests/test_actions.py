@@ -101,7 +101,7 @@ def test_names_without_a_game_or_unknown_are_refused(g):
         A.feat(0, "speed")
     with pytest.raises(ValueError, match="no clue card 'Nope'"):
         A.clue("Nope", g)
-    with pytest.raises(ValueError, match="no agent 'spark'"):
+    with pytest.raises(ValueError, match="no seat named 'spark'"):
         A.hero("spark", g)
     with pytest.raises(ValueError, match="no card named 'Nobody'"):
         A.target("Nobody", g)
