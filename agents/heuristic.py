@@ -609,8 +609,12 @@ def decide(s, b, T, mask):
                     return L.A_CARD + c
         return L.A_PASS
     if kind == L.D_FACE:
-        # Two Fronts: split the team evenly, in seat order (the villain fewer face so far)
-        v = 1 if facing_count(s, b, 1, h) < facing_count(s, b, 0, h) else 0
+        # Two Fronts: focus. The first hero to choose after one faces the first villain
+        # holds the second alone (the seed needs one hero on each); every other hero faces
+        # the first, so that villain falls fast while the lone hero's villain counts one
+        # hero in its per-hero values (docs/baselines.md, docs/two_fronts_balance.md).
+        alone = facing_count(s, b, 1, h) == 0 and facing_count(s, b, 0, h) > 0
+        v = 1 if alone else 0
         return L.A_OPTION + v if mask[L.A_OPTION + v] else first_legal(mask)
     # mulligan (keep), rescue and anything else: the first legal answer
     if mask[L.A_PASS]:

@@ -32,14 +32,23 @@ COMPILE_SECONDS = {"game": 90, "vector": 150, "rollout": 150}
 _checked: set[str] = set()  # kernels looked up in the cache by this process
 # every file numba-compiled code reads constants or calls functions from
 ENGINE_SOURCES = ("core/*.py", "content/tables.py", "content/ops.py")
+# the scripted teams' kernels (the ``agents`` package beside this one), which call each
+# other across files and share this cache folder
+AGENT_SOURCES = ("heuristic.py", "coordinated.py", "glory.py")
 
 
 def engine_fingerprint(package: Path = PACKAGE) -> str:
-    """A short hash of the engine source files of ``package`` (their paths and bytes)."""
+    """A short hash of the engine source files of ``package`` and of the scripted teams'
+    kernel files in the ``agents`` package beside it, where present (paths and bytes)."""
     digest = hashlib.sha256()
     for pattern in ENGINE_SOURCES:
         for path in sorted(package.glob(pattern)):
             digest.update(path.relative_to(package).as_posix().encode())
+            digest.update(path.read_bytes())
+    for name in AGENT_SOURCES:
+        path = package.parent / "agents" / name
+        if path.is_file():
+            digest.update(f"agents/{name}".encode())
             digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 

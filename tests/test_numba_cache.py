@@ -12,11 +12,18 @@ import hon_env
 from hon_env.numba_cache import PACKAGE, engine_fingerprint
 
 
+def _copy_packages(to: Path) -> Path:
+    """Copies of ``hon_env`` and ``agents`` side by side under ``to``; the copy of hon_env."""
+    for name in ("hon_env", "agents"):
+        shutil.copytree(PACKAGE.parent / name, to / name,
+                        ignore=shutil.ignore_patterns("__pycache__"))
+    return to / "hon_env"
+
+
 def test_fingerprint_changes_with_any_engine_source(tmp_path: Path):
     """A changed layout constant (or any engine file) gives another cache folder, so no
     stale compiled kernel can be loaded; a changed non-engine file does not."""
-    copy = tmp_path / "hon_env"
-    shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    copy = _copy_packages(tmp_path)
     before = engine_fingerprint(copy)
     assert before == engine_fingerprint(PACKAGE)
     (copy / "render.py").write_text((copy / "render.py").read_text() + "\n# note\n")
@@ -24,6 +31,21 @@ def test_fingerprint_changes_with_any_engine_source(tmp_path: Path):
     layout = copy / "core" / "layout.py"
     layout.write_text(layout.read_text().replace("STACK_DEPTH = 96", "STACK_DEPTH = 97"))
     assert engine_fingerprint(copy) != before
+
+
+def test_fingerprint_changes_with_the_scripted_teams_kernels(tmp_path: Path):
+    """The scripted teams' kernels share the cache folder and call each other across files
+    (``coordinated`` calls ``heuristic``): an edit to one of their files gives another
+    folder too, so ``coordinated`` is never loaded with an old ``heuristic`` inside; an
+    edit to a plain agents module does not."""
+    before = engine_fingerprint(_copy_packages(tmp_path))
+    assert before == engine_fingerprint(PACKAGE)
+    plain = tmp_path / "agents" / "evaluation.py"
+    plain.write_text(plain.read_text() + "\n# note\n")
+    assert engine_fingerprint(tmp_path / "hon_env") == before
+    kernel = tmp_path / "agents" / "heuristic.py"
+    kernel.write_text(kernel.read_text() + "\n# note\n")
+    assert engine_fingerprint(tmp_path / "hon_env") != before
 
 
 def test_numba_uses_the_engine_cache_folder():

@@ -467,9 +467,10 @@ def test_eval_command_plays_the_scenarios_villains(tmp_path) -> None:
     assert [r["villain"] for r in json.loads(out.read_text())] == ["refuser+dowager"]
 
 
-def test_scripted_team_splits_evenly_between_the_villains() -> None:
-    """The scripted team's facing choice (docs/baselines.md): in seat order, each hero
-    faces the villain fewer heroes face so far, so four heroes split two and two."""
+def test_scripted_team_focuses_one_villain() -> None:
+    """The scripted team's facing choice (docs/baselines.md; 003 §GAME SETUP: at least one
+    hero faces each villain): the second seat holds the second villain alone and every
+    other hero faces the first, so four heroes split three and one."""
     from agents import load_policy
 
     policy = load_policy("heuristic")
@@ -477,4 +478,4 @@ def test_scripted_team_splits_evenly_between_the_villains() -> None:
     while g.decision in ("mulligan", "face"):
         g.apply(int(policy.act(g.observation()[None], g.legal_mask()[None],
                                np.array([g.current_seat]), engine=g.engine)[0]))
-    assert g.field("hface")[:4].tolist() == [0, 1, 0, 1]
+    assert g.field("hface")[:4].tolist() == [0, 1, 0, 0]
