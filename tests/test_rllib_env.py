@@ -73,6 +73,25 @@ def test_observations_use_the_action_masking_keys_and_sampling_is_legal():
             break
 
 
+def test_a_player_of_two_heroes_observes_as_the_seat_it_moves():
+    """The Draft variant's mode pass (002 §SET UP: each player controls two heroes): the
+    RLlib agents are the players, and a player's observation is that of the seat it moves
+    now, as in the PettingZoo env."""
+    env = HourOfNeedRLlibEnv({"scenario": "draft_pass"})
+    assert env.possible_agents == ["player_0", "player_1"]
+    obs, _ = env.reset(seed=3)
+    rng = np.random.default_rng(0)
+    for _ in range(30):
+        (player,) = obs
+        seat = env.game.current_seat
+        assert player == f"player_{seat // 2}"
+        np.testing.assert_array_equal(obs[player]["observations"], env.game.observation(seat))
+        legal = np.flatnonzero(obs[player]["action_mask"])
+        obs, _, term, trunc, _ = env.step({player: int(rng.choice(legal))})
+        if term["__all__"] or trunc["__all__"]:
+            break
+
+
 def test_the_team_return_is_counted_once():
     """The rewards summed over heroes and steps equal the team return of the same game in
     the PettingZoo env (which gives the whole team reward to every hero)."""
