@@ -44,7 +44,7 @@ from agents.policy import check_engine
 from hon_env.content import ops
 from hon_env.content import tables as TB
 from hon_env.core import layout as L
-from hon_env.core.facing import facing_count, may_affect
+from hon_env.core.facing import blindside, card_villain, facing_count, may_affect
 from hon_env.core.geometry import FAR, bystander_at, captives, panel_of_space
 from hon_env.core.queries import (
     enemy_health,
@@ -587,7 +587,11 @@ def decide(s, b, T, mask):
                     return L.A_CLUE + i
         return L.A_PASS
     if kind == L.D_CUNNING:
-        inflict = enemy_inflict(s, b, T, L.T_VILLAIN)
+        # the ploy waiting on this answer is the stack's top entry (a: its villain card):
+        # with two villains it is that card's villain who inflicts, blindside included
+        top = L.STACK + (s[b, L.SP] - 1) * L.STACK_W
+        vt = L.villain_target(card_villain(s[b, top + 1]))
+        inflict = enemy_inflict(s, b, T, vt) + blindside(s, b, T, h, vt)
         return L.A_OPTION + (1 if health_left(s, b, T, h) > inflict else 0)
     if kind == L.D_DAMAGE:
         if mask[L.A_FOCUS]:  # the Focused side is never worse, as in the main menu

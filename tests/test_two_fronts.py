@@ -479,3 +479,45 @@ def test_scripted_team_focuses_one_villain() -> None:
         g.apply(int(policy.act(g.observation()[None], g.legal_mask()[None],
                                np.array([g.current_seat]), engine=g.engine)[0]))
     assert g.field("hface")[:4].tolist() == [0, 1, 0, 0]
+
+
+def test_scripted_cunning_choice_weighs_the_inflicting_villain() -> None:
+    """Rulebook Ploy Icons (Cunning: the villain schemes, or inflicts the hero) with 003
+    §BLINDSIDE: the scripted team lets the villain inflict only when the hero survives it,
+    counting the inflict of the villain whose card it is and the blindside bonus when the
+    hero does not face that villain."""
+    from agents import HeuristicPolicy
+    from hon_env.core.interp import F_PLOY
+    from hon_env.core.queries import enemy_inflict
+
+    g = two_fronts(seed=2)
+    choose_facing(g, [0, 1, 0])
+    state, tabs = g.engine
+    T = tabs[0]
+    policy = HeuristicPolicy()
+    mask = np.zeros((1, L.N_ACTIONS), np.int8)
+    mask[0, L.A_OPTION:L.A_OPTION + 2] = 1
+
+    def answer(card: int, damage_left: int) -> int:
+        s = state.copy()
+        s[0, L.DEC_KIND], s[0, L.DEC_HERO], s[0, L.DEC_A] = L.D_CUNNING, 0, 0
+        top = L.STACK + s[0, L.SP] * L.STACK_W
+        s[0, top:top + 6] = (F_PLOY, card, 0, 0, 0, L.T_VILLAIN)
+        s[0, L.SP] += 1
+        s[0, L.HDMG] = _hero_health(s, T) - damage_left
+        assert s[0, L.HDMG] >= 0
+        return int(policy.act(None, mask, None, engine=(s, tabs))[0]) - L.A_OPTION
+
+    first = int(enemy_inflict(state, 0, T, L.T_VILLAIN))
+    second = int(enemy_inflict(state, 0, T, L.T_VILLAIN2)) + int(T.cfg[CFG_TF_BLINDSIDE])
+    # hero 0 faces the first villain: a card of the second hits from behind
+    assert answer(0, first + 1) == 1  # the first villain's card: it survives, inflict
+    assert answer(L.VDECK, second + 1) == 1
+    assert answer(L.VDECK, second) == 0  # it would fall to the second's blindside: scheme
+    assert answer(0, second) == (1 if second > first else 0)
+
+
+def _hero_health(s: np.ndarray, T) -> int:
+    from hon_env.core.queries import hero_health
+
+    return int(hero_health(s, 0, T, 0))
