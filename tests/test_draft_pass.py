@@ -189,3 +189,21 @@ def test_one_player_passes_to_itself():
     assert g.current_seat == 1 and _held(g, 1) == dealt - {min(dealt)}
     g.apply(int(g.legal_actions()[0]))
     assert g.decision != "draft" and g.scenario.n_heroes == 2
+
+
+def test_three_players_pass_to_the_next():
+    """Three players (six seats, an offer of two, the only three-player pass draft within
+    the row bound): each keeps one of its two and the other goes to the next player, whose
+    second seat must take it; every pool hero ends in a seat."""
+    pool = ["majesty", "stride", "guerilla", "cipher", "vigil", "tinkerbolt"]
+    rules = {"draft": {"mode": "pass", "pool": pool, "offer": 2}}
+    for seed in range(6):
+        g = Game("origin_story", seed=seed, heroes=["majesty"] * 6, rules=rules)
+        assert g.draft_scenario.agent_names == ("player_0", "player_1", "player_2")
+        dealt = [_held(g, 2 * p) for p in range(3)]
+        _draft(g, np.random.default_rng(seed))
+        picks = (g.field("draft_pick")[:6] - 1).tolist()
+        for p in range(3):
+            assert picks[2 * p] in dealt[p]
+            assert {picks[2 * p + 1]} == dealt[(p - 1) % 3] - {picks[2 * (p - 1) % 6]}
+        assert sorted(g.scenario.hero_ids) == sorted(pool)
