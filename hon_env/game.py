@@ -464,7 +464,7 @@ class Game:
             loc = int(f("hloc")[h])
             side = int(f("hside")[h])
             heroes.append({
-                "id": self.agents[h], "name": sc.hero_names[h],
+                "id": sc.seat_names[h], "name": sc.hero_names[h],
                 "location": space_name(sc, loc) if loc >= 0 else None,
                 "damage": int(f("hdmg")[h]),
                 "health": int(T.hero_stat[h, side, 0]),
@@ -502,6 +502,7 @@ class Game:
                                                "over")[int(f("turn"))],
             "outcome": self.outcome, "loss_reason": self.loss_reason,
             "decision": self.decision, "deciding": self.current_agent,
+            "deciding_seat": self.current_seat,
             "heroes": heroes,
             "villain": self._villain(0),
             "nemeses": self._nemeses(),

@@ -207,3 +207,21 @@ def test_three_players_pass_to_the_next():
             assert picks[2 * p] in dealt[p]
             assert {picks[2 * p + 1]} == dealt[(p - 1) % 3] - {picks[2 * (p - 1) % 6]}
         assert sorted(g.scenario.hero_ids) == sorted(pool)
+
+
+def test_snapshot_and_renders_of_a_pass_game():
+    """After a pass draft the snapshot names each hero by its seat (``hero_k``: the agents
+    are the players) and marks the deciding seat; the text board and the image render it
+    (before, a player's name was looked up by seat and failed)."""
+    from hon_env.render import render_ansi, render_rgb
+
+    g = Game(SCENARIO, seed=1)
+    _draft(g, np.random.default_rng(1))
+    while g.current_seat != 3 and not g.is_over:
+        g.apply(int(g.legal_actions()[0]))
+    snap = g.snapshot()
+    assert [h["id"] for h in snap["heroes"]] == ["hero_0", "hero_1", "hero_2", "hero_3"]
+    assert snap["deciding"] == "player_1" and snap["deciding_seat"] == 3
+    text = render_ansi(g)
+    assert ">[4] hero_3" in text and ">[1]" not in text
+    assert render_rgb(g, dpi=40).std() > 0
