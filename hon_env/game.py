@@ -502,7 +502,6 @@ class Game:
                                                "over")[int(f("turn"))],
             "outcome": self.outcome, "loss_reason": self.loss_reason,
             "decision": self.decision, "deciding": self.current_agent,
-            "deciding_seat": self.current_seat,
             "heroes": heroes,
             "villain": self._villain(0),
             "nemeses": self._nemeses(),

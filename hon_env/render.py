@@ -367,7 +367,7 @@ def render_ansi(game: Game) -> str:
                    f"{sb['supply']}; defeated {sb['defeated']}")
     out.append("")
     for seat, h in enumerate(snap["heroes"]):
-        mark = ">" if snap["deciding_seat"] == seat else " "
+        mark = ">" if game.current_seat == seat else " "
         out.append(f"{mark}[{seat + 1}] {h['id']} ({h['name']}{_side(h)}) at {h['location']}: "
                    f"damage {h['damage']}/{h['health']}{_aside(h)}, focus {h['focus']}, "
                    f"actions {h['actions_left']}, deck {h['deck_size']}, discard "

@@ -211,8 +211,8 @@ def test_three_players_pass_to_the_next():
 
 def test_snapshot_and_renders_of_a_pass_game():
     """After a pass draft the snapshot names each hero by its seat (``hero_k``: the agents
-    are the players) and marks the deciding seat; the text board and the image render it
-    (before, a player's name was looked up by seat and failed)."""
+    are the players); the text board marks the deciding seat, and the image renders (a
+    player's name was looked up by seat before, and failed)."""
     from hon_env.render import render_ansi, render_rgb
 
     g = Game(SCENARIO, seed=1)
@@ -221,7 +221,23 @@ def test_snapshot_and_renders_of_a_pass_game():
         g.apply(int(g.legal_actions()[0]))
     snap = g.snapshot()
     assert [h["id"] for h in snap["heroes"]] == ["hero_0", "hero_1", "hero_2", "hero_3"]
-    assert snap["deciding"] == "player_1" and snap["deciding_seat"] == 3
+    assert snap["deciding"] == "player_1"
     text = render_ansi(g)
     assert ">[4] hero_3" in text and ">[1]" not in text
     assert render_rgb(g, dpi=40).std() > 0
+
+
+def test_hon_play_match_of_a_pass_draft():
+    """``hon-play --scenario draft_pass``: one player per seat, labelled by seat name; a
+    human on seat 1 answers its keep, the scripted team the other picks and the game."""
+    from hon_env.play.match import Match, parse_players
+
+    sc = load_scenario(SCENARIO)
+    m = Match(sc, seed=3, players=parse_players(4, [1], "heuristic"))
+    assert m.seat_labels() == ["1 hero_0: human", "2 hero_1: heuristic",
+                               "3 hero_2: heuristic", "4 hero_3: heuristic"]
+    m.advance()
+    assert m.human_to_move and m.game.decision == "draft"
+    m.act(m.legal_moves()[0][0])
+    m.advance(200)
+    assert m.game.decision != "draft" and len(m.game.scenario.hero_ids) == 4

@@ -13,6 +13,8 @@ from typing import Any
 
 import numpy as np
 
+from hon_env.content import Scenario
+from hon_env.content.villain_agent import VILLAIN_AGENT
 from hon_env.core import layout as L
 from hon_env.game import Game
 
@@ -29,10 +31,13 @@ def seat_player(players: Sequence[str] | None, seat: int, n_heroes: int) -> str:
     return players[index] if 0 <= index < len(players) and 0 <= seat else ""
 
 
-def seat_labels(agents: Sequence[str], players: Sequence[str], n_heroes: int) -> list[str]:
-    """One line per player: ``"1 majesty: human"``, ..., ``"villain: scripted"``."""
-    return [f"{name}: {p}" if s == n_heroes else f"{s + 1} {name}: {p}"
-            for s, (name, p) in enumerate(zip(agents, players, strict=False))]
+def seat_labels(scenario: Scenario, players: Sequence[str]) -> list[str]:
+    """One line per seat's player: ``"1 majesty: human"``, ..., ``"villain: scripted"``
+    (seats by ``Scenario.seat_names``: one agent may play two seats)."""
+    names = list(scenario.seat_names) + ([VILLAIN_AGENT] if scenario.villain_agent else [])
+    n = scenario.n_heroes
+    return [f"{name}: {p}" if s == n else f"{s + 1} {name}: {p}"
+            for s, (name, p) in enumerate(zip(names, players, strict=False))]
 
 
 def apply_logged(game: Game, action: int, player: str = "", index: int = 0) -> dict[str, Any]:

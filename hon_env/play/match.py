@@ -67,7 +67,7 @@ class Match:
 
     def seat_labels(self) -> list[str]:
         """One line per player: ``"1 majesty: human"``, ..., ``"villain: scripted"``."""
-        return seat_labels(self.game.agents, self.players, self.scenario.n_heroes)
+        return seat_labels(self.scenario, self.players)
 
     @property
     def human_to_move(self) -> bool:

@@ -350,7 +350,7 @@ def _side_panel(out: list[Prim], game: Game, snap: dict, legal: list[int]) -> No
         line(f"Nemesis: {nem['name']} ({state})")
     y += 4
     for seat, h in enumerate(snap["heroes"]):
-        deciding = snap["deciding_seat"] == seat
+        deciding = game.current_seat == seat
         out.append(("circle", x - 10, y, 6.0, HERO_COLORS[seat % 6], "#000000",
                     2 if deciding else 1))
         where = h["location"] or "-"

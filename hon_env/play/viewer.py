@@ -38,7 +38,7 @@ def replay_frames(replay: Replay) -> dict:
         frames.append(primitives_to_svg(dynamic_layer(game, entry["text"])))
     title = (f"{scenario.issue_name} vs {scenario.villain_name}, seed {replay.seed}: "
              f"{game.outcome or 'unfinished'}")
-    seats = seat_labels(game.agents, replay.players, scenario.n_heroes)
+    seats = seat_labels(scenario, replay.players)
     return {"title": title, "seats": seats, "static": primitives_to_svg(static_layer(scenario)),
             "frames": frames, "log": log}
 
