@@ -27,7 +27,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from hon_env.content.errors import Where, as_mapping, check_int, type_name
+from hon_env.content.errors import Where, as_mapping, check_int, rule_settings, type_name
 from hon_env.content.tables import (
     DRAFT_DEAL,
     DRAFT_OFF,
@@ -57,16 +57,10 @@ def check_draft(raw: object, where: Where) -> dict[str, Any] | bool:
     if raw is True:
         raise where.error("expected a mapping with 'mode' (one of "
                           f"{', '.join(DRAFT_MODES)}) or False, got True")
-    if isinstance(raw, Mapping) and not isinstance(raw, dict):
-        raw = dict(raw)
-    out = dict(DRAFT_DEFAULTS)
-    items = as_mapping(raw, where)
-    if "mode" not in items:
+    if "mode" not in as_mapping(dict(raw) if isinstance(raw, Mapping) else raw, where):
         raise where.error(f"the draft rule needs 'mode' (one of {', '.join(DRAFT_MODES)})")
-    for key, value in items.items():
-        at = where.key(key)
-        if key not in DRAFT_DEFAULTS:
-            raise at.error(f"unknown draft setting (known: {', '.join(sorted(DRAFT_DEFAULTS))})")
+    out = dict(DRAFT_DEFAULTS)
+    for key, value, at in rule_settings(raw, where, "draft", DRAFT_DEFAULTS):
         if key == "mode":
             if value not in DRAFT_MODES:
                 raise at.error(f"expected one of {', '.join(DRAFT_MODES)}, got {value!r}")

@@ -16,7 +16,7 @@ one field of a YAML mapping, check its type and range, and raise with the right 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -90,6 +90,20 @@ def as_mapping(value: object, where: Where) -> dict[str, Any]:
         if not isinstance(k, str):
             raise where.error(f"keys must be names, got {type_name(k)}")
     return value
+
+
+def rule_settings(raw: object, where: Where, rule: str,
+                  known: Collection[str]) -> Iterator[tuple[str, Any, Where]]:
+    """``(key, value, where)`` of each setting of optional rule ``rule`` given as a mapping
+    (a resolved rule handed back as read-only mappings is accepted); a key outside
+    ``known`` raises naming the known ones."""
+    if isinstance(raw, Mapping):
+        raw = {k: dict(v) if isinstance(v, Mapping) else v for k, v in raw.items()}
+    for key, value in as_mapping(raw, where).items():
+        at = where.key(key)
+        if key not in known:
+            raise at.error(f"unknown {rule} setting (known: {', '.join(sorted(known))})")
+        yield key, value, at
 
 
 def as_list(value: object, where: Where) -> list[Any]:

@@ -22,7 +22,15 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from hon_env.content.errors import Where, as_list, as_mapping, check_int, check_keys, type_name
+from hon_env.content.errors import (
+    Where,
+    as_list,
+    as_mapping,
+    check_int,
+    check_keys,
+    rule_settings,
+    type_name,
+)
 from hon_env.content.tables import (
     FM_DMG_PER,
     FM_HEADLINES,
@@ -98,13 +106,8 @@ def check_fame(raw: object, where: Where) -> dict[str, Any] | bool:
     """The resolved rule: False (off) or a full settings dict; errors name the key."""
     if isinstance(raw, bool):
         return _defaults() if raw else False
-    if isinstance(raw, Mapping):  # a resolved rule handed back (read-only mapping)
-        raw = {k: dict(v) if isinstance(v, Mapping) else v for k, v in raw.items()}
     out = _defaults()
-    for key, value in as_mapping(raw, where).items():
-        at = where.key(key)
-        if key not in FAME_DEFAULTS:
-            raise at.error(f"unknown fame setting (known: {', '.join(sorted(FAME_DEFAULTS))})")
+    for key, value, at in rule_settings(raw, where, "fame", FAME_DEFAULTS):
         if key == "reward":
             if value not in REWARD_MODES:
                 raise at.error(f"expected one of {', '.join(REWARD_MODES)}, got {value!r}")

@@ -8,10 +8,10 @@ the rulebook's one-villain game. ``core/two_fronts.py`` runs it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from hon_env.content.errors import Where, as_mapping, check_int, check_str, type_name
+from hon_env.content.errors import Where, check_int, check_str, rule_settings, type_name
 from hon_env.content.tables import CFG_N_VILLAINS, CFG_TF_BLINDSIDE, CFG_TF_FLOOR, MAX_HEROES
 
 TWO_FRONTS_DEFAULTS: dict[str, Any] = {
@@ -38,14 +38,8 @@ def check_two_fronts(raw: object, where: Where) -> dict[str, Any] | bool:
     """
     if isinstance(raw, bool):
         return dict(TWO_FRONTS_DEFAULTS) if raw else False
-    if isinstance(raw, Mapping):  # a resolved rule handed back (read-only mapping)
-        raw = dict(raw)
     out = dict(TWO_FRONTS_DEFAULTS)
-    for key, value in as_mapping(raw, where).items():
-        at = where.key(key)
-        if key not in TWO_FRONTS_DEFAULTS:
-            raise at.error(f"unknown two_fronts setting (known: "
-                           f"{', '.join(sorted(TWO_FRONTS_DEFAULTS))})")
+    for key, value, at in rule_settings(raw, where, "two_fronts", TWO_FRONTS_DEFAULTS):
         if key == "second_villain":
             out[key] = None if value is None else check_str(value, at)
         elif key == "per_hero_floor":

@@ -7,10 +7,9 @@ them key by key; ``False`` (the default) is the rulebook's game with a villain d
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
-from hon_env.content.errors import Where, as_mapping, check_int, type_name
+from hon_env.content.errors import Where, check_int, rule_settings, type_name
 from hon_env.content.tables import (
     CFG_VCUNNING,
     CFG_VHAND,
@@ -47,14 +46,8 @@ def check_villain_agent(raw: object, where: Where) -> dict[str, Any] | bool:
     """The resolved rule: False (off) or a full settings dict; errors name the key."""
     if isinstance(raw, bool):
         return dict(VILLAIN_AGENT_DEFAULTS) if raw else False
-    if isinstance(raw, Mapping):  # a resolved rule handed back (read-only mapping)
-        raw = dict(raw)
     out = dict(VILLAIN_AGENT_DEFAULTS)
-    for key, value in as_mapping(raw, where).items():
-        at = where.key(key)
-        if key not in VILLAIN_AGENT_DEFAULTS:
-            raise at.error(f"unknown villain_agent setting (known: "
-                           f"{', '.join(sorted(VILLAIN_AGENT_DEFAULTS))})")
+    for key, value, at in rule_settings(raw, where, "villain_agent", VILLAIN_AGENT_DEFAULTS):
         if key == "hand":
             out[key] = check_int(value, at, *HAND_RANGE)
         elif key == "showdown":
