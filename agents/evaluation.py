@@ -128,7 +128,7 @@ def evaluate(policy: Policy, *, games: int, seed: int = 0, batch: int = 256,
     fames: list[np.ndarray] = []
     for start in range(0, games, batch):
         n = min(batch, games - start)
-        env = VectorEnv(n, seed + start, scenario)
+        env = VectorEnv(n, seed + start, scenario, global_state=False)
         obs, _ = env.reset()
         done = np.zeros(n, bool)
         while not done.all():

@@ -105,6 +105,32 @@ def test_observations_off_keeps_masks_and_rewards(origin):
     assert not o2["observation"].any() and o1["observation"].any()
 
 
+def test_global_state_off_keeps_observations():
+    """``global_state=False`` encodes the same observations, masks and rewards, and the
+    views have no ``state`` (two heroes: both seats' observations are checked)."""
+    on = vector_env(8, seed=9, heroes=["majesty", "stride"])
+    off = vector_env(8, seed=9, heroes=["majesty", "stride"], global_state=False)
+    o1, _ = on.reset()
+    o2, _ = off.reset()
+    assert "state" in o1 and "state" not in o2
+    rng = np.random.default_rng(4)
+    seats = set()
+    for _ in range(150):
+        a = on.sample_actions(rng)
+        o1, r1, _, _, i1 = on.step(a)
+        o2, r2, _, _, i2 = off.step(a)
+        seats.update(o1["agent"].tolist())
+        np.testing.assert_array_equal(o1["observation"], o2["observation"])
+        np.testing.assert_array_equal(o1["action_mask"], o2["action_mask"])
+        np.testing.assert_array_equal(r1, r2)
+        np.testing.assert_array_equal(i1["final_observation"][i1["_final"]],
+                                      i2["final_observation"][i2["_final"]])
+    assert seats == {0, 1}
+    assert "state" not in o2
+    with pytest.raises(TypeError, match="global_state must be a bool"):
+        vector_env(2, global_state="no")
+
+
 def test_reward_shaping_counts_events(origin):
     """A shaping weight on an event adds weight x (increase of that counter) each step."""
     env = vector_env(16, seed=0, scenario=origin, reward_shaping={"crises": -0.5})

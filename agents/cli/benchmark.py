@@ -307,10 +307,12 @@ def main(argv: list[str] | None = None) -> None:
 
     rows = [("PettingZoo AEC env (wrapped)", "yes", bench_aec(sc, seconds)),
             ("Game facade (batch 1)", "-", bench_game(sc, seconds))]
+    # observations: none, with the global state (MAPPO's critic), without it (IPPO, SB3)
+    encodings = (("no", False, True), ("yes", True, True), ("yes, no global state", True, False))
     for b in args.batches:
-        for obs in (False, True):
-            rows.append((f"vector env, batch {b}", "yes" if obs else "no",
-                         bench_vector(sc, b, obs, seconds)))
+        for label, obs, state in encodings:
+            rows.append((f"vector env, batch {b}", label,
+                         bench_vector(sc, b, obs, seconds, global_state=state)))
     rows.append(("vector env + scripted team, batch 1024", "no",
                   bench_heuristic(sc, 1024, seconds)))
     render_rows = bench_render(sc, seconds)

@@ -229,7 +229,9 @@ def train(cfg: Config) -> dict[str, float]:
     # the learner trains every row on one reward per side; the Fame variant's fame and rank
     # modes give each hero its own, which this trainer does not learn from
     require_team_reward(games.scenario, "hon-train (MAPPO/IPPO)")
-    env = VectorEnv(cfg.num_envs, seed, games.train_games, **side_shaping(cfg))
+    # IPPO's critic reads the hero's own observation: no global state to encode
+    env = VectorEnv(cfg.num_envs, seed, games.train_games, global_state=cfg.algo != "ippo",
+                    **side_shaping(cfg))
     roll = Rollout(env, cfg, cfg.side, league, device, learner)
     if cfg.side == HEROES:
         evaluator = BaselineEvaluator(games.eval_target, games.eval_games, games.eval_seed,

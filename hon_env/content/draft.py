@@ -36,6 +36,7 @@ from hon_env.content.tables import (
     DRAFT_RANDOM,
     MAX_DRAFT_POOL,
     MAX_DRAFT_ROWS,
+    SEATS_PER_PLAYER,
 )
 
 DRAFT_MODES = ("random", "deal", "pick", "pass")  # CFG_DRAFT_MODE 1, 2, 3, 4
@@ -45,7 +46,6 @@ POOL_ALL = "all"
 DRAFT_DEFAULTS: dict[str, Any] = {"mode": "pick", "pool": POOL_ALL, "offer": 3}
 SEAT_AGENT = "hero_{}"  # name of seat k under the draft rule
 PLAYER_AGENT = "player_{}"  # agent name of player p (seats 2p, 2p + 1) in mode pass
-SEATS_PER_PLAYER = 2  # mode pass: the seed's players each control two heroes
 
 
 def check_draft(raw: object, where: Where) -> dict[str, Any] | bool:

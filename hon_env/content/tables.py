@@ -314,6 +314,7 @@ DRAFT_DEAL = 2  # each seat keeps one of its own face-down offer, in seat order
 DRAFT_PICK = 3  # each seat picks in seat order from the whole pool, in the open
 DRAFT_PASS = 4  # each player (two seats) keeps one of its own offer, passes the rest to the
 #                next player, then takes its second hero from what it was passed
+SEATS_PER_PLAYER = 2  # mode pass: player p controls seats 2p (its keep) and 2p + 1
 MAX_DRAFT_POOL = 16  # heroes a draft pool may hold: the width of the "draft" action segment
 MAX_DRAFT_ROWS = 1024  # ordered teams (stacked tables rows) a draft may compile to
 

@@ -97,10 +97,11 @@ def draft_seat(step, n_heroes, mode):
     the players' keeps on the even seats, then their second heroes on the odd seats)."""
     if mode != TB.DRAFT_PASS:
         return step
-    players = n_heroes // 2
+    per = TB.SEATS_PER_PLAYER
+    players = n_heroes // per
     if step < players:
-        return 2 * step
-    return 2 * (step - players) + 1
+        return per * step
+    return per * (step - players) + 1
 
 
 @njit(cache=True)
@@ -143,11 +144,13 @@ def _take(s, b, seat, i):
 def _pass_on(s, b, T):
     """Mode pass, after the last keep: every hero still in player ``p``'s offer (seat
     ``2p``) moves to the offer of the next player's second seat."""
-    players = T.cfg[TB.CFG_N_HEROES] // 2
+    per = TB.SEATS_PER_PLAYER
+    players = T.cfg[TB.CFG_N_HEROES] // per
     for i in range(T.cfg[TB.CFG_DRAFT_POOL]):
         holder = s[b, L.DRAFT_OFFER + i] - 1
         if s[b, L.DRAFT_OWNER + i] == 0 and holder >= 0:
-            s[b, L.DRAFT_OFFER + i] = 2 * ((holder // 2 + 1) % players) + 2
+            nxt = (holder // per + 1) % players
+            s[b, L.DRAFT_OFFER + i] = (per * nxt + 1) + 1  # its second seat, stored + 1
 
 
 @njit(cache=True)
@@ -196,9 +199,9 @@ def draft_start(s, b, tabs, seed, mask):
             for j in range(k):
                 s[b, L.DRAFT_OFFER + order[h * k + j]] = h + 1
     elif mode == TB.DRAFT_PASS:  # to each player's first seat
-        for p in range(n // 2):
+        for p in range(n // TB.SEATS_PER_PLAYER):
             for j in range(k):
-                s[b, L.DRAFT_OFFER + order[p * k + j]] = 2 * p + 1
+                s[b, L.DRAFT_OFFER + order[p * k + j]] = TB.SEATS_PER_PLAYER * p + 1
     _decide(s, b, T, mask)
 
 
@@ -216,7 +219,7 @@ def draft_apply(s, b, tabs, action, mask):
     n = T.cfg[TB.CFG_N_HEROES]
     mode = T.cfg[TB.CFG_DRAFT_MODE]
     _take(s, b, draft_seat(s[b, L.DRAFT_STEP], n, mode), action - L.A_DRAFT)
-    if mode == TB.DRAFT_PASS and s[b, L.DRAFT_STEP] == n // 2:
+    if mode == TB.DRAFT_PASS and s[b, L.DRAFT_STEP] == n // TB.SEATS_PER_PLAYER:
         _pass_on(s, b, T)
     if s[b, L.DRAFT_STEP] == n:
         _finish(s, b, tabs, mask)

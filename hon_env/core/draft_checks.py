@@ -106,13 +106,15 @@ def _pass_offer_problems(offer: np.ndarray, owner: np.ndarray, nh: int, k: int,
     its ``k`` dealt heroes; after, it holds the one it kept and the next player's second
     seat holds the other ``k - 1``."""
     out = []
-    if nh % 2:
-        out.append(f"a pass draft seats two heroes per player, not {nh}")
+    per = TB.SEATS_PER_PLAYER
+    if nh % per:
+        out.append(f"a pass draft seats {per} heroes per player, not {nh}")
         return out
-    passed = step >= nh // 2
+    passed = step >= nh // per
     for h in range(nh):
         held = int((offer == h + 1).sum())
-        want = (0 if h % 2 else k) if not passed else (k - 1 if h % 2 else 1)
+        second = h % per == 1
+        want = (0 if second else k) if not passed else (k - 1 if second else 1)
         if held != want:
             out.append(f"seat {h} holds {held} dealt heroes, not {want}")
     return out

@@ -24,7 +24,7 @@ def encode_draft(s, b, T, view, out):
     drafting = s[b, L.DRAFTING] != 0
     passing = mode == TB.DRAFT_PASS
     # a seat's player: mode pass seats two heroes per player, the others one
-    per = 2 if passing else 1
+    per = TB.SEATS_PER_PLAYER if passing else 1
     me = view // per
     o = F.OFF_DRAFT
     out[o + F.DR_ON] = 1.0
@@ -44,7 +44,7 @@ def encode_draft(s, b, T, view, out):
         q = F.OFF_DRAFT_PASS
         out[q + F.DS_ON] = 1.0
         out[q + F.DS_PLAYER + me] = 1.0
-        out[q + F.DS_SECOND] = view % 2
+        out[q + F.DS_SECOND] = view % per
         if passed:
             out[q + F.DS_PASSED] = 1.0
     for i in range(T.cfg[TB.CFG_DRAFT_POOL]):
@@ -56,7 +56,7 @@ def encode_draft(s, b, T, view, out):
         owner = s[b, L.DRAFT_OWNER + i] - 1
         holder = s[b, L.DRAFT_OFFER + i] - 1
         # mode pass: what is held by the next player's second seat came from self's player
-        if passed and holder >= 0 and holder % 2 == 1 and (holder // 2 - 1) % players == me:
+        if passed and holder >= 0 and holder % per == 1 and (holder // per - 1) % players == me:
             out[F.OFF_DRAFT_PASS + F.DS_PASSED_ON + i] = 1.0
         if owner >= 0 and (owner // per == me or not hidden):
             out[r + F.DP_TAKEN_BY + (owner - view) % nh] = 1.0

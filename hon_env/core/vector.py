@@ -64,12 +64,15 @@ def _finish_row(s, i, T, episodes, weights, ev_prev, want_obs, agent, rewards, t
 
 
 @njit(cache=True)
-def _encode_row(s, i, T, want_obs, obs, states, agent):
-    """Write game ``i``'s deciding seat and, with ``want_obs``, its observation and global
-    state (whose first part is seat 0's observation: copied when seat 0 decides)."""
+def _encode_row(s, i, T, want_obs, want_state, obs, states, agent):
+    """Write game ``i``'s deciding seat and, with ``want_obs``, its observation and, with
+    ``want_state`` too, its global state (whose first part is seat 0's observation: copied
+    when seat 0 decides)."""
     agent[i] = s[i, L.DEC_HERO]
     if want_obs:
         encode_obs(s, i, T, agent[i], obs[i])
+        if not want_state:
+            return
         if agent[i] == 0:
             states[i, :OBS_DIM] = obs[i]
             encode_state_tail(s, i, T, states[i])
@@ -85,22 +88,25 @@ def _start_row(s, i, tabs, seed, mask):
 
 
 @njit(cache=True, parallel=True)
-def vector_reset(s, tabs, masks, seed, episodes, ev_prev, want_obs, obs, states, agent):
-    """Start every game of the batch at its current episode's seed; encode observations."""
+def vector_reset(s, tabs, masks, seed, episodes, ev_prev, want_obs, want_state, obs, states,
+                 agent):
+    """Start every game of the batch at its current episode's seed; encode observations
+    (``want_obs``) and global states (``want_state`` too), as ``vector_step``."""
     B = s.shape[0]
     for i in prange(B):
         T = _start_row(s, i, tabs, seed + i + episodes[i] * B, masks[i])
         remember(s, i, ev_prev[i])
-        _encode_row(s, i, T, want_obs, obs, states, agent)
+        _encode_row(s, i, T, want_obs, want_state, obs, states, agent)
 
 
 @njit(cache=True, parallel=True)
 def vector_step(s, tabs, actions, masks, status, seed, episodes, weights, ev_prev, want_obs,
-                obs, states, agent, rewards, term, trunc, final_obs, final_info):
+                want_state, obs, states, agent, rewards, term, trunc, final_obs, final_info):
     """Apply one action per game, score it, reset finished games and encode the next views.
 
     Reads and writes the state rows; writes masks, status (apply_action codes), the
-    observation/state arrays (when ``want_obs``), deciding seats, per-seat rewards,
+    observations (when ``want_obs``) and global states (when ``want_state`` too; a critic
+    that reads only observations saves that encoding), deciding seats, per-seat rewards,
     terminated/truncated flags and the final observation/info of episodes that ended.
     A game stopped by an engine error (status 3, or an ``error`` left by its auto-reset)
     is left as it is, unscored and not encoded: the front end reports or restarts it.
@@ -120,7 +126,7 @@ def vector_step(s, tabs, actions, masks, status, seed, episodes, weights, ev_pre
                 T = _start_row(s, i, tabs, seed + i + episodes[i] * B, masks[i])
                 remember(s, i, ev_prev[i])
             if s[i, L.ERROR] == 0:
-                _encode_row(s, i, T, want_obs, obs, states, agent)
+                _encode_row(s, i, T, want_obs, want_state, obs, states, agent)
 
 
 @njit(cache=True)

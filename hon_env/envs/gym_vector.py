@@ -53,7 +53,7 @@ class HourOfNeedVectorEnv(GymVectorEnv):
                                    render_modes=("rgb_array",), **kwargs)
         self.venv = VectorEnv(num_envs, DEFAULT_SEED, options.scenario,
                               reward_shaping=kwargs.get("reward_shaping"),
-                              illegal_action=illegal_action)
+                              illegal_action=illegal_action, global_state=False)
         require_heroes_only(self.venv.scenario, type(self).__name__)
         require_team_reward(self.venv.scenario, type(self).__name__)
         self.num_envs = self.venv.num_envs

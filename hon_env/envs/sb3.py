@@ -47,7 +47,8 @@ class SB3VecEnv(VecEnv):
     def __init__(self, num_envs: int, seed: int = 0, *, render_mode: str | None = None,
                  **kwargs: Any) -> None:
         check_render_mode(render_mode, ("rgb_array",))  # frames for VecVideoRecorder
-        self.venv = VectorEnv(num_envs, seed, observations=True, **kwargs)
+        # the policy and its value head read the deciding hero's observation, not the state
+        self.venv = VectorEnv(num_envs, seed, observations=True, global_state=False, **kwargs)
         require_heroes_only(self.venv.scenario, type(self).__name__)
         require_team_reward(self.venv.scenario, type(self).__name__)
         self.render_mode = render_mode

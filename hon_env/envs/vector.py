@@ -50,7 +50,9 @@ Actions are an integer array of shape ``(num_envs,)``; anything else is refused 
 game steps (``hon_env.checks.check_actions``).
 
 ``observations=False`` skips the encoding (masks, agents, rewards and bookkeeping stay);
-the ``observation``/``state`` arrays are then left at zero.
+the ``observation``/``state`` arrays are then left at zero. ``global_state=False`` encodes
+the observations but not the global state, and ``obs`` then has no ``"state"``: a learner
+whose critic reads no global state (IPPO, a single-agent PPO) saves that work.
 
 Engine errors (engine.md, "Engine errors") stop only the game they happen in. With
 ``on_error="raise"`` (default) the step then raises ``hon_env.EngineError`` naming the
@@ -99,15 +101,18 @@ class VectorEnv:
 
     def __init__(self, num_envs: int, seed: int = 0,
                  scenario: str | Path | Scenario = "origin_story", *,
-                 observations: bool = True, on_error: str = "raise", **options: Any) -> None:
+                 observations: bool = True, global_state: bool = True, on_error: str = "raise",
+                 **options: Any) -> None:
         """``options``: the keyword arguments of every front end (``hon_env.options``);
-        ``render_mode`` must stay None (nothing renders a batch). ``on_error``: what an
+        ``render_mode`` must stay None (nothing renders a batch). ``observations`` and
+        ``global_state``: what each step encodes (module doc). ``on_error``: what an
         engine error in one game does, ``"raise"`` (``EngineError``) or ``"reset"`` (the
         game is marked in ``info["error"]`` and restarted)."""
         num_envs = check_num_envs(num_envs)
         seed = check_seed(seed, seed_span(num_envs))
-        if not isinstance(observations, (bool, np.bool_)):
-            raise TypeError(f"observations must be a bool, got {observations!r}")
+        for name, flag in (("observations", observations), ("global_state", global_state)):
+            if not isinstance(flag, (bool, np.bool_)):
+                raise TypeError(f"{name} must be a bool, got {flag!r}")
         if on_error not in ("raise", "reset"):
             raise ValueError(f"on_error must be 'raise' or 'reset', got {on_error!r}")
         self.on_error = on_error
@@ -136,6 +141,8 @@ class VectorEnv:
         self.seed = seed
         self._steps = 0  # steps since the seed was set: episodes per game stay below this
         self.observations = bool(observations)
+        # the global state is encoded only with the observations
+        self.global_state = self.observations and bool(global_state)
         self.illegal_action = opts.illegal_action
         self.n_heroes = self.scenario.n_heroes
         self.weights = opts.weights
@@ -147,7 +154,7 @@ class VectorEnv:
         self._ev_prev = np.zeros((B, N_PREV), np.int32)  # events and fame at the last step
         n_obs = B if self.observations else 1
         self._obs = np.zeros((n_obs, OBS_DIM), np.float32)
-        self._states = np.zeros((n_obs, STATE_DIM), np.float32)
+        self._states = np.zeros((B if self.global_state else 1, STATE_DIM), np.float32)
         self._final_obs = np.zeros((n_obs, OBS_DIM), np.float32)
         self.agent = np.zeros(B, np.int32)
         self.villain_agent = self.scenario.villain_agent
@@ -192,8 +199,8 @@ class VectorEnv:
             self._steps = 0
         announce_compile("vector", "vector.vector_step")
         vector_reset(self.state, self._tables, self.masks, np.int64(self.seed),
-                     self._episodes, self._ev_prev, self.observations, self._obs,
-                     self._states, self.agent)
+                     self._episodes, self._ev_prev, self.observations, self.global_state,
+                     self._obs, self._states, self.agent)
         self._started = True
         self._error[:] = False
         self._error_code[:] = 0
@@ -229,7 +236,8 @@ class VectorEnv:
             penalty = bad
         vector_step(self.state, self._tables, actions, self.masks, self._status,
                     np.int64(self.seed), self._episodes, self.weights, self._ev_prev,
-                    self.observations, self._obs, self._states, self.agent, self.rewards,
+                    self.observations, self.global_state, self._obs, self._states,
+                    self.agent, self.rewards,
                     self.terminated, self.truncated, self._final_obs, self._final_info)
         self._steps += 1
         if penalty is not None:
@@ -311,20 +319,25 @@ class VectorEnv:
         evp = self._ev_prev[sub]
         ag = self.agent[sub]
         ob = self._obs[sub] if self.observations else self._obs
-        ss = self._states[sub] if self.observations else self._states
+        ss = self._states[sub] if self.global_state else self._states
         for j, i in enumerate(sub):
             seeds_off = self.seed + int(i) + int(ep[j]) * self.num_envs
             vector_reset(st[j:j + 1], self._tables, mk[j:j + 1],
                          np.int64(seeds_off), np.zeros(1, np.int64), evp[j:j + 1],
-                         self.observations, ob[j:j + 1] if self.observations else ob,
-                         ss[j:j + 1] if self.observations else ss, ag[j:j + 1])
+                         self.observations, self.global_state,
+                         ob[j:j + 1] if self.observations else ob,
+                         ss[j:j + 1] if self.global_state else ss, ag[j:j + 1])
         self.state[sub], self.masks[sub], self._ev_prev[sub], self.agent[sub] = st, mk, evp, ag
         if self.observations:
-            self._obs[sub], self._states[sub] = ob, ss
+            self._obs[sub] = ob
+        if self.global_state:
+            self._states[sub] = ss
 
     def _views(self) -> dict[str, np.ndarray]:
-        return {"observation": self._obs, "action_mask": self.masks, "agent": self.agent,
-                "state": self._states}
+        views = {"observation": self._obs, "action_mask": self.masks, "agent": self.agent}
+        if self.global_state or not self.observations:
+            views["state"] = self._states
+        return views
 
     def _info(self) -> dict[str, Any]:
         fi = self._final_info
@@ -384,7 +397,8 @@ def require_team_reward(scenario: Scenario, front_end: str) -> None:
 
 def vector_env(num_envs: int, seed: int = 0, **options: Any) -> VectorEnv:
     """Create a ``VectorEnv``: ``num_envs`` games from ``seed``; ``options`` as every front
-    end takes them (``hon_env.options``) plus ``scenario`` and ``observations``."""
+    end takes them (``hon_env.options``) plus ``scenario``, ``observations``,
+    ``global_state`` and ``on_error``."""
     return VectorEnv(num_envs, seed, **options)
 
 
