@@ -5,7 +5,10 @@
 
 Reads ``eval.csv`` of each run directory (written by train_mappo.py / train_ppo.py),
 draws every seed thin and their mean thick, and the random and scripted baselines (from
-the same evaluation games) as horizontal lines with their 95% intervals shaded.
+the same evaluation games) as horizontal lines with their 95% intervals shaded. Where a
+run directory also holds ``train.csv``, the win rate of its training episodes (sampled
+actions, training games, one point per update) is drawn too: a dense curve for runs with
+few evaluations.
 """
 
 from __future__ import annotations
@@ -29,22 +32,36 @@ def read_eval(run: Path) -> dict[str, np.ndarray]:
     return {k: np.array([float(r[k]) for r in rows]) for k in rows[0]}
 
 
+def read_train(run: Path) -> dict[str, np.ndarray] | None:
+    """``step`` and ``episode_win_rate`` of ``train.csv``, or None without one."""
+    path = run / "train.csv"
+    if not path.is_file():
+        return None
+    with path.open() as fh:
+        rows = list(csv.DictReader(fh))
+    return {k: np.array([float(r[k]) for r in rows]) for k in ("step", "episode_win_rate")}
+
+
 def plot(runs: list[Path], out: Path, title: str) -> None:
     data = [read_eval(r) for r in runs]
+    trains = [t for t in map(read_train, runs) if t is not None]
     fig, ax = plt.subplots(figsize=(7, 4), dpi=110)
     for name, color in (("heuristic", "tab:green"), ("random", "tab:gray")):
         d = data[0]
         ax.axhline(d[f"{name}_win_rate"][-1], color=color, ls="--", label=name)
         ax.axhspan(d[f"{name}_ci_low"][-1], d[f"{name}_ci_high"][-1], color=color, alpha=0.12)
+    for i, t in enumerate(trains):
+        ax.plot(t["step"], t["episode_win_rate"], color="tab:orange", lw=0.6, alpha=0.5,
+                label="training episodes (each seed)" if i == 0 else None)
     for i, d in enumerate(data):
         ax.plot(d["step"], d["trained_win_rate"], color="tab:blue", lw=0.8, alpha=0.5,
-                label="trained (each seed)" if i == 0 else None)
+                marker="o", ms=3, label="trained (each seed)" if i == 0 else None)
     n = min(len(d["step"]) for d in data)
     mean = np.mean([d["trained_win_rate"][:n] for d in data], axis=0)
     ax.plot(data[0]["step"][:n], mean, color="tab:blue", lw=2.2,
             label=f"trained (mean of {len(data)})")
     ax.set_xlabel("environment steps (decisions)")
-    ax.set_ylabel("win rate (greedy policy)")
+    ax.set_ylabel("win rate (evaluation: greedy policy)")
     ax.set_ylim(0, 1)
     ax.set_title(title)
     ax.grid(alpha=0.3)
