@@ -56,3 +56,29 @@ def test_main_refuses_a_file_without_the_table_block(tmp_path):
     out.write_text("no block here")
     with pytest.raises(SystemExit, match="no <!-- table:begin -->"):
         main(["--results", str(tmp_path), "--out", str(out)])
+
+
+def test_curves_of_the_committed_runs_read_and_plot(tmp_path):
+    """Every committed run's curves load (evaluation, and training episodes where kept) and
+    ``scripts/plot_curves.py`` draws a task's seeds."""
+    import importlib.util
+
+    root = RESULTS.parents[1]
+    spec = importlib.util.spec_from_file_location("plot_curves",
+                                                  root / "scripts" / "plot_curves.py")
+    plot_curves = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(plot_curves)
+    runs = sorted(p for p in (root / "docs" / "curves").iterdir() if p.is_dir())
+    assert runs
+    for run in runs:
+        ev = plot_curves.read_eval(run)
+        assert (ev["step"] > 0).all() and ((0 <= ev["trained_win_rate"]) &
+                                           (ev["trained_win_rate"] <= 1)).all()
+        tr = plot_curves.read_train(run)
+        if tr is not None:
+            assert (tr["step"] >= 0).all() and tr["step"][-1] >= ev["step"][-1]
+    solo = [r for r in runs if r.name.startswith("solo_mappo_s")]
+    assert len(solo) == 5 and all(plot_curves.read_train(r) is not None for r in solo)
+    out = tmp_path / "solo.png"
+    plot_curves.plot(solo, out, "solo")
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
