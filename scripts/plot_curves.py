@@ -24,22 +24,24 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 
-def read_eval(run: Path) -> dict[str, np.ndarray]:
-    with (run / "eval.csv").open() as fh:
+def read_csv(path: Path) -> dict[str, np.ndarray]:
+    """Every column of a run's CSV log as a float array."""
+    with path.open() as fh:
         rows = list(csv.DictReader(fh))
     if not rows:
-        raise ValueError(f"{run}/eval.csv has no rows")
+        raise ValueError(f"{path} has no rows")
     return {k: np.array([float(r[k]) for r in rows]) for k in rows[0]}
 
 
+def read_eval(run: Path) -> dict[str, np.ndarray]:
+    return read_csv(run / "eval.csv")
+
+
 def read_train(run: Path) -> dict[str, np.ndarray] | None:
-    """``step`` and ``episode_win_rate`` of ``train.csv``, or None without one."""
+    """The columns of ``train.csv`` (``step``, ``episode_win_rate``, ...), or None without
+    one."""
     path = run / "train.csv"
-    if not path.is_file():
-        return None
-    with path.open() as fh:
-        rows = list(csv.DictReader(fh))
-    return {k: np.array([float(r[k]) for r in rows]) for k in ("step", "episode_win_rate")}
+    return read_csv(path) if path.is_file() else None
 
 
 def plot(runs: list[Path], out: Path, title: str) -> None:
