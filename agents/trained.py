@@ -22,7 +22,7 @@ from agents.checkpoints import (
     require_file,
     sb3_safe_objects,
 )
-from agents.networks import Actor, sample
+from agents.networks import build_actor, sample
 from agents.policy import Engine
 from hon_env.core.layout import N_ACTIONS
 from hon_env.core.observe import OBS_DIM
@@ -39,7 +39,7 @@ class MappoPolicy:
 
     name = "mappo"
 
-    def __init__(self, actor: Actor, device: str = "cpu", greedy: bool = True,
+    def __init__(self, actor: torch.nn.Module, device: str = "cpu", greedy: bool = True,
                  seed: int = 0, spaces: tuple[int, int] = (OBS_DIM, N_ACTIONS)) -> None:
         self.actor = actor.to(device).eval()
         self.spaces = spaces  # (observation floats, actions) the actor was trained on
@@ -53,12 +53,11 @@ class MappoPolicy:
         """The actor of the MAPPO checkpoint at ``path`` (tensors and plain data only:
         ``agents.checkpoints``); a ``CheckpointError`` names the file and what was wrong."""
         ckpt = load_checkpoint(path, device, allow_prefix=True)
-        hidden = ckpt["config"].get("hidden") if isinstance(ckpt["config"], dict) else None
-        if (not isinstance(hidden, (list, tuple)) or not hidden
-                or not all(isinstance(h, int) and h > 0 for h in hidden)):
-            raise CheckpointError(f"{path}: config['hidden'] must be a list of layer sizes, "
-                                  f"got {hidden!r}")
-        actor = Actor(ckpt["obs_dim"], ckpt["n_actions"], list(hidden))
+        config = ckpt["config"] if isinstance(ckpt["config"], dict) else {}
+        try:  # the network the checkpoint's config names (mlp or entity)
+            actor = build_actor(config, ckpt["obs_dim"], ckpt["n_actions"])
+        except ValueError as exc:
+            raise CheckpointError(f"{path}: {exc}") from None
         load_weights(path, actor, ckpt["actor"], "actor")
         return cls(actor, device, greedy, seed, (ckpt["obs_dim"], ckpt["n_actions"]))
 

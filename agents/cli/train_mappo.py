@@ -70,6 +70,7 @@ from pathlib import Path
 
 import torch
 
+from agents.networks import NETWORKS
 from agents.policy import Policy
 from agents.training.baselines import (
     BaselineEvaluator,
@@ -124,8 +125,15 @@ class Config(RunConfig):
     """weight of the value loss"""
     max_grad_norm: float = 0.5
     """gradient norm clip"""
+    network: str = "mlp"
+    """the actor: mlp (an MLP over the whole observation vector) or entity (reads board
+    spaces, seats, cards and threat cards as sets of rows with shared encoders and scores
+    each action from the row it points at; agents/networks/entity.py)"""
     hidden: list[int] = field(default_factory=lambda: [512, 512])
-    """hidden layer sizes of the actor (and of the critic, without shared_trunk)"""
+    """hidden layer sizes of the actor (entity: of its context MLP) and of the critic,
+    without shared_trunk"""
+    entity_dim: int = 32
+    """network entity: the embedding size of each entity row"""
     shared_trunk: bool = True
     """one trunk for actor and critic: the critic is a value head on the actor's last
     hidden layer plus, for MAPPO, the state's sections the deciding hero cannot see (the
@@ -164,6 +172,11 @@ class Config(RunConfig):
             raise ValueError(f"algo must be one of {', '.join(ALGOS)}, got {self.algo!r}")
         if self.amp not in ("auto", "true", "false"):
             raise ValueError(f"amp must be auto, true or false, got {self.amp!r}")
+        if self.network not in NETWORKS:
+            raise ValueError(f"network must be one of {', '.join(NETWORKS)}, got "
+                             f"{self.network!r}")
+        if self.entity_dim < 1:
+            raise ValueError(f"entity_dim must be positive, got {self.entity_dim}")
         if not self.hidden or min(self.hidden) < 1:
             raise ValueError(f"hidden must list positive layer sizes, got {self.hidden}")
         if self.critic_hidden and min(self.critic_hidden) < 1:

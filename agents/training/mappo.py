@@ -34,11 +34,11 @@ from torch import nn
 
 from agents.checkpoints import CheckpointError, load_checkpoint, load_weights
 from agents.networks import (
-    Actor,
     Critic,
     TrunkCritic,
     ValueNorm,
     bf16_is_fast,
+    build_actor,
     entropy,
     live_columns,
     sample,
@@ -84,14 +84,15 @@ class MappoLearner:
         self.cfg, self.device, self.side = cfg, device, side
         self.ippo = cfg.algo == "ippo"
         self.shared = bool(getattr(cfg, "shared_trunk", False))
-        self.actor = Actor(OBS_DIM, L.N_ACTIONS, cfg.hidden).to(device)
+        self.actor = build_actor(config_dict(cfg), OBS_DIM, L.N_ACTIONS).to(device)
         # the critic's own input besides the trunk (shared) or instead of it (separate): the
         # state's sections past seat 0's observation, the whole state, or (IPPO) nothing /
         # the observation
         self.state_cols = slice(OBS_DIM, STATE_DIM) if self.shared else slice(0, STATE_DIM)
         if self.shared:
             extra = 0 if self.ippo else STATE_DIM - OBS_DIM
-            self.critic = TrunkCritic(cfg.hidden[-1], extra, cfg.critic_hidden).to(device)
+            self.critic = TrunkCritic(self.actor.feat_dim, extra,
+                                      cfg.critic_hidden).to(device)
         else:
             self.critic = Critic(OBS_DIM if self.ippo else STATE_DIM, cfg.hidden).to(device)
         self.vnorm = ValueNorm().to(device)
@@ -111,11 +112,20 @@ class MappoLearner:
 
     def forward(self, obs: torch.Tensor, critic_in: torch.Tensor | None,
                 cols: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
-        """Trunk features [B, hidden[-1]] and normalised values [B] of a batch (the shared
-        trunk runs once for both); ``cols``: ``obs`` holds only these observation columns,
-        the others being 0 (``Actor.features``)."""
+        """The actor's features (``log_probs_of`` reads them) and normalised values [B]
+        of a batch (the shared trunk runs once for both); ``cols``: ``obs`` holds only
+        these observation columns, the others being 0 (``Actor.features``)."""
         h = self.actor.features(obs, cols)
-        return h, self.critic(h, critic_in) if self.shared else self.critic(critic_in)
+        if self.shared:
+            return h, self.critic(self.actor.value_features(h), critic_in)
+        return h, self.critic(critic_in)
+
+    def live(self, seen: np.ndarray) -> torch.Tensor | None:
+        """The observation columns the actor reads from a batch whose non-zero columns are
+        ``seen`` (bool [OBS_DIM]); None: every column (the entity network reads rows)."""
+        if not self.actor.sparse_input:
+            return None
+        return torch.from_numpy(np.flatnonzero(seen)).to(self.device)
 
     def set_lr(self, step: int, total: int) -> float:
         """Anneal the learning rate linearly to 5% of lr over ``total`` steps (when on)."""
@@ -160,6 +170,10 @@ class MappoLearner:
             flag = str(saved_shared).lower()
             raise CheckpointError(f"{path}: trained with shared_trunk {flag}; resume it with "
                                   f"--shared-trunk {flag}")
+        saved_net = ckpt["config"].get("network", "mlp")
+        if saved_net != getattr(self.cfg, "network", "mlp"):
+            raise CheckpointError(f"{path}: trained with network {saved_net}; resume it with "
+                                  f"--network {saved_net}")
         load_weights(path, self.actor, ckpt["actor"], "actor")
         load_weights(path, self.critic, ckpt["critic"], "critic")
         load_weights(path, self.vnorm, ckpt["value_norm"], "value_norm")
@@ -175,8 +189,9 @@ class MappoLearner:
         mb = batch // cfg.num_minibatches
         # the first layer reads only the observation columns that are not 0 somewhere in
         # the batch (a quarter of them at 4 heroes): the same result for less work
-        cols = torch.from_numpy(np.flatnonzero(roll.seen)).to(self.device)
-        f_obs = roll.obs_b.reshape(batch, -1)[:, cols]
+        cols = self.live(roll.seen)
+        f_obs = roll.obs_b.reshape(batch, -1)
+        f_obs = f_obs if cols is None else f_obs[:, cols]
         f_state = None if roll.state_b is None else roll.state_b.reshape(batch, -1)
         f_mask = roll.mask_b.reshape(batch, -1)
         f_mine = roll.mine_b.reshape(-1)
@@ -335,10 +350,12 @@ class Rollout:
                     obs["observation"][rows], obs["action_mask"][rows], obs["agent"][rows],
                     engine=(state[rows], tabs))).to(dev)
             with torch.no_grad(), learner.autocast:
-                cols = torch.from_numpy(live_columns(obs["observation"], self.seen)).to(dev)
+                step_cols = live_columns(obs["observation"], self.seen)
+                cols = (torch.from_numpy(step_cols).to(dev) if learner.actor.sparse_input
+                        else None)
                 h, value = learner.forward(
-                    self.obs_b[step][:, cols], None if self.state_b is None
-                    else self.state_b[step], cols)
+                    self.obs_b[step] if cols is None else self.obs_b[step][:, cols],
+                    None if self.state_b is None else self.state_b[step], cols)
                 if every_row:  # no opponent rows: the plain MAPPO step
                     logp_all = learner.actor.log_probs_of(h, self.mask_b[step])
                     action = sample(logp_all)

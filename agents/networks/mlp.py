@@ -1,5 +1,7 @@
-"""Torch building blocks of the MAPPO baseline: masked actor, centralized critic, value
-normalisation. Shared by ``scripts/train_mappo.py`` and the checkpoint loader."""
+"""Torch building blocks of the MAPPO baseline: the flat masked actor (an MLP over the
+whole observation vector), centralized critics, value normalisation. Shared by
+``scripts/train_mappo.py`` and the checkpoint loader; ``agents.networks.entity`` is the
+actor that reads entities instead."""
 
 from __future__ import annotations
 
@@ -43,9 +45,12 @@ class MLP(nn.Module):
 class Actor(nn.Module):
     """Shared policy of every hero: the deciding hero's observation -> masked logits."""
 
+    sparse_input = True  # ``features`` may read a subset of the columns (``live_columns``)
+
     def __init__(self, obs_dim: int, n_actions: int, hidden: list[int]) -> None:
         super().__init__()
         self.net = MLP(obs_dim, hidden, n_actions, out_std=0.01)
+        self.feat_dim = hidden[-1]
 
     def log_probs(self, obs: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
         """Log-probabilities [B, n_actions] over the legal actions only (``mask`` bool);
@@ -65,6 +70,10 @@ class Actor(nn.Module):
         first = self.net.trunk[0]
         h = nn.functional.linear(obs, first.weight[:, cols], first.bias)
         return self.net.trunk[1:](h)
+
+    def value_features(self, h: torch.Tensor) -> torch.Tensor:
+        """The part of ``features`` a value head reads: all of it."""
+        return h
 
     def log_probs_of(self, h: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
         """``log_probs`` from trunk features ``h`` (``features``), the trunk run once."""

@@ -1,0 +1,133 @@
+"""Train and evaluate one benchmark row: a task, a trainer configuration, several seeds.
+
+    python scripts/benchmark_run.py --task solo --row mappo_nokick --seeds 1 2 3 4 5 \
+        -- --kickstart-coef 0
+    python scripts/benchmark_run.py --task duo --row mappo_entity --seeds 1 -- --network entity
+
+For each seed it runs ``hon-train --task TASK --seed S --run-dir runs/<task>_<row>_s<S>``
+with the flags after ``--`` (the trainer's own config file supplies the rest), then
+evaluates the final policy on the task's 1,000 evaluation games and writes
+``docs/benchmark/<task>/<row>_s<S>.json``: the result of ``hon-eval --task`` plus a
+``training`` entry that says what the row is made of -- the algorithm, the network, the
+prior knowledge (``kickstart``: ``coordinated`` when the actor imitated the coordinated
+scripted team early on, else ``none``; ``reward``: ``shaped`` with event shaping, else
+``sparse``), the steps, steps/s, wall-clock, the machine and the command that reproduces
+it. ``scripts/benchmark_table.py`` builds docs/benchmark.md from those files.
+
+Seeds run one after another (each trainer uses every core); a seed whose result file
+exists is skipped, so an interrupted row resumes where it stopped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import platform
+import shlex
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+RESULTS = ROOT / "docs" / "benchmark"
+
+
+def prior_knowledge(config: dict) -> dict[str, str]:
+    """The ``kickstart`` and ``reward`` labels of a run from its saved ``config.yaml``."""
+    kick = "coordinated" if float(config.get("kickstart_coef") or 0) > 0 else "none"
+    shaping = config.get("reward_shaping") or {}
+    reward = "shaped" if any(float(v) != 0 for v in shaping.values()) else "sparse"
+    return {"kickstart": kick, "reward": reward}
+
+
+def machine(device: str) -> str:
+    """A one-line description of where a run trained."""
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{os.cpu_count()} cores ({cpu}), torch {device}"
+
+
+def training_entry(run_dir: Path, wall_s: float, command: str) -> dict:
+    """The ``training`` entry of a finished run in ``run_dir``."""
+    config = yaml.safe_load((run_dir / "config.yaml").read_text())
+    rows = list(csv.DictReader(open(run_dir / "train.csv")))
+    if not rows:
+        raise RuntimeError(f"{run_dir}/train.csv has no update rows")
+    last = rows[-1]
+    algo = config.get("algo", "mappo")
+    return {"algo": algo, "network": config.get("network", "mlp"),
+            **prior_knowledge(config), "seed": int(config["seed"]),
+            "steps": int(float(last["step"])), "steps_per_s": round(float(last["steps_per_s"])),
+            "wall_s": round(wall_s, 1), "machine": machine(str(config.get("device", "cpu"))),
+            "command": command}
+
+
+def run_seed(task: str, row: str, seed: int, flags: list[str], python: str) -> Path:
+    """Train and evaluate one seed; returns its result file."""
+    out = RESULTS / task / f"{row}_s{seed}.json"
+    run_dir = ROOT / "runs" / f"{task}_{row}_s{seed}"
+    train = [python, str(ROOT / "scripts" / "train_mappo.py"), "--task", task, "--seed",
+             str(seed), "--run-dir", str(run_dir), "--progress", "false", *flags]
+    if "--algo" in flags and flags[flags.index("--algo") + 1] == "ppo":
+        train[1] = str(ROOT / "scripts" / "train_ppo.py")
+    start = time.perf_counter()
+    subprocess.run(train, check=True, cwd=ROOT)
+    wall = time.perf_counter() - start
+    final = run_dir / "final.pt"
+    if not final.exists():
+        final = run_dir / "final.zip"
+    tmp = out.with_suffix(".eval.json")
+    subprocess.run([python, str(ROOT / "scripts" / "evaluate.py"), "--task", task, "--policy",
+                    str(final.relative_to(ROOT)), "--json", str(tmp)], check=True, cwd=ROOT)
+    result = json.loads(tmp.read_text())
+    tmp.unlink()
+    command = " ".join(["hon-train", "--task", task, "--seed", "S", *map(shlex.quote, flags)])
+    result["training"] = training_entry(run_dir, wall, command)
+    out.write_text(json.dumps(result, indent=1) + "\n")
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    flags: list[str] = []
+    if "--" in argv:
+        cut = argv.index("--")
+        argv, flags = argv[:cut], argv[cut + 1:]
+    p = argparse.ArgumentParser(prog="python scripts/benchmark_run.py",
+                                description=__doc__.split("\n")[0])
+    p.add_argument("--task", required=True, help="benchmark task (configs/tasks)")
+    p.add_argument("--row", required=True,
+                   help="the row's name: result files are <row>_s<seed>.json (lowercase "
+                        "letters, digits and underscores)")
+    p.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3, 4, 5])
+    p.add_argument("--python", default=sys.executable, help="interpreter for the trainer")
+    args = p.parse_args(argv)
+    from hon_env.tasks import list_tasks
+
+    if args.task not in list_tasks():
+        p.error(f"--task: unknown task {args.task!r}; tasks: {', '.join(list_tasks())}")
+    if not args.row.replace("_", "").isalnum() or args.row != args.row.lower():
+        p.error(f"--row must be lowercase letters, digits and underscores, got {args.row!r}")
+    (RESULTS / args.task).mkdir(parents=True, exist_ok=True)
+    for seed in args.seeds:
+        out = RESULTS / args.task / f"{args.row}_s{seed}.json"
+        if out.exists():
+            print(f"{out.relative_to(ROOT)} exists: seed {seed} skipped", flush=True)
+            continue
+        path = run_seed(args.task, args.row, seed, flags, args.python)
+        print(f"wrote {path.relative_to(ROOT)}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,60 @@
+"""The policy networks of the learned baselines.
+
+- ``mlp``: the flat actor (an MLP over the whole observation vector), the critics, value
+  normalisation and the masked-distribution helpers every trainer shares;
+- ``entities`` and ``entity``: the actor that reads the observation as sets of entities
+  (board spaces, seats, cards, threat cards...) and scores each action from the entity it
+  points at.
+
+``build_actor`` makes either from a trainer config (``network: mlp | entity``); a
+checkpoint stores that config, so ``agents.load_policy`` rebuilds the same network.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from torch import nn
+
+from agents.networks.mlp import (
+    MASKED_LOGIT,
+    MLP,
+    Actor,
+    Critic,
+    TrunkCritic,
+    ValueNorm,
+    bf16_is_fast,
+    entropy,
+    layer_init,
+    live_columns,
+    sample,
+)
+
+NETWORKS = ("mlp", "entity")
+
+__all__ = ["MASKED_LOGIT", "MLP", "NETWORKS", "Actor", "Critic", "TrunkCritic", "ValueNorm",
+           "bf16_is_fast", "build_actor", "entropy", "layer_init", "live_columns", "sample"]
+
+
+def build_actor(config: dict[str, Any], obs_dim: int, n_actions: int) -> nn.Module:
+    """The actor a trainer ``config`` (a dict: ``network``, ``hidden``, ``entity_dim``)
+    describes, for ``obs_dim`` floats and ``n_actions`` actions. A config without
+    ``network`` (checkpoints older than the entity network) is the MLP."""
+    network = config.get("network", "mlp")
+    hidden = config.get("hidden")
+    if (not isinstance(hidden, (list, tuple)) or not hidden
+            or not all(isinstance(h, int) and not isinstance(h, bool) and h > 0
+                       for h in hidden)):
+        raise ValueError(f"config 'hidden' must be a list of positive layer sizes, got "
+                         f"{hidden!r}")
+    if network == "mlp":
+        return Actor(obs_dim, n_actions, list(hidden))
+    if network == "entity":
+        from agents.networks.entity import EntityActor
+
+        dim = config.get("entity_dim", 64)
+        if not isinstance(dim, int) or isinstance(dim, bool) or dim < 1:
+            raise ValueError(f"config 'entity_dim' must be a positive integer, got {dim!r}")
+        return EntityActor(obs_dim, n_actions, list(hidden), dim)
+    raise ValueError(f"config 'network' must be one of {', '.join(NETWORKS)}, got "
+                     f"{network!r}")

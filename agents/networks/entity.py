@@ -1,0 +1,164 @@
+"""The entity actor: reads the observation as sets of entities (``entities.GROUPS``) and
+scores each action from the entity it points at.
+
+    obs ──gather──> rows of each entity kind [B, R_g, F_g] ── shared encoder per kind ──> e_g
+                   context floats [B, C] ───────────────────────────────────────┐
+    masked mean and max of each kind's present rows ───────────────────────────┴─ MLP ──> ctx
+    logits: action of kind k pointing at row r of kind g = e_g[r] . q_gk(ctx) + b_gk
+            every other action                 = linear(ctx)
+
+A row is present when any of its floats is not 0 (an empty board cell, a card still in the
+deck, an absent seat are all-zero rows). The encoders share their weights over the rows of
+a kind and the pools are symmetric, so permuting the rows of a set-like kind (board
+spaces, cards...) permutes the logits of the actions that point at them and changes
+nothing else (DeepSets, Zaheer et al. 2017; tested). Seats are ordered: their rows add a
+learned embedding per seat. On another issue's board the same role (a peril space, the
+villain's space) reaches the policy through the same weights wherever its cell lies.
+
+``features`` returns ``ctx`` and the logits side by side ([B, ctx_dim + N_ACTIONS]); the
+value head (``TrunkCritic``) reads the ``ctx`` part (``value_features``), so MAPPO's
+shared-trunk critic reads the same encoders. A kind whose rows are all 0 in the whole
+batch (cells off the board, cards in the deck, a variant that is off) is encoded once, as
+the zero row, and scored from that embedding: the same numbers for less work.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+from torch import nn
+
+from agents.networks import entities as E
+from agents.networks.mlp import MASKED_LOGIT, layer_init
+from hon_env.core.layout import N_ACTIONS
+from hon_env.core.observe import OBS_DIM
+
+
+class _Kind(nn.Module):
+    """Encoder and pointer head of one entity kind."""
+
+    def __init__(self, group: E.Group, dim: int, ctx_dim: int) -> None:
+        super().__init__()
+        cols = E.row_columns(group)
+        self.register_buffer("cols", torch.from_numpy(np.maximum(cols, 0)), persistent=False)
+        # a float a row lacks (-1: row 0 of a shifted section) reads as 0
+        self.register_buffer("valid", torch.from_numpy((cols >= 0).astype(np.float32))
+                             if (cols < 0).any() else None, persistent=False)
+        self.rows, self.width = cols.shape
+        self.kinds, self.dim = len(group.actions), dim
+        self.encode = nn.Sequential(layer_init(nn.Linear(self.width, dim)), nn.ReLU(),
+                                    layer_init(nn.Linear(dim, dim)), nn.ReLU())
+        self.pos = nn.Parameter(torch.zeros(self.rows, self.width)) if not group.set_like \
+            else None
+        if self.kinds:
+            # one query per action kind from the context; bias: the kind's own row scorer
+            self.query = layer_init(nn.Linear(ctx_dim, self.kinds * dim), std=0.01)
+            self.bias = nn.Parameter(torch.zeros(self.kinds))
+
+    def rows_of(self, obs: torch.Tensor) -> torch.Tensor:
+        """[B, rows, width] floats of this kind's rows."""
+        x = obs[:, self.cols.reshape(-1)].reshape(obs.shape[0], self.rows, self.width)
+        return x if self.valid is None else x * self.valid.to(x.dtype)
+
+    def embed(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor | None]:
+        """Embeddings (>= 0) of the rows present somewhere in the batch [B, r, dim], their
+        presence [B, r] (bool) and their row numbers [r] (None: every row, in order).
+
+        A row whose floats are all 0 has one embedding, that of the zero row: rows absent
+        from the whole batch (cells off the board, cards in the deck) are encoded once, in
+        ``logits``. Ordered kinds add a learned per-row input (``pos``) to every row."""
+        present = (x != 0).any(-1)
+        if self.pos is not None:
+            return self.encode(x + self.pos.to(x.dtype)), present, None
+        live = present.any(0)
+        if bool(live.all()):
+            return self.encode(x), present, None
+        idx = live.nonzero().squeeze(1)
+        return self.encode(x[:, idx]), present[:, idx], idx
+
+    def logits(self, e: torch.Tensor, idx: torch.Tensor | None, ctx: torch.Tensor
+               ) -> torch.Tensor:
+        """[B, rows * kinds] logits of the actions pointing at the rows (float32): each
+        row's embedding dotted with the kind's query; rows outside ``idx`` (all-zero in
+        the whole batch) score with the zero row's embedding."""
+        with torch.autocast(device_type=e.device.type, enabled=False):
+            q = self.query(ctx.float()).reshape(-1, self.kinds, self.dim)
+            out = torch.einsum("brd,bkd->brk", e.float(), q) + self.bias
+            if idx is not None:
+                zero = self.encode(e.new_zeros(1, self.width, dtype=torch.float32))
+                full = (torch.einsum("d,bkd->bk", zero[0], q) + self.bias)[:, None, :]
+                full = full.expand(-1, self.rows, -1).clone()
+                full[:, idx] = out
+                out = full
+        return out.reshape(e.shape[0], -1)
+
+
+def masked_pools(e: torch.Tensor, present: torch.Tensor) -> torch.Tensor:
+    """Mean and max over the present rows of ``e`` [B, R, D] (values >= 0) -> [B, 2D]
+    (0 where no row is present): symmetric in the rows. With e >= 0, zeroing the absent
+    rows leaves the max over the present ones (or 0)."""
+    if e.shape[1] == 0:
+        return e.new_zeros(e.shape[0], 2 * e.shape[2])
+    m = present.to(e.dtype)[..., None]
+    em = e * m
+    mean = em.sum(1) / m.sum(1).clamp(min=1.0)
+    return torch.cat([mean, em.amax(1)], -1)
+
+
+class EntityActor(nn.Module):
+    """Shared policy of every hero over entities (module docstring). ``hidden``: the
+    context MLP's layer sizes (its last is ``feat_dim``, what the value head reads);
+    ``dim``: each entity row's embedding size."""
+
+    sparse_input = False  # reads the whole observation (``Actor.features``' cols unused)
+
+    def __init__(self, obs_dim: int, n_actions: int, hidden: list[int], dim: int = 64) -> None:
+        super().__init__()
+        if (obs_dim, n_actions) != (OBS_DIM, N_ACTIONS):
+            raise ValueError(f"the entity network reads this env version's spaces "
+                             f"({OBS_DIM} floats, {N_ACTIONS} actions), not "
+                             f"({obs_dim}, {n_actions})")
+        if not hidden or min(hidden) < 1 or dim < 1:
+            raise ValueError(f"hidden must list positive sizes and dim be positive, got "
+                             f"{hidden}, {dim}")
+        self.kinds = nn.ModuleList(_Kind(g, dim, hidden[-1]) for g in E.GROUPS)
+        self.register_buffer("ctx_cols", torch.from_numpy(E.context_columns()),
+                             persistent=False)
+        self.register_buffer("order", torch.from_numpy(E.action_order()), persistent=False)
+        layers: list[nn.Module] = []
+        d = len(self.ctx_cols) + 2 * dim * len(self.kinds)
+        for h in hidden:
+            layers += [layer_init(nn.Linear(d, h)), nn.ReLU()]
+            d = h
+        self.trunk = nn.Sequential(*layers)
+        self.ctx_head = layer_init(nn.Linear(d, len(E.context_actions())), std=0.01)
+        self.feat_dim = d
+
+    def features(self, obs: torch.Tensor, cols: torch.Tensor | None = None) -> torch.Tensor:
+        """``[ctx, logits]`` [B, feat_dim + N_ACTIONS] of observations ``obs`` [B, OBS_DIM]
+        (unmasked logits in float32 precision)."""
+        if cols is not None:  # a column subset: put it back in place
+            full = obs.new_zeros(obs.shape[0], OBS_DIM)
+            full[:, cols] = obs
+            obs = full
+        embedded = [k.embed(k.rows_of(obs)) for k in self.kinds]
+        pools = [masked_pools(e, p) for e, p, _ in embedded]
+        ctx = self.trunk(torch.cat([obs[:, self.ctx_cols], *pools], -1))
+        parts = [k.logits(e, idx, ctx)
+                 for k, (e, _, idx) in zip(self.kinds, embedded, strict=True) if k.kinds]
+        with torch.autocast(device_type=ctx.device.type, enabled=False):
+            parts.append(self.ctx_head(ctx.float()))
+            logits = torch.cat([p.float() for p in parts], -1)[:, self.order]
+        return torch.cat([ctx.float(), logits], -1)
+
+    def value_features(self, h: torch.Tensor) -> torch.Tensor:
+        """The part of ``features`` the value head reads: the context [B, feat_dim]."""
+        return h[:, :self.feat_dim]
+
+    def log_probs_of(self, h: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        """Log-probabilities over the legal actions from ``features`` ``h``."""
+        return h[:, self.feat_dim:].float().masked_fill(~mask, MASKED_LOGIT).log_softmax(-1)
+
+    def log_probs(self, obs: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        """Log-probabilities [B, N_ACTIONS] over the legal actions only (``mask`` bool)."""
+        return self.log_probs_of(self.features(obs), mask)
