@@ -36,7 +36,22 @@ def test_seeded_cells_aggregate_with_iqm_and_seedless_cells_keep_wilson(tmp_path
     res["duo", "mappo"] = res["duo", "mappo"][:3]
     assert "only 3 seeds" in cell(res["duo", "mappo"])
     table = render(res)
-    assert "| `duo` |" in table and "| `solo` | not run | not run |" in table
+    assert "| `duo` | mappo |" in table and "| `solo` | not run |" in table
+    assert table.index("| `duo` | mappo |") < table.index("| `duo` | per_hero |")
+
+
+def test_rows_show_their_prior_knowledge(tmp_path):
+    """A row's algorithm, network, kickstart and reward come from its training entries."""
+    (tmp_path / "duo").mkdir()
+    for s in (1, 2):
+        data = _result("duo", 0.5)
+        data["training"] = {"algo": "mappo", "network": "entity", "kickstart": "none",
+                            "reward": "sparse", "seed": s, "steps": 2_000_000,
+                            "steps_per_s": 5000, "wall_s": 400.0, "machine": "here",
+                            "command": "hon-train --task duo --seed S --network entity"}
+        (tmp_path / "duo" / f"mappo_entity_s{s}.json").write_text(json.dumps(data))
+    table = render(load_results(tmp_path))
+    assert "| `duo` | mappo_entity | mappo | entity | none | sparse | 2.0M |" in table
 
 
 @pytest.mark.parametrize("name, data, match", [

@@ -81,18 +81,51 @@ def training_note(runs: list[dict]) -> str:
 
 
 def algo_key(algo: str) -> tuple[int, str]:
-    return (ORDER.index(algo) if algo in ORDER else len(ORDER), algo)
+    """Display order: ``ORDER``, a row named after an algorithm with a suffix
+    (``mappo_entity``) next to it, the rest by name."""
+    base = algo if algo in ORDER else algo.split("_")[0]
+    return (ORDER.index(base) if base in ORDER else len(ORDER), algo)
+
+
+def prior(runs: list[dict]) -> tuple[str, str, str, str]:
+    """(algorithm, network, kickstart, reward) of a row: what its training entries say
+    (``scripts/benchmark_run.py`` writes them); a policy without training seeds is
+    scripted (or random) and has no prior-knowledge columns."""
+    tr = [r["training"] for r in runs if r.get("training")]
+    if not tr:
+        return ("-", "-", "-", "-")
+    values = []
+    for key in ("algo", "network", "kickstart", "reward"):
+        seen = sorted({str(t.get(key, "?")) for t in tr})
+        values.append("/".join(seen))
+    return tuple(values)  # type: ignore[return-value]
+
+
+def steps_note(runs: list[dict]) -> str:
+    tr = [r["training"] for r in runs if r.get("training")]
+    steps = sorted({t["steps"] for t in tr})
+    return "/".join(f"{s / 1e6:.1f}M" for s in steps) if steps else "-"
 
 
 def render(results: dict[tuple[str, str], list[dict]]) -> str:
-    """The markdown table (and per-row commands) of ``results``."""
-    algos = sorted({a for _, a in results}, key=algo_key)
-    lines = ["| task | " + " | ".join(algos) + " |", "|---" * (len(algos) + 1) + "|"]
-    for task in list_tasks():
-        cells = [cell(results[task, a]) if (task, a) in results else "not run" for a in algos]
-        lines.append(f"| `{task}` | " + " | ".join(cells) + " |")
+    """The markdown table, one line per task x row, and the training notes of each row."""
+    lines = ["| task | row | algorithm | network | kickstart | reward | steps per seed "
+             "| win rate [95% CI] |", "|---" * 8 + "|"]
+    tasks = list_tasks()
+    for task in tasks:
+        rows = sorted((a for t, a in results if t == task),
+                      key=lambda a: (results[task, a][0]["seed"] is None, algo_key(a)))
+        if not rows:
+            lines.append(f"| `{task}` | not run | | | | | | |")
+        for a in rows:
+            runs = results[task, a]
+            algo, net, kick, reward = prior(runs)
+            lines.append(f"| `{task}` | {a} | {algo} | {net} | {kick} | {reward} | "
+                         f"{steps_note(runs)} | {cell(runs)} |")
     notes = []
-    for (task, algo), runs in sorted(results.items(), key=lambda kv: (kv[0][0],
+    for (task, algo), runs in sorted(results.items(), key=lambda kv: (tasks.index(kv[0][0])
+                                                                       if kv[0][0] in tasks
+                                                                       else len(tasks),
                                                                        algo_key(kv[0][1]))):
         note = training_note(runs)
         cmds = sorted({r["training"]["command"] for r in runs if r.get("training")})
