@@ -15,6 +15,10 @@ A task is one YAML file under ``configs/tasks/`` (``docs/tasks.md`` lists them):
     teams: {train: all, eval: [[cipher, vigil], ...]}   # optional (generalist tasks): a team
                                   # per game; train "all" is every team of len(heroes)
                                   # heroes of the roster but the evaluation teams
+    boards: {train: [century_heist, ...], eval: [rooftop_relay]}   # optional (generalist
+                                  # tasks): a board per game, every villain of the content
+                                  # on each issue of the split; the evaluation issues are
+                                  # held out of training
     step_budget: 5000000          # environment steps (decisions) a training run may use
     eval_games: 1000              # optional, default 1000
     metric: win_rate              # optional, the only metric for now
@@ -55,7 +59,7 @@ DEFAULT_EVAL_GAMES = 1000
 MAX_EVAL_GAMES = 10**6
 _REQUIRED = ("format_version", "id", "description", "family", "heroes", "villain", "issue",
              "step_budget")
-_OPTIONAL = ("rules", "caps", "train", "teams", "eval_games", "metric")
+_OPTIONAL = ("rules", "caps", "train", "teams", "boards", "eval_games", "metric")
 
 
 @dataclass(frozen=True)
@@ -80,6 +84,9 @@ class Task:
     # generalist tasks: the teams of each split (a team drawn per game); () for one team
     train_teams: tuple[tuple[str, ...], ...] = ()
     eval_teams: tuple[tuple[str, ...], ...] = ()
+    # generalist board tasks: the (villain, issue) pairs of each split; () for one pair
+    train_boards: tuple[tuple[str, str], ...] = ()
+    eval_boards: tuple[tuple[str, str], ...] = ()
 
     @property
     def eval_seeds(self) -> range:
@@ -103,6 +110,11 @@ class Task:
     def pool(self, split: str = "eval") -> list[Scenario]:
         """The scenarios a split's games draw from (``vector_env``'s ``scenario`` list, see
         ``hon_env/envs/pool.py``): one per team of a generalist task, else ``[scenario]``."""
+        boards = self.train_boards if split == "train" else self.eval_boards
+        if boards:
+            return [load_scenario("origin_story", heroes=list(self.heroes), villain=v,
+                                  issue=i, rules=dict(self.rules), caps=dict(self.caps))
+                    for v, i in boards]
         teams = self.train_teams if split == "train" else self.eval_teams
         if not teams:
             return [self.scenario(split)]
@@ -179,9 +191,17 @@ def _parse(path: Path) -> Task:
         raise where.key("train").error("a transfer task trains on another villain x issue "
                                        "pair than it evaluates on")
     train_teams, eval_teams = _teams(data, where, heroes, content["heroes"])
-    if (family == "generalist") != bool(eval_teams):
-        raise where.key("teams").error("a generalist task, and only one, draws its teams per "
-                                       "game: it needs teams (train and eval)")
+    train_boards, eval_boards = _boards(data, where, content)
+    if eval_boards and eval_teams:
+        raise where.key("boards").error("a task draws either its teams or its boards per "
+                                        "game, not both")
+    if eval_boards and (villain, issue) not in eval_boards:
+        raise where.key("issue").error(f"villain x issue {villain} x {issue} must be one of "
+                                       "the evaluation boards")
+    if (family == "generalist") != bool(eval_teams or eval_boards):
+        raise where.key("teams").error("a generalist task, and only one, draws its teams or "
+                                       "boards per game: it needs teams or boards (train and "
+                                       "eval)")
     rules = as_mapping(data.get("rules") or {}, where.key("rules"))
     caps = as_mapping(data.get("caps") or {}, where.key("caps"))
     games = read_int(data, "eval_games", where, 1, MAX_EVAL_GAMES, DEFAULT_EVAL_GAMES)
@@ -191,7 +211,8 @@ def _parse(path: Path) -> Task:
                 caps=dict(caps), step_budget=read_int(data, "step_budget", where, 1, 10**12),
                 eval_games=games, eval_seed=EVAL_SEED_BASE,
                 metric=read_str(data, "metric", where, "win_rate", METRICS), file=where.file,
-                train_teams=train_teams, eval_teams=eval_teams)
+                train_teams=train_teams, eval_teams=eval_teams,
+                train_boards=train_boards, eval_boards=eval_boards)
     for split in ("eval", "train"):
         try:
             task.scenario(split)
@@ -243,3 +264,32 @@ def _teams(data: dict, where: Where, heroes: list, known: list[str]
     if frozenset(heroes) not in {frozenset(t) for t in train_teams}:
         raise where.key("heroes").error("the fixed team must be one of the training teams")
     return tuple(train_teams), tuple(eval_teams)
+
+
+def _boards(data: dict, where: Where, content: dict[str, list[str]]
+            ) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]:
+    """``boards``: the (villain, issue) pairs of the training and evaluation splits (every
+    villain of the content on each issue listed); both empty without the key. The
+    evaluation issues are held out: no training board is on one of them."""
+    if "boards" not in data:
+        return (), ()
+    bw = where.key("boards")
+    boards = as_mapping(data["boards"], bw)
+    check_keys(boards, bw, ("train", "eval"), ())
+    split: dict[str, list[str]] = {}
+    for key in ("train", "eval"):
+        at = bw.key(key)
+        issues = as_list(boards[key], at)
+        if not issues:
+            raise at.error("needs at least one issue")
+        for i, issue in enumerate(issues):
+            check_str(issue, at.index(i), content["issues"])
+        if len(set(issues)) != len(issues):
+            raise at.error(f"lists an issue twice: {issues}")
+        split[key] = list(issues)
+    shared = sorted(set(split["train"]) & set(split["eval"]))
+    if shared:
+        raise bw.key("train").error(f"issue {shared[0]!r} is also an evaluation board: "
+                                    "evaluation boards are held out of training")
+    return tuple(tuple((v, i) for i in split[key] for v in content["villains"])
+                 for key in ("train", "eval"))  # type: ignore[return-value]

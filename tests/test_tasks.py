@@ -183,3 +183,38 @@ def test_bad_generalist_tasks_are_refused(tmp_path, old, new, message):
     path.write_text(path.read_text().replace(old, new))
     with pytest.raises(ContentError, match=message):
         get_task("generalist_duo", root)
+
+
+def test_a_generalist_board_task_holds_its_evaluation_board_out_of_training():
+    """``generalist_board``: training draws a villain x issue pair per game from three
+    issues, evaluation plays every villain on the fourth issue only."""
+    task = get_task("generalist_board")
+    train_issues = {i for _, i in task.train_boards}
+    eval_issues = {i for _, i in task.eval_boards}
+    assert len(train_issues) == 3 and eval_issues == {"rooftop_relay"}
+    assert not train_issues & eval_issues
+    pool = task.pool("train")
+    assert {(s.villain_id, s.issue_id) for s in pool} == set(task.train_boards)
+    assert all(s.hero_ids == task.heroes for s in pool)
+    evals = task.pool("eval")
+    assert {(s.villain_id, s.issue_id) for s in evals} == set(task.eval_boards)
+    r = evaluate(CoordinatedPolicy(), scenario=evals, games=6, seed=task.eval_seed)
+    assert r.games == 6
+
+
+@pytest.mark.parametrize("old,new,message", [
+    ("train: [century_heist,", "train: [rooftop_relay, century_heist,",
+     "also an evaluation board"),
+    ("eval: [rooftop_relay]", "eval: []", "at least one issue"),
+    ("eval: [rooftop_relay]", "eval: [rooftop_relay, rooftop_relay]", "twice"),
+    ("eval: [rooftop_relay]", "eval: [nowhere]", "nowhere"),
+    ("issue: rooftop_relay", "issue: century_heist", "one of the evaluation boards"),
+    ("family: generalist", "family: nemeses", "generalist task, and only one"),
+])
+def test_bad_generalist_board_tasks_are_refused(tmp_path, old, new, message):
+    root = _copy_tasks(tmp_path)
+    path = root / "generalist_board.yaml"
+    assert old in path.read_text()
+    path.write_text(path.read_text().replace(old, new))
+    with pytest.raises(ContentError, match=message):
+        get_task("generalist_board", root)

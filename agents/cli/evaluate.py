@@ -134,9 +134,13 @@ def evaluate_task(args: argparse.Namespace, p: argparse.ArgumentParser) -> None:
                  seed=task.eval_seed)
     teams = (", ".join("+".join(t) for t in task.eval_teams) if task.eval_teams
              else ", ".join(task.heroes))
-    print(f"task {task.name} ({task.family}): {teams} vs {task.villain} x "
-          f"{task.issue}" + (f"; trained on {task.train_villain} x {task.train_issue}"
-                             if task.is_transfer else "")
+    boards = (", ".join(" x ".join(b) for b in task.eval_boards) if task.eval_boards
+              else f"{task.villain} x {task.issue}")
+    print(f"task {task.name} ({task.family}): {teams} vs {boards}"
+          + (f"; trained on {task.train_villain} x {task.train_issue}"
+             if task.is_transfer else "")
+          + (f"; trained on {len(task.train_boards)} other boards" if task.train_boards
+             else "")
           + (f"; trained on {len(task.train_teams)} other teams" if task.train_teams else ""))
     print(f"{task.metric} over {games} evaluation games (seeds {task.eval_seed}+): "
           f"{r.win_rate:.3f} [{r.ci_low:.3f}, {r.ci_high:.3f}]  wins {r.wins} losses "
