@@ -149,6 +149,15 @@ def sb3_safe_objects(path: Path, **training: Any) -> dict[str, Any]:
         "_last_obs": None, "_last_original_obs": None, "_last_episode_starts": None,
         "ep_info_buffer": None, "ep_success_buffer": None, "rollout_buffer_class": None,
     }
+    network = data.get("network")
+    if isinstance(network, dict):  # the entity extractor's kwargs, rebuilt from plain data
+        from agents.networks.sb3 import sb3_policy_kwargs
+
+        try:
+            replacements["policy_kwargs"] = sb3_policy_kwargs(network)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise CheckpointError(f"{path}: its network record {network!r} is not valid: "
+                                  f"{exc}") from exc
     replacements.update(training)
     pickled = [k for k, v in data.items() if isinstance(v, dict) and ":serialized:" in v]
     unknown = [k for k in pickled if k not in replacements]

@@ -185,3 +185,28 @@ def test_tabula_rasa_entity_mappo_trains_loads_by_name_and_resumes(tmp_path):
     with pytest.raises(CheckpointError, match="network entity"):
         train_mappo.main([*args[:-2], "--resume", str(run / "final.pt"), "--network", "mlp",
                           "--total-steps", "1024", "--run-dir", str(tmp_path / "again")])
+
+
+def test_maskable_ppo_with_the_entity_extractor_trains_loads_and_resumes(tmp_path):
+    """MaskablePPO ``--network entity``: the entity encoders as SB3's features extractor;
+    the .zip records the network as plain data, so it loads (nothing unpickled), plays
+    legal actions and resumes."""
+    from agents.cli import train_ppo
+    from agents.networks.sb3 import EntityFeatures
+
+    run = tmp_path / "ppo"
+    args = ["--run-dir", str(run), "--total-steps", "256", "--num-envs", "16",
+            "--n-steps", "8", "--batch-size", "64", "--n-epochs", "1", "--hidden", "32",
+            "--network", "entity", "--entity-dim", "8", "--eval-every", "256",
+            "--eval-games", "2", "--checkpoint-every", "256", "--progress", "false",
+            "--tensorboard", "false"]
+    train_ppo.main(args)
+    policy = load_policy(str(run / "final.zip"))
+    assert isinstance(policy.model.policy.features_extractor, EntityFeatures)
+    env = vector_env(4, seed=0, global_state=False)
+    obs, _ = env.reset()
+    a = policy.act(obs["observation"], obs["action_mask"], obs["agent"])
+    assert obs["action_mask"][np.arange(4), a].all()
+    train_ppo.main(args + ["--resume", str(run / "final.zip"), "--run-dir",
+                           str(tmp_path / "resumed"), "--total-steps", "512"])
+    assert (tmp_path / "resumed" / "final.zip").exists()

@@ -39,6 +39,7 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import torch
@@ -48,6 +49,8 @@ from stable_baselines3.common.logger import configure
 
 from agents.checkpoints import require_file, sb3_safe_objects
 from agents.coordinated import CoordinatedPolicy
+from agents.networks import NETWORKS
+from agents.networks.sb3 import sb3_policy_kwargs
 from agents.trained import PpoPolicy
 from agents.training.baselines import BaselineEvaluator, eval_summary, print_result
 from agents.training.config import RunConfig, parse_config
@@ -85,8 +88,13 @@ class Config(RunConfig):
     """weight of the entropy bonus (over legal actions)"""
     vf_coef: float = 0.5
     """weight of the value loss"""
+    network: str = "mlp"
+    """mlp: SB3's MLP policy over the observation vector; entity: the entity network's
+    encoders as SB3's features extractor (agents/networks/sb3.py) with linear heads"""
     hidden: list[int] = field(default_factory=lambda: [512, 512])
-    """hidden layer sizes of the policy and value networks"""
+    """hidden layer sizes of the policy and value networks (entity: of the context MLP)"""
+    entity_dim: int = 32
+    """network entity: the embedding size of each entity row"""
     pretrain_steps: int = 0
     """decisions of the scripted team to clone before PPO (0: start from scratch)"""
     pretrain_epochs: int = 4
@@ -98,6 +106,16 @@ class Config(RunConfig):
             raise ValueError("pretrain_steps must be >= 0")
         if not self.hidden or min(self.hidden) < 1:
             raise ValueError(f"hidden must list positive layer sizes, got {self.hidden}")
+        if self.network not in NETWORKS:
+            raise ValueError(f"network must be one of {', '.join(NETWORKS)}, got "
+                             f"{self.network!r}")
+        if self.entity_dim < 1:
+            raise ValueError(f"entity_dim must be positive, got {self.entity_dim}")
+
+    def network_config(self) -> dict[str, Any]:
+        """What the checkpoint records of its network (``LoggedMaskablePPO.network``)."""
+        return {"network": self.network, "hidden": list(self.hidden),
+                "entity_dim": self.entity_dim}
 
 
 class LoggedMaskablePPO(MaskablePPO):
@@ -105,6 +123,9 @@ class LoggedMaskablePPO(MaskablePPO):
     script), so ``train.csv`` gets one row per update as in the MAPPO trainer."""
 
     after_train = None
+    # the network config (``Config.network_config``), saved as plain data in the .zip so
+    # that a loader rebuilds the policy's keyword arguments without unpickling them
+    network: dict[str, Any] | None = None
 
     def train(self) -> None:
         super().train()
@@ -269,7 +290,8 @@ def train(cfg: Config) -> dict[str, float]:
             batch_size=cfg.batch_size, n_epochs=cfg.n_epochs, gamma=cfg.gamma,
             gae_lambda=cfg.gae_lambda, clip_range=cfg.clip_range, ent_coef=cfg.ent_coef,
             vf_coef=cfg.vf_coef, seed=cfg.seed, device=device,
-            policy_kwargs={"net_arch": list(cfg.hidden)})
+            policy_kwargs=sb3_policy_kwargs(cfg.network_config()))
+        model.network = cfg.network_config()
         if cfg.pretrain_steps:
             log.phase("pretrain", f"behaviour cloning on {cfg.pretrain_steps:,} decisions of "
                                   f"the scripted team, {cfg.pretrain_epochs} epochs")

@@ -134,6 +134,14 @@ class EntityActor(nn.Module):
         self.ctx_head = layer_init(nn.Linear(d, len(E.context_actions())), std=0.01)
         self.feat_dim = d
 
+    def context(self, obs: torch.Tensor) -> tuple[torch.Tensor, list]:
+        """The game-wide context [B, feat_dim] of observations ``obs`` [B, OBS_DIM] and
+        each kind's ``_Kind.embed`` result (the SB3 features extractor reads the context
+        alone)."""
+        embedded = [k.embed(k.rows_of(obs)) for k in self.kinds]
+        pools = [masked_pools(e, p) for e, p, _ in embedded]
+        return self.trunk(torch.cat([obs[:, self.ctx_cols], *pools], -1)), embedded
+
     def features(self, obs: torch.Tensor, cols: torch.Tensor | None = None) -> torch.Tensor:
         """``[ctx, logits]`` [B, feat_dim + N_ACTIONS] of observations ``obs`` [B, OBS_DIM]
         (unmasked logits in float32 precision)."""
@@ -141,9 +149,7 @@ class EntityActor(nn.Module):
             full = obs.new_zeros(obs.shape[0], OBS_DIM)
             full[:, cols] = obs
             obs = full
-        embedded = [k.embed(k.rows_of(obs)) for k in self.kinds]
-        pools = [masked_pools(e, p) for e, p, _ in embedded]
-        ctx = self.trunk(torch.cat([obs[:, self.ctx_cols], *pools], -1))
+        ctx, embedded = self.context(obs)
         parts = [k.logits(e, idx, ctx)
                  for k, (e, _, idx) in zip(self.kinds, embedded, strict=True) if k.kinds]
         with torch.autocast(device_type=ctx.device.type, enabled=False):
