@@ -55,6 +55,10 @@ def machine(device: str) -> str:
                 break
     except OSError:
         pass
+    if device == "auto":  # what the trainer's pick_device chose
+        import torch
+
+        device = "cuda" if torch.cuda.is_available() else "cpu"
     return f"{os.cpu_count()} cores ({cpu}), torch {device}"
 
 
