@@ -15,6 +15,7 @@ Nothing is coerced: ``2.7``, ``"5"`` and ``True`` are refused, not rounded or pa
 from __future__ import annotations
 
 import operator
+import os
 from typing import Any
 
 import numpy as np
@@ -117,6 +118,42 @@ def seed_span(num_envs: int) -> int:
     """Seeds a vector env of ``num_envs`` games uses from its base seed: ``EPISODE_ROOM``
     episodes per game (``VectorEnv`` refuses to step past them)."""
     return num_envs * EPISODE_ROOM
+
+
+def batch_bytes(num_envs: int, observations: bool = True, global_state: bool = True) -> int:
+    """Bytes a vector env of ``num_envs`` games allocates for its arrays: the state rows,
+    masks and, when encoded, the observations (twice: the step's and the final ones) and
+    the global states (float32)."""
+    from hon_env.core.layout import STATE_LEN
+    from hon_env.core.obs_features import OBS_DIM, STATE_DIM
+
+    per_game = 4 * STATE_LEN + N_ACTIONS + 64
+    if observations:
+        per_game += 2 * 4 * OBS_DIM
+    if global_state:
+        per_game += 4 * STATE_DIM
+    return num_envs * per_game
+
+
+def physical_memory() -> int | None:
+    """This machine's memory in bytes (None where the OS does not say)."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
+def check_batch_memory(num_envs: int, observations: bool = True,
+                       global_state: bool = True) -> None:
+    """Refuse (``ValueError`` naming ``num_envs``) a batch whose arrays alone would not fit
+    in this machine's memory, before any is allocated."""
+    need, have = batch_bytes(num_envs, observations, global_state), physical_memory()
+    if have is not None and need > have:
+        per = need // num_envs
+        raise ValueError(f"num_envs={num_envs:,} needs about {need / 2**30:,.1f} GiB for its "
+                         f"arrays ({per:,} bytes a game), more than this machine's "
+                         f"{have / 2**30:,.1f} GiB; use at most {have // per:,} games "
+                         "(observations=False or global_state=False need less)")
 
 
 def check_num_envs(num_envs: Any) -> int:

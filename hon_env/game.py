@@ -13,6 +13,7 @@ vector environment, on a ``[1, STATE_LEN]`` state.
 
 from __future__ import annotations
 
+import difflib
 from pathlib import Path
 from typing import Any
 
@@ -426,6 +427,11 @@ class Game:
 
         Scalar fields come back as 0-d arrays: read with ``int(v)``, write with ``v[...] = x``.
         """
+        if name not in L.FIELDS:
+            near = difflib.get_close_matches(str(name), L.FIELDS, n=3)
+            hint = f"; did you mean {', '.join(near)}?" if near else ""
+            raise KeyError(f"no state field {name!r} ({len(L.FIELDS)} fields, listed in "
+                           f"hon_env.core.layout.FIELDS){hint}")
         view = L.field_view(self.state, name)
         return view[0] if view.ndim > 1 else view[0:1].reshape(())
 

@@ -17,7 +17,7 @@ An unknown keyword is a ``TypeError`` naming it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -175,6 +175,11 @@ def _seat_heroes(scenario: str | Path | Scenario, heroes: Sequence[str] | None,
                          "pool.py); a single game seats one team, a list of hero ids")
     if isinstance(heroes, str):
         raise TypeError(f"heroes must be a list of hero ids, got the string {heroes!r}")
+    if heroes is not None and (isinstance(heroes, (Mapping, set, frozenset))
+                               or not isinstance(heroes, Iterable)):
+        # a dict iterates its keys and a set has no seat order: neither seats a team
+        raise TypeError(f"heroes must be a list of hero ids, one per seat, got "
+                        f"{type(heroes).__name__} {heroes!r}")
     if n_heroes is None:
         return None if heroes is None else list(heroes)
     n_heroes = check_int(n_heroes, "n_heroes")

@@ -379,3 +379,46 @@ def test_evaluate_checks_its_integers_and_the_policys_actions(origin):
 
     with pytest.raises(TypeError, match="integer array.*float64"):
         evaluate(FloatPolicy(), scenario=origin, games=2)
+
+
+@pytest.mark.parametrize("action", [-1, N, 10**6])
+def test_penalize_mode_still_refuses_integers_outside_the_action_space(action):
+    """``illegal_action="penalize"`` ends the episode on a masked action of the space; an
+    integer outside the space is refused as in the other modes, and nothing changes."""
+    env = hour_of_need_v7.env(heroes=["majesty"], illegal_action="penalize")
+    env.reset(seed=0)
+    agent = env.agent_selection
+    before = env.unwrapped.state().copy()
+    with pytest.raises(IllegalActionError, match="out of range"):
+        env.step(action)
+    assert not env.terminations[agent]
+    np.testing.assert_array_equal(env.unwrapped.state(), before)
+    masked = int(np.flatnonzero(env.observe(agent)["action_mask"] == 0)[0])
+    env.step(masked)
+    assert env.terminations[agent] and env.rewards[agent] == -1.0
+
+
+@pytest.mark.parametrize("heroes", [{"majesty": 1}, {"majesty", "stride"}, 7])
+def test_heroes_that_seat_no_team_are_refused(heroes):
+    """A dict (it iterates its keys), a set (no seat order) or a number seat no team."""
+    with pytest.raises(TypeError, match="heroes must be a list of hero ids"):
+        Game(heroes=heroes, seed=0)
+
+
+def test_a_batch_larger_than_memory_is_refused_before_allocating():
+    from hon_env.checks import batch_bytes, physical_memory
+
+    have = physical_memory()
+    if have is None:
+        pytest.skip("the OS does not report its memory")
+    too_many = have // batch_bytes(1) + 1
+    with pytest.raises(ValueError, match=f"num_envs={too_many:,} needs about"):
+        vector_env(int(too_many))
+    assert batch_bytes(10, observations=False) < batch_bytes(10)
+
+
+def test_unknown_state_fields_are_named_with_close_matches():
+    g = Game(heroes=["majesty"], seed=0)
+    with pytest.raises(KeyError, match="no state field 'vil_damge'.*vil_damage"):
+        g.field("vil_damge")
+    assert int(g.field("vil_damage")) == 0

@@ -151,9 +151,12 @@ class Session:
             raise RuntimeError("the episode is over; call reset() to start the next one")
         a = as_action(action)
         seat = game.current_seat
-        legal = 0 <= a < L.N_ACTIONS and bool(game.legal_mask()[a])
+        in_space = 0 <= a < L.N_ACTIONS
+        legal = in_space and bool(game.legal_mask()[a])
         if not legal:
-            if self.options.illegal_action == "raise":
+            # "penalize" ends the episode on a masked action of the space; an integer
+            # outside the space is no action at all and is refused in every mode
+            if self.options.illegal_action == "raise" or not in_space:
                 game.apply(a)  # raises IllegalActionError with the legal actions listed
                 raise AssertionError("unreachable: Game.apply accepted a masked action")
             return self.penalize()

@@ -79,6 +79,7 @@ from hon_env.checks import (
     IllegalActionError,
     check_actions,
     check_int,
+    check_batch_memory,
     check_num_envs,
     check_seed,
     seed_span,
@@ -113,6 +114,7 @@ class VectorEnv:
         for name, flag in (("observations", observations), ("global_state", global_state)):
             if not isinstance(flag, (bool, np.bool_)):
                 raise TypeError(f"{name} must be a bool, got {flag!r}")
+        check_batch_memory(num_envs, observations, observations and global_state)
         if on_error not in ("raise", "reset"):
             raise ValueError(f"on_error must be 'raise' or 'reset', got {on_error!r}")
         self.on_error = on_error
