@@ -20,6 +20,7 @@ from hon_env.content.tables import (
     CFG_TF_BLINDSIDE,
     CFG_TF_FLOOR,
     VC_ACTIVATE_PROG,
+    VC_SHOWDOWN_PROG,
     VCARDS,
     VDECK,
     VS_DANGER,
@@ -226,6 +227,62 @@ def test_blindside_adds_damage_from_the_villain_not_faced() -> None:
     P.clear_board(one)
     remove_schemes(one)
     assert tallow_inflicts(one) == facing
+
+
+def card_damage(g: Game, name: str, effect: int = VC_ACTIVATE_PROG, where: str | None = "C3",
+                seat: int = 0) -> int:
+    """Damage hero 0 takes when the Dowager's card ``name`` (in hero ``seat``'s threat
+    area, its figure or token at ``where``, next to hero 0; None: left in the deck)
+    resolves its effect ``effect`` (a column of the villain card table), every damage
+    suffered in full (not paid by a discard) and every inflict given to hero 0."""
+    if where:
+        card = P.add_villain_card(g, name, seat, where)
+    else:  # a card that is not put into play (its Showdown effect alone)
+        card = list(g.scenario.villain_card_names).index(name)
+    before = int(g.field("hdmg")[0])
+    run_program(g, int(g.scenario.tables.vcard[card, effect]), hero=seat,
+                src=L.T_V0 + card)
+    while not g.is_over and g.current_seat in (0, 1):
+        if g.decision in ("damage", "discard_or_damage"):
+            g.apply(L.A_PASS if g.decision == "damage" else next(
+                a for a in g.legal_actions() if a < L.A_CARD))
+        elif g.decision == "pick_hero":
+            g.apply(L.A_HERO + (0 - g.current_seat) % 2)
+        else:
+            break
+    return int(g.field("hdmg")[0]) - before
+
+
+@pytest.mark.parametrize("name, effect, plain", [
+    ("Hatchet Hollis", VC_ACTIVATE_PROG, 2),   # a lackey's inflict (inflict 2)
+    ("Chauffeur Vance", VC_ACTIVATE_PROG, 1),  # a lackey's inflict (inflict 1)
+    ("Gala Firebomb", VC_ACTIVATE_PROG, 2),    # a peril's damage_hero 2
+    ("Hatchet Hollis", VC_SHOWDOWN_PROG, 1),   # a Showdown effect's damage_hero 1
+])
+def test_blindside_covers_every_damage_from_the_villain_not_faced(name, effect, plain):
+    """003 §BLINDSIDE: damage dealt by any card of the villain a hero does not face goes
+    up by the bonus: a lackey's inflict (given to a hero by the inflict choice), a
+    ``damage_hero`` in a peril's or Showdown effect; facing that villain it does not."""
+    assert card_damage(fronts([0, 1]), name, effect) == plain
+    assert card_damage(fronts([1, 0]), name, effect) == plain + 1
+    assert card_damage(fronts([1, 0], blindside=3), name, effect) == plain + 3
+
+
+def test_blindside_covers_damage_a_hero_chooses_over_a_discard():
+    """003 §BLINDSIDE: a Showdown's ``discard_or_damage 2`` (Whispered Threats) that hero 0
+    takes as damage is damage dealt by the Dowager's card: 2 facing her, 3 facing the
+    Refuser."""
+    assert card_damage(fronts([0, 1]), "Whispered Threats", VC_SHOWDOWN_PROG, None) == 2
+    assert card_damage(fronts([1, 0]), "Whispered Threats", VC_SHOWDOWN_PROG, None) == 3
+
+
+def test_blindside_reaches_a_hero_another_hero_picks_to_suffer_an_inflict():
+    """003 §BLINDSIDE with the inflict choice: the lackey of the Dowager sits between both
+    heroes; hero 1 (facing the Dowager) holds it and gives the inflict to hero 0, who
+    faces the Refuser: hero 0 suffers inflict + 1."""
+    g = fronts([1, 0])
+    P.place_hero(g, 1, "C3")
+    assert card_damage(g, "Hatchet Hollis", seat=1) == 3
 
 
 def attack_targets(g: Game) -> set[int]:

@@ -1158,6 +1158,8 @@ def op_hero_damage(s, b, T, h, n):
 
 @njit(cache=True)
 def op_discard_or_damage(s, b, h, n):
+    """Hero ``h`` discards a card or suffers ``n`` damage; the damage keeps the entry's
+    source (its villain's blindside bonus, Two Fronts)."""
     if not on_board(s, b, h):
         pop(s, b)
         return
@@ -1165,11 +1167,12 @@ def op_discard_or_damage(s, b, h, n):
     if ch < 0:
         park(s, b, L.D_DISCARD_OR_DAMAGE, h, n, 0)
         return
+    src = top(s, b, 5)
     pop(s, b)
     if ch >= L.A_CARD:
         s[b, L.HCLOC + h * TB.HERO_DECK + ch - L.A_CARD] = L.L_DISCARD
     else:
-        push(s, b, F_HERO_DAMAGE, h, n, 0, h, -1)
+        push(s, b, F_HERO_DAMAGE, h, n, 0, h, src)
 
 
 @njit(cache=True)
@@ -1213,12 +1216,13 @@ def op_inflict_choice(s, b, T, n, seats, h):
     if ch < 0:
         park(s, b, L.D_PICK_HERO, inflict_decider(T, h), seats, 0)
         return
+    src = top(s, b, 5)  # the inflicting enemy: its villain's blindside bonus (Two Fronts)
     pop(s, b)
     if ch < L.A_HERO:  # an ally figure takes it (rulebook: Ally Cards and Figures)
         damage_ally(s, b, T, ch - L.A_TARGET - L.T_ALLY0, n)
         return
     target = (hero_origin(inflict_decider(T, h)) + ch - L.A_HERO) % T.cfg[TB.CFG_N_HEROES]
-    push(s, b, F_HERO_DAMAGE, target, n, 0, target, -1)
+    push(s, b, F_HERO_DAMAGE, target, n, 0, target, src)
 
 
 @njit(cache=True)
@@ -1461,11 +1465,12 @@ def move_hero_away(s, b, T, h, origin, steps):
 
 
 @njit(cache=True)
-def push_hero_damage(s, b, mask, n, op, nh):
-    """Push one damage (or discard-or-damage) entry per seat in ``mask``, seat order."""
+def push_hero_damage(s, b, mask, n, op, nh, src):
+    """Push one damage (or discard-or-damage) entry per seat in ``mask``, seat order, each
+    with the effect's source ``src`` (whose villain sets the blindside bonus)."""
     for o in range(nh - 1, -1, -1):
         if (mask >> o) & 1:
-            push(s, b, op, o, n, 0, o, -1)
+            push(s, b, op, o, n, 0, o, src)
 
 
 @njit(cache=True)
@@ -1574,10 +1579,10 @@ def harm_effect(state, game, tables, op, a, bb, hero, src, v):
             push(state, game, F_HERO_DAMAGE, hero, n, 0, hero, vt if two_villains(tables) else -1)
     elif op == ops.OP_DAMAGE_HERO:
         seats = heroes_for(state, game, tables, bb, hero, v)
-        push_hero_damage(state, game, seats, a, F_HERO_DAMAGE, nh)
+        push_hero_damage(state, game, seats, a, F_HERO_DAMAGE, nh, src)
     elif op == ops.OP_DISCARD_OR_DAMAGE:
         seats = heroes_for(state, game, tables, bb, hero, v)
-        push_hero_damage(state, game, seats, a, F_DISCARD_OR_DAMAGE, nh)
+        push_hero_damage(state, game, seats, a, F_DISCARD_OR_DAMAGE, nh, src)
     elif op == ops.OP_INFLICT:
         pos = enemy_pos(state, game, tables, src)
         if L.is_villain_target(src):
