@@ -195,17 +195,27 @@ def put_special_bystander(g: Game, card: int, where: str | int) -> None:
         f("sby_on")[sp] = card
 
 
+def _deck_of(i: int) -> tuple[str, str, int]:
+    """The order and count fields of the deck villain card slot ``i`` belongs to, and its
+    place in that deck's order (slots of the second villain, Two Fronts, come after the
+    first villain's ``VDECK``)."""
+    v = i // L.VDECK
+    prefix = ("vdeck", "vdeck2")[v]
+    return prefix + "_order", prefix + "_n", i - v * L.VDECK
+
+
 def _villain_card_to_deck(g: Game, i: int) -> None:
     f = g.field
-    n = int(f("vdeck_n"))
+    order_name, n_name, local = _deck_of(i)
+    n = int(f(n_name))
     f("vloc")[i] = L.L_DECK
     f("vowner")[i] = -1
     f("vpos")[i] = -1
     f("vattach")[i] = -1
     f("vdmg")[i] = 0
     f("vjust")[i] = 0
-    f("vdeck_order")[n] = i
-    f("vdeck_n")[...] = n + 1
+    f(order_name)[n] = local
+    f(n_name)[...] = n + 1
 
 
 def _take_from_deck(order: np.ndarray, n_field: np.ndarray, card: int) -> None:
@@ -303,7 +313,8 @@ def add_villain_card(g: Game, name: str, seat: int, where: str | int | None = No
     typ = int(sc.tables.vcard[i, VC_TYPE])
     if typ not in (VT_LACKEY, VT_PERIL):
         raise ValueError(f"{name!r} is not a Lackey or Peril card")
-    _take_from_deck(f("vdeck_order"), f("vdeck_n"), i)
+    order_name, n_name, local = _deck_of(i)
+    _take_from_deck(f(order_name), f(n_name), local)
     color = int(sc.tables.vcard[i, 3])
     default = sc.tables.lackey_space[color] if typ == VT_LACKEY else sc.tables.peril_space[color]
     f("vloc")[i] = L.L_THREAT

@@ -217,7 +217,8 @@ def test_lackey_gives_two_fame():
 def test_final_blow_and_villain_damage_at_the_end():
     """001 §Damage (DMG) (the villain's knockout pays most; villain damage pays 1 fame per
     2 at the end, rounded down): the final blow gives 3, not the 2 of an enemy; 1 damage
-    dealt gives 0 end fame (rounded down), and the most-damage award adds 2."""
+    dealt gives 0 end fame (rounded down); a lone hero gets no most-damage or most-enemies
+    award (001 §Solo and Campaign Mode)."""
     g = setup(fame_scenario(), "C3")
     P.set_villain(g, side="showdown", where="D3", owner=0, damage=5)
     P.stack_villain_deck(g, ["Contested Will"])
@@ -226,8 +227,33 @@ def test_final_blow_and_villain_damage_at_the_end():
     g.apply(L.A_ATTACK + sp(g, "D3"))
     assert g.outcome == "win"
     assert hev(g, "final_blows") == 1 and hev(g, "villain_damage") == 1
-    # 3 final blow + 0 (1 damage // 2) + 2 most villain damage + 1 most enemies defeated
-    assert fame(g) == 3 + 0 + 2 + 1
+    # 3 final blow + 0 (1 damage // 2); solo: no most-villain-damage or most-enemies award
+    assert fame(g) == 3 + 0
+
+
+def test_a_lone_hero_scores_without_the_most_damage_and_enemies_awards():
+    """001 §Solo and Campaign Mode: the solo hero totals its fame and every end-of-game
+    award except the most damage to the villain and the most henchmen or underlings
+    knocked out. A lone hero that knocks the villain out with 2 damage scores the final
+    blow (3) and 1 fame for the 2 damage: 4, not 7."""
+    g = setup(fame_scenario(), "C3")
+    assert g.scenario.n_heroes == 1
+    P.set_villain(g, side="showdown", where="D3", owner=0, damage=4)
+    P.stack_villain_deck(g, ["Contested Will"])
+    P.force_dice(g, [SUCCESS, SUCCESS, SUCCESS])
+    P.jump(g, "hero_turn")
+    g.apply(L.A_ATTACK + sp(g, "D3"))
+    assert g.outcome == "win"
+    assert hev(g, "final_blows") == 1 and hev(g, "villain_damage") == 2
+    assert fame(g) == 3 + 1
+    # the rescue award stays (the seed excludes only the two above)
+    from hon_env.core.effects import end_game
+
+    g = Game(fame_scenario(), seed=0)
+    g.field("hev")[0, L.EV_RESCUES] = 2
+    g.field("hev")[0, L.EV_ENEMIES_DEFEATED] = 3
+    end_game(g.state, 0, g.scenario.tables, L.OUT_LOSS, L.LOSS_ISSUE_DECK)
+    assert fame(g) == 1
 
 
 def test_villain_damage_pays_one_per_two():

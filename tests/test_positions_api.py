@@ -234,3 +234,41 @@ def test_action_strings_name_repeated_heroes_by_agent(duo, origin):
     assert P.run_to(g, "mulligan", seat=1, seed=2)
     assert g.action_to_string(L.A_PASS) == "majesty_2: keep hand"
     assert Game(origin, seed=0).action_to_string(L.A_PASS) == "Majesty: keep hand"
+
+
+def _two_fronts_game(seed: int = 1) -> Game:
+    """Two heroes against the Dowager and the Refuser, facing chosen, at the hero turn."""
+    g = Game("origin_story", heroes=["majesty", "stride"], villain=["dowager", "refuser"],
+             seed=seed)
+    while g.decision in ("mulligan", "face"):
+        g.apply(L.A_PASS if g.decision == "mulligan" else L.A_OPTION + g.current_seat % 2)
+    return g
+
+
+def test_cards_of_both_villains_return_to_their_own_decks():
+    """``clear_board`` and ``add_villain_card`` with two villains (Two Fronts): a card of
+    the second villain comes from and goes back to the second villain's deck, each deck
+    keeps its size, and the state validates."""
+    g = _two_fronts_game()
+    sizes = int(g.field("vdeck_n")), int(g.field("vdeck2_n"))
+    slot = P.add_villain_card(g, "Drone Nest", 0, "C3")  # a peril of the Refuser
+    assert slot >= L.VDECK
+    assert (int(g.field("vdeck_n")), int(g.field("vdeck2_n"))) == (sizes[0], sizes[1] - 1)
+    consistent(g)
+    P.clear_board(g)
+    consistent(g)
+    in_threat = int(((g.field("vloc") == L.L_THREAT)).sum())
+    assert in_threat == 0
+    total = int(g.field("vdeck_n")) + int(g.field("vdeck2_n"))
+    assert total >= sum(sizes)  # nothing lost; the cards dealt at setup came back too
+    assert int(g.field("vdeck_n")) <= L.VDECK and int(g.field("vdeck2_n")) <= L.VDECK
+    order2 = g.field("vdeck2_order")[:int(g.field("vdeck2_n"))]
+    assert slot - L.VDECK in order2.tolist()
+
+
+def test_a_villain_card_of_no_villain_in_the_game_is_named():
+    g = Game("origin_story", heroes=["majesty"], seed=0)
+    name = "Drone Nest"
+    assert name in _two_fronts_game().scenario.villain_card_names  # a Refuser card
+    with pytest.raises(ValueError, match="no villain card named 'Drone Nest'"):
+        P.add_villain_card(g, name, 0, "C3")

@@ -99,14 +99,17 @@ def deal_headlines(s, b, T, seed):
 def final_awards(s, b, T):
     """The end of the game: fame for villain damage (1 per ``FM_DMG_PER``) and for the
     most villain damage, enemies defeated (minions included) and rescues; tied heroes all
-    get an award, nobody gets one for a count of 0. Writes FAME."""
+    get an award, nobody gets one for a count of 0. A lone hero (001 §Solo and Campaign
+    Mode) gets neither the most-villain-damage nor the most-enemies award: with nobody to
+    outdo they would be free fame. Writes FAME."""
     nh = T.cfg[TB.CFG_N_HEROES]
     per = T.fame[TB.FM_DMG_PER]
     if per > 0:
         for h in range(nh):
             s[b, L.FAME + h] += _hev(s, b, h, L.HV_VILLAIN_DAMAGE) // per
-    _most(s, b, nh, L.HV_VILLAIN_DAMAGE, -1, T.fame[TB.FM_MOST_DAMAGE])
-    _most(s, b, nh, L.EV_ENEMIES_DEFEATED, L.HV_MINIONS, T.fame[TB.FM_MOST_ENEMIES])
+    if nh > 1:
+        _most(s, b, nh, L.HV_VILLAIN_DAMAGE, -1, T.fame[TB.FM_MOST_DAMAGE])
+        _most(s, b, nh, L.EV_ENEMIES_DEFEATED, L.HV_MINIONS, T.fame[TB.FM_MOST_ENEMIES])
     _most(s, b, nh, L.EV_RESCUES, -1, T.fame[TB.FM_MOST_RESCUES])
 
 
