@@ -103,9 +103,14 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 
 def _edit(fn: _F) -> _F:
     """An editing helper: on success the legal mask is recomputed (``remask``); one that
-    raises leaves the game exactly as it was (state and mask)."""
+    raises leaves the game exactly as it was (state and mask). No helper edits a game
+    whose heroes are still being drafted (Draft variant): no board is set up yet."""
     @functools.wraps(fn)
     def wrapper(g: Game, *args: Any, **kwargs: Any) -> Any:
+        if int(g.state[0, L.DRAFTING]):
+            raise ValueError(f"{fn.__name__}: the heroes are still being drafted (decision "
+                             f"{g.decision!r}), so no board is set up to edit; play the "
+                             "draft first, e.g. positions.run_to(g, 'mulligan')")
         state, mask = g.state.copy(), g._mask.copy()
         try:
             out = fn(g, *args, **kwargs)

@@ -272,3 +272,31 @@ def test_a_villain_card_of_no_villain_in_the_game_is_named():
     assert name in _two_fronts_game().scenario.villain_card_names  # a Refuser card
     with pytest.raises(ValueError, match="no villain card named 'Drone Nest'"):
         P.add_villain_card(g, name, 0, "C3")
+
+
+def test_no_edit_while_the_heroes_are_drafted():
+    """Draft variant: before the draft ends no board is set up; every helper refuses,
+    naming the draft, and changes nothing; after the draft the helpers work."""
+    g = Game("draft_pick", seed=0)
+    assert g.decision == "draft"
+    before = g.state.copy()
+    for edit in (lambda: P.clear_board(g), lambda: P.place_hero(g, 0, "C3"),
+                 lambda: P.add_villain_card(g, "Hatchet Hollis", 0, "C3")):
+        with pytest.raises(ValueError, match="still being drafted"):
+            edit()
+        np.testing.assert_array_equal(g.state, before)
+    P.run_to(g, "mulligan")
+    P.clear_board(g)
+    consistent(g)
+
+
+def test_the_villain_agents_hand_survives_a_cleared_board():
+    """Mastermind variant: ``clear_board`` returns threat-area cards to the deck and leaves
+    the villain's hidden hand as it is; the state keeps its invariants."""
+    g = Game("mastermind", seed=2)
+    P.run_to(g, "villain_play")
+    hand = np.flatnonzero(g.field("vloc") == L.L_HAND).tolist()
+    assert hand
+    P.clear_board(g)
+    consistent(g)
+    assert np.flatnonzero(g.field("vloc") == L.L_HAND).tolist() == hand
