@@ -6,6 +6,8 @@
     hon-eval --policy heuristic --heroes majesty stride \
         --rules '{allies: [lox_lee, ji_yoo_rhee]}'
     hon-eval --task duo --policy heuristic                    # a benchmark task
+    hon-eval --task duo --seat-policies heuristic mappo:duo   # a mixed team
+    hon-eval --crossplay --task duo --policies heuristic heuristic_solo mappo:duo
     hon-eval --scenario two_fronts --policy heuristic         # a scenario's own content
     hon-eval --scenario mastermind --policy heuristic random \
         --villain-policy top_card random scripted --plot payoff.png   # a payoff table
@@ -22,6 +24,11 @@ plays only the first games, for a quick look; ``--seed`` seeds the policy alone)
 Prints one row per villain x issue (wins, losses, truncations, win rate and its Wilson
 95% interval, mean rounds); ``--json FILE`` also writes the rows as JSON.
 
+``--seat-policies P0 P1 ...`` seats a mixed team, one policy per hero seat (any
+``--policy`` value each); ``--crossplay --task NAME --policies P1 P2 ...`` plays every
+ordered assignment of the policies to the task's seats and prints the cross-play matrix
+and the self-play minus cross-play gap per algorithm (``agents/crossplay.py``).
+
 ``--villain-policy`` (Mastermind variant, ``docs/mastermind.md``) plays every hero policy
 of ``--policy`` against every villain policy (``top_card``, ``random``, ``scripted`` or a
 trained villain's ``.zip``) on ``--scenario`` (default ``mastermind``) and prints the
@@ -34,11 +41,12 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
-from pathlib import Path
 
+import numpy as np
 import yaml
 
 from agents.evaluation import evaluate, villain_label, villain_option
+from agents.mixed import SeatPolicies
 from agents.registry import load_policy
 from hon_env import list_content, load_scenario
 
@@ -46,9 +54,16 @@ from hon_env import list_content, load_scenario
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(prog="hon-eval", description=__doc__.split("\n")[0],
                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    p.add_argument("--policy", nargs="+", default=["random"],
+    p.add_argument("--policy", "--policies", nargs="+", default=["random"], dest="policy",
                    help="random, heuristic or a checkpoint (.pt MAPPO, .zip MaskablePPO); "
-                        "several only with --villain-policy")
+                        "several only with --villain-policy or --crossplay")
+    p.add_argument("--seat-policies", nargs="+", default=None,
+                   help="a mixed team: one policy per hero seat, in seat order (instead of "
+                        "--policy for every seat)")
+    p.add_argument("--crossplay", action="store_true",
+                   help="with --task: every ordered assignment of the --policy policies to "
+                        "the task's seats (default 200 games each), the matrix, the SP-XP "
+                        "gap per algorithm; --plot draws the matrix")
     p.add_argument("--heroes", nargs="+", default=None,
                    help="hero ids of the team (default: majesty; with --villain-policy the "
                         "scenario's)")
@@ -74,14 +89,21 @@ def main(argv: list[str] | None = None) -> None:
                    help="scenario to play (its heroes, villains, issue and rules unless the "
                         "flags above say otherwise; default origin_story with Majesty); with "
                         "--villain-policy the payoff table's (default mastermind)")
-    p.add_argument("--plot", default=None, help="with --villain-policy: heatmap PNG path")
+    p.add_argument("--plot", default=None,
+                   help="with --villain-policy or --crossplay: heatmap PNG path")
     args = p.parse_args(argv)
+    if args.crossplay:
+        if not args.task:
+            p.error("--crossplay needs --task")
+        crossplay_task(args, p)
+        return
     if args.villain_policy:
         args.scenario = args.scenario or "mastermind"
         payoff(args)
         return
     if len(args.policy) > 1:
-        p.error("several --policy values need --villain-policy (a payoff table)")
+        p.error("several --policy values need --villain-policy (a payoff table) or "
+                "--crossplay")
     args.policy = args.policy[0]
     if args.heroes is None and args.scenario is None:
         args.heroes = ["majesty"]
@@ -105,7 +127,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"{'villain':{width}} {'issue':20} {'wins':>5} {'losses':>6} {'trunc':>5} "
           f"{'win rate [95% CI]':>24} {'rounds':>6}  losses by reason")
     for villain, issue in itertools.product(villains, issues):
-        policy = load_policy(args.policy, seed=args.seed)
+        policy = team_policy(args, p, len(args.heroes) if args.heroes else None)
         r = evaluate(policy, scenario=args.scenario or "origin_story", issue=issue,
                      villain=villain_option(villain),
                      heroes=args.heroes, games=args.games, seed=args.seed, rules=rules)
@@ -128,7 +150,7 @@ def evaluate_task(args: argparse.Namespace, p: argparse.ArgumentParser) -> None:
     games = task.eval_games if args.games is None else args.games
     if not 1 <= games <= task.eval_games:
         p.error(f"--games must be in [1, {task.eval_games}] for task {task.name!r}")
-    policy = load_policy(args.policy, seed=args.seed)
+    policy = team_policy(args, p, len(task.heroes))
     pool = task.pool("eval")
     r = evaluate(policy, scenario=pool if len(pool) > 1 else pool[0], games=games,
                  seed=task.eval_seed)
@@ -147,7 +169,47 @@ def evaluate_task(args: argparse.Namespace, p: argparse.ArgumentParser) -> None:
           f"{r.losses} truncated {r.truncated}  rounds {r.mean_rounds:.2f}")
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"task": task.name, "policy": args.policy, **r.as_dict()}, f, indent=1)
+            json.dump({"task": task.name, "policy": args.seat_policies or args.policy,
+                   **r.as_dict()}, f, indent=1)
+
+
+def team_policy(args: argparse.Namespace, p: argparse.ArgumentParser, seats: int | None):
+    """The heroes' policy: ``--policy`` for every seat, or the ``--seat-policies`` team."""
+    if not args.seat_policies:
+        return load_policy(args.policy, seed=args.seed)
+    if seats is not None and len(args.seat_policies) != seats:
+        p.error(f"--seat-policies names {len(args.seat_policies)} policies for {seats} "
+                "hero seats")
+    return SeatPolicies([load_policy(s, seed=args.seed) for s in args.seat_policies],
+                        list(args.seat_policies))
+
+
+def crossplay_task(args: argparse.Namespace, p: argparse.ArgumentParser) -> None:
+    """``--crossplay``: the cross-play of ``--policy`` on the task's evaluation games."""
+    from agents.crossplay import crossplay, heatmap
+
+    games = 200 if args.games is None else args.games
+    try:
+        r = crossplay(args.policy, args.task, games, seed=args.seed)
+    except ValueError as exc:
+        p.error(str(exc))
+    m = r.matrix()
+    width = max(12, *(len(x) for x in r.labels))
+    other = "seat 1" if r.seats == 2 else f"seats 1-{r.seats - 1}"
+    print(f"cross-play on {r.task}: win rate over {games} evaluation games per assignment; "
+          f"rows: seat 0, columns: {other}")
+    print(" " * width + "".join(f"{x[:12]:>14}" for x in r.labels))
+    for i, row in enumerate(m):
+        print(f"{r.labels[i]:{width}}" + "".join(f"{v:14.3f}" for v in row))
+    for algo, g in r.sp_xp().items():
+        xp = "n/a (one member)" if g["members"] < 2 else f"{g['xp']:.3f}, gap {g['gap']:+.3f}"
+        print(f"{algo}: self-play {g['sp']:.3f}, cross-play {xp}")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(r.as_dict(), f, indent=1)
+    if args.plot:
+        heatmap(m, r.labels, r.labels, args.plot, f"cross-play on {r.task}, {games} games "
+                "per cell", xlabel=f"policy in {other}", ylabel="policy in seat 0")
 
 
 def payoff(args: argparse.Namespace) -> None:
@@ -174,38 +236,17 @@ def payoff(args: argparse.Namespace) -> None:
         payoff_heatmap(rows, args.plot, f"{args.scenario}, {games} games per cell")
 
 
-def _label(spec: str) -> str:
-    """A policy's name on the heatmap: a checkpoint by its run folder and file."""
-    path = Path(spec)
-    return f"{path.parent.name}/{path.name}" if path.suffix in (".zip", ".pt") else spec
-
-
 def payoff_heatmap(rows: list[dict], path: str, title: str) -> None:
     """Heroes' win rate per hero policy (rows) x villain policy (columns), as a PNG."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from agents.crossplay import heatmap, policy_label
 
     heroes = list(dict.fromkeys(r["hero_policy"] for r in rows))
     villains = list(dict.fromkeys(r["villain_policy"] for r in rows))
-    grid = [[next(r["win_rate"] for r in rows
-                  if r["hero_policy"] == h and r["villain_policy"] == v) for v in villains]
-            for h in heroes]
-    heroes, villains = [_label(h) for h in heroes], [_label(v) for v in villains]
-    fig, ax = plt.subplots(figsize=(1.8 + 1.6 * len(villains), 1.2 + 0.6 * len(heroes)))
-    im = ax.imshow(grid, vmin=0.0, vmax=1.0, cmap="RdYlGn")
-    ax.set_xticks(range(len(villains)), villains, rotation=20, ha="right")
-    ax.set_yticks(range(len(heroes)), heroes)
-    for i, row in enumerate(grid):
-        for j, v in enumerate(row):
-            ax.text(j, i, f"{v:.2f}", ha="center", va="center")
-    ax.set_xlabel("villain policy")
-    ax.set_title(title, fontsize=9)
-    fig.colorbar(im, ax=ax, label="heroes' win rate")
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    grid = np.array([[next(r["win_rate"] for r in rows
+                           if r["hero_policy"] == h and r["villain_policy"] == v)
+                      for v in villains] for h in heroes])
+    heatmap(grid, [policy_label(h) for h in heroes], [policy_label(v) for v in villains],
+            path, title, xlabel="villain policy")
 
 
 if __name__ == "__main__":
