@@ -1,10 +1,13 @@
-"""Human-readable names: every action index, actions in context, decisions and targets."""
+"""Human-readable names: every action index, actions in context, decisions and targets,
+and which card an action or target is (``action_card``, ``target_card``: a ``CardRef`` whose
+rules text ``hon_env.content.card_text.card_text`` gives)."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from hon_env.content import Scenario
+from hon_env.content.card_text import CardRef
 from hon_env.content.tables import (
     CFG_FOCUS_TO_FLIP,
     CFG_N_SPACES,
@@ -63,6 +66,60 @@ def target_name(sc: Scenario, t: int, row: np.ndarray | None = None) -> str:
     seat = t - L.T_ALLY0
     name = sc.ally_names[seat] if seat < len(sc.ally_names) else ""
     return f"{name} (ally)" if name else f"ally of seat {seat}"
+
+
+def target_card(sc: Scenario, t: int, row: np.ndarray | None = None) -> CardRef | None:
+    """The card a target in the ``T_*`` numbering is, or None for a token (minions,
+    captured bystanders) or an empty slot; a nemesis slot needs the state ``row``
+    ([STATE_LEN]) to know the card dealt to it."""
+    if L.is_vcard_target(t):
+        c = L.vcard_of(t)
+        return CardRef("villain_card", c) if c < len(sc.villain_card_names) else None
+    if t == L.T_VILLAIN2:
+        return CardRef("villain", 1) if sc.two_fronts else None
+    if t < L.T_VILLAIN:
+        return CardRef("issue_card", t - L.T_I0) if sc.issue_card_names[t - L.T_I0] else None
+    if t == L.T_VILLAIN:
+        return CardRef("villain", 0)
+    if t < L.T_MINION:
+        card = int(row[L.NEM_CARD + t - L.T_NEM0]) if row is not None else -1
+        return CardRef("nemesis", card) if card >= 0 else None
+    if t in (L.T_MINION, L.T_CAPTURED):
+        return None
+    if t >= L.T_CRISIS0:
+        k = t - L.T_CRISIS0
+        return CardRef("crisis", k) if k < len(sc.crisis_card_names) else None
+    seat = t - L.T_ALLY0
+    return CardRef("ally", seat) if seat < len(sc.ally_names) and sc.ally_names[seat] else None
+
+
+def action_card(sc: Scenario, row: np.ndarray, action: int) -> CardRef | None:
+    """The card ``action`` names as an answer to the decision pending in ``row``
+    ([STATE_LEN]): the hand card played, used, sent back or discarded, the clue used,
+    the card targeted, the hero drafted; the Hero card for its ability or for becoming
+    Focused. None for an action that names no card (a move, a pass...)."""
+    seg, k = segment_of(action)
+    h = int(row[L.DEC_HERO])
+    hero = 0 <= h < sc.n_heroes
+    if seg in ("play", "card", "feat") and hero:
+        c = k // L.N_FEAT_KINDS if seg == "feat" else k
+        return CardRef("hero_card", c, h) if c < len(sc.hero_card_names[h]) else None
+    if seg == "use" and hero:
+        if k == L.USE_HERO_CARD:
+            return CardRef("hero", h)
+        if k == L.USE_ALLY_CARD:
+            return CardRef("ally", h) if sc.ally_names[h] else None
+        return CardRef("hero_card", k, h)
+    if seg == "focus" and hero:
+        return CardRef("hero", h)
+    if seg == "clue":
+        return CardRef("clue", k) if k < len(sc.clue_names) else None
+    if seg in ("target", "target2"):
+        return target_card(sc, k if seg == "target" else L.T_W0 + k, row)
+    if seg == "draft":
+        pool = sc.rules["draft"]["pool"] if sc.rules["draft"] else ()
+        return CardRef("draft", k) if k < len(pool) else None
+    return None
 
 
 def space_name(sc: Scenario, sp: int) -> str:

@@ -3,7 +3,8 @@ Minion, Bystander and crisis card) and docs/observation.md (every observation fe
 
 Each content file is first validated with the project's loader; the catalogue itself is
 rendered from the YAML as written (names, not compiled numbers). Effects are rendered op by
-op as short phrases (see ``op_text``).
+op as short phrases (see ``op_text``); what each card does comes from the pieces of
+``hon_env.content.card_text``, which the play front ends also show beside a card.
 
     python scripts/catalogue.py           # (re)write both pages
     python scripts/catalogue.py --check   # exit 1 if either page is out of date
@@ -21,6 +22,22 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from hon_env.content.card_text import ability_text as _ability_text  # noqa: E402
+from hon_env.content.card_text import (  # noqa: E402
+    ally_lines,
+    bystander_lines,
+    clue_parts,
+    crisis_lines,
+    enemy_numbers,
+    hero_card_parts,
+    issue_card_parts,
+    minion_lines,
+    per_hero,
+    scheme_back_text,
+    scheming_numbers,
+    villain_card_parts,
+    villain_numbers,
+)
 from hon_env.content.loader import (  # noqa: E402
     list_content,
     load_ally,
@@ -34,7 +51,6 @@ from hon_env.content.loader import (  # noqa: E402
     load_villain,
 )
 from hon_env.content.text import effect_text, op_text  # noqa: E402, F401 (op_text: tests)
-from hon_env.content.text import plural as _plural  # noqa: E402
 
 CONTENT_DIR = ROOT / "configs" / "content"
 OUT = ROOT / "docs" / "content.md"
@@ -47,7 +63,6 @@ HEADER = (
     "do not edit by hand (re-run the script instead)._\n"
 )
 
-FORM_WORDS = {"pilot": "while piloting", "mech": "while in the mech"}
 FORMS_NOTE = (
     "Forms: the normal side is the **pilot** side (the pilot token stands for the hero "
     "on the map and counts as a figure); the Focused side is the **mech** side (the mech "
@@ -56,33 +71,12 @@ FORMS_NOTE = (
     "would be defeated it is wrecked instead: no crisis, the card flips back and the pilot's "
     "damage returns; `eject` does the same by choice."
 )
-PASSIVE_WORDS = {"attack_dice": "attack die", "solve_dice": "solve die", "move": "move",
-                 "armor": "armor", "pierce": "pierce"}
-
-
 # --------------------------------------------------------------------------- effects
 
 
-def _per_hero(value: Any, per_hero: bool) -> str:
-    return f"{value} per hero" if per_hero else str(value)
-
-
-def _passive(data: dict[str, Any]) -> str:
-    parts = []
-    for key, word in PASSIVE_WORDS.items():
-        v = data.get(key, 0)
-        if v:
-            parts.append(f"+{v} {word}" if key in ("attack_dice", "solve_dice", "move")
-                         else f"{word} {v}")
-    return ", ".join(parts)
-
-
 def ability_text(ab: dict[str, Any] | None) -> str:
-    if not ab:
-        return "—"
-    name = f"**{ab['name']}** " if ab.get("name") else ""
-    body = _passive(ab) if ab["kind"] == "passive" else effect_text(ab.get("effect"))
-    return f"{name}({ab['kind']}): {body or '—'}"
+    """An ability with its name in bold."""
+    return _ability_text(ab, "**")
 
 
 def _cell(text: str) -> str:
@@ -114,34 +108,15 @@ def hero_section(ident: str) -> list[str]:
     out += _table(["side", "health", "attack", "solve", "ability"], sides) + [""]
     if d["hero_card"]["normal"].get("form") == "pilot":
         out += [FORMS_NOTE, ""]
-    rows = []
-    for c in d["cards"]:
-        parts = []
-        if c.get("effect"):
-            parts.append(effect_text(c["effect"]))
-        if c.get("ability"):
-            parts.append(ability_text(c["ability"]))
-        if c.get("passive") and _passive(c["passive"]):
-            when = FORM_WORDS.get(c["passive"].get("form", ""), "")
-            parts.append(f"while in play{' and ' + when if when else ''}: "
-                         + _passive(c["passive"]))
-        rows.append([c["name"], str(c.get("count", 1)), c["type"],
-                     "yes" if c.get("action") else "", "yes" if c.get("unique") else "",
-                     ", ".join(c.get("feats", [])), "; ".join(parts) or "—"])
+    rows = [[c["name"], str(c.get("count", 1)), c["type"],
+             "yes" if c.get("action") else "", "yes" if c.get("unique") else "",
+             ", ".join(c.get("feats", [])), "; ".join(hero_card_parts(c, "**")) or "—"]
+            for c in d["cards"]]
     total = sum(c.get("count", 1) for c in d["cards"])
     out += [f"**Deck** ({total} cards)", ""]
     out += _table(["card", "count", "type", "action", "unique", "feats", "effect / ability"],
                   rows)
     return out + [""]
-
-
-def _villain_numbers(c: dict[str, Any]) -> str:
-    if c["type"] == "lackey":
-        return (f"health {_per_hero(c['health'], c.get('health_per_hero', False))}, "
-                f"defense {c.get('defense', 0)}, inflict {c.get('inflict', 0)}")
-    if c["type"] == "peril":
-        return f"danger {_per_hero(c['danger'], c.get('danger_per_hero', False))}"
-    return ""
 
 
 def villain_section(ident: str) -> list[str]:
@@ -150,28 +125,15 @@ def villain_section(ident: str) -> list[str]:
     sch, sd = d["villain_card"]["scheming"], d["villain_card"]["showdown"]
     out = [f"### {d['name']} (`{ident}`)", "", "**Villain card**", ""]
     out += _table(["side", "numbers", "activate"], [
-        ["scheming", f"danger {_per_hero(sch['danger'], sch.get('danger_per_hero', False))}, "
-                     f"inflict {sch.get('inflict', 0)}", effect_text(sch.get("activate"))],
-        ["showdown", f"health {_per_hero(sd['health'], sd.get('health_per_hero', False))}, "
-                     f"defense {sd.get('defense', 0)}, inflict {sd.get('inflict', 0)}",
-         effect_text(sd.get("activate"))],
+        ["scheming", scheming_numbers(sch), effect_text(sch.get("activate"))],
+        ["showdown", enemy_numbers(sd), effect_text(sd.get("activate"))],
     ]) + [""]
     if d.get("lackey_colors"):
         out += [f"Lackey colours: {', '.join(d['lackey_colors'])}.", ""]
-    rows = []
-    for c in d["cards"]:
-        parts = []
-        for key in ("activate", "special", "showdown"):
-            if c.get(key):
-                parts.append(f"{key}: {effect_text(c[key])}")
-        if c.get("attach"):
-            a = c["attach"]
-            parts.append(f"attach to the {a['to']}: +{a.get('defense', 0)} defense")
-        if c.get("crisis"):
-            parts.append(f"Crisis trait, stays in the issue play area: {effect_text(c['crisis'])}")
-        rows.append([c["name"], c["type"], str(c.get("count", 1)), c.get("color", ""),
-                     _villain_numbers(c), ", ".join(c.get("ploys", [])),
-                     "; ".join(parts) or "—", c.get("scaling", "none")])
+    rows = [[c["name"], c["type"], str(c.get("count", 1)), c.get("color", ""),
+             villain_numbers(c), ", ".join(c.get("ploys", [])),
+             "; ".join(villain_card_parts(c)) or "—", c.get("scaling", "none")]
+            for c in d["cards"]]
     total = sum(c.get("count", 1) for c in d["cards"])
     out += [f"**Villain deck** ({total} cards)", ""]
     out += _table(["card", "type", "count", "colour", "numbers", "ploy icons", "effects",
@@ -179,27 +141,12 @@ def villain_section(ident: str) -> list[str]:
     return out + [""]
 
 
-def _back_text(b: dict[str, Any]) -> str:
-    kind = b.get("type", "none")
-    text = f"**{b['name']}** ({kind})"
-    if kind == "problem":
-        text += f": danger {b.get('danger')}"
-        if b.get("location"):
-            text += f" at {b['location']}"
-    elif kind == "enemy":
-        text += (f": health {b.get('health')}, defense {b.get('defense', 0)}, "
-                 f"inflict {b.get('inflict', 0)}")
-    if b.get("activate"):
-        text += f"; activate: {effect_text(b['activate'])}"
-    return text
-
-
 def issue_section(ident: str) -> list[str]:
     load_issue(ident, CONTENT_DIR)
     d = _read("issues", ident)
     out = [f"### {d['name']} (`{ident}`)", ""]
     loss = d.get("loss")
-    reach = _per_hero(loss["at_least"], loss.get("at_least_per_hero", False)) if loss else ""
+    reach = per_hero(loss["at_least"], loss.get("at_least_per_hero", False)) if loss else ""
     out.append("- Loss: " + (f"{loss['counter']} reaches {reach}" if loss
                              else "none beyond the standard ones"))
     out.append("- Counters: " + (", ".join(d.get("counters", [])) or "none"))
@@ -211,32 +158,12 @@ def issue_section(ident: str) -> list[str]:
               for k, v in sorted(d["board"]["panels"].items())]
     out += ["**Panels**", ""] + _table(["panel", "name", "colour", "scheme effect"], panels)
     schemes = [[s["name"], str(s["panel"]),
-                _per_hero(s["danger"], s.get("danger_per_hero", False)),
-                _back_text(s["back"])] for s in d["schemes"]]
+                per_hero(s["danger"], s.get("danger_per_hero", False)),
+                scheme_back_text(s["back"], "**")] for s in d["schemes"]]
     out += ["", "**Scheme cards**", ""]
     out += _table(["scheme side", "panel", "danger", "other side"], schemes)
-    rows = []
-    for c in d.get("cards", []):
-        parts = []
-        if c.get("bystander"):
-            parts.append("bystander character: its token replaces a bystander")
-            if c.get("rescued"):
-                parts.append(f"when rescued (for the rescuer): {effect_text(c['rescued'])}")
-            if c.get("captured"):
-                parts.append(f"when captured: {effect_text(c['captured'])}")
-        if c.get("crisis"):
-            parts.append(f"Crisis trait, stays in the issue play area: {effect_text(c['crisis'])}")
-        if c.get("effect"):
-            parts.append(effect_text(c["effect"]))
-        if c.get("stays"):
-            s = c["stays"]
-            stay = f"stays as a problem: danger {s.get('danger')}"
-            if s.get("location"):
-                stay += f" at {s['location']}"
-            if s.get("activate"):
-                stay += f"; activate: {effect_text(s['activate'])}"
-            parts.append(stay)
-        rows.append([c["name"], str(c.get("count", 1)), "; ".join(parts) or "—"])
+    rows = [[c["name"], str(c.get("count", 1)), "; ".join(issue_card_parts(c)) or "—"]
+            for c in d.get("cards", [])]
     out += ["", "**Issue cards**", ""] + _table(["card", "count", "effect"], rows)
     return out + [""]
 
@@ -244,16 +171,8 @@ def issue_section(ident: str) -> list[str]:
 def clues_section(ident: str) -> list[str]:
     load_clues(ident, CONTENT_DIR)
     d = _read("clues", ident)
-    rows = []
-    for c in d["cards"]:
-        parts = []
-        dice = c.get("dice") or {}
-        for key in ("attack", "solve"):
-            if dice.get(key):
-                parts.append(f"+{_plural(dice[key], key + ' die', key + ' dice')}")
-        if c.get("effect"):
-            parts.append(effect_text(c["effect"]))
-        rows.append([c["name"], str(c.get("count", 1)), ", ".join(parts) or "—"])
+    rows = [[c["name"], str(c.get("count", 1)), ", ".join(clue_parts(c)) or "—"]
+            for c in d["cards"]]
     total = sum(c.get("count", 1) for c in d["cards"])
     out = [f"### `{ident}` ({total} cards)", ""]
     return out + _table(["card", "count", "effect"], rows) + [""]
@@ -267,12 +186,9 @@ def nemesis_section(ident: str) -> list[str]:
     out.append(f"- Setup: {effect_text(d.get('setup'))}")
     out += [""] + _table(["side", "name", "numbers", "activate"], [
         ["scheme", sch["name"],
-         f"danger {_per_hero(sch['danger'], sch.get('danger_per_hero', False))}",
+         f"danger {per_hero(sch['danger'], sch.get('danger_per_hero', False))}",
          effect_text(sch.get("activate"))],
-        ["enemy", en["name"],
-         f"health {_per_hero(en['health'], en.get('health_per_hero', False))}, "
-         f"defense {en.get('defense', 0)}, inflict {en.get('inflict', 0)}",
-         effect_text(en.get("activate"))],
+        ["enemy", en["name"], enemy_numbers(en), effect_text(en.get("activate"))],
     ])
     return out + [""]
 
@@ -288,39 +204,22 @@ def _optional_card(kind_dir: str, ident: str,
 
 def minion_section(ident: str) -> list[str]:
     d, out = _optional_card("minions", ident, load_minion)
-    out.append(f"- Each of its 5 minions: health {d['health']}, inflict {d['inflict']}")
-    out.append(f"- Setup: {effect_text(d.get('setup'))}")
-    out.append(f"- When one is defeated (for the hero who defeated it): "
-               f"{effect_text(d.get('defeated'))}")
-    return out + [""]
+    return out + [f"- {line}" for line in minion_lines(d)] + [""]
 
 
 def bystander_section(ident: str) -> list[str]:
     d, out = _optional_card("bystanders", ident, load_bystander)
-    out.append("- 4 bystander figures, replacing 4 normal bystander tokens")
-    out.append(f"- Setup: {effect_text(d.get('setup'))}")
-    out.append(f"- When one is rescued (for the rescuing hero): {effect_text(d.get('rescued'))}")
-    out.append(f"- When one is captured: {effect_text(d.get('captured'))}")
-    out.append(f"- When one is defeated: {effect_text(d.get('defeated'))}")
-    return out + [""]
+    return out + [f"- {line}" for line in bystander_lines(d)] + [""]
 
 
 def crisis_section(ident: str) -> list[str]:
     d, out = _optional_card("crises", ident, load_crisis)
-    out.append(f"- Setup: {effect_text(d.get('setup'))}")
-    out.append(f"- Crisis: {effect_text(d.get('crisis'))}")
-    if "danger" in d:  # a problem card, solved at its crisis token
-        out.append(f"- Danger {_per_hero(d['danger'], d.get('danger_per_hero', False))}, "
-                   f"crisis token at {d['token']['at']}")
-        out.append(f"- Solved (for the solver, after its clue): {effect_text(d.get('solved'))}")
-    return out + [""]
+    return out + [f"- {line}" for line in crisis_lines(d)] + [""]
 
 
 def ally_section(ident: str) -> list[str]:
     d, out = _optional_card("allies", ident, load_ally)
-    out.append(f"- Health {d['health']}, attack {d['attack']}, solve {d['solve']}")
-    out.append(f"- Ability: {ability_text(d['ability'])}")
-    return out + [""]
+    return out + [f"- {line}" for line in ally_lines(d, "**")] + [""]
 
 
 def build() -> str:

@@ -160,3 +160,47 @@ def test_villain_players_and_their_errors():
         parse_players(2, ["v"], "heuristic", "scripted")
     with pytest.raises(SystemExit):
         main(["--villain-player", "random"])  # origin_story has no villain agent
+
+
+def _line_with(text: str, *parts: str) -> str:
+    """The first output line holding every one of ``parts`` ("" if none does)."""
+    return next((line for line in text.splitlines() if all(p in line for p in parts)), "")
+
+
+def test_card_text_beside_the_hand_and_the_card_commands():
+    """Each card of the hand shows its rules text beside its name; ``c N`` prints card N
+    of the hand in full, ``c`` the whole hand, ``t`` the cards in play, ``?`` the
+    commands; a bad ``c N`` is named. Seed 5 deals Majesty a Backhand."""
+    from hon_env.content.card_text import card_text
+    from hon_env.play.terminal import COMMANDS
+
+    sc = load_scenario("origin_story", heroes=["majesty"])
+    snap_hand = Game(sc, seed=5).snapshot()["heroes"][0]["hand"]
+    assert "Backhand" in snap_hand and "Throne Breaker" in snap_hand
+    backhand = "deal 1 damage to an enemy within 1 (instant; feats: toughness)"
+    first = snap_hand[0]
+    first_text = card_text(sc, "hero_card", sc.hero_card_names[0].index(first))
+    console, out = _console()
+    main(["--heroes", "majesty", "--seed", "5", "--no-save"],
+         stdin=Keys(["c 1", "c", "c 9", "t", "?", "q"], None), console=console)
+    text = out.getvalue()
+    # the hand table: number, name, text on one line; the actions table names the card too
+    hand_table = text.split("Your hand (Majesty, seat 1)", 1)[1].split("majesty decides", 1)[0]
+    k = snap_hand.index("Backhand") + 1
+    assert _line_with(hand_table, f"│ {k} ", "Backhand", backhand), hand_table
+    assert _line_with(text, "send back Backhand", "deal 1 damage to an enemy within 1")
+    # c 1: card 1 of the hand in full, then c: every card of the hand numbered
+    after = text.split("?]: c 1\n", 1)[1]
+    assert after.startswith(f"1 {first}: {first_text}\n")
+    whole = after.split("?]: c\n", 1)[1].split("\nchoice [", 1)[0]
+    assert [line.split(":")[0] for line in whole.splitlines()] == [
+        f"{k} {name}" for k, name in enumerate(snap_hand, start=1)]
+    assert f"no card '9' in your hand (1-{len(snap_hand)})" in text
+    # t: the cards in play by area, with the Hero card and the Villain card read out
+    in_play = text.split("?]: t\n", 1)[1].split("\nchoice [", 1)[0]
+    assert "1 Majesty: Hero card" in in_play and "Regal Bearing (exhaust): prevent 1" in in_play
+    assert "Villain\nDowager: scheming: danger" in in_play
+    # ?: every command with what it does
+    helped = text.split("?]: ?\n", 1)[1]
+    for key, what in COMMANDS:
+        assert _line_with(helped, key if key != "1..n" else "1..", what[:40]), key

@@ -1,8 +1,9 @@
 """Short English phrases for effects, from the YAML as written (names, not compiled numbers).
 
 ``effect_text([{op: damage_hero, n: 1, who: each}])`` is ``"deal 1 damage to each hero"``.
-The content catalogue (``scripts/catalogue.py``) and ``Game.snapshot`` (crisis cards) use
-the same phrases; an op without a phrase reads as ``name(param=value, ...)``.
+The content catalogue (``scripts/catalogue.py``), the text of single cards that the play
+front ends show (``content/card_text.py``) and ``Game.snapshot`` (crisis cards) use the
+same phrases; an op without a phrase reads as ``name(param=value, ...)``.
 """
 
 from __future__ import annotations

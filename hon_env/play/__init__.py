@@ -5,6 +5,9 @@
 - ``hon_env.play.gamelog``: the game's log in words, one entry per decision.
 - ``hon_env.play.scene`` / ``hon_env.play.svg``: the board as drawing primitives and as SVG.
 - ``hon_env.play.match``: a game between human seats and policies, with undo.
+- ``hon_env.play.cards``: the cards a person can see, with their rules text
+  (``hon_env.content.card_text``); ``hon_env.play.cardhtml``: their chips and panel in the
+  browser pages.
 - ``hon_env.play.terminal`` (``hon-play``), ``hon_env.play.web`` (``hon-play --web``) and
   ``hon_env.play.viewer`` (``hon-replay``): the front ends.
 

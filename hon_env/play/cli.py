@@ -9,6 +9,9 @@
     hon-play --scenario mastermind --seat villain  # you are the villain agent
     hon-play --scenario mastermind --villain-player random  # you play Majesty
 
+In the terminal, ``?`` lists the commands: ``c N`` reads card N of your hand, ``t`` the
+cards in play. In the browser, hover over a card or click it to read what it does.
+
 The replay is saved at the end (``--save``; default ``replays/<scenario>-seed<N>-<time>.json``),
 and ``hon-replay FILE -o game.html`` turns it into a page to step through.
 """

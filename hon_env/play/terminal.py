@@ -1,12 +1,17 @@
 """Playing in the terminal (``hon-play``), drawn with ``rich``.
 
 Each time a human seat decides: the board (``hon_env.render.render_ansi``), the deciding
-hero's hand and the legal actions numbered 1..n, then one line of input:
+hero's hand numbered 1..k with each card's rules text (cut short), and the legal actions
+numbered 1..n with the text of the card each one names, then one line of input:
 
     a number   answer with that action
+    c N        read card N of your hand in full (c alone: every card of your hand)
+    t          read every card in play: Hero cards, threat areas, play areas, clues, ...
     u          undo your latest decision (and the teammates' answers after it)
     l          show the game's log          b   show the board again
-    q          quit (the replay is saved)
+    q          quit (the replay is saved)   ?   list these commands
+
+Card text comes from ``hon_env.content.card_text`` through ``hon_env.play.cards``.
 
 The input is any text stream (``sys.stdin`` by default), so a test can play a whole game
 with scripted lines.
@@ -22,12 +27,25 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from hon_env.core import layout as L
+from hon_env.play import cards
 from hon_env.play.gamelog import format_entry
 from hon_env.play.match import Match
 from hon_env.render import render_ansi
 
-HELP = "number = play it, u = undo, l = log, b = board, q = quit"
+HELP = ("number = play it, c N = read card N of your hand, t = cards in play, u = undo, "
+        "l = log, b = board, q = quit, ? = help")
+COMMANDS = (  # what ``?`` prints
+    ("1..n", "answer with that action (the numbered list of legal actions)"),
+    ("c N", "read card N of your hand in full (c alone: every card of your hand)"),
+    ("t", "read every card in play: Hero cards, threat areas, play areas, clues, allies, "
+          "the Villain card, crisis and special cards"),
+    ("u", "undo your latest decision (and the teammates' answers after it)"),
+    ("l", "show the game's log"),
+    ("b", "show the board again"),
+    ("q", "quit (the replay is saved)"),
+    ("?", "list these commands"),
+)
+MIN_TEXT = 24  # narrowest card-text column worth showing beside a table's other columns
 
 
 def board_text(match: Match) -> str:
@@ -41,21 +59,82 @@ def _show_board(console: Console, match: Match) -> None:
 
 def _show_decision(console: Console, match: Match) -> None:
     g = match.game
-    seat = g.current_seat
     if match.last_action:
         console.print(f"[dim]last action:[/dim] {match.last_action}")
-    if seat == L.VILLAIN_SEAT:
-        console.print("[bold]Your hand[/bold] (the villain, hidden from the heroes): "
-                      + (", ".join(g.villain_hand()) or "-"))
+    hand = cards.hand(g, g.current_seat)
+    if hand:
+        table = Table(title=cards.hand_title(g, g.current_seat), title_justify="left")
+        table.add_column("c", justify="right", style="bold magenta")
+        table.add_column("card", style="bold")
+        table.add_column("what it does (c N: in full)")
+        room = _room(console, str(len(hand)), [c.name for c in hand])
+        for k, c in enumerate(hand, start=1):
+            table.add_row(str(k), c.name, cards.short(c.text, room))
+        console.print(table)
     else:
-        hero = g.snapshot()["heroes"][seat]
-        console.print(f"[bold]Your hand[/bold] ({hero['name']}, seat {seat + 1}): "
-                      + (", ".join(hero["hand"]) or "-"))
-    table = Table(title=f"{g.current_agent} decides: {g.decision}", show_lines=False)
+        console.print(f"[bold]{cards.hand_title(g, g.current_seat)}[/bold]: -")
+    table = Table(title=f"{g.current_agent} decides: {g.decision}", title_justify="left")
     table.add_column("#", justify="right", style="bold cyan")
     table.add_column("action")
-    for k, (_, words) in enumerate(match.legal_moves(), start=1):
-        table.add_row(str(k), words)
+    table.add_column("card text", style="dim")
+    moves = match.legal_moves()
+    room = _room(console, str(len(moves)), [words for _, words in moves])
+    for k, (a, words) in enumerate(moves, start=1):
+        c = cards.action_card(g, a)
+        table.add_row(str(k), words, cards.short(c.text, room) if c else "")
+    console.print(table)
+
+
+def _room(console: Console, number: str, names: list[str]) -> int:
+    """Characters left for a card's text in a table of (number, ``names``, text) columns
+    on one line of ``console`` (each column takes 3 more for its padding and border), so
+    the text is cut with "…" rather than wrapped; at least ``MIN_TEXT``."""
+    used = len(number) + max((len(n) for n in names), default=0) + 3 * 3 + 1
+    return max(MIN_TEXT, console.width - used)
+
+
+def _show_card(console: Console, c: cards.Card, number: int | None = None) -> None:
+    """One card in full: its number in the hand, name and rules text."""
+    label = f"{number} " if number is not None else ""
+    console.print(Text.assemble((f"{label}{c.name}", "bold"), ": ", c.text))
+
+
+def read_hand_card(console: Console, match: Match, arg: str) -> bool:
+    """``c N`` (``arg`` is ``N``, or "" for the whole hand): print the card(s) in full;
+    False when ``N`` names no card of the hand."""
+    hand = cards.hand(match.game, match.game.current_seat)
+    if not arg:
+        for k, c in enumerate(hand, start=1):
+            _show_card(console, c, k)
+        if not hand:
+            console.print("(your hand is empty)")
+        return True
+    if not arg.isdigit() or not 1 <= int(arg) <= len(hand):
+        span = f"1-{len(hand)}" if hand else "your hand is empty"
+        console.print(Text(f"no card {arg!r} in your hand ({span})", style="red"))
+        return False
+    _show_card(console, hand[int(arg) - 1], int(arg))
+    return True
+
+
+def show_in_play(console: Console, match: Match) -> None:
+    """``t``: every public card in play with its rules text, area by area."""
+    areas = cards.in_play(match.game)
+    for title, area in areas:
+        console.print(Text(title, style="bold underline"))
+        for c in area:
+            _show_card(console, c)
+    if not areas:
+        console.print("(no cards in play yet)")
+
+
+def show_commands(console: Console, n_moves: int) -> None:
+    """``?``: the commands, one a line."""
+    table = Table(title="commands", title_justify="left", show_header=False)
+    table.add_column(style="bold cyan")
+    table.add_column()
+    for key, what in COMMANDS:
+        table.add_row(key.replace("n", str(n_moves)) if key == "1..n" else key, what)
     console.print(table)
 
 
@@ -71,6 +150,7 @@ def play_terminal(match: Match, console: Console | None = None, stdin: TextIO | 
     console.print(Panel(f"{match.scenario.issue_name} vs {match.scenario.villain_name}, "
                         f"seed {match.seed}\nseats: {names}\n{HELP}", title="Hour of Need"))
     show_board = True
+    show_decision = True  # False after c, t and ?: their text stays just above the prompt
     while True:
         for entry in match.advance():
             if show_bots:
@@ -83,10 +163,11 @@ def play_terminal(match: Match, console: Console | None = None, stdin: TextIO | 
             return "over"
         if show_board:
             _show_board(console, match)
-        show_board = True
-        _show_decision(console, match)
+        if show_decision:
+            _show_decision(console, match)
+        show_board = show_decision = True
         moves = match.legal_moves()
-        console.print(f"choice [1-{len(moves)}, u, l, b, q]: ", end="")
+        console.print(f"choice [1-{len(moves)}, c N, t, u, l, b, q, ?]: ", end="")
         line = stdin.readline()
         if not line:
             console.print("\nend of input")
@@ -110,6 +191,18 @@ def play_terminal(match: Match, console: Console | None = None, stdin: TextIO | 
             show_board = False
             continue
         if choice == "b":
+            continue
+        if choice == "?":
+            show_commands(console, len(moves))
+            show_board = show_decision = False
+            continue
+        if choice == "t":
+            show_in_play(console, match)
+            show_board = show_decision = False
+            continue
+        if choice[:1] == "c" and (choice[1:2] in ("", " ") or choice[1:].isdigit()):  # c, c N
+            read_hand_card(console, match, choice[1:].strip())
+            show_board = show_decision = False
             continue
         if not choice.isdigit() or not 1 <= int(choice) <= len(moves):
             console.print(f"[red]{choice!r} is not a choice: {HELP} (1-{len(moves)})[/red]")

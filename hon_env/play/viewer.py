@@ -8,6 +8,10 @@ check). The page embeds the empty board once and, per position, the SVG of what 
 and the log entry of the answer given there: step with the buttons or the arrow keys, jump
 with the slider or by clicking a log line, play it back with Play. Hands show as the
 board shows them (Hour of Need is cooperative: the heroes talk about their cards).
+
+Beside the board, the cards of each position (every hero's hand, then the cards in play,
+``hon_env.play.cards``) show as chips with their rules text on hover and in a panel on
+click; a log line that names a card has its text as a tooltip.
 """
 
 from __future__ import annotations
@@ -19,6 +23,8 @@ from collections.abc import Sequence
 from html import escape
 from pathlib import Path
 
+from hon_env.game import Game
+from hon_env.play import cardhtml, cards
 from hon_env.play.gamelog import apply_logged, format_entry, seat_labels, seat_player
 from hon_env.play.replay import Replay
 from hon_env.play.scene import HEIGHT, WIDTH, dynamic_layer, static_layer
@@ -26,28 +32,64 @@ from hon_env.play.svg import FONT, primitives_to_svg
 
 
 def replay_frames(replay: Replay) -> dict:
-    """The viewer's data: the static board, per position its dynamic SVG, and the log."""
+    """The viewer's data: the static board, per position its dynamic SVG, and the log.
+
+    With the cards: ``cards`` (``{key: {"name", "text"}}``, every card shown), ``views``
+    (distinct lists of ``[area title, [card keys]]``), ``frame_cards`` (per position, its
+    index in ``views``) and ``log_cards`` (per log line, the key of the card its answer
+    names, or None).
+    """
     scenario = replay.load_scenario()
     game = replay.new_game(scenario)
     frames = [primitives_to_svg(dynamic_layer(game))]
-    log = []
+    shown: dict[str, dict[str, str]] = {}
+    views: dict[str, int] = {}  # a view as JSON -> its index
+    frame_cards = [_view(game, shown, views)]
+    log, log_cards = [], []
     for i, a in enumerate(replay.actions):
         player = seat_player(replay.players, game.current_seat, scenario.n_heroes)
+        named = cards.action_card(game, a)
+        log_cards.append(_keep(named, shown) if named else None)
         entry = apply_logged(game, a, player, i)
         log.append(format_entry(entry))
         frames.append(primitives_to_svg(dynamic_layer(game, entry["text"])))
+        frame_cards.append(_view(game, shown, views))
     title = (f"{scenario.issue_name} vs {scenario.villain_name}, seed {replay.seed}: "
              f"{game.outcome or 'unfinished'}")
     seats = seat_labels(scenario, replay.players)
     return {"title": title, "seats": seats, "static": primitives_to_svg(static_layer(scenario)),
-            "frames": frames, "log": log}
+            "frames": frames, "log": log, "cards": shown, "views": [json.loads(v) for v in views],
+            "frame_cards": frame_cards, "log_cards": log_cards}
+
+
+def _keep(card: cards.Card, shown: dict[str, dict[str, str]]) -> str:
+    """Note ``card`` among the cards shown; returns its key (``key/name`` when the card
+    showed another name before: a nemesis shows the name of its side)."""
+    key = card.key
+    if shown.setdefault(key, {"name": card.name, "text": card.text})["name"] != card.name:
+        key = f"{key}/{card.name}"
+        shown.setdefault(key, {"name": card.name, "text": card.text})
+    return key
+
+
+def _view(game: Game, shown: dict[str, dict[str, str]], views: dict[str, int]) -> int:
+    """The index of this position's cards (every hero's hand as the board shows it, then
+    the cards in play) in ``views``, adding it when new: positions share their views."""
+    sc = game.scenario
+    areas = [(f"{h + 1} {sc.hero_names[h]}: hand", cards.hand(game, h))
+             for h in range(sc.n_heroes)]
+    areas += cards.in_play(game)
+    view = json.dumps([[title, [_keep(c, shown) for c in area]] for title, area in areas
+                       if area])
+    return views.setdefault(view, len(views))
 
 
 def viewer_html(replay: Replay) -> str:
     """The self-contained page (no network access needed to show it)."""
     data = replay_frames(replay)
     payload = json.dumps(data).replace("</", "<\\/")  # safe inside <script>
-    return (PAGE.replace("%TITLE%", escape(data["title"]))
+    return (PAGE.replace("%CARD_CSS%", cardhtml.CSS).replace("%CARD_PANEL%", cardhtml.PANEL)
+            .replace("%CARD_JS%", cardhtml.JS).replace("%TITLE%", escape(data["title"]))
             .replace("%DATA%", payload)
             .replace("%SVG_OPEN%", f'<svg xmlns="http://www.w3.org/2000/svg" '
                      f'viewBox="0 0 {WIDTH} {HEIGHT}" font-family="{FONT}">'))
@@ -93,7 +135,8 @@ body { font-family: DejaVu Sans, Verdana, sans-serif; margin: 12px; background: 
 #log div.current { background: #fff3c4; font-weight: bold; }
 #controls button { min-width: 44px; }
 #pos { width: 100%; }
-</style></head>
+#cards { max-height: 300px; overflow-y: auto; margin-top: 6px; }
+%CARD_CSS%</style></head>
 <body>
 <h3>%TITLE%</h3>
 <div id="wrap">
@@ -110,11 +153,15 @@ body { font-family: DejaVu Sans, Verdana, sans-serif; margin: 12px; background: 
     </div>
     <input id="pos" type="range" min="0" value="0">
     <div id="log"></div>
+    <div id="cards"></div>
   </div>
 </div>
+%CARD_PANEL%
 <script>
 "use strict";
 const DATA = %DATA%;
+%CARD_JS%
+function cardOf(key) { return {key: key, name: DATA.cards[key].name, text: DATA.cards[key].text}; }
 const n = DATA.frames.length - 1;
 let pos = 0;
 let timer = null;
@@ -126,6 +173,7 @@ const log = document.getElementById("log");
 DATA.log.forEach((line, i) => {
   const div = document.createElement("div");
   div.textContent = line;
+  if (DATA.log_cards[i]) { div.title = cardTitle(cardOf(DATA.log_cards[i])); }
   div.addEventListener("click", () => go(i + 1));
   log.appendChild(div);
 });
@@ -133,6 +181,8 @@ DATA.log.forEach((line, i) => {
 function go(k) {
   pos = Math.max(0, Math.min(n, k));
   document.getElementById("dynamic").innerHTML = DATA.frames[pos];
+  cardAreas(document.getElementById("cards"), DATA.views[DATA.frame_cards[pos]].map(
+    ([title, keys]) => ({title: title, cards: keys.map(cardOf)})));
   slider.value = pos;
   document.getElementById("where").textContent = "position " + pos + " / " + n;
   document.body.dataset.position = pos;

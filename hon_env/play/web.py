@@ -2,7 +2,10 @@
 
 Standard library only (``http.server``). The page shows the SVG board, the legal actions
 as buttons, the teammates' answers one by one (the page asks the server for the next
-policy move every ``BOT_DELAY_MS``), the game's log, undo and the replay download.
+policy move every ``BOT_DELAY_MS``), the game's log, undo and the replay download. Every
+card shown (a human's hand, an action's card, the cards in play) carries its rules text
+(``hon_env.play.cards``): as a tooltip on hover, and in a small panel on click or tap (the
+``?`` beside an action button, since clicking the button itself answers).
 
 JSON endpoints (all answer the state below, or ``{"error": ...}`` with status 400):
 
@@ -12,9 +15,12 @@ JSON endpoints (all answer the state below, or ``{"error": ...}`` with status 40
     POST /api/undo             take back the latest human decision
     GET  /api/replay           the replay JSON so far
 
-The state: ``svg`` (the board), ``legal`` (``[{"action", "text"}]``, for a human decision
-only), ``human_to_move``, ``over``, ``outcome``, ``deciding``, ``decision``, ``players``,
-``log`` (lines) and ``actions`` (how many answers so far).
+The state: ``svg`` (the board), ``legal`` (``[{"action", "text", "card"}]``, for a human
+decision only; ``card`` is the card the action names or null), ``hand`` (``{"title",
+"cards"}``: the deciding human's hand, else the first human seat's; null without one or
+during a draft), ``in_play`` (``[{"title", "cards"}]``, ``cards.in_play``),
+``human_to_move``, ``over``, ``outcome``, ``deciding``, ``decision``, ``players``, ``log``
+(lines) and ``actions`` (how many answers so far). A card is ``{"key", "name", "text"}``.
 """
 
 from __future__ import annotations
@@ -25,7 +31,9 @@ import webbrowser
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from hon_env.core import layout as L
 from hon_env.game import IllegalActionError
+from hon_env.play import cardhtml, cards
 from hon_env.play.gamelog import format_entry
 from hon_env.play.match import Match
 from hon_env.play.svg import render_svg
@@ -38,15 +46,33 @@ def game_state(match: Match) -> dict[str, Any]:
     """What the page shows (see the module documentation)."""
     g = match.game
     human = match.human_to_move
+    legal = []
+    for a, t in match.legal_moves() if human else []:
+        c = cards.action_card(g, a)
+        legal.append({"action": a, "text": t, "card": c.to_dict() if c else None})
     return {
         "svg": render_svg(g, match.last_action),
-        "legal": [{"action": a, "text": t} for a, t in match.legal_moves()] if human else [],
+        "legal": legal,
+        "hand": _hand(match),
+        "in_play": [{"title": title, "cards": [c.to_dict() for c in area]}
+                    for title, area in cards.in_play(g)],
         "human_to_move": human, "over": match.over, "outcome": g.outcome,
         "loss_reason": g.loss_reason, "deciding": g.current_agent, "decision": g.decision,
         "players": match.seat_labels(),
         "log": [format_entry(e) for e in match.log], "actions": len(match.actions),
         "can_undo": any(match.player(e["seat"]) == "human" for e in match.log),
     }
+
+
+def _hand(match: Match) -> dict[str, Any] | None:
+    """The hand a human looks at: the deciding human seat's, else the first human seat's
+    (None when no human plays, while the heroes are drafted and after the game)."""
+    seats = match.human_seats
+    if match.over or not seats or match.game.state[0, L.DRAFTING]:
+        return None
+    seat = match.game.current_seat if match.human_to_move else seats[0]
+    return {"title": cards.hand_title(match.game, seat),
+            "cards": [c.to_dict() for c in cards.hand(match.game, seat)]}
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -145,13 +171,15 @@ body { font-family: DejaVu Sans, Verdana, sans-serif; margin: 12px; background: 
 #board svg { width: 100%; height: auto; background: white; border: 1px solid #ccc; }
 #board { flex: 1 1 auto; min-width: 700px; }
 #side { width: 360px; flex: 0 0 360px; }
-#actions button { display: block; width: 100%; text-align: left; margin: 2px 0;
-  padding: 4px 6px; font-size: 13px; cursor: pointer; }
+#actions .move { display: flex; gap: 4px; margin: 2px 0; }
+#actions button { padding: 4px 6px; font-size: 13px; cursor: pointer; }
+#actions button.action { flex: 1 1 auto; text-align: left; }
+#actions button.card-info { flex: 0 0 28px; }
 #log { height: 260px; overflow-y: auto; font-size: 12px; background: white;
   border: 1px solid #ccc; padding: 4px; white-space: pre-wrap; }
 #status { font-weight: bold; margin: 6px 0; }
 #error { color: #b00020; min-height: 1em; }
-</style></head>
+%CARD_CSS%</style></head>
 <body>
 <div id="wrap">
   <div id="board"></div>
@@ -160,15 +188,20 @@ body { font-family: DejaVu Sans, Verdana, sans-serif; margin: 12px; background: 
     <div id="status">loading...</div>
     <div id="error"></div>
     <div id="actions"></div>
+    <div id="hand"></div>
+    <details id="in-play-box" open><summary>Cards in play (click one to read it)</summary>
+      <div id="in-play"></div></details>
     <p><button id="undo">Undo my last decision</button>
        <a id="download" href="/api/replay" download="replay.json">Download replay</a></p>
     <h4>Log</h4>
     <div id="log"></div>
   </div>
 </div>
+%CARD_PANEL%
 <script>
 "use strict";
 const BOT_DELAY_MS = %BOT_DELAY_MS%;
+%CARD_JS%
 let busy = false;
 
 async function call(path, body) {
@@ -195,13 +228,28 @@ function show(state) {
   const actions = document.getElementById("actions");
   actions.replaceChildren();
   for (const move of state.legal) {
+    const row = document.createElement("div");
+    row.className = "move";
     const b = document.createElement("button");
     b.className = "action";
     b.dataset.action = move.action;
     b.textContent = move.text;
     b.addEventListener("click", () => post("/api/act", {action: move.action}));
-    actions.appendChild(b);
+    row.appendChild(b);
+    if (move.card) {  // hover: the card's text; "?": the panel (a click on b answers)
+      b.title = cardTitle(move.card);
+      const info = document.createElement("button");
+      info.className = "card-info";
+      info.textContent = "?";
+      info.title = "read " + move.card.name;
+      info.dataset.key = move.card.key;
+      info.addEventListener("click", () => showCard(move.card));
+      row.appendChild(info);
+    }
+    actions.appendChild(row);
   }
+  cardAreas(document.getElementById("hand"), state.hand ? [state.hand] : []);
+  cardAreas(document.getElementById("in-play"), state.in_play);
   document.getElementById("undo").disabled = !state.can_undo;
   const log = document.getElementById("log");
   log.textContent = state.log.join("\\n");
@@ -231,4 +279,5 @@ call("/api/state").then(show).catch(e => {
 });
 </script>
 </body></html>
-""".replace("%BOT_DELAY_MS%", str(BOT_DELAY_MS))
+""".replace("%BOT_DELAY_MS%", str(BOT_DELAY_MS)).replace("%CARD_CSS%", cardhtml.CSS).replace(
+    "%CARD_PANEL%", cardhtml.PANEL).replace("%CARD_JS%", cardhtml.JS)
