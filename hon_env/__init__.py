@@ -6,11 +6,11 @@ Entry points:
 - ``load_scenario`` / ``list_content``: the YAML content, compiled and validated.
 - ``action_meanings``: a name for every index of the flat action space.
 - ``vector_env``: thousands of games per step as batched arrays.
-- ``hour_of_need_v7``: the PettingZoo module (``.env()``, ``.parallel_env()``, ``.raw_env()``).
-- ``HourOfNeedEnv``: single-agent Gymnasium env, registered as ``hon_env/HourOfNeed-v7``;
+- ``hour_of_need_v8``: the PettingZoo module (``.env()``, ``.parallel_env()``, ``.raw_env()``).
+- ``HourOfNeedEnv``: single-agent Gymnasium env, registered as ``hon_env/HourOfNeed-v8``;
   ``gymnasium.make_vec`` of that id gives the batched engine (``envs.gym_vector``).
 - ``HourOfNeedVillainEnv`` (``hon_env.envs.villain_env``), registered as
-  ``hon_env/HourOfNeedVillain-v7``: the Mastermind variant's villain agent as a
+  ``hon_env/HourOfNeedVillain-v8``: the Mastermind variant's villain agent as a
   single-agent env, the heroes played by a fixed policy (``docs/mastermind.md``).
 - ``hon_env.positions``: build positions by hand.
 - ``observation_spec`` / ``state_spec`` / ``feature_index``: the observation as named
@@ -32,7 +32,7 @@ from hon_env.content import ContentError, Scenario, list_content, load_scenario
 from hon_env.core.layout import N_ACTIONS
 from hon_env.core.obs_features import feature_index, observation_spec, state_spec
 from hon_env.describe import action_meanings
-from hon_env.envs import pettingzoo_env as hour_of_need_v7
+from hon_env.envs import pettingzoo_env as hour_of_need_v8
 from hon_env.envs.gym_env import ENV_ID, HourOfNeedEnv
 from hon_env.envs.vector import VectorEnv, vector_env
 from hon_env.envs.villain_env import VILLAIN_ENV_ID
@@ -44,7 +44,7 @@ __version__ = "0.1.0"
 __all__ = [
     "N_ACTIONS", "ContentError", "EngineError", "Game", "HourOfNeedEnv", "IllegalActionError",
     "Scenario", "StateError", "VectorEnv", "action_meanings", "feature_index",
-    "hour_of_need_v7", "list_content", "load_scenario", "observation_spec", "state_spec",
+    "hour_of_need_v8", "list_content", "load_scenario", "observation_spec", "state_spec",
     "vector_env",
 ]
 

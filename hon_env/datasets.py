@@ -1,7 +1,7 @@
 """Offline-RL datasets: trajectories of a policy on the Gymnasium env, in Minari's format
 or as one ``.npz`` file.
 
-Steps are those of ``hon_env/HourOfNeed-v7`` (one policy, whichever hero decides): per
+Steps are those of ``hon_env/HourOfNeed-v8`` (one policy, whichever hero decides): per
 episode ``N`` decisions,
 
     observations["observation"]  float32 [N + 1, OBS_DIM]   the deciding hero's view

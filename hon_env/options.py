@@ -1,6 +1,6 @@
 """The keyword arguments every front end takes, defined and validated once.
 
-``Game``, ``hour_of_need_v7.env`` / ``parallel_env`` / ``raw_env``, the Gymnasium
+``Game``, ``hour_of_need_v8.env`` / ``parallel_env`` / ``raw_env``, the Gymnasium
 ``HourOfNeedEnv``, ``vector_env`` / ``VectorEnv`` and ``SB3VecEnv`` all forward their
 keyword arguments here, so they accept the same ones and refuse the same bad ones with the
 same message:

@@ -16,7 +16,7 @@ import fractions
 import numpy as np
 import pytest
 
-from hon_env import Game, IllegalActionError, hour_of_need_v7, vector_env
+from hon_env import Game, IllegalActionError, hour_of_need_v8, vector_env
 from hon_env.checks import EPISODE_ROOM, SEED_LIMIT
 from hon_env.core import layout as L
 from hon_env.envs.gym_env import HourOfNeedEnv
@@ -106,7 +106,7 @@ def test_game_accepts_numpy_integers_and_the_largest_seed(origin):
 # --------------------------------------------------------------------------- single-game envs
 
 def _aec(origin, wrapped: bool):
-    e = hour_of_need_v7.env(scenario=origin) if wrapped else hour_of_need_v7.raw_env(
+    e = hour_of_need_v8.env(scenario=origin) if wrapped else hour_of_need_v8.raw_env(
         scenario=origin)
     e.reset(seed=3)
     return e
@@ -121,12 +121,12 @@ FRONTS = ["aec", "raw_aec", "parallel", "gym"]
 
 def _front(kind: str, origin, illegal_action: str = "raise"):
     if kind in ("aec", "raw_aec"):
-        make = hour_of_need_v7.env if kind == "aec" else hour_of_need_v7.raw_env
+        make = hour_of_need_v8.env if kind == "aec" else hour_of_need_v8.raw_env
         e = make(scenario=origin, illegal_action=illegal_action)
         e.reset(seed=3)
         return e, (lambda a: e.step(a))
     if kind == "parallel":
-        e = hour_of_need_v7.parallel_env(scenario=origin, illegal_action=illegal_action)
+        e = hour_of_need_v8.parallel_env(scenario=origin, illegal_action=illegal_action)
         e.reset(seed=3)
         return e, (lambda a: e.step({e.agents[0]: a}))
     e = HourOfNeedEnv(scenario=origin, illegal_action=illegal_action)
@@ -178,7 +178,7 @@ def test_envs_refuse_bad_seeds(origin, kind):
 
 def test_aec_wrapper_errors_come_from_the_project(origin):
     """``env()`` answers misuse with the project's errors, never a bare AssertionError."""
-    e = hour_of_need_v7.env(scenario=origin)
+    e = hour_of_need_v8.env(scenario=origin)
     for call in (lambda: e.step(0), lambda: e.observe("majesty"), e.state, e.render):
         with pytest.raises(RuntimeError, match=r"call reset\(\) before"):
             call()
@@ -316,7 +316,7 @@ def test_fuzz_every_entry_point(origin):
     state as it was. No other exception, nothing coerced."""
     rng = np.random.default_rng(12345)
     game = Game(origin, seed=0)
-    aec = hour_of_need_v7.env(scenario=origin)
+    aec = hour_of_need_v8.env(scenario=origin)
     aec.reset(seed=0)
     gym_env = HourOfNeedEnv(scenario=origin)
     gym_env.reset(seed=0)
@@ -385,7 +385,7 @@ def test_evaluate_checks_its_integers_and_the_policys_actions(origin):
 def test_penalize_mode_still_refuses_integers_outside_the_action_space(action):
     """``illegal_action="penalize"`` ends the episode on a masked action of the space; an
     integer outside the space is refused as in the other modes, and nothing changes."""
-    env = hour_of_need_v7.env(heroes=["majesty"], illegal_action="penalize")
+    env = hour_of_need_v8.env(heroes=["majesty"], illegal_action="penalize")
     env.reset(seed=0)
     agent = env.agent_selection
     before = env.unwrapped.state().copy()

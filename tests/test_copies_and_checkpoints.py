@@ -13,7 +13,7 @@ import torch
 from agents.checkpoints import CheckpointError
 from agents.networks import Actor
 from agents.registry import load_policy
-from hon_env import Game, hour_of_need_v7, vector_env
+from hon_env import Game, hour_of_need_v8, vector_env
 from hon_env.core.layout import N_ACTIONS
 from hon_env.core.observe import OBS_DIM
 from hon_env.envs.gym_env import HourOfNeedEnv
@@ -77,13 +77,13 @@ def _aec_copy_continues(make, how):
 @pytest.mark.parametrize("how", COPIES)
 def test_aec_env_copy_mid_episode_is_a_true_copy(how):
     """Before: deepcopy (EzPickle) returned a fresh env that had never been reset."""
-    _aec_copy_continues(lambda: hour_of_need_v7.env(n_heroes=2), how)
-    _aec_copy_continues(lambda: hour_of_need_v7.raw_env(n_heroes=2), how)
+    _aec_copy_continues(lambda: hour_of_need_v8.env(n_heroes=2), how)
+    _aec_copy_continues(lambda: hour_of_need_v8.raw_env(n_heroes=2), how)
 
 
 @pytest.mark.parametrize("how", COPIES)
 def test_parallel_and_gym_copies_mid_episode(how):
-    par = hour_of_need_v7.parallel_env(n_heroes=2)
+    par = hour_of_need_v8.parallel_env(n_heroes=2)
     obs, _ = par.reset(seed=1)
     twin = COPIES[how](par)
     assert twin.agents == par.agents
@@ -158,7 +158,10 @@ BAD_FILES = {
     "other algo": (lambda p: _save(p, algo="ppo"), "'ppo' checkpoint, not 'mappo'"),
     "old sizes": (lambda p: _save(p, obs_dim=1739, n_actions=398),
                   "1739 floats and 398 actions.*retrain"),
-    "bad hidden": (lambda p: _save(p, config={"hidden": "wide"}), "config\\['hidden'\\]"),
+    "bad hidden": (lambda p: _save(p, config={"hidden": "wide"}),
+                   "config 'hidden' must be a list"),
+    "bad network": (lambda p: _save(p, config={"hidden": [16], "network": "cnn"}),
+                    "config 'network' must be one of mlp, entity"),
     "wrong sizes": (lambda p: _save(p, config={"hidden": [16]}),
                     "the actor weights do not fit the network"),
 }

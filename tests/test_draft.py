@@ -301,9 +301,9 @@ def test_pettingzoo_draft_seats_and_hero_infos():
     Parallel envs pass PettingZoo's API tests."""
     from pettingzoo.test import api_test, parallel_api_test
 
-    from hon_env import hour_of_need_v7
+    from hon_env import hour_of_need_v8
 
-    env = hour_of_need_v7.parallel_env(scenario="draft_pick")
+    env = hour_of_need_v8.parallel_env(scenario="draft_pick")
     obs, infos = env.reset(seed=2)
     assert env.agents == ["hero_0", "hero_1"]
     assert infos["hero_0"]["hero"] is None and infos["hero_0"]["decision"] == "draft"
@@ -315,8 +315,8 @@ def test_pettingzoo_draft_seats_and_hero_infos():
     pool = load_scenario("draft_pick").rules["draft"]["pool"]
     assert infos["hero_0"]["hero"] == pool[4]
     assert infos["hero_1"]["hero"] == pool[int(legal[0]) - L.A_DRAFT]
-    api_test(hour_of_need_v7.env(scenario="draft_deal"), num_cycles=200)
-    parallel_api_test(hour_of_need_v7.parallel_env(scenario="draft_deal"), num_cycles=200)
+    api_test(hour_of_need_v8.env(scenario="draft_deal"), num_cycles=200)
+    parallel_api_test(hour_of_need_v8.parallel_env(scenario="draft_deal"), num_cycles=200)
 
 
 def test_gymnasium_env_plays_the_draft():
@@ -324,7 +324,7 @@ def test_gymnasium_env_plays_the_draft():
     whichever seat decides) and reaches the drafted game."""
     import gymnasium as gym
 
-    env = gym.make("hon_env/HourOfNeed-v7", scenario="draft_deal")
+    env = gym.make("hon_env/HourOfNeed-v8", scenario="draft_deal")
     env.reset(seed=3)
     decisions = []
     for _ in range(3):
@@ -402,7 +402,7 @@ def test_gymnasium_and_sb3_vector_wrappers_play_drafts(scenario):
     pytest.importorskip("sb3_contrib")
     from hon_env.envs.sb3 import SB3VecEnv
 
-    envs = gym.make_vec("hon_env/HourOfNeed-v7", num_envs=4, scenario=scenario,
+    envs = gym.make_vec("hon_env/HourOfNeed-v8", num_envs=4, scenario=scenario,
                         caps={"max_decisions": 40})
     obs, info = envs.reset(seed=6)
     state = envs.unwrapped.venv.state

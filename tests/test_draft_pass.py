@@ -122,9 +122,9 @@ def test_pettingzoo_player_agents_play_two_seats():
     pass PettingZoo's API tests."""
     from pettingzoo.test import api_test, parallel_api_test
 
-    from hon_env import hour_of_need_v7
+    from hon_env import hour_of_need_v8
 
-    env = hour_of_need_v7.env(scenario=SCENARIO)
+    env = hour_of_need_v8.env(scenario=SCENARIO)
     env.reset(seed=1)
     assert env.agents == ["player_0", "player_1"]
     assert env.infos["player_0"]["heroes"] == [None, None]
@@ -141,16 +141,16 @@ def test_pettingzoo_player_agents_play_two_seats():
     game = env.unwrapped._session.require_game()
     assert env.infos["player_1"]["heroes"] == list(game.scenario.hero_ids[2:4])
     assert {a for a, _ in seats[4:]} <= {"player_0", "player_1"}
-    api_test(hour_of_need_v7.env(scenario=SCENARIO), num_cycles=200)
-    parallel_api_test(hour_of_need_v7.parallel_env(scenario=SCENARIO), num_cycles=200)
+    api_test(hour_of_need_v8.env(scenario=SCENARIO), num_cycles=200)
+    parallel_api_test(hour_of_need_v8.parallel_env(scenario=SCENARIO), num_cycles=200)
 
 
 def test_fame_of_a_player_sums_its_heroes():
     """A player's own fame and counters (``infos[agent]``) are the sums over its two
     heroes; ``fames`` keeps one entry per seat."""
-    from hon_env import hour_of_need_v7
+    from hon_env import hour_of_need_v8
 
-    env = hour_of_need_v7.parallel_env(scenario=SCENARIO)
+    env = hour_of_need_v8.parallel_env(scenario=SCENARIO)
     env.reset(seed=2)
     rng = np.random.default_rng(0)
     for _ in range(120):

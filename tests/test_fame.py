@@ -19,7 +19,7 @@ import pytest
 from pettingzoo.test import api_test, parallel_api_test
 from rules_helpers import BLANK, SUCCESS, put_minions, setup, sp
 
-from hon_env import Game, hour_of_need_v7, load_scenario, vector_env
+from hon_env import Game, hour_of_need_v8, load_scenario, vector_env
 from hon_env import positions as P
 from hon_env.content.errors import ContentError
 from hon_env.content.fame import FAME_TABLE_DEFAULTS
@@ -385,7 +385,7 @@ def test_most_awards_go_to_every_tied_hero():
 
 def _episode_returns(mode: dict, episodes: int = 40, heroes=("majesty", "stride", "cipher")):
     """Per-episode (returns per hero, outcome, final fame) of random play (Parallel env)."""
-    env = hour_of_need_v7.parallel_env(scenario="origin_story", heroes=list(heroes),
+    env = hour_of_need_v8.parallel_env(scenario="origin_story", heroes=list(heroes),
                                        rules={"fame": {"headlines": 2, **mode}})
     rng = np.random.default_rng(3)
     out = []
@@ -457,7 +457,7 @@ def test_vector_env_per_hero_rewards_match_pettingzoo():
     heroes = ["majesty", "stride"]
     venv = vector_env(1, seed=4, heroes=heroes, rules=rules)
     obs, info = venv.reset()
-    env = hour_of_need_v7.parallel_env(heroes=heroes, rules=rules)
+    env = hour_of_need_v8.parallel_env(heroes=heroes, rules=rules)
     pobs, pinfo = env.reset(seed=4)
     rng = np.random.default_rng(5)
     for _ in range(400):
@@ -476,10 +476,10 @@ def test_vector_env_per_hero_rewards_match_pettingzoo():
 
 def test_pettingzoo_api_with_unequal_rewards():
     """PettingZoo's api_test and parallel_api_test pass in the rank and fame modes."""
-    api_test(hour_of_need_v7.env(scenario="fame_race"), num_cycles=300)
-    parallel_api_test(hour_of_need_v7.parallel_env(scenario="fame_race"), num_cycles=300)
+    api_test(hour_of_need_v8.env(scenario="fame_race"), num_cycles=300)
+    parallel_api_test(hour_of_need_v8.parallel_env(scenario="fame_race"), num_cycles=300)
     rules = {"fame": {"reward": "fame"}}
-    api_test(hour_of_need_v7.env(heroes=["majesty", "stride"], rules=rules), num_cycles=300)
+    api_test(hour_of_need_v8.env(heroes=["majesty", "stride"], rules=rules), num_cycles=300)
 
 
 def test_team_reward_front_ends_refuse_individual_rewards():
@@ -496,12 +496,12 @@ def test_team_reward_front_ends_refuse_individual_rewards():
 
 def test_infos_in_the_cooperative_game():
     """Per-hero fame and counters are reported with the rule off too ("who did what")."""
-    env = hour_of_need_v7.parallel_env(heroes=["majesty", "stride"])
+    env = hour_of_need_v8.parallel_env(heroes=["majesty", "stride"])
     _, infos = env.reset(seed=0)
     assert infos["majesty"]["fame"] == 0
     assert set(infos["stride"]["hero_events"]) == set(L.HERO_COUNTER_NAMES)
     assert set(infos["majesty"]["fames"]) == {"majesty", "stride"}
-    num = hour_of_need_v7.parallel_env(numeric_info=True)
+    num = hour_of_need_v8.parallel_env(numeric_info=True)
     _, infos = num.reset(seed=0)
     assert infos["majesty"]["hero_events"].shape == (len(L.HERO_COUNTER_NAMES),)
 

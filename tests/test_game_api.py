@@ -124,17 +124,17 @@ def test_nemeses_chosen_through_every_front_end():
     and the vector env alike; a string instead of a list is refused."""
     import gymnasium as gym
 
-    from hon_env import hour_of_need_v7, vector_env
+    from hon_env import hour_of_need_v8, vector_env
 
     kw = {"heroes": ["majesty"] * 5, "nemeses": ["whisperloom"]}
     assert Game(seed=0, **kw).snapshot()["nemeses"][0]["name"] == "Whisperloom"
-    aec = hour_of_need_v7.env(**kw)
+    aec = hour_of_need_v8.env(**kw)
     aec.reset(seed=0)
     assert aec.unwrapped.game.scenario.nemesis_ids == ("whisperloom",)
-    par = hour_of_need_v7.parallel_env(n_heroes=2, rules={"nemeses": 1}, nemeses=["rampart"])
+    par = hour_of_need_v8.parallel_env(n_heroes=2, rules={"nemeses": 1}, nemeses=["rampart"])
     par.reset(seed=0)
     assert par.game.snapshot()["nemeses"][0]["name"] == "Rampart"
-    single = gym.make("hon_env/HourOfNeed-v7", **kw)
+    single = gym.make("hon_env/HourOfNeed-v8", **kw)
     single.reset(seed=0)
     assert single.unwrapped.game.scenario.n_nemeses == 1
     vec = vector_env(4, seed=0, **kw)
@@ -142,7 +142,7 @@ def test_nemeses_chosen_through_every_front_end():
     assert (L.field_view(vec.state, "nem_card")[:, 0] == 0).all()
     assert vec.scenario.nemesis_ids == ("whisperloom",)
     with pytest.raises(TypeError, match="list of nemesis ids"):
-        hour_of_need_v7.env(nemeses="rampart")
+        hour_of_need_v8.env(nemeses="rampart")
 
 
 def test_observation_encodes_the_nemeses():

@@ -14,7 +14,7 @@ from hon_env.envs.gym_vector import HourOfNeedVectorEnv
 
 
 def test_make_vec_gives_the_batched_engine():
-    envs = gym.make_vec("hon_env/HourOfNeed-v7", num_envs=8, n_heroes=2)
+    envs = gym.make_vec("hon_env/HourOfNeed-v8", num_envs=8, n_heroes=2)
     assert isinstance(envs.unwrapped, HourOfNeedVectorEnv)
     assert isinstance(envs, gym.vector.VectorEnv)
     obs, info = envs.reset(seed=3)
@@ -43,7 +43,7 @@ def test_make_vec_gives_the_batched_engine():
 
 
 def test_vector_env_checks_its_input():
-    envs = gym.make_vec("hon_env/HourOfNeed-v7", num_envs=2)
+    envs = gym.make_vec("hon_env/HourOfNeed-v8", num_envs=2)
     envs.reset(seed=0)
     bad = np.array([int(np.flatnonzero(~m)[0]) for m in envs.action_masks()])
     with pytest.raises(IllegalActionError, match="illegal actions"):
@@ -51,11 +51,11 @@ def test_vector_env_checks_its_input():
     with pytest.raises(TypeError, match="seed"):
         envs.reset(seed=[0, 1])
     with pytest.raises(ValueError, match="render_mode"):
-        gym.make_vec("hon_env/HourOfNeed-v7", num_envs=2, render_mode="ansi")
+        gym.make_vec("hon_env/HourOfNeed-v8", num_envs=2, render_mode="ansi")
 
 
 def test_sync_mode_still_available():
-    envs = gym.make_vec("hon_env/HourOfNeed-v7", num_envs=2, vectorization_mode="sync")
+    envs = gym.make_vec("hon_env/HourOfNeed-v8", num_envs=2, vectorization_mode="sync")
     assert isinstance(envs, gym.vector.SyncVectorEnv)
     envs.close()
 
@@ -67,12 +67,12 @@ def test_action_masks_reach_through_gym_make_wrappers():
     from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
     from stable_baselines3.common.vec_env import DummyVecEnv
 
-    env = gym.make("hon_env/HourOfNeed-v7")
+    env = gym.make("hon_env/HourOfNeed-v8")
     assert env is not env.unwrapped
     env.reset(seed=0)
     assert is_masking_supported(env)
     np.testing.assert_array_equal(get_action_masks(env), env.unwrapped.action_masks())
-    venv = DummyVecEnv([lambda: gym.make("hon_env/HourOfNeed-v7") for _ in range(2)])
+    venv = DummyVecEnv([lambda: gym.make("hon_env/HourOfNeed-v8") for _ in range(2)])
     venv.reset()
     assert is_masking_supported(venv)
     assert get_action_masks(venv).shape == (2, L.N_ACTIONS)

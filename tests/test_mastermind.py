@@ -25,7 +25,7 @@ from rules_helpers import BLANK, answer_until, changes, dist, setup, sp, summary
 from agents.evaluation import evaluate
 from agents.registry import load_policy
 from agents.villains import ScriptedVillain, VersusPolicy, load_villain
-from hon_env import Game, hour_of_need_v7, load_scenario, vector_env
+from hon_env import Game, hour_of_need_v8, load_scenario, vector_env
 from hon_env import positions as P
 from hon_env.content.errors import ContentError
 from hon_env.content.tables import VC_SHOWDOWN_PROG, VC_TYPE, VT_LACKEY, VT_PERIL
@@ -366,15 +366,15 @@ pz_warnings = pytest.mark.filterwarnings("ignore::UserWarning")
 @pz_warnings
 def test_pettingzoo_api_with_the_villain_agent():
     """PettingZoo's api_test, parallel_api_test and seed_test with "villain" an agent."""
-    api_test(hour_of_need_v7.env(scenario="mastermind"), num_cycles=300)
-    parallel_api_test(hour_of_need_v7.parallel_env(scenario="mastermind"), num_cycles=300)
-    seed_test(lambda: hour_of_need_v7.env(scenario="mastermind"), num_cycles=300)
+    api_test(hour_of_need_v8.env(scenario="mastermind"), num_cycles=300)
+    parallel_api_test(hour_of_need_v8.parallel_env(scenario="mastermind"), num_cycles=300)
+    seed_test(lambda: hour_of_need_v8.env(scenario="mastermind"), num_cycles=300)
 
 
 def test_zero_sum_rewards_aec():
     """004 §1, §6 (the opposition wins what the heroes lose): with shaping off, at every
     step the villain's reward is minus each hero's; the villain decides as "villain"."""
-    e = hour_of_need_v7.env(scenario="mastermind")
+    e = hour_of_need_v8.env(scenario="mastermind")
     rng = np.random.default_rng(0)
     for ep in range(6):
         e.reset(seed=ep)
@@ -403,8 +403,8 @@ def test_villain_reward_shaping_aec():
     weighted event increases, and the heroes' rewards are unchanged."""
     shaped_total = 0.0
     for seed in range(4):
-        e = hour_of_need_v7.env(scenario="mastermind", villain_reward_shaping=VILLAIN_SHAPING)
-        plain = hour_of_need_v7.env(scenario="mastermind")
+        e = hour_of_need_v8.env(scenario="mastermind", villain_reward_shaping=VILLAIN_SHAPING)
+        plain = hour_of_need_v8.env(scenario="mastermind")
         e.reset(seed=seed)
         plain.reset(seed=seed)
         start = Game("mastermind", seed=seed).snapshot()["events"]
@@ -457,12 +457,12 @@ def test_villain_reward_shaping_needs_the_villain_agent():
     with pytest.raises(ValueError, match="no villain agent"):
         vector_env(2, villain_reward_shaping={"crises": 1.0})
     with pytest.raises(ValueError, match="unknown villain_reward_shaping event"):
-        hour_of_need_v7.env(scenario="mastermind", villain_reward_shaping={"crisis": 1.0})
+        hour_of_need_v8.env(scenario="mastermind", villain_reward_shaping={"crisis": 1.0})
 
 
 def test_penalty_falls_on_the_side_that_acted():
     """An illegal villain action in "penalize" mode costs the villain, not the heroes."""
-    e = hour_of_need_v7.parallel_env(scenario="mastermind", illegal_action="penalize")
+    e = hour_of_need_v8.parallel_env(scenario="mastermind", illegal_action="penalize")
     obs, infos = e.reset(seed=0)
     rng = np.random.default_rng(0)
     while e.agents:
@@ -628,4 +628,4 @@ def test_hero_only_front_ends_refuse_the_villain_agent(front_end):
             SB3VecEnv(2, scenario="mastermind")
     else:
         with pytest.raises(ValueError, match="villain agent"):
-            gymnasium.make_vec("hon_env/HourOfNeed-v7", num_envs=2, scenario="mastermind")
+            gymnasium.make_vec("hon_env/HourOfNeed-v8", num_envs=2, scenario="mastermind")

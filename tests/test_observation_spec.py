@@ -43,7 +43,7 @@ def test_features_tile_the_vectors_without_gaps_or_overlaps():
 
 
 def test_sizes_match_the_environments():
-    env = hon_env.hour_of_need_v7.env()
+    env = hon_env.hour_of_need_v8.env()
     assert env.observation_space(env.possible_agents[0])["observation"].shape == (OBS_DIM,)
     assert env.state_space.shape == (STATE_DIM,)
 

@@ -7,7 +7,7 @@ import gymnasium
 import pytest
 
 import hon_env  # noqa: F401  (registers the Gymnasium id)
-from hon_env import ContentError, Game, VectorEnv, hour_of_need_v7, vector_env
+from hon_env import ContentError, Game, VectorEnv, hour_of_need_v8, vector_env
 from hon_env.envs.gym_env import HourOfNeedEnv
 from hon_env.envs.sb3 import SB3VecEnv
 
@@ -20,11 +20,11 @@ def _scenario_of(front) -> hon_env.Scenario:
 # every front end, built from keyword options only; True: it takes the episode options
 FRONTS = {
     "Game": (lambda **kw: Game(**kw), False),
-    "env": (hour_of_need_v7.env, True),
-    "raw_env": (hour_of_need_v7.raw_env, True),
-    "parallel_env": (hour_of_need_v7.parallel_env, True),
+    "env": (hour_of_need_v8.env, True),
+    "raw_env": (hour_of_need_v8.raw_env, True),
+    "parallel_env": (hour_of_need_v8.parallel_env, True),
     "HourOfNeedEnv": (HourOfNeedEnv, True),
-    "gymnasium.make": (lambda **kw: gymnasium.make("hon_env/HourOfNeed-v7", **kw), True),
+    "gymnasium.make": (lambda **kw: gymnasium.make("hon_env/HourOfNeed-v8", **kw), True),
     "vector_env": (lambda **kw: vector_env(2, **kw), True),
     "VectorEnv": (lambda **kw: VectorEnv(2, **kw), True),
     "SB3VecEnv": (lambda **kw: SB3VecEnv(2, **kw), True),
@@ -98,9 +98,9 @@ def test_episode_options_do_not_apply_to_a_game():
 def test_render_mode_per_front_end():
     """Single-game envs render; a batch does not (the SB3 adapter only as images), and
     says so."""
-    assert hour_of_need_v7.env(render_mode="ansi").unwrapped.render_mode == "ansi"
+    assert hour_of_need_v8.env(render_mode="ansi").unwrapped.render_mode == "ansi"
     assert HourOfNeedEnv(render_mode="rgb_array").render_mode == "rgb_array"
-    for make in (hour_of_need_v7.env, HourOfNeedEnv):
+    for make in (hour_of_need_v8.env, HourOfNeedEnv):
         with pytest.raises(ValueError, match=r"render_mode must be None or one of"):
             make(render_mode="video")
     with pytest.raises(ValueError, match="render_mode must be None: this front end does "

@@ -30,7 +30,7 @@ from pettingzoo.test import (
 from rules_helpers import BLANK, SUCCESS, remove_schemes, sp
 
 import hon_env
-from hon_env import Game, IllegalActionError, hour_of_need_v7
+from hon_env import Game, IllegalActionError, hour_of_need_v8
 from hon_env import positions as P
 from hon_env.core import layout as L
 from hon_env.core.observe import OBS_DIM, STATE_DIM
@@ -77,40 +77,40 @@ def _with_legal_sampling(e: object) -> object:
 
 @pytest.mark.parametrize("n_heroes", [1, 2, 3])
 def test_api_test(n_heroes):
-    api_test(hour_of_need_v7.env(n_heroes=n_heroes), num_cycles=300)
+    api_test(hour_of_need_v8.env(n_heroes=n_heroes), num_cycles=300)
 
 
 def test_api_test_raw_env():
-    api_test(hour_of_need_v7.raw_env(n_heroes=2), num_cycles=300)
+    api_test(hour_of_need_v8.raw_env(n_heroes=2), num_cycles=300)
 
 
 @pytest.mark.parametrize("n_heroes", [1, 2])
 def test_parallel_api_test(n_heroes):
-    parallel_api_test(hour_of_need_v7.parallel_env(n_heroes=n_heroes), num_cycles=300)
+    parallel_api_test(hour_of_need_v8.parallel_env(n_heroes=n_heroes), num_cycles=300)
 
 
 @pytest.mark.parametrize("n_heroes", [1, 2])
 def test_seed_test(n_heroes):
-    seed_test(lambda: hour_of_need_v7.env(n_heroes=n_heroes), num_cycles=300)
+    seed_test(lambda: hour_of_need_v8.env(n_heroes=n_heroes), num_cycles=300)
 
 
 def test_parallel_seed_test():
     # unmasked sampling: in "penalize" mode the illegal actions end both games identically
-    parallel_seed_test(lambda: hour_of_need_v7.parallel_env(illegal_action="penalize"))
-    parallel_seed_test(lambda: _with_legal_sampling(hour_of_need_v7.parallel_env(n_heroes=2)))
+    parallel_seed_test(lambda: hour_of_need_v8.parallel_env(illegal_action="penalize"))
+    parallel_seed_test(lambda: _with_legal_sampling(hour_of_need_v8.parallel_env(n_heroes=2)))
 
 
 def test_max_cycles_test():
     """``max_cycles`` is an alias of ``caps.max_decisions``; with one hero a decision is a
     PettingZoo cycle, which is what ``max_cycles_test`` counts."""
     mod = types.SimpleNamespace(
-        env=lambda **kw: _with_legal_sampling(hour_of_need_v7.env(**kw)),
-        parallel_env=lambda **kw: _with_legal_sampling(hour_of_need_v7.parallel_env(**kw)))
+        env=lambda **kw: _with_legal_sampling(hour_of_need_v8.env(**kw)),
+        parallel_env=lambda **kw: _with_legal_sampling(hour_of_need_v8.parallel_env(**kw)))
     max_cycles_test(mod)
 
 
 def test_render_test(capsys):
-    render_test(lambda render_mode: hour_of_need_v7.env(render_mode=render_mode, n_heroes=2))
+    render_test(lambda render_mode: hour_of_need_v8.env(render_mode=render_mode, n_heroes=2))
     assert "Decision:" in capsys.readouterr().out  # "human" prints the text board
 
 
@@ -130,7 +130,7 @@ def test_aec_random_episodes():
     rewards, the end protocol and infos."""
     rng = np.random.default_rng(0)
     outcomes = []
-    envs = {n: hour_of_need_v7.env(n_heroes=n) for n in (1, 2, 3)}  # reused across resets
+    envs = {n: hour_of_need_v8.env(n_heroes=n) for n in (1, 2, 3)}  # reused across resets
     for ep in range(30):
         n_heroes = 1 + ep % 3
         e = envs[n_heroes]
@@ -170,7 +170,7 @@ def test_aec_random_episodes():
 
 
 def test_aec_final_observation_and_protocol():
-    e = hour_of_need_v7.env(n_heroes=2)
+    e = hour_of_need_v8.env(n_heroes=2)
     e.reset(seed=4)
     rng = np.random.default_rng(4)
     while not any(e.terminations.values()):
@@ -193,7 +193,7 @@ def test_aec_final_observation_and_protocol():
 
 def test_parallel_random_episodes():
     rng = np.random.default_rng(1)
-    envs = {n: hour_of_need_v7.parallel_env(n_heroes=n) for n in (1, 2, 3)}
+    envs = {n: hour_of_need_v8.parallel_env(n_heroes=n) for n in (1, 2, 3)}
     for ep in range(30):
         n_heroes = 1 + ep % 3
         e = envs[n_heroes]
@@ -232,8 +232,8 @@ def test_aec_parallel_and_game_agree():
     """Same seed and actions: the AEC env, the Parallel env and a bare Game see the same
     observations, masks, rewards and outcome at every step."""
     rng = np.random.default_rng(2)
-    aec = hour_of_need_v7.raw_env(n_heroes=2)
-    par = hour_of_need_v7.parallel_env(n_heroes=2)
+    aec = hour_of_need_v8.raw_env(n_heroes=2)
+    par = hour_of_need_v8.parallel_env(n_heroes=2)
     aec.reset(seed=9)
     par.reset(seed=9)
     g = Game("origin_story", seed=9, heroes=["majesty", "majesty"])
@@ -261,7 +261,7 @@ def test_aec_parallel_and_game_agree():
 def _aec_trajectory(seed: int | None, n_heroes: int = 2, policy_seed: int = 0,
                     e: object | None = None) -> list:
     """(agent, observation bytes, mask bytes, reward, action) for every step of an episode."""
-    e = e or hour_of_need_v7.env(n_heroes=n_heroes)
+    e = e or hour_of_need_v8.env(n_heroes=n_heroes)
     e.reset(seed=seed)
     rng = np.random.default_rng(policy_seed)
     out = []
@@ -281,7 +281,7 @@ def test_same_seed_same_whole_episode():
 
 def test_parallel_same_seed_same_whole_episode():
     def run() -> list:
-        e = hour_of_need_v7.parallel_env(n_heroes=2)
+        e = hour_of_need_v8.parallel_env(n_heroes=2)
         obs, _ = e.reset(seed=11)
         rng = np.random.default_rng(5)
         out = []
@@ -297,7 +297,7 @@ def test_parallel_same_seed_same_whole_episode():
 
 def test_different_seeds_different_games():
     firsts = set()
-    e = hour_of_need_v7.raw_env()
+    e = hour_of_need_v8.raw_env()
     for seed in range(10):
         e.reset(seed=seed)
         firsts.add(e.state().tobytes())
@@ -314,12 +314,12 @@ def test_unseeded_resets_follow_the_documented_seeds():
     def game_state(seed: int) -> bytes:
         return Game("origin_story", seed=seed).global_state().tobytes()
 
-    e = hour_of_need_v7.raw_env()
+    e = hour_of_need_v8.raw_env()
     assert first_state(e, None) == game_state(0)
     assert first_state(e, None) == game_state(1)
     assert first_state(e, 41) == game_state(41)
     assert first_state(e, None) == game_state(42)
-    p = hour_of_need_v7.parallel_env()
+    p = hour_of_need_v8.parallel_env()
     obs, _ = p.reset()
     np.testing.assert_array_equal(obs["majesty"]["observation"],
                                   Game("origin_story", seed=0).observation(0))
@@ -346,7 +346,7 @@ def _near_win(e: object) -> int:
 
 
 def test_win_gives_plus_one_to_every_agent():
-    e = hour_of_need_v7.env()
+    e = hour_of_need_v8.env()
     e.reset(seed=0)
     e.step(_near_win(e))
     assert e.terminations == {"majesty": True} and e.rewards == {"majesty": 1.0}
@@ -354,7 +354,7 @@ def test_win_gives_plus_one_to_every_agent():
     assert (reward, term, trunc, info["outcome"], info["loss_reason"]) == \
         (1.0, True, False, "win", None)
 
-    p = hour_of_need_v7.parallel_env()
+    p = hour_of_need_v8.parallel_env()
     p.reset(seed=0)
     _, rewards, terms, truncs, infos = p.step({"majesty": _near_win(p)})
     assert rewards == {"majesty": 1.0} and terms == {"majesty": True}
@@ -363,7 +363,7 @@ def test_win_gives_plus_one_to_every_agent():
 
 def test_truncation_at_the_decision_cap():
     rng = np.random.default_rng(3)
-    e = hour_of_need_v7.parallel_env(n_heroes=2, caps={"max_decisions": 12})
+    e = hour_of_need_v8.parallel_env(n_heroes=2, caps={"max_decisions": 12})
     obs, _ = e.reset(seed=0)
     for _ in range(12):
         assert e.agents  # still running: the cap ends the episode at the 12th decision
@@ -375,12 +375,12 @@ def test_truncation_at_the_decision_cap():
     assert infos["majesty"]["outcome"] == "truncated"
     assert infos["majesty"]["loss_reason"] == "decision_cap"
     with pytest.raises(ValueError, match="conflicts"):
-        hour_of_need_v7.env(max_cycles=5, caps={"max_decisions": 6})
+        hour_of_need_v8.env(max_cycles=5, caps={"max_decisions": 6})
 
 
 def test_reward_shaping_sums_to_the_weighted_event_counts():
     weights = {"captures": -0.25, "villain_advances": -0.5, "rescues": 1.0}
-    e = hour_of_need_v7.env(n_heroes=2, reward_shaping=weights)
+    e = hour_of_need_v8.env(n_heroes=2, reward_shaping=weights)
     e.reset(seed=5)
     rng = np.random.default_rng(5)
     returns = dict.fromkeys(e.agents, 0.0)
@@ -400,7 +400,7 @@ def test_reward_shaping_sums_to_the_weighted_event_counts():
 # --------------------------------------------------------------------------- illegal actions
 
 def test_illegal_action_raises_and_changes_nothing():
-    e = hour_of_need_v7.env(n_heroes=2)
+    e = hour_of_need_v8.env(n_heroes=2)
     e.reset(seed=0)
     agent = e.agent_selection
     before = (e.state().copy(), e.observe(agent)["action_mask"].copy(), dict(e.rewards))
@@ -418,7 +418,7 @@ def test_illegal_action_raises_and_changes_nothing():
 
 
 def test_illegal_action_penalize_aec():
-    e = hour_of_need_v7.env(n_heroes=2, illegal_action="penalize")
+    e = hour_of_need_v8.env(n_heroes=2, illegal_action="penalize")
     e.reset(seed=0)
     agent = e.agent_selection
     bad = int(np.flatnonzero(e.observe(agent)["action_mask"] == 0)[0])
@@ -437,7 +437,7 @@ def test_illegal_action_penalize_aec():
 
 
 def test_parallel_illegal_actions():
-    e = hour_of_need_v7.parallel_env(n_heroes=2)
+    e = hour_of_need_v8.parallel_env(n_heroes=2)
     e.reset(seed=0)
     decider = e.game.current_agent
     waiting = next(a for a in e.agents if a != decider)
@@ -455,7 +455,7 @@ def test_parallel_illegal_actions():
         e.step({decider: "1", waiting: 0})
     assert e.agents == e.possible_agents  # nothing above changed the episode
 
-    p = hour_of_need_v7.parallel_env(n_heroes=2, illegal_action="penalize")
+    p = hour_of_need_v8.parallel_env(n_heroes=2, illegal_action="penalize")
     p.reset(seed=0)
     _, rewards, terms, truncs, infos = p.step({decider: ok, waiting: 5})
     assert rewards == dict.fromkeys(p.possible_agents, -1.0) and all(terms.values())
@@ -466,26 +466,26 @@ def test_parallel_illegal_actions():
 
 def test_options_are_validated_early():
     with pytest.raises(TypeError, match="bogus"):
-        hour_of_need_v7.env(bogus=1)
+        hour_of_need_v8.env(bogus=1)
     with pytest.raises(TypeError, match="bogus"):
-        hour_of_need_v7.parallel_env(bogus=1)
+        hour_of_need_v8.parallel_env(bogus=1)
     with pytest.raises(ValueError, match="illegal_action"):
-        hour_of_need_v7.env(illegal_action="ignore")
+        hour_of_need_v8.env(illegal_action="ignore")
     with pytest.raises(ValueError, match="unknown reward_shaping event 'gold'"):
-        hour_of_need_v7.parallel_env(reward_shaping={"gold": 1.0})
+        hour_of_need_v8.parallel_env(reward_shaping={"gold": 1.0})
     with pytest.raises(ValueError, match="render_mode"):
-        hour_of_need_v7.env(render_mode="video")
+        hour_of_need_v8.env(render_mode="video")
     with pytest.raises(ValueError, match="n_heroes"):
-        hour_of_need_v7.env(n_heroes=7)
+        hour_of_need_v8.env(n_heroes=7)
     with pytest.raises(ValueError, match="n_heroes=2 but 3 heroes"):
-        hour_of_need_v7.env(n_heroes=2, heroes=["majesty"] * 3)
+        hour_of_need_v8.env(n_heroes=2, heroes=["majesty"] * 3)
     with pytest.raises(hon_env.ContentError, match="nobody"):
-        hour_of_need_v7.env(heroes=["nobody"])
+        hour_of_need_v8.env(heroes=["nobody"])
     with pytest.raises(TypeError, match="max_cycles must be an integer"):
         HourOfNeedEnv(max_cycles=3.0)  # accepted as an int, like every front end
-    e = hour_of_need_v7.raw_env(n_heroes=3)
+    e = hour_of_need_v8.raw_env(n_heroes=3)
     assert e.possible_agents == ["majesty", "majesty_2", "majesty_3"]
-    assert e.metadata["name"] == "hour_of_need_v7" and e.metadata["is_parallelizable"]
+    assert e.metadata["name"] == "hour_of_need_v8" and e.metadata["is_parallelizable"]
     assert e.state_space.shape == (STATE_DIM,)
     assert e.observation_space("majesty") is e.observation_space("majesty")
     assert e.observation_space("majesty") is not e.observation_space("majesty_2")
@@ -493,7 +493,7 @@ def test_options_are_validated_early():
 
 def test_documentation_page_matches_the_engine():
     """The numbers in the module docstring (the env's documentation page) are current."""
-    doc = hour_of_need_v7.__doc__
+    doc = hour_of_need_v8.__doc__
     assert f'{{"observation": ({OBS_DIM},), "action_mask": ({N},)}}' in doc
     assert f"`Discrete({N})`" in doc and f"`({STATE_DIM},)`" in doc
     assert f"float32 [{OBS_DIM}]" in doc and f"int8 [{N}]" in doc
@@ -504,23 +504,23 @@ def test_documentation_page_matches_the_engine():
 
 
 def test_env_pickles_by_constructor_arguments():
-    e = pickle.loads(pickle.dumps(hour_of_need_v7.raw_env(n_heroes=2)))
+    e = pickle.loads(pickle.dumps(hour_of_need_v8.raw_env(n_heroes=2)))
     e.reset(seed=3)
     assert e.possible_agents == ["majesty", "majesty_2"]
 
 
 def test_render_modes():
-    e = hour_of_need_v7.parallel_env(n_heroes=2, render_mode="ansi")
+    e = hour_of_need_v8.parallel_env(n_heroes=2, render_mode="ansi")
     e.reset(seed=3)
     text = e.render()
     assert "Decision:" in text and "B7" in text and "majesty_2" in text
-    e = hour_of_need_v7.parallel_env(render_mode="rgb_array")
+    e = hour_of_need_v8.parallel_env(render_mode="rgb_array")
     e.reset(seed=3)
     img = e.render()
     assert img.dtype == np.uint8 and img.shape == (750, 1300, 3)  # as documented
     assert img.std() > 10  # not a blank canvas
     with pytest.warns(UserWarning, match="render_mode"):
-        none = hour_of_need_v7.raw_env()
+        none = hour_of_need_v8.raw_env()
         none.reset()
         assert none.render() is None
 
@@ -529,7 +529,7 @@ def test_render_modes():
 
 def test_gymnasium_check_env():
     # check_env steps with unmasked random actions: "penalize" turns them into a -1 ending
-    env = gymnasium.make("hon_env/HourOfNeed-v7", illegal_action="penalize", n_heroes=2)
+    env = gymnasium.make("hon_env/HourOfNeed-v8", illegal_action="penalize", n_heroes=2)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # infinite Box high; "human" prints
         check_env(env.unwrapped)
@@ -537,7 +537,7 @@ def test_gymnasium_check_env():
 
 def test_gymnasium_make_and_reimport():
     importlib.reload(hon_env)  # registration is idempotent
-    env = gymnasium.make("hon_env/HourOfNeed-v7", n_heroes=2)
+    env = gymnasium.make("hon_env/HourOfNeed-v8", n_heroes=2)
     obs, info = env.reset(seed=3)
     assert obs.shape == (OBS_DIM,) and obs.dtype == np.float32
     seat = hon_env.Game("origin_story", seed=3, heroes=["majesty"] * 2).current_seat
@@ -566,7 +566,7 @@ def test_gymnasium_win():
 
 def test_maskable_ppo_on_the_gymnasium_adapter():
     sb3_contrib = pytest.importorskip("sb3_contrib")
-    env = gymnasium.make("hon_env/HourOfNeed-v7", n_heroes=2)
+    env = gymnasium.make("hon_env/HourOfNeed-v8", n_heroes=2)
     model = sb3_contrib.MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=64, n_epochs=1,
                                     seed=0, policy_kwargs={"net_arch": [32]}, device="cpu")
     model.learn(total_timesteps=256)
@@ -582,7 +582,7 @@ def test_numeric_infos_keep_their_keys_and_types():
     and loss reason as layout codes at the end."""
     from hon_env.core import layout as L
 
-    env = hour_of_need_v7.parallel_env(n_heroes=2, numeric_info=True, max_cycles=30)
+    env = hour_of_need_v8.parallel_env(n_heroes=2, numeric_info=True, max_cycles=30)
     obs, infos = env.reset(seed=0)
     arrays = {"events": len(L.EVENT_NAMES), "fames": 2,
               "hero_events": len(L.HERO_COUNTER_NAMES)}
@@ -601,13 +601,13 @@ def test_numeric_infos_keep_their_keys_and_types():
     assert last["outcome"] in (L.OUT_WIN, L.OUT_LOSS, L.OUT_TRUNCATED)
     assert last["acting_seat"] == -1 and last["decision"] == L.D_NONE
     with pytest.raises(TypeError, match="numeric_info"):
-        hour_of_need_v7.parallel_env(numeric_info="yes")
+        hour_of_need_v8.parallel_env(numeric_info="yes")
 
 
 def test_observation_is_encoded_once_per_state_and_follows_edits():
     """``observe``/``last`` for one decision return equal, independent arrays (one encode,
     kept for that state); a step or an edit of the running game gives a new encoding."""
-    env = hour_of_need_v7.env(heroes=["majesty", "stride"])
+    env = hour_of_need_v8.env(heroes=["majesty", "stride"])
     env.reset(seed=3)
     agent = env.agent_selection
     first = env.observe(agent)["observation"]

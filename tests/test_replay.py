@@ -10,7 +10,7 @@ import gymnasium
 import numpy as np
 import pytest
 
-from hon_env import Game, hour_of_need_v7, load_scenario
+from hon_env import Game, hour_of_need_v8, load_scenario
 from hon_env.play.gamelog import format_entry, replay_log
 from hon_env.play.replay import FORMAT, Recorder, Replay, ReplayMismatch
 
@@ -93,7 +93,7 @@ def test_golden_records_read_as_replays(path):
 
 def test_aec_and_parallel_envs_record_their_episode():
     """Every env front end records the running episode; the replay reproduces it."""
-    env = hour_of_need_v7.env(n_heroes=2)
+    env = hour_of_need_v8.env(n_heroes=2)
     env.reset(seed=4)
     rng = np.random.default_rng(0)
     for _agent in env.agent_iter():
@@ -103,7 +103,7 @@ def test_aec_and_parallel_envs_record_their_episode():
     assert rep.seed == 4 and rep.players == ["random", "random"]
     np.testing.assert_array_equal(rep.verify().state, env.unwrapped.game.state)
 
-    par = hour_of_need_v7.parallel_env()
+    par = hour_of_need_v8.parallel_env()
     observations, _ = par.reset(seed=9)
     for _ in range(25):
         actions = {a: int(np.flatnonzero(observations[a]["action_mask"])[0]) for a in par.agents}
@@ -114,7 +114,7 @@ def test_aec_and_parallel_envs_record_their_episode():
 
 
 def test_gym_env_saves_a_replay(tmp_path):
-    env = gymnasium.make("hon_env/HourOfNeed-v7")
+    env = gymnasium.make("hon_env/HourOfNeed-v8")
     env.reset(seed=5)
     for _ in range(12):
         env.step(int(np.flatnonzero(env.unwrapped.action_masks())[-1]))

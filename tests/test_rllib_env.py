@@ -17,7 +17,7 @@ pytest.importorskip("ray.rllib", reason="RLlib is the optional extra hon_env[rll
 from ray.rllib.env.multi_agent_episode import MultiAgentEpisode  # noqa: E402
 from ray.rllib.utils.pre_checks.env import check_multiagent_environments  # noqa: E402
 
-from hon_env import Game, hour_of_need_v7  # noqa: E402
+from hon_env import Game, hour_of_need_v8  # noqa: E402
 from hon_env.checks import EPISODE_ROOM, IllegalActionError  # noqa: E402
 from hon_env.core import layout as L  # noqa: E402
 from hon_env.core.observe import OBS_DIM  # noqa: E402
@@ -99,7 +99,7 @@ def test_the_team_return_is_counted_once():
     rng = np.random.default_rng(1)
     for seed in (0, 1):
         actions, rewards, (obs, _, term, trunc, infos) = _play(env, seed, rng)
-        pz = hour_of_need_v7.parallel_env(n_heroes=2, reward_shaping=SHAPING)
+        pz = hour_of_need_v8.parallel_env(n_heroes=2, reward_shaping=SHAPING)
         pz.reset(seed=seed)
         team = 0.0
         for a in actions:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 import hon_env
-from hon_env import Game, hour_of_need_v7, load_scenario
+from hon_env import Game, hour_of_need_v8, load_scenario
 from hon_env.core import layout as L
 from hon_env.core.invariants import violations
 from hon_env.rollout import play_batch, random_policy
@@ -44,7 +44,7 @@ def test_game_facade_plays_the_new_heroes():
 
 
 def test_pettingzoo_env_plays_the_new_heroes():
-    env = hour_of_need_v7.env(heroes=NEW)
+    env = hour_of_need_v8.env(heroes=NEW)
     env.reset(seed=1)
     assert env.agents == NEW
     rng = np.random.default_rng(1)

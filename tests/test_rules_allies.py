@@ -412,10 +412,10 @@ def test_observation_shows_allies(lox):
 def test_allies_through_every_front_end():
     """``rules={"allies": [...]}`` reaches the scenario from Game, the PettingZoo env and
     the vector env alike, and the actions are named."""
-    from hon_env import hour_of_need_v7, vector_env
+    from hon_env import hour_of_need_v8, vector_env
 
     kw = {"heroes": ["majesty", "stride"], "rules": {"allies": ["crabman"]}}
-    aec = hour_of_need_v7.env(**kw)
+    aec = hour_of_need_v8.env(**kw)
     aec.reset(seed=0)
     assert aec.unwrapped.game.scenario.ally_names == ("Crabman", "")
     vec = vector_env(4, seed=0, **kw)

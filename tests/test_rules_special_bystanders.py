@@ -546,15 +546,15 @@ def test_special_bystanders_through_every_front_end():
     PettingZoo and Gymnasium envs and the vector env alike; a bad id is refused up front."""
     import gymnasium as gym
 
-    from hon_env import hour_of_need_v7, vector_env
+    from hon_env import hour_of_need_v8, vector_env
 
     kw = {"heroes": ["majesty"], "rules": {"special_bystanders": ["panicked_tourists"]}}
     g = Game(seed=0, **kw)
     assert g.scenario.special_bystander_names == ("Panicked Tourists",)
-    aec = hour_of_need_v7.env(**kw)
+    aec = hour_of_need_v8.env(**kw)
     aec.reset(seed=0)
     assert aec.unwrapped.game.scenario.tables.sby[0, 0] == 1
-    single = gym.make("hon_env/HourOfNeed-v7", **kw)
+    single = gym.make("hon_env/HourOfNeed-v8", **kw)
     single.reset(seed=0)
     assert single.unwrapped.game.scenario.special_bystander_names == ("Panicked Tourists",)
     vec = vector_env(4, seed=0, **kw)
@@ -564,7 +564,7 @@ def test_special_bystanders_through_every_front_end():
              + L.field_view(vec.state, "sby_capt")[:, :, 0].sum(axis=1))
     assert (total == 4).all()
     with pytest.raises(ContentError, match="no bystander"):
-        hour_of_need_v7.env(rules={"special_bystanders": ["nobody"]})
+        hour_of_need_v8.env(rules={"special_bystanders": ["nobody"]})
 
 
 @pytest.mark.slow

@@ -211,15 +211,15 @@ def test_special_minions_through_every_front_end():
     and Gymnasium envs and the vector env alike; a bad id is refused up front."""
     import gymnasium as gym
 
-    from hon_env import hour_of_need_v7, vector_env
+    from hon_env import hour_of_need_v8, vector_env
 
     kw = {"heroes": ["majesty"], "rules": {"special_minions": ["hired_muscle"]}}
     g = Game(seed=0, **kw)
     assert g.scenario.special_minion_names == ("Hired Muscle",)
-    aec = hour_of_need_v7.env(**kw)
+    aec = hour_of_need_v8.env(**kw)
     aec.reset(seed=0)
     assert aec.unwrapped.game.scenario.tables.smin[0, 0] == 1
-    single = gym.make("hon_env/HourOfNeed-v7", **kw)
+    single = gym.make("hon_env/HourOfNeed-v8", **kw)
     single.reset(seed=0)
     assert single.unwrapped.game.scenario.special_minion_names == ("Hired Muscle",)
     vec = vector_env(4, seed=0, **kw)
@@ -227,7 +227,7 @@ def test_special_minions_through_every_front_end():
     smin = L.field_view(vec.state, "smin_supply")
     assert (smin[:, 0] + L.field_view(vec.state, "smin")[:, :, 0].sum(axis=1) == 5).all()
     with pytest.raises(ContentError, match="no minion"):
-        hour_of_need_v7.env(rules={"special_minions": ["nobody"]})
+        hour_of_need_v8.env(rules={"special_minions": ["nobody"]})
 
 
 @pytest.mark.slow

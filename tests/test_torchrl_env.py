@@ -131,9 +131,9 @@ def test_pettingzoo_wrapper_with_numeric_infos():
     from torchrl.envs.libs.pettingzoo import PettingZooWrapper
     from torchrl.envs.utils import MarlGroupMapType
 
-    from hon_env import hour_of_need_v7
+    from hon_env import hour_of_need_v8
 
-    env = PettingZooWrapper(hour_of_need_v7.parallel_env(heroes=HEROES, numeric_info=True),
+    env = PettingZooWrapper(hour_of_need_v8.parallel_env(heroes=HEROES, numeric_info=True),
                             use_mask=True, categorical_actions=True,
                             group_map=MarlGroupMapType.ALL_IN_ONE_GROUP)
     assert list(env.group_map) == ["agents"] and len(env.group_map["agents"]) == 2

@@ -31,7 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
-from hon_env import Game, hour_of_need_v7, load_scenario, vector_env
+from hon_env import Game, hour_of_need_v8, load_scenario, vector_env
 from hon_env.core import layout as L
 from hon_env.core.observe import OBS_DIM, STATE_DIM
 
@@ -58,7 +58,7 @@ def bench_game(sc, seconds: float) -> float:
 
 def bench_aec(sc, seconds: float) -> float:
     """Decisions/s of the wrapped PettingZoo AEC env with random legal actions."""
-    env = hour_of_need_v7.env(scenario=sc)
+    env = hour_of_need_v8.env(scenario=sc)
     rng = np.random.default_rng(0)
     n = 0
     seed = 0
@@ -178,7 +178,7 @@ def bench_training(algo: str, steps: int, extra: list[str]) -> float:
 QUICK_START = """
 import hon_env
 
-env = hon_env.hour_of_need_v7.env(heroes=["majesty", "stride"], render_mode="ansi")
+env = hon_env.hour_of_need_v8.env(heroes=["majesty", "stride"], render_mode="ansi")
 env.reset(seed=0)
 for agent in env.agent_iter():
     obs, reward, terminated, truncated, info = env.last()

@@ -1,8 +1,8 @@
 """Front ends over the engine.
 
 - ``vector``: the batched vector API (``hon_env.vector_env``).
-- ``pettingzoo_env``: PettingZoo AEC and Parallel envs of one game (``hour_of_need_v7``).
-- ``gym_env``: a single-agent Gymnasium env (``hon_env/HourOfNeed-v7``).
+- ``pettingzoo_env``: PettingZoo AEC and Parallel envs of one game (``hour_of_need_v8``).
+- ``gym_env``: a single-agent Gymnasium env (``hon_env/HourOfNeed-v8``).
 - ``gym_vector``: the batched engine as a Gymnasium ``VectorEnv`` (``gymnasium.make_vec``).
 - ``sb3``: a stable-baselines3 ``VecEnv`` over the batched engine.
 - ``torchrl_env``: the batched engine as a TorchRL ``EnvBase`` (optional extra ``torchrl``).

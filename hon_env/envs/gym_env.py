@@ -2,7 +2,7 @@
 
     >>> import gymnasium as gym
     >>> import hon_env  # registers the env
-    >>> env = gym.make("hon_env/HourOfNeed-v7", n_heroes=2)
+    >>> env = gym.make("hon_env/HourOfNeed-v8", n_heroes=2)
     >>> obs, info = env.reset(seed=0)
     >>> mask = env.unwrapped.action_masks()
     >>> obs, reward, terminated, truncated, info = env.step(int(mask.nonzero()[0][0]))
@@ -51,7 +51,7 @@ from hon_env.envs.vector import require_team_reward
 from hon_env.options import RENDER_MODES, EnvOptions
 from hon_env.play.replay import Replay
 
-ENV_ID = "hon_env/HourOfNeed-v7"
+ENV_ID = "hon_env/HourOfNeed-v8"
 
 
 class HourOfNeedEnv(SessionViews, gymnasium.Env):

@@ -2,14 +2,14 @@
 
     >>> import gymnasium as gym
     >>> import hon_env  # registers the env and its vector entry point
-    >>> envs = gym.make_vec("hon_env/HourOfNeed-v7", num_envs=64, n_heroes=2)
+    >>> envs = gym.make_vec("hon_env/HourOfNeed-v8", num_envs=64, n_heroes=2)
     >>> obs, info = envs.reset(seed=0)
     >>> masks = envs.action_masks()  # bool [64, N_ACTIONS]
     >>> obs, rewards, terminated, truncated, info = envs.step(envs.sample_legal())
 
 ``gym.make_vec`` builds this class (the registered ``vector_entry_point``): all games step
 in one call of the numba engine, not one Python env per game. It is the single-agent
-view of ``hon_env/HourOfNeed-v7`` batched: each game's observation is the deciding hero's
+view of ``hon_env/HourOfNeed-v8`` batched: each game's observation is the deciding hero's
 (float32 ``[num_envs, OBS_DIM]``), the action is one flat action per game, the reward the
 team reward. It takes the keyword arguments of ``HourOfNeedEnv`` (scenario, heroes,
 n_heroes, rules, caps, reward_shaping, illegal_action, render_mode "rgb_array").
@@ -43,7 +43,7 @@ from hon_env.envs.vector import VectorEnv, require_heroes_only, require_team_rew
 
 
 class HourOfNeedVectorEnv(GymVectorEnv):
-    """``num_envs`` games of ``hon_env/HourOfNeed-v7`` stepped together (see module doc)."""
+    """``num_envs`` games of ``hon_env/HourOfNeed-v8`` stepped together (see module doc)."""
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": ["rgb_array"]}
 

@@ -1,9 +1,9 @@
 """
 # Hour of Need
 
-| Import             | `from hon_env import hour_of_need_v7` (this module)            |
+| Import             | `from hon_env import hour_of_need_v8` (this module)            |
 |--------------------|----------------------------------------------------------------|
-| Creation           | `hour_of_need_v7.env()` / `.parallel_env()` / `.raw_env()`     |
+| Creation           | `hour_of_need_v8.env()` / `.parallel_env()` / `.raw_env()`     |
 | Actions            | Discrete, masked                                               |
 | Parallel API       | Yes (`parallel_env`, implemented directly on the engine)       |
 | Manual Control     | Yes: `hon-play` (terminal) and `hon-play --web` (browser)      |
@@ -103,7 +103,7 @@ step, for wrappers that turn infos into tensors (TorchRL's `PettingZooWrapper`, 
 ### Arguments
 
 ``` python
-hour_of_need_v7.env(scenario="origin_story", heroes=None, villain=None, issue=None,
+hour_of_need_v8.env(scenario="origin_story", heroes=None, villain=None, issue=None,
                     n_heroes=None, nemeses=None, rules=None, caps=None, max_cycles=None,
                     reward_shaping=None, villain_reward_shaping=None,
                     illegal_action="raise", render_mode=None, numeric_info=False)
@@ -174,6 +174,15 @@ hero.
 
 ### Version History
 
+* v8: Rules of two variants follow their seeds more closely; the spaces are unchanged.
+  Two Fronts: the blindside bonus (003 §BLINDSIDE) is added to every damage a card or
+  the Villain card of the villain a hero does not face deals (a lackey's inflict, also
+  when another hero picks who suffers it; `damage_hero` and `discard_or_damage` in
+  activation, Showdown and special effects), where v7 added it to `inflict_owner` only.
+  Fame: a lone hero gets neither the most-villain-damage nor the most-enemies award at
+  the end (001 §Solo and Campaign Mode). The rulebook's game and every other scenario are
+  unchanged (golden replays pass; `two_fronts_seed7` re-recorded), and v3 to v7 MAPPO
+  policies play v8 as they played v7.
 * v7: The Draft gains mode `pass` (seed 002: each player is dealt heroes face down, keeps
   one, passes the rest to the next player and takes its second hero from those passed to
   it). In that mode one agent, `player_p`, plays two seats (`2p` and `2p + 1`): it observes
@@ -255,7 +264,7 @@ from hon_env.play.replay import Replay
 __all__ = ["env", "parallel_env", "raw_env"]
 
 METADATA: dict[str, Any] = {
-    "name": "hour_of_need_v7",
+    "name": "hour_of_need_v8",
     "render_modes": list(RENDER_MODES),
     "is_parallelizable": True,
     "render_fps": 2,

@@ -3,7 +3,7 @@ Gymnasium env, the heroes played inside it by a fixed policy.
 
     >>> import gymnasium as gym
     >>> import hon_env  # registers the envs
-    >>> env = gym.make("hon_env/HourOfNeedVillain-v7")  # mastermind scenario, scripted heroes
+    >>> env = gym.make("hon_env/HourOfNeedVillain-v8")  # mastermind scenario, scripted heroes
     >>> obs, info = env.reset(seed=0)
     >>> mask = env.unwrapped.action_masks()
     >>> obs, reward, terminated, truncated, info = env.step(int(mask.nonzero()[0][0]))
