@@ -64,6 +64,19 @@ def test_group_layout_masks_and_episode_ends():
     assert ended > 0
 
 
+def test_a_rollout_keeps_each_steps_reward():
+    """``rollout`` stacks its steps at the end: each step keeps its own rewards, not the
+    vector env's reward array, which the next step overwrites."""
+    torch.manual_seed(0)
+    env = HourOfNeedTorchRLEnv(8, seed=0, heroes=["majesty"])
+    rollout = env.rollout(300, break_when_any_done=False)
+    reward = rollout["next", "heroes", "reward"][..., 0, 0]
+    done = rollout["next", "done"][..., 0]
+    assert done.any() and reward[done].ne(0).any()
+    assert set(reward[done].tolist()) <= {-1.0, 0.0, 1.0}
+    assert reward[~done].eq(0).all()
+
+
 def test_partial_reset_of_a_running_game_is_refused():
     env = HourOfNeedTorchRLEnv(3, heroes=HEROES)
     env.reset()

@@ -120,7 +120,10 @@ class HourOfNeedTorchRLEnv(EnvBase):
             seen[ended] = info["final_observation"][ended]
             self._restarted |= ended
         out = self._observe(seen, np.where(ended, info["final_agent"], self._views["agent"]))
-        out.set((GROUP, "reward"), torch.as_tensor(rewards, device=self.device)[..., None])
+        # copies: the vector env writes the next step's rewards and flags into the same
+        # arrays, and a rollout keeps every step's tensors until it stacks them
+        out.set((GROUP, "reward"),
+                torch.as_tensor(rewards.copy(), device=self.device)[..., None])
         for key, value in (("terminated", term), ("truncated", trunc),
                            ("done", term | trunc)):
             out.set(key, torch.as_tensor(value.copy(), device=self.device)[:, None])
