@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo play test test-all test-rllib lint bench fuzz soak clean
+.PHONY: demo play test test-all test-rllib test-benchmarl lint bench fuzz soak clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -30,6 +30,21 @@ $(RLLIB_STAMP): pyproject.toml
 	$(RLLIB_VENV)/bin/pip install -q torch==2.13.0
 	$(RLLIB_VENV)/bin/pip install -q -e ".[train,torchrl,play,data,dev,rllib]"
 	touch $(RLLIB_STAMP)
+
+# BenchMARL 1.5.2 needs torchrl 0.11 while .venv has torchrl 0.14 (the torchrl extra), so
+# BenchMARL gets its own virtual environment too: the BenchMARL task's tests and the
+# TorchRL env's (which the task builds on) run there (docs/scaling.md, "BenchMARL").
+BENCHMARL_VENV := .venv-benchmarl
+BENCHMARL_STAMP := $(BENCHMARL_VENV)/.installed
+BENCHMARL_TESTS := tests/test_benchmarl.py tests/test_torchrl_env.py
+
+$(BENCHMARL_STAMP): pyproject.toml
+	$(PY) -m venv $(BENCHMARL_VENV)
+	$(BENCHMARL_VENV)/bin/pip install -q --upgrade pip
+	$(BENCHMARL_VENV)/bin/pip install -q torch==2.13.0
+	$(BENCHMARL_VENV)/bin/pip install -q -e ".[benchmarl,dev]"
+	$(BENCHMARL_VENV)/bin/pip check
+	touch $(BENCHMARL_STAMP)
 
 demo: $(STAMP)
 	$(BIN)/python scripts/train_mappo.py --config configs/train/demo.yaml
@@ -60,8 +75,14 @@ fuzz: $(STAMP)
 test-rllib: $(RLLIB_STAMP)
 	$(RLLIB_VENV)/bin/python -m pytest -q -m "not slow" $(RLLIB_TESTS)
 
+test-benchmarl: $(BENCHMARL_STAMP)
+	$(BENCHMARL_VENV)/bin/python -m pytest -q -m "not slow" $(BENCHMARL_TESTS)
+
+# ruff, then the import contracts of pyproject.toml's [tool.importlinter]: imports only go
+# down the layers (docs/contributing.md, "Layers")
 lint: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports
 
 bench: $(STAMP)
 	$(BIN)/python scripts/benchmark.py
@@ -72,4 +93,4 @@ soak: $(STAMP)
 	$(BIN)/python scripts/soak.py $(SOAK_ARGS)
 
 clean:
-	rm -rf $(VENV) $(RLLIB_VENV) .pytest_cache
+	rm -rf $(VENV) $(RLLIB_VENV) $(BENCHMARL_VENV) .pytest_cache

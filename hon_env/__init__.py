@@ -11,7 +11,8 @@ Entry points:
   ``gymnasium.make_vec`` of that id gives the batched engine (``envs.gym_vector``).
 - ``HourOfNeedVillainEnv`` (``hon_env.envs.villain_env``), registered as
   ``hon_env/HourOfNeedVillain-v8``: the Mastermind variant's villain agent as a
-  single-agent env, the heroes played by a fixed policy (``docs/mastermind.md``).
+  single-agent env, the heroes played by a fixed policy passed in as an object
+  (``hero_policy=agents.load_policy("heuristic")``; ``docs/mastermind.md``).
 - ``hon_env.positions``: build positions by hand.
 - ``observation_spec`` / ``state_spec`` / ``feature_index``: the observation as named
   features (``docs/observation.md``).
@@ -53,5 +54,6 @@ if ENV_ID not in gymnasium.registry:
     gymnasium.register(id=ENV_ID, entry_point="hon_env.envs.gym_env:HourOfNeedEnv",
                        vector_entry_point="hon_env.envs.gym_vector:HourOfNeedVectorEnv")
 if VILLAIN_ENV_ID not in gymnasium.registry:  # the Mastermind variant's villain agent
-    gymnasium.register(id=VILLAIN_ENV_ID,
-                       entry_point="hon_env.envs.villain_env:HourOfNeedVillainEnv")
+    # the entry point lives with the agents, which resolve a policy name (default: the
+    # coordinated scripted team); the string is read by gymnasium, not imported here
+    gymnasium.register(id=VILLAIN_ENV_ID, entry_point="agents.villain_gym:make_villain_env")

@@ -6,14 +6,14 @@
   before any kernel reads the state.
 - ``EngineError``: the engine stopped a game it could not continue (engine.md, "Engine
   errors"): its error code, the game's index in its batch, its episode seed and the
-  decision being answered are attributes and in the message.
+  decision being answered are attributes and in the message (``rollout.engine_error``
+  reads them from the state row).
+
+Vocabulary of the lowest layer: this module imports nothing of the project, so the engine
+(``core/validate.py``) and every front end can raise these.
 """
 
 from __future__ import annotations
-
-import numpy as np
-
-from hon_env.core import layout as L
 
 
 class StateError(ValueError):
@@ -40,20 +40,3 @@ class EngineError(RuntimeError):
         super().__init__(message)
         self.error, self.code, self.game, self.seed = error, code, game, seed
         self.decision, self.seat, self.action = decision, seat, action
-
-
-def engine_error(row: np.ndarray, game: int = 0, seed: int | None = None) -> EngineError:
-    """The ``EngineError`` for a state row whose ``error`` field is set."""
-    code = int(row[L.ERROR])
-    name = L.ERROR_NAMES[code] if 0 <= code < len(L.ERROR_NAMES) else f"code {code}"
-    dec = int(row[L.ERROR_DEC])
-    decision = L.DECISION_NAMES[dec] if 0 <= dec < len(L.DECISION_NAMES) else str(dec)
-    op = int(row[L.ERROR_OP])
-    seat, action = int(row[L.ERROR_SEAT]), int(row[L.ERROR_ACTION])
-    where = (f"answering decision '{decision}' of seat {seat} with action {action}"
-             if dec else "while running to the first decision")
-    return EngineError(
-        f"engine error '{name}' in game {game} (episode seed {seed}) {where}"
-        f" (op {op} on top of the interpreter stack); the game was stopped",
-        error=name, code=code, game=game, seed=seed, decision=decision if dec else None,
-        seat=seat if dec else None, action=action if dec else None)

@@ -68,9 +68,10 @@ from hon_env.core.kernels import game_apply, game_init, game_observe, game_refre
 from hon_env.core.observe import OBS_DIM, STATE_DIM
 from hon_env.core.validate import validate_state
 from hon_env.describe import action_to_string, space_name, target_name
-from hon_env.errors import EngineError, StateError, engine_error
+from hon_env.errors import EngineError, StateError
 from hon_env.numba_cache import announce_compile, debug_mode
 from hon_env.options import scenario_from
+from hon_env.rollout import engine_error
 from hon_env.state_io import pack, unpack
 
 _FORM_WORDS = {code: name for name, code in FORM_NAMES.items()}

@@ -28,7 +28,7 @@ from hon_env.checks import check_int
 from hon_env.content import Scenario, load_scenario
 from hon_env.content.loader import parse_scenario, scenario_path
 from hon_env.content.tables import MAX_HEROES
-from hon_env.envs.rewards import reward_params, shaping_weights
+from hon_env.rewards import reward_params, shaping_weights
 
 ILLEGAL_ACTION_MODES = ("raise", "penalize")
 RENDER_MODES = ("human", "ansi", "rgb_array")
@@ -93,7 +93,7 @@ class EnvOptions:
     scenario: Scenario
     # float64 [N_REWARD_PARAMS]: shaping weight per event counter for the heroes, then for
     # the villain agent, then the Fame variant's reward mode and parameters
-    # (``core/episode.py``, ``envs/rewards.reward_params``)
+    # (``core/episode.py``, ``rewards.reward_params``)
     weights: np.ndarray
     illegal_action: str  # "raise" or "penalize"
     render_mode: str | None

@@ -2,6 +2,8 @@
 
 ``play_batch`` drives the batched kernels directly (no environment wrapper) and returns
 per-game outcomes; it is what ``scripts/play.py`` and the conformance tests use.
+``engine_error`` turns the state row of a game the engine stopped into the ``EngineError``
+that ``play_batch``, ``Game`` and ``VectorEnv`` raise.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import numpy as np
 from hon_env.content import Scenario
 from hon_env.core import layout as L
 from hon_env.core.kernels import reset_batch, reset_serial, step_batch, step_serial
-from hon_env.errors import engine_error
+from hon_env.errors import EngineError
 from hon_env.numba_cache import announce_compile
 
 PolicyFn = Callable[[np.ndarray, np.ndarray], np.ndarray]  # (state, masks) -> actions [B]
@@ -113,3 +115,20 @@ def summarize(results: list[BatchResult]) -> dict:
     out["mean_rounds"] = float(rounds.mean()) if n else 0.0
     out["mean_decisions"] = float(decisions.mean()) if n else 0.0
     return out
+
+
+def engine_error(row: np.ndarray, game: int = 0, seed: int | None = None) -> EngineError:
+    """The ``EngineError`` for a state row whose ``error`` field is set."""
+    code = int(row[L.ERROR])
+    name = L.ERROR_NAMES[code] if 0 <= code < len(L.ERROR_NAMES) else f"code {code}"
+    dec = int(row[L.ERROR_DEC])
+    decision = L.DECISION_NAMES[dec] if 0 <= dec < len(L.DECISION_NAMES) else str(dec)
+    op = int(row[L.ERROR_OP])
+    seat, action = int(row[L.ERROR_SEAT]), int(row[L.ERROR_ACTION])
+    where = (f"answering decision '{decision}' of seat {seat} with action {action}"
+             if dec else "while running to the first decision")
+    return EngineError(
+        f"engine error '{name}' in game {game} (episode seed {seed}) {where}"
+        f" (op {op} on top of the interpreter stack); the game was stopped",
+        error=name, code=code, game=game, seed=seed, decision=decision if dec else None,
+        seat=seat if dec else None, action=action if dec else None)

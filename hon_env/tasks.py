@@ -48,6 +48,7 @@ from hon_env.content.errors import (
     read_int,
     read_str,
 )
+from hon_env.roster import random_teams
 
 TASKS_DIR = Path(__file__).resolve().parents[1] / "configs" / "tasks"
 FAMILIES = ("team_size", "nemeses", "modules", "transfer", "generalist")
@@ -252,8 +253,6 @@ def _teams(data: dict, where: Where, heroes: list, known: list[str]
     eval_teams = read("eval")
     held_out = {frozenset(t) for t in eval_teams}
     if teams["train"] == ALL_TEAMS:
-        from hon_env.envs.pool import random_teams
-
         train_teams = [tuple(t) for t in random_teams(known, n) if frozenset(t) not in held_out]
     else:
         train_teams = read("train")

@@ -24,7 +24,7 @@ from hon_env import HourOfNeedEnv
 def episode_frames(policy_spec: str = "heuristic", seed: int = 0, max_steps: int = 400,
                    scale: float = 1.0, **env_kwargs) -> list[np.ndarray]:
     """RGB frames of one episode played by ``policy_spec`` (the first before any action)."""
-    from hon_env.play.raster import rasterize
+    from hon_env.views.raster import rasterize
 
     env = HourOfNeedEnv(render_mode="rgb_array", **env_kwargs)
     policy = load_policy(policy_spec, seed=seed)

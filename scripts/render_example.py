@@ -19,7 +19,7 @@ import matplotlib.image as mpimg
 import numpy as np
 
 from hon_env import Game, load_scenario
-from hon_env.render import render_ansi, render_rgb
+from hon_env.views import render_ansi, render_rgb
 
 ROOT = Path(__file__).resolve().parents[1]
 

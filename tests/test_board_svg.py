@@ -9,9 +9,9 @@ import numpy as np
 
 from hon_env import Game
 from hon_env import positions as P
-from hon_env.play.scene import static_layer
-from hon_env.play.svg import render_svg, svg_layers
-from hon_env.render import render_rgb
+from hon_env.views.raster import render_rgb
+from hon_env.views.scene import static_layer
+from hon_env.views.svg import render_svg, svg_layers
 
 NS = "{http://www.w3.org/2000/svg}"
 

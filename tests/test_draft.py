@@ -375,8 +375,8 @@ def test_image_render_during_the_draft():
     """The image renderer (``rgb_array``, hon-play, the SVG board) draws the draft on a
     blank sheet while no board is set up: the pool with every offer, the deciding seat and
     its legal picks; after the last pick it draws the board."""
-    from hon_env.play.scene import scene
     from hon_env.render import render_rgb
+    from hon_env.views.scene import scene
 
     g = Game("draft_deal", seed=9)
     texts = [str(p[3]) for p in scene(g) if p[0] == "text"]

@@ -498,11 +498,13 @@ def test_vector_env_villain_rows_and_rewards():
 def test_gymnasium_villain_env():
     """HourOfNeedVillain: passes Gymnasium's check_env; every step is a villain decision;
     the reward is the villain's (+1 when the heroes lose)."""
+    heroes = load_policy("heuristic")
     with warnings.catch_warnings():  # check_env steps unmasked: "penalize" ends those games
         warnings.simplefilter("ignore")
-        check_env(gymnasium.make(VILLAIN_ENV_ID, illegal_action="penalize").unwrapped,
+        check_env(gymnasium.make(VILLAIN_ENV_ID, hero_policy=heroes,
+                                 illegal_action="penalize").unwrapped,
                   skip_render_check=True)
-    env = gymnasium.make(VILLAIN_ENV_ID)
+    env = gymnasium.make(VILLAIN_ENV_ID, hero_policy=heroes)
     obs, info = env.reset(seed=3)
     rng = np.random.default_rng(0)
     total, done = 0.0, False
@@ -515,7 +517,24 @@ def test_gymnasium_villain_env():
     outcome = info["outcome"]
     assert total == {"win": -1.0, "loss": 1.0, "truncated": 0.0}[outcome]
     with pytest.raises(ValueError, match="no villain agent"):
-        HourOfNeedVillainEnv(scenario="origin_story")
+        HourOfNeedVillainEnv(heroes, scenario="origin_story")
+
+
+def test_villain_env_takes_the_hero_policy_as_an_object():
+    """The env never imports the agents: a policy name, no policy or an object without
+    ``act`` is refused, naming the call that makes the policy; the registered id resolves
+    a name (default: the coordinated scripted team)."""
+    from agents.coordinated import CoordinatedPolicy
+
+    env = gymnasium.make(VILLAIN_ENV_ID)
+    assert isinstance(env.unwrapped.hero_policy, CoordinatedPolicy)
+    env = gymnasium.make(VILLAIN_ENV_ID, hero_policy="random")
+    assert env.unwrapped.hero_policy.name == "random"
+    for bad, match in (("heuristic", r"agents\.load_policy\('heuristic'\)"),
+                       (None, r"needs hero_policy.*agents\.load_policy"),
+                       (object(), "act")):
+        with pytest.raises(TypeError, match=match):
+            HourOfNeedVillainEnv(bad)
 
 
 def test_hero_env_plays_the_villain_inside():

@@ -11,7 +11,7 @@ from agents.heuristic import HeuristicPolicy
 from hon_env import Game, load_scenario, vector_env
 from hon_env.core import layout as L
 from hon_env.core.obs_features import read
-from hon_env.envs.pool import RANDOM_TEAMS, random_teams
+from hon_env.roster import RANDOM_TEAMS, random_teams
 
 TEAMS = [["majesty", "stride"], ["cipher", "vigil"], ["guerilla", "tinkerbolt"]]
 

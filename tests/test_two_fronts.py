@@ -486,7 +486,7 @@ def test_snapshot_and_text_render_show_both_villains() -> None:
 def test_image_render_draws_both_villains() -> None:
     """The image renderer's scene (``rgb_array``, hon-play) draws the second villain's
     figure (W) beside the first's (V), names both villains and the facing of each hero."""
-    from hon_env.play.scene import scene
+    from hon_env.views.scene import scene
 
     def texts(g: Game) -> list[str]:
         return [str(p[3]) for p in scene(g) if p[0] == "text"]

@@ -97,7 +97,7 @@ def print_per_game_heroes(scenario: str, n: int, batch: int, seconds: float,
                           pairs: int = 3) -> None:
     """The vector env with ``n`` fixed heroes (the first team of the random pool) against a
     team drawn per game (``heroes="random"``), alternated ``pairs`` times per setting."""
-    from hon_env.envs.pool import random_teams
+    from hon_env.roster import random_teams
 
     team = random_teams(load_scenario(scenario).hero_roster, n)[0]
     print(f"| vector env, batch {batch}, {n} heroes | observations | fixed team {team} | "
@@ -131,8 +131,7 @@ def bench_heuristic(sc, batch: int, seconds: float) -> float:
 def bench_render(sc, seconds: float) -> list[tuple[str, float]]:
     """Milliseconds per frame of each renderer over the positions of random games (the
     pending decision and the last action drawn; the empty map's cache warmed first)."""
-    from hon_env.play.svg import render_svg
-    from hon_env.render import render_ansi, render_rgb
+    from hon_env.views import render_ansi, render_rgb, render_svg
 
     rng = np.random.default_rng(0)
     frames: list[Game] = []
@@ -147,7 +146,7 @@ def bench_render(sc, seconds: float) -> list[tuple[str, float]]:
     out = []
     for name, draw in (("image, `render_rgb` (1300 x 750 RGB)",
                         lambda g: render_rgb(g, last_action="Majesty: move to C5")),
-                       ("SVG, `hon_env.play.svg.render_svg`",
+                       ("SVG, `hon_env.views.svg.render_svg`",
                         lambda g: render_svg(g, "Majesty: move to C5")),
                        ("text, `render_ansi`", render_ansi)):
         n = 0

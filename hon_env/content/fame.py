@@ -9,8 +9,8 @@ and every hero gets the team reward.
 
 Headline cards live in ``configs/content/headlines/<id>.yaml`` (``kind: headlines``): a
 list of ``{name, counter, at_least, values}``, where ``counter`` is one of
-``layout.HERO_COUNTER_NAMES`` and ``values`` the fame of the first, second and third hero
-to reach ``at_least`` (best first).
+``HERO_COUNTER_NAMES`` (``content/tables.py``) and ``values`` the fame of the first, second
+and third hero to reach ``at_least`` (best first).
 """
 
 from __future__ import annotations
@@ -32,6 +32,11 @@ from hon_env.content.errors import (
     type_name,
 )
 from hon_env.content.tables import (
+    EV_ENEMIES_DEFEATED,
+    EV_HERO_DEFEATS,
+    EV_PROBLEMS_SOLVED,
+    EV_RESCUES,
+    EV_SCHEMES_SOLVED,
     FM_DMG_PER,
     FM_HEADLINES,
     FM_MODE,
@@ -43,14 +48,19 @@ from hon_env.content.tables import (
     FM_W,
     HEADLINE_POOL,
     HEADLINE_VALUES,
+    HERO_COUNTER_COLS,
+    HERO_COUNTER_NAMES,
     HL_AT_LEAST,
     HL_COUNTER,
     HL_NCOLS,
     HL_VALUE,
+    HV_FINAL_BLOWS,
+    HV_MINIONS,
+    HV_REVEALS,
     MAX_HEADLINES,
     N_FAME,
+    N_HEV,
 )
-from hon_env.core import layout as L
 
 REWARD_MODES = ("team", "fame", "rank")
 # Fame for each deed (001 §Damage (DMG), the scenarios' scoring panels; docs/variants.md).
@@ -89,7 +99,7 @@ class Headline(NamedTuple):
     """One headline card: a public goal on a per-hero counter."""
 
     name: str
-    counter: str  # one of layout.HERO_COUNTER_NAMES
+    counter: str  # one of HERO_COUNTER_NAMES
     at_least: int
     values: tuple[int, ...]  # fame for the first, second, third finisher
 
@@ -146,22 +156,23 @@ def fame_mode(rule: dict[str, Any] | bool) -> str:
 
 
 def fame_weights(table: Mapping[str, int]) -> np.ndarray:
-    """int32 [N_HEV]: fame per unit of each per-hero counter (``layout.HEV`` columns).
+    """int32 [N_HEV]: fame per unit of each per-hero counter (the columns of the state's
+    ``hev`` field).
 
     The event counters overlap (a solved Scheme card also counts as a solved problem, a
     revealed villain too; the villain's defeat counts as an enemy defeated), so the
     overlapping columns carry the difference: fame = sum of weight x counter gives each
     deed its table value exactly once.
     """
-    w = np.zeros(L.N_HEV, np.int32)
-    w[L.HV_MINIONS] = table["minion"]
-    w[L.EV_ENEMIES_DEFEATED] = table["enemy"]
-    w[L.HV_FINAL_BLOWS] = table["final_blow"] - table["enemy"]
-    w[L.EV_RESCUES] = table["rescue"]
-    w[L.EV_PROBLEMS_SOLVED] = table["problem"]
-    w[L.EV_SCHEMES_SOLVED] = table["scheme"] - table["problem"]
-    w[L.HV_REVEALS] = table["reveal"] - table["problem"]
-    w[L.EV_HERO_DEFEATS] = table["defeat"]
+    w = np.zeros(N_HEV, np.int32)
+    w[HV_MINIONS] = table["minion"]
+    w[EV_ENEMIES_DEFEATED] = table["enemy"]
+    w[HV_FINAL_BLOWS] = table["final_blow"] - table["enemy"]
+    w[EV_RESCUES] = table["rescue"]
+    w[EV_PROBLEMS_SOLVED] = table["problem"]
+    w[EV_SCHEMES_SOLVED] = table["scheme"] - table["problem"]
+    w[HV_REVEALS] = table["reveal"] - table["problem"]
+    w[EV_HERO_DEFEATS] = table["defeat"]
     return w
 
 
@@ -171,7 +182,7 @@ def fame_table(rule: dict[str, Any] | bool, n_headlines: int) -> np.ndarray:
     table = settings["table"]
     out = np.zeros(N_FAME, np.int32)
     out[FM_ON] = int(bool(rule))
-    out[FM_W:FM_W + L.N_HEV] = fame_weights(table)
+    out[FM_W:FM_W + N_HEV] = fame_weights(table)
     out[FM_DMG_PER] = table["villain_damage_per"]
     out[FM_MOST_DAMAGE] = table["most_villain_damage"]
     out[FM_MOST_ENEMIES] = table["most_enemies"]
@@ -210,8 +221,8 @@ def load_headlines(ident: str, content_root: Path, ref: Where) -> tuple[Headline
         if name in (h.name for h in out):
             raise at.key("name").error(f"another headline is already named {name!r}")
         counter = card["counter"]
-        if counter not in L.HERO_COUNTER_NAMES:
-            raise at.key("counter").error(f"expected one of {', '.join(L.HERO_COUNTER_NAMES)}, "
+        if counter not in HERO_COUNTER_NAMES:
+            raise at.key("counter").error(f"expected one of {', '.join(HERO_COUNTER_NAMES)}, "
                                           f"got {counter!r}")
         at_least = check_int(card["at_least"], at.key("at_least"), 1, 1000)
         values = as_list(card["values"], at.key("values"))
@@ -230,7 +241,7 @@ def headline_table(cards: tuple[Headline, ...]) -> np.ndarray:
     """``Tables.headline``: one HL_* row per card, zeros after."""
     out = np.zeros((HEADLINE_POOL, HL_NCOLS), np.int32)
     for r, card in enumerate(cards):
-        out[r, HL_COUNTER] = L.HERO_COUNTER_COLS[L.HERO_COUNTER_NAMES.index(card.counter)]
+        out[r, HL_COUNTER] = HERO_COUNTER_COLS[HERO_COUNTER_NAMES.index(card.counter)]
         out[r, HL_AT_LEAST] = card.at_least
         out[r, HL_VALUE:HL_VALUE + len(card.values)] = card.values
     return out

@@ -318,10 +318,52 @@ SEATS_PER_PLAYER = 2  # mode pass: player p controls seats 2p (its keep) and 2p 
 MAX_DRAFT_POOL = 16  # heroes a draft pool may hold: the width of the "draft" action segment
 MAX_DRAFT_ROWS = 1024  # ordered teams (stacked tables rows) a draft may compile to
 
+# Event counters (the state's ``events`` field, layout.EVENTS) and per-hero counters
+# (``hev``, layout.HEV): columns and names. Declared here, beside the fame table that
+# weights them, so that the content compiler (content/fame.py) and the engine
+# (core/layout.py imports them) read one definition.
+N_EVENTS = 16  # event counter columns (EV_*; the last ones spare)
+EV_DAMAGE_DEALT = 0  # damage dealt by heroes to enemies
+EV_JUSTICE = 1  # justice placed by heroes
+EV_RESCUES = 2
+EV_ENEMIES_DEFEATED = 3
+EV_PROBLEMS_SOLVED = 4
+EV_SCHEMES_SOLVED = 5
+EV_HERO_DAMAGE = 6  # damage suffered by heroes
+EV_HERO_DEFEATS = 7
+EV_CRISES = 8
+EV_CAPTURES = 9
+EV_BYSTANDERS_DEFEATED = 10
+EV_VILLAIN_ADVANCES = 11
+EV_CLUES = 12
+EV_MECH_WRECKS = 13  # a mech side reached its health: the mech was wrecked, the pilot stays
+EV_ALLY_DEFEATS = 14  # an ally was defeated and left the game
+EVENT_NAMES = (
+    "damage_dealt", "justice_placed", "rescues", "enemies_defeated", "problems_solved",
+    "schemes_solved", "hero_damage", "hero_defeats", "crises", "captures",
+    "bystanders_defeated", "villain_advances", "clues_gained", "mech_wrecks", "ally_defeats",
+)
+N_HEV = 20  # per-hero counter columns: EV_* (16), then HV_* (4)
+# per-hero counters (HEV) beyond the event counters
+HV_MINIONS = N_EVENTS  # minions defeated (special minions included)
+HV_VILLAIN_DAMAGE = N_EVENTS + 1  # damage dealt to the revealed villain
+HV_FINAL_BLOWS = N_EVENTS + 2  # the damage that defeated the villain
+HV_REVEALS = N_EVENTS + 3  # solving the Villain card (revealing it)
+assert HV_REVEALS + 1 == N_HEV
+# The events each hero counts for itself (HEV column = EV_*): the sum over heroes equals
+# the team counter. The others (crises, captures, bystanders defeated, villain advances)
+# are the villain's doing and stay team-only.
+HERO_EVENTS = (EV_DAMAGE_DEALT, EV_JUSTICE, EV_RESCUES, EV_ENEMIES_DEFEATED,
+               EV_PROBLEMS_SOLVED, EV_SCHEMES_SOLVED, EV_HERO_DAMAGE, EV_HERO_DEFEATS,
+               EV_CLUES, EV_MECH_WRECKS, EV_ALLY_DEFEATS)
+# every per-hero counter reported (info "hero_events", the observation): HEV columns, names
+HERO_COUNTER_COLS = HERO_EVENTS + (HV_MINIONS, HV_VILLAIN_DAMAGE, HV_FINAL_BLOWS, HV_REVEALS)
+HERO_COUNTER_NAMES = tuple(EVENT_NAMES[e] for e in HERO_EVENTS) + (
+    "minions_defeated", "villain_damage", "final_blows", "villain_reveals")
+
 # The Fame variant (rules ``fame``, core/fame.py, content/fame.py). Per-hero counters are
 # kept in every game; the ``fame`` table says what each is worth and the ``headline`` table
 # holds the headline cards a game deals from.
-N_HEV = 20  # per-hero counter columns: layout.EV_* (16), then layout.HV_* (4)
 MAX_HEADLINES = 4  # headlines dealt to one game
 HEADLINE_POOL = 16  # headline cards a scenario deals from (rows of ``headline``)
 HEADLINE_VALUES = 3  # fame values of one headline, best first (later finishers get 0)

@@ -18,7 +18,7 @@ numbers:
   (``step_rewards``, ``core/fame.py``); in the ``team`` mode every hero gets the team reward.
 
 The reward parameters are one float64 array (``params``, built by
-``hon_env.envs.rewards.reward_params``): the heroes' shaping weight of each event counter,
+``hon_env.rewards.reward_params``): the heroes' shaping weight of each event counter,
 then the villain agent's (from ``RP_VILLAIN``), then ``RP_MODE`` (0 team, 1 fame, 2 rank),
 ``RP_TEAM_WEIGHT``, ``RP_LOSS_KEEP``, ``RP_SCALE``.
 The memory of the previous step (``prev``, int32 ``[N_PREV]``) holds the event counters,

@@ -31,6 +31,7 @@ from hon_env.content.tables import (
     MAX_HEROES,
     MAX_PANELS,
     MAX_SPACES,
+    N_EVENTS,
     N_HEV,
     N_SBE,
     NEMESES,
@@ -43,7 +44,6 @@ from hon_env.content.tables import (
 
 STACK_DEPTH = 96  # interpreter stack entries per game
 STACK_W = 6  # entry = (op, a, b, c, hero, src)
-N_EVENTS = 16
 SBY_QUEUE_CAP = 16  # special bystander programs waiting for the interpreter (see SBY_QUEUE)
 
 # --- target numbering (cards and tokens an Attack/Solve/effect can pick)
@@ -345,43 +345,34 @@ LOSS_REASON_NAMES = ("", "issue_deck_empty", "villain_objective", "round_cap", "
 ZONE_NAMES = ("deck", "hand", "play", "discard", "removed", "threat", "pending", "mulligan",
               "attached", "board", "issue_area")
 
-# event counters
-EV_DAMAGE_DEALT = 0  # damage dealt by heroes to enemies
-EV_JUSTICE = 1  # justice placed by heroes
-EV_RESCUES = 2
-EV_ENEMIES_DEFEATED = 3
-EV_PROBLEMS_SOLVED = 4
-EV_SCHEMES_SOLVED = 5
-EV_HERO_DAMAGE = 6  # damage suffered by heroes
-EV_HERO_DEFEATS = 7
-EV_CRISES = 8
-EV_CAPTURES = 9
-EV_BYSTANDERS_DEFEATED = 10
-EV_VILLAIN_ADVANCES = 11
-EV_CLUES = 12
-EV_MECH_WRECKS = 13  # a mech side reached its health: the mech was wrecked, the pilot stays
-EV_ALLY_DEFEATS = 14  # an ally was defeated and left the game
-EVENT_NAMES = (
-    "damage_dealt", "justice_placed", "rescues", "enemies_defeated", "problems_solved",
-    "schemes_solved", "hero_damage", "hero_defeats", "crises", "captures",
-    "bystanders_defeated", "villain_advances", "clues_gained", "mech_wrecks", "ally_defeats",
+# event counters (EV_*, EVENT_NAMES) and the per-hero counters (HV_*, HERO_EVENTS,
+# HERO_COUNTER_COLS/NAMES): declared in content/tables.py beside the fame table that weights
+# them (the content compiler needs their columns too), named here with the state's fields
+from hon_env.content.tables import (  # noqa: E402, F401
+    EV_ALLY_DEFEATS,
+    EV_BYSTANDERS_DEFEATED,
+    EV_CAPTURES,
+    EV_CLUES,
+    EV_CRISES,
+    EV_DAMAGE_DEALT,
+    EV_ENEMIES_DEFEATED,
+    EV_HERO_DAMAGE,
+    EV_HERO_DEFEATS,
+    EV_JUSTICE,
+    EV_MECH_WRECKS,
+    EV_PROBLEMS_SOLVED,
+    EV_RESCUES,
+    EV_SCHEMES_SOLVED,
+    EV_VILLAIN_ADVANCES,
+    EVENT_NAMES,
+    HERO_COUNTER_COLS,
+    HERO_COUNTER_NAMES,
+    HERO_EVENTS,
+    HV_FINAL_BLOWS,
+    HV_MINIONS,
+    HV_REVEALS,
+    HV_VILLAIN_DAMAGE,
 )
-# per-hero counters (HEV) beyond the event counters
-HV_MINIONS = N_EVENTS  # minions defeated (special minions included)
-HV_VILLAIN_DAMAGE = N_EVENTS + 1  # damage dealt to the revealed villain
-HV_FINAL_BLOWS = N_EVENTS + 2  # the damage that defeated the villain
-HV_REVEALS = N_EVENTS + 3  # solving the Villain card (revealing it)
-assert HV_REVEALS + 1 == N_HEV
-# The events each hero counts for itself (HEV column = EV_*): the sum over heroes equals
-# the team counter. The others (crises, captures, bystanders defeated, villain advances)
-# are the villain's doing and stay team-only.
-HERO_EVENTS = (EV_DAMAGE_DEALT, EV_JUSTICE, EV_RESCUES, EV_ENEMIES_DEFEATED,
-               EV_PROBLEMS_SOLVED, EV_SCHEMES_SOLVED, EV_HERO_DAMAGE, EV_HERO_DEFEATS,
-               EV_CLUES, EV_MECH_WRECKS, EV_ALLY_DEFEATS)
-# every per-hero counter reported (info "hero_events", the observation): HEV columns, names
-HERO_COUNTER_COLS = HERO_EVENTS + (HV_MINIONS, HV_VILLAIN_DAMAGE, HV_FINAL_BLOWS, HV_REVEALS)
-HERO_COUNTER_NAMES = tuple(EVENT_NAMES[e] for e in HERO_EVENTS) + (
-    "minions_defeated", "villain_damage", "final_blows", "villain_reveals")
 
 # --- the flat action space
 #   [0]                 PASS     yield the initiative / end / stop / decline / done

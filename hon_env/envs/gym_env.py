@@ -49,7 +49,7 @@ from hon_env.envs.autoplay import is_hero, play_others
 from hon_env.envs.session import Session, SessionViews
 from hon_env.envs.vector import require_team_reward
 from hon_env.options import RENDER_MODES, EnvOptions
-from hon_env.play.replay import Replay
+from hon_env.replay import Replay
 
 ENV_ID = "hon_env/HourOfNeed-v8"
 
@@ -100,7 +100,7 @@ class HourOfNeedEnv(SessionViews, gymnasium.Env):
         return self._session.legal_mask().astype(bool)
 
     def replay(self, players: Sequence[str] | None = None) -> Replay:
-        """The episode so far as a ``hon_env.play.replay.Replay``."""
+        """The episode so far as a ``hon_env.replay.Replay``."""
         return self._session.replay(players)
 
     def save_replay(self, path: str | Path, players: Sequence[str] | None = None) -> Path:

@@ -97,7 +97,7 @@ class HourOfNeedVectorEnv(GymVectorEnv):
         """"rgb_array": one ``[H, W, 3]`` uint8 image per game; None without a mode."""
         if self.render_mode is None:
             return None
-        from hon_env.render import render_rgb  # matplotlib only when asked
+        from hon_env.views.raster import render_rgb  # Pillow only when asked
 
         return tuple(render_rgb(self.venv.game(i)) for i in range(self.num_envs))
 

@@ -146,7 +146,7 @@ error for the same bad value everywhere.
 - `numeric_info`: infos as numbers only (see Infos).
 
 Every episode is recorded: `env.unwrapped.replay(players)` returns it as a
-`hon_env.play.replay.Replay` (seed, scenario, actions), `save_replay(path)` writes its
+`hon_env.replay.Replay` (seed, scenario, actions), `save_replay(path)` writes its
 JSON, and `hon-replay FILE` shows it as an HTML page. Manual control: `hon-play` plays a
 game in the terminal, `hon-play --web` in the browser, next to the scripted team or any
 checkpoint.
@@ -259,7 +259,7 @@ from hon_env.core.observe import OBS_DIM, STATE_DIM
 from hon_env.envs.session import Session
 from hon_env.game import Game
 from hon_env.options import RENDER_MODES, EnvOptions
-from hon_env.play.replay import Replay
+from hon_env.replay import Replay
 
 __all__ = ["env", "parallel_env", "raw_env"]
 
@@ -330,7 +330,7 @@ class _Front:
         return self._session.require_game().global_state()
 
     def replay(self, players: Sequence[str] | None = None) -> Replay:
-        """The episode so far as a ``hon_env.play.replay.Replay`` (seed, scenario, actions;
+        """The episode so far as a ``hon_env.replay.Replay`` (seed, scenario, actions;
         ``players``: who played each seat, e.g. ``["human", "heuristic"]``)."""
         return self._session.replay(players)
 

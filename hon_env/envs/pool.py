@@ -2,12 +2,12 @@
 
 ``vector_env(..., heroes=...)`` takes, besides one team (a list of hero ids, every game
 the same), a pool of teams: a list of teams, or ``"random"`` for every team of
-``n_heroes`` different heroes of the content's roster (each combination once, seated in an
-order drawn once per combination from ``TEAM_ORDER_SEED``, so that no hero always sits
-first). ``scenario`` may also be a list of scenarios (other villains or issues); the pool
-is then every scenario with every team. Each game draws its pool entry when an episode
-starts (``core/teams.py``); the observation's hero identity section tells a policy whom it
-plays.
+``n_heroes`` different heroes of the content's roster (``hon_env.roster.random_teams``:
+each combination once, seated in an order drawn once per combination, so that no hero
+always sits first). ``scenario`` may also be a list of scenarios (other villains or
+issues); the pool is then every scenario with every team. Each game draws its pool entry
+when an episode starts (``core/teams.py``); the observation's hero identity section tells
+a policy whom it plays.
 
 All entries must agree on what the batch's arrays and rewards assume: the number of heroes,
 the villain agent and the Fame reward rule.
@@ -15,18 +15,14 @@ the villain agent and the Fame reward rule.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from hon_env.content import Scenario
 from hon_env.options import EnvOptions
+from hon_env.roster import RANDOM_TEAMS, random_teams
 
-RANDOM_TEAMS = "random"
-TEAM_ORDER_SEED = 20_261_126  # seat order of each combination of "random" (fixed: reproducible)
 MAX_POOL = 256  # scenarios one batch may hold (each keeps its tables, ~230 KB)
 
 
@@ -36,17 +32,6 @@ def is_pool(scenario: object, heroes: object) -> bool:
         isinstance(heroes, Sequence) and not isinstance(heroes, str) and len(heroes) > 0
         and any(isinstance(t, Sequence) and not isinstance(t, str) for t in heroes))
     return many_teams or isinstance(scenario, (list, tuple))
-
-
-def random_teams(roster: Sequence[str], n_heroes: int) -> list[list[str]]:
-    """Every combination of ``n_heroes`` different heroes of ``roster``, each seated in an
-    order drawn from ``TEAM_ORDER_SEED`` (see the module documentation)."""
-    if not 1 <= n_heroes <= len(roster):
-        raise ValueError(f"heroes='random' needs 1 to {len(roster)} heroes (the content's "
-                         f"roster: {list(roster)}), got n_heroes={n_heroes}")
-    rng = np.random.default_rng(TEAM_ORDER_SEED)
-    return [[team[k] for k in rng.permutation(n_heroes)]
-            for team in itertools.combinations(sorted(roster), n_heroes)]
 
 
 def build_pool(scenario: Any, heroes: Any, options: dict[str, Any]) -> list[EnvOptions]:

@@ -18,7 +18,7 @@ last observation, ``infos[i]["TimeLimit.truncated"]`` marks a truncation, and
 An action outside a game's legal mask (e.g. ``model.predict(obs)`` without
 ``action_masks=``) raises ``hon_env.IllegalActionError`` naming the games and actions;
 ``illegal_action="penalize"`` ends those games' episodes with reward -1 instead.
-``get_images()`` draws every game (``hon_env.render.render_rgb``; needs matplotlib), so
+``get_images()`` draws every game (``hon_env.views.render_rgb``; needs Pillow), so
 SB3's ``VecVideoRecorder`` works with ``render_mode="rgb_array"``. No Gymnasium env and
 so no wrapper stands behind the games, but the adapter records episodes as SB3's
 ``Monitor`` does: ``env_is_wrapped(Monitor)`` is True (so ``evaluate_policy`` reads the
@@ -131,6 +131,6 @@ class SB3VecEnv(VecEnv):
 
     def get_images(self) -> list[np.ndarray]:
         """One ``[H, W, 3]`` uint8 image of each game's current position."""
-        from hon_env.render import render_rgb  # matplotlib only when asked
+        from hon_env.views.raster import render_rgb  # Pillow only when asked
 
         return [render_rgb(self.venv.game(i)) for i in range(self.num_envs)]

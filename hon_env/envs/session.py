@@ -18,7 +18,7 @@ translations of this one class, so they agree on every number they report:
   agent (Mastermind variant) gets minus the win/loss part plus its own shaping
   (``villain_reward_shaping``; ``agent_rewards``).
 - **Replays**: every episode is recorded (seed and actions); ``replay(players)`` returns it
-  as a ``hon_env.play.replay.Replay`` (``save_replay(path)`` on every front end).
+  as a ``hon_env.replay.Replay`` (``save_replay(path)`` on every front end).
 - **Illegal actions**: ``"raise"`` raises ``IllegalActionError`` naming the action and the
   legal ones (nothing changes); ``"penalize"`` ends the episode, terminated, with reward
   ``-1`` for every hero and ``loss_reason == "illegal_action"`` (the game itself is left
@@ -50,7 +50,7 @@ from hon_env.core.observe import OBS_DIM
 from hon_env.describe import action_to_string
 from hon_env.game import Game
 from hon_env.options import RENDER_MODES, EnvOptions
-from hon_env.play.replay import Replay
+from hon_env.replay import Replay
 
 DEFAULT_SEED = 0
 __all__ = ["DEFAULT_SEED", "RENDER_MODES", "EnvOptions", "Session", "SessionViews"]
@@ -342,7 +342,7 @@ class Session:
             gymnasium.logger.warn("You are calling render() without a render_mode; pass "
                                   "render_mode='ansi', 'rgb_array' or 'human'.")
             return None
-        from hon_env.render import render_ansi, render_rgb  # Pillow only when asked
+        from hon_env.views import render_ansi, render_rgb  # Pillow only when asked
 
         game = self.require_game()
         if render_mode == "rgb_array":

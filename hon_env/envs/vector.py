@@ -91,10 +91,11 @@ from hon_env.core.layout import HERO_COUNTER_COLS
 from hon_env.core.observe import OBS_DIM, STATE_DIM
 from hon_env.core.vector import FINAL_FAME, N_FINAL_INFO, vector_reset, vector_step
 from hon_env.envs.pool import build_pool, is_pool
-from hon_env.errors import EngineError, engine_error
+from hon_env.errors import EngineError
 from hon_env.game import Game
 from hon_env.numba_cache import announce_compile, debug_mode
 from hon_env.options import EnvOptions
+from hon_env.rollout import engine_error
 
 
 class VectorEnv:

@@ -11,13 +11,15 @@ Gymnasium env, the heroes played inside it by a fixed policy.
 Every step is one villain decision (``layout.D_VPLAY``: which hand card resolves against
 the hero in ``info["decision"]``'s context, ``D_CUNNING``, ``D_PICK_HERO`` with
 ``inflict_victim: villain``, and ``D_ENEMY_TARGET``/``D_ENEMY_STEP`` with ``enemy_ties:
-villain``); the hero decisions in between are answered by
-``hero_policy``: ``"heuristic"`` (default, the coordinated scripted team), any policy name
-of ``agents.load_policy``, or an ``agents.policy.Policy`` object. The observation is the
-villain's view (``Game.observation(VILLAIN_SEAT)``: seat 0's public view, its own hand in
-the ``villain_agent`` section), ``action_masks()`` the legal mask for sb3-contrib's
-``MaskablePPO``. The reward is the villain's: ``+1`` when the heroes lose, ``-1`` when they
-win, ``0`` on truncation (zero-sum with the heroes' team reward).
+villain``); the hero decisions in between are answered by ``hero_policy``, a policy object
+(``agents.policy.Policy``: anything with ``act``). The env never imports the agents: the
+registered id's entry point (``agents.villain_gym.make_villain_env``) resolves a policy
+name or checkpoint (default ``"heuristic"``, the coordinated scripted team) and builds
+this env; the class itself takes the object.
+The observation is the villain's view (``Game.observation(VILLAIN_SEAT)``: seat 0's
+public view, its own hand in the ``villain_agent`` section), ``action_masks()`` the legal
+mask for sb3-contrib's ``MaskablePPO``. The reward is the villain's: ``+1`` when the heroes
+lose, ``-1`` when they win, ``0`` on truncation (zero-sum with the heroes' team reward).
 
 Options are those of every front end (``hon_env.options``); the scenario defaults to
 ``mastermind`` and must have the villain agent (rules ``villain_agent``).
@@ -43,23 +45,36 @@ from hon_env.options import RENDER_MODES, EnvOptions
 VILLAIN_ENV_ID = ENV_ID.replace("HourOfNeed-", "HourOfNeedVillain-")
 
 
+def check_hero_policy(hero_policy: Any) -> None:
+    """``TypeError`` unless ``hero_policy`` is a policy object (it has ``act``); a name such
+    as ``"heuristic"`` is refused with the call that makes its policy."""
+    if isinstance(hero_policy, str):
+        raise TypeError(f"hero_policy must be a policy object, not the name {hero_policy!r}: "
+                        f"pass agents.load_policy({hero_policy!r}) (the envs take policies "
+                        "as objects and never import the agents)")
+    if hero_policy is None:
+        raise TypeError("HourOfNeedVillainEnv needs hero_policy, the policy object that plays "
+                        "the heroes, e.g. agents.load_policy('heuristic') (the coordinated "
+                        "scripted team)")
+    if not callable(getattr(hero_policy, "act", None)):
+        raise TypeError(f"hero_policy must have an act(observations, masks, seats, engine) "
+                        f"method (agents.policy.Policy), got {type(hero_policy).__name__}")
+
+
 class HourOfNeedVillainEnv(SessionViews, gymnasium.Env):
     """One game; the learner plays the villain agent (see the module documentation)."""
 
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 2}
 
-    def __init__(self, hero_policy: Any = "heuristic", scenario: Any = "mastermind",
+    def __init__(self, hero_policy: Any = None, scenario: Any = "mastermind",
                  **options: Any) -> None:
         opts = EnvOptions.build(scenario, **options)
         if not opts.scenario.villain_agent:
             raise ValueError(f"scenario {opts.scenario.id!r} has no villain agent: set rules "
                              "villain_agent (e.g. rules={'villain_agent': True})")
+        check_hero_policy(hero_policy)
         self._session = Session(opts)
         self.render_mode = opts.render_mode
-        if isinstance(hero_policy, str):
-            from agents.registry import load_policy  # the baselines live above the envs
-
-            hero_policy = load_policy(hero_policy)
         self.hero_policy = hero_policy
         self._hero_rng = np.random.default_rng(0)
         self.observation_space = spaces.Box(0.0, np.inf, shape=(OBS_DIM,), dtype=np.float32)

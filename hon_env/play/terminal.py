@@ -1,6 +1,6 @@
 """Playing in the terminal (``hon-play``), drawn with ``rich``.
 
-Each time a human seat decides: the board (``hon_env.render.render_ansi``), the deciding
+Each time a human seat decides: the board (``hon_env.views.text.render_ansi``), the deciding
 hero's hand numbered 1..k with each card's rules text (cut short), and the legal actions
 numbered 1..n with the text of the card each one names, then one line of input:
 
@@ -30,7 +30,7 @@ from rich.text import Text
 from hon_env.play import cards
 from hon_env.play.gamelog import format_entry
 from hon_env.play.match import Match
-from hon_env.render import render_ansi
+from hon_env.views.text import render_ansi
 
 HELP = ("number = play it, c N = read card N of your hand, t = cards in play, u = undo, "
         "l = log, b = board, q = quit, ? = help")

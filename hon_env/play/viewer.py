@@ -26,9 +26,9 @@ from pathlib import Path
 from hon_env.game import Game
 from hon_env.play import cardhtml, cards
 from hon_env.play.gamelog import apply_logged, format_entry, seat_labels, seat_player
-from hon_env.play.replay import Replay
-from hon_env.play.scene import HEIGHT, WIDTH, dynamic_layer, static_layer
-from hon_env.play.svg import FONT, primitives_to_svg
+from hon_env.replay import Replay
+from hon_env.views.scene import HEIGHT, WIDTH, dynamic_layer, static_layer
+from hon_env.views.svg import FONT, primitives_to_svg
 
 
 def replay_frames(replay: Replay) -> dict:

@@ -36,7 +36,7 @@ from hon_env.game import IllegalActionError
 from hon_env.play import cardhtml, cards
 from hon_env.play.gamelog import format_entry
 from hon_env.play.match import Match
-from hon_env.play.svg import render_svg
+from hon_env.views.svg import render_svg
 
 HOST = "127.0.0.1"
 BOT_DELAY_MS = 350

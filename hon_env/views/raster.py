@@ -1,4 +1,5 @@
-"""Scene primitives drawn with Pillow: the image behind ``hon_env.render.render_rgb``.
+"""The board as an image: ``render_rgb`` (the environments' ``render_mode="rgb_array"``),
+the scene primitives of ``hon_env.views.scene`` drawn with Pillow (imported on first use).
 
 The empty map (``scene.static_layer``) is drawn once per scenario and scale and copied
 for every frame; only the dynamic layer is drawn per frame.
@@ -12,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from hon_env.play.scene import HEIGHT, WIDTH, Prim, dynamic_layer, static_layer
+from hon_env.views.scene import HEIGHT, WIDTH, Prim, dynamic_layer, static_layer
 
 if TYPE_CHECKING:
     from PIL import Image, ImageFont
@@ -95,3 +96,21 @@ def rasterize(game: Game, last_action: str | None = None, scale: float = 1.0) ->
     image = _base(game, scale).copy()
     _draw(image, dynamic_layer(game, last_action), scale)
     return np.asarray(image)
+
+
+def render_rgb(game: Game, dpi: int = 100, last_action: str | None = None) -> np.ndarray:
+    """An image of ``game``: the hex map, the scheme panels, a side panel of the villain,
+    issue and heroes, the pending decision with its legal actions and ``last_action``.
+
+    Drawn with Pillow from the same primitives as the SVG board (``hon_env.views.scene``);
+    the empty map is drawn once per scenario and reused.
+
+    Args:
+        game: the game to draw (not modified).
+        dpi: resolution; 100 gives 1300 x 750 pixels, other values scale the image.
+        last_action: the latest answer in words, shown under the title.
+
+    Returns:
+        uint8 ``[H, W, 3]`` RGB image.
+    """
+    return rasterize(game, last_action=last_action, scale=dpi / 100.0)

@@ -1,6 +1,6 @@
 """The board as SVG text: ``render_svg(game, last_action)`` (pure string building).
 
-The picture is that of ``hon_env.render.render_rgb`` (both draw ``hon_env.play.scene``):
+The picture is that of ``hon_env.views.raster.render_rgb`` (both draw ``views.scene``):
 the hex map with figures and tokens, the spaces the pending decision can pick outlined in
 gold, the scheme panels, the villain, issue, heroes, the pending decision and the last
 action. ``svg_layers`` splits it into the part that never changes during a game and the
@@ -12,7 +12,7 @@ from __future__ import annotations
 from html import escape
 from typing import TYPE_CHECKING
 
-from hon_env.play.scene import HEIGHT, WIDTH, Prim, dynamic_layer, static_layer
+from hon_env.views.scene import HEIGHT, WIDTH, Prim, dynamic_layer, static_layer
 
 if TYPE_CHECKING:
     from hon_env.game import Game

@@ -10,9 +10,10 @@ A scene is a list of primitives in pixel coordinates on a ``WIDTH`` x ``HEIGHT``
 
 ``static_layer(scenario)`` is what never moves (the hexes, their labels and kinds) and is
 cached per scenario; ``dynamic_layer(game, last_action)`` is everything else: figures and
-tokens on the map (markers as in ``hon_env.render``), the spaces the pending decision can
-pick (outlined in gold), the scheme panels, the villain, issue and supplies, every hero
-with hand and play area, the pending decision with its legal actions, and the last action.
+tokens on the map (the board model and markers of ``hon_env.views.board``), the spaces the
+pending decision can pick (outlined in gold), the scheme panels, the villain, issue and
+supplies, every hero with hand and play area, the pending decision with its legal actions,
+and the last action.
 Colour ``None`` means no fill / no stroke.
 """
 
@@ -26,15 +27,15 @@ import numpy as np
 
 from hon_env.content.tables import COLOR_NAMES, SP_BYSTANDER, SP_PERIL, SP_SCHEME, SP_START
 from hon_env.core import layout as L
-from hon_env.render import (
+from hon_env.views.board import (
     SPECIAL_MARKS,
-    _board,
-    _crisis_status,
-    _kind_tag,
-    _render_draft,
-    _Space,
-    _threat,
+    Space,
+    crisis_status,
+    kind_tag,
+    read_board,
+    threat_text,
 )
+from hon_env.views.text import render_draft
 
 if TYPE_CHECKING:
     from hon_env.content import Scenario
@@ -125,7 +126,7 @@ def static_layer(scenario: Scenario) -> list[Prim]:
         out.append(("poly", _hexagon(x, y, radius * 0.97), face, "#555555", 1))
         out.append(("text", x, y - radius * 0.62, scenario.space_labels[sp], small, "#333333",
                     False, "middle"))
-        tag = _kind_tag(scenario, sp)
+        tag = kind_tag(scenario, sp)
         if tag and kind != SP_BYSTANDER:
             out.append(("text", x, y + radius * 0.66, tag, small,
                         "#ffffff" if kind == SP_SCHEME else "#333333", True, "middle"))
@@ -142,7 +143,7 @@ def dynamic_layer(game: Game, last_action: str | None = None) -> list[Prim]:
         return _draft_sheet(game, last_action)
     sc = game.scenario
     snap = game.snapshot()
-    spaces, panels = _board(game, snap)
+    spaces, panels = read_board(game, snap)
     centres, radius = geometry(sc)
     out: list[Prim] = []
     _title(out, game, snap, last_action)
@@ -167,7 +168,7 @@ def _draft_sheet(game: Game, last_action: str | None) -> list[Prim]:
     """The draft on a blank sheet over the map: the text view's lines (the pool, every
     offer and pick, the pending decision with its legal picks) and the last action."""
     out: list[Prim] = [("rect", 0.0, 0.0, float(WIDTH), float(HEIGHT), "#ffffff", None, 0)]
-    title, *rest = _render_draft(game).split("\n")
+    title, *rest = render_draft(game).split("\n")
     out.append(("text", 12.0, 20.0, _short(title, 120), 16, "#000000", True, "start"))
     last = "Last action: " + (last_action or "-")
     out.append(("text", 12.0, 44.0, _short(last, 120), 12, "#7a4a00", False, "start"))
@@ -197,7 +198,7 @@ def _decision_spaces(legal: list[int], n_spaces: int) -> list[int]:
 
 # --------------------------------------------------------------------------- pieces
 
-def _pieces(out: list[Prim], x: float, y: float, radius: float, s: _Space) -> None:
+def _pieces(out: list[Prim], x: float, y: float, radius: float, s: Space) -> None:
     """Figures and tokens of one space, three to a row inside its hex."""
     items: list[tuple[str, str]] = [(f"h{h}:{form}", str(h + 1))
                                     for h, form in zip(s.heroes, s.hero_forms, strict=True)]
@@ -279,7 +280,7 @@ def _title(out: list[Prim], game: Game, snap: dict, last_action: str | None) -> 
     out.append(("text", 12.0, 44.0, _short(last, 120), 12, "#7a4a00", False, "start"))
 
 
-def _panels(out: list[Prim], game: Game, spaces: list[_Space], panels: list) -> None:
+def _panels(out: list[Prim], game: Game, spaces: list[Space], panels: list) -> None:
     sc = game.scenario
     n = max(len(panels), 1)
     x0, _, w, _ = MAP_BOX
@@ -342,7 +343,7 @@ def _side_panel(out: list[Prim], game: Game, snap: dict, legal: list[int]) -> No
         line(f"{m['supply']} of them {m['name']} (health {m['health']}, inflict "
              f"{m['inflict']})", indent=12)
     for c in snap["crisis_cards"]:
-        line(f"Crisis: {c['name']}: {_crisis_status(c)}")
+        line(f"Crisis: {c['name']}: {crisis_status(c)}")
     for name in snap["issue"]["crisis_area"]:
         line(f"Crisis: {name} (stays in play)")
     for nem in snap["nemeses"]:
@@ -366,7 +367,7 @@ def _side_panel(out: list[Prim], game: Game, snap: dict, legal: list[int]) -> No
         if h["clues"]:
             line("clues: " + ", ".join(h["clues"]), indent=12, wrap=True)
         if h["threat_area"]:
-            line("threats: " + ", ".join(_threat(t) for t in h["threat_area"]), indent=12,
+            line("threats: " + ", ".join(threat_text(t) for t in h["threat_area"]), indent=12,
                  wrap=True)
         if h["ally"]:
             a = h["ally"]
