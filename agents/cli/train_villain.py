@@ -43,6 +43,7 @@ from agents.cli.train_ppo import (
     TrainLogCallback,
 )
 from agents.cli.train_ppo import Config as PpoConfig
+from agents.networks.sb3 import sb3_policy_kwargs
 from agents.registry import load_policy
 from agents.training.baselines import VillainEvaluator, villain_eval_summary
 from agents.training.config import parse_config
@@ -125,7 +126,8 @@ def train(cfg: Config) -> dict[str, float]:
             batch_size=cfg.batch_size, n_epochs=cfg.n_epochs, gamma=cfg.gamma,
             gae_lambda=cfg.gae_lambda, clip_range=cfg.clip_range, ent_coef=cfg.ent_coef,
             vf_coef=cfg.vf_coef, seed=cfg.seed, device=device,
-            policy_kwargs={"net_arch": list(cfg.hidden)})
+            policy_kwargs=sb3_policy_kwargs(cfg.network_config()))
+        model.network = cfg.network_config()  # the .zip records it as plain data
     model.set_logger(configure(str(run), ["csv"]))
     train_cb = TrainLogCallback(log)
     evaluator = VillainEvaluator(load_policy(cfg.hero_policy, seed=cfg.seed), cfg.eval_games,
