@@ -9,8 +9,10 @@ would run stale code. Keying the cache folder on a hash of the engine sources ma
 change to them start from a fresh cache.
 
 The folder is ``$HON_ENV_CACHE_DIR`` (default ``$XDG_CACHE_HOME/hon_env``, else
-``~/.cache/hon_env``) ``/numba-<hash>``; old folders may be deleted at any time. A
-``NUMBA_CACHE_DIR`` set by the user is left alone (then keeping it fresh is theirs).
+``~/.cache/hon_env``) ``/numba-<hash>``; old folders may be deleted at any time, and
+``python -m hon_env.warmup --prune`` deletes every one but this version's
+(``prune_other_versions``). A ``NUMBA_CACHE_DIR`` set by the user is left alone (then
+keeping it fresh is theirs).
 
 Debug mode (``HON_ENV_DEBUG=1``) compiles the kernels with numba's bounds checking
 (``NUMBA_BOUNDSCHECK``, read by numba at compile time) into their own folder,
@@ -21,6 +23,8 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
+import shutil
 import sys
 from pathlib import Path
 
@@ -35,6 +39,8 @@ ENGINE_SOURCES = ("core/*.py", "content/tables.py", "content/ops.py")
 # the scripted teams' kernels (the ``agents`` package beside this one), which call each
 # other across files and share this cache folder
 AGENT_SOURCES = ("heuristic.py", "coordinated.py", "glory.py")
+# a version's folder under the cache root, plain or debug (``configure_cache``)
+VERSION_FOLDER = re.compile(r"numba-[0-9a-f]+(-debug)?")
 
 
 def engine_fingerprint(package: Path = PACKAGE) -> str:
@@ -87,6 +93,48 @@ def configure_cache() -> str:
     return path
 
 
+def other_versions(root: Path | None = None, fingerprint: str | None = None) -> list[Path]:
+    """The kernel cache folders of other engine versions: every ``numba-<hash>`` folder
+    (and ``numba-<hash>-debug``) under ``root`` (default ``cache_root()``) whose hash is not
+    ``fingerprint`` (default this engine's). Anything else there is not listed, nor are
+    symbolic links."""
+    root = cache_root() if root is None else root
+    keep = {f"numba-{fingerprint or engine_fingerprint()}{s}" for s in ("", "-debug")}
+    if not root.is_dir():
+        return []
+    return sorted(p for p in root.iterdir()
+                  if VERSION_FOLDER.fullmatch(p.name) and p.name not in keep
+                  and p.is_dir() and not p.is_symlink())
+
+
+def folder_bytes(folder: Path) -> int:
+    """The bytes of the files under ``folder`` (links not followed)."""
+    total = 0
+    for parent, _, files in os.walk(folder):
+        for name in files:
+            try:
+                total += os.lstat(os.path.join(parent, name)).st_size
+            except OSError:  # removed meanwhile
+                pass
+    return total
+
+
+def prune_other_versions(root: Path | None = None,
+                         fingerprint: str | None = None) -> list[tuple[Path, int]]:
+    """Delete the cache folders of other engine versions (``other_versions``; this
+    version's folders and everything else under the root stay).
+
+    Returns:
+        each folder deleted, with the bytes its files held.
+    """
+    removed = []
+    for folder in other_versions(root, fingerprint):
+        size = folder_bytes(folder)
+        shutil.rmtree(folder)
+        removed.append((folder, size))
+    return removed
+
+
 def compiled_before(kernel: str = "kernels.game_apply") -> bool:
     """Does numba's cache folder hold ``kernel`` (``module.function`` of ``hon_env/core``)
     from an earlier run? (numba names its index files ``module.function-line.pyXY.nbi``.)"""
@@ -107,4 +155,69 @@ def announce_compile(front_end: str, kernel: str) -> None:
     _checked.add("said")
     print(f"hon_env: compiling the rules engine, once per version: "
           f"~{COMPILE_SECONDS[front_end]} s (later runs load it from "
-          f"{os.environ.get('NUMBA_CACHE_DIR')})", file=sys.stderr, flush=True)
+          f"{os.environ.get('NUMBA_CACHE_DIR')}){_prune_hint()}",
+          file=sys.stderr, flush=True)
+
+
+def skip_announcement() -> None:
+    """Say no first-compile message in this process (a worker whose parent says it)."""
+    _checked.add("said")
+
+
+def _prune_hint() -> str:
+    """A sentence naming ``--prune`` when other engine versions' caches take up room."""
+    try:
+        others = other_versions()
+        mb = sum(folder_bytes(f) for f in others) / 1e6
+    except OSError:  # an unreadable cache root: no hint rather than no game
+        return ""
+    if not others:
+        return ""
+    return (f"; {len(others)} other engine version(s) keep {mb:.0f} MB of kernels in "
+            f"{cache_root()}: `python -m hon_env.warmup --prune` deletes them")
+
+
+def lock_index_updates(folder: str | None = None) -> bool:
+    """Make numba's cache index updates in this process exclusive among the processes that
+    call this with the same ``folder`` (default ``NUMBA_CACHE_DIR``).
+
+    numba writes each cache file atomically (a temporary file, then ``os.replace``), but it
+    adds a compiled version of a function by reading the function's index file, adding an
+    entry and writing the index back (``IndexDataCacheFile.save`` in
+    ``numba/core/caching.py``, 0.68). Two processes adding versions with different argument
+    types at once both read the old index and both pick data file ``.1.nbc``: the index
+    keeps one entry and the data file may hold the other's code, which a later process
+    would load under the wrong signature. An exclusive ``flock`` on one file in the cache
+    folder around that read-modify-write closes it (``python -m hon_env.warmup --jobs``'s
+    workers). Processes that do not call this are not covered.
+
+    Returns:
+        False where the lock cannot be had (no ``fcntl``, numba's cache internals moved,
+        or the folder cannot be written), in which case nothing was changed.
+    """
+    try:
+        import fcntl
+
+        from numba.core.caching import IndexDataCacheFile
+    except ImportError:
+        return False
+    save = getattr(IndexDataCacheFile, "save", None)
+    if save is None:
+        return False
+    if getattr(save, "hon_env_lock", None):
+        return True
+    lock = Path(folder or os.environ["NUMBA_CACHE_DIR"]) / ".index.lock"
+    try:
+        lock.parent.mkdir(parents=True, exist_ok=True)
+        lock.touch()
+    except OSError:
+        return False
+
+    def locked_save(self, key, data):
+        with open(lock, "a") as f:
+            fcntl.flock(f, fcntl.LOCK_EX)  # released when f closes
+            return save(self, key, data)
+
+    locked_save.hon_env_lock = True
+    IndexDataCacheFile.save = locked_save
+    return True
