@@ -52,7 +52,7 @@ def build_actor(config: dict[str, Any], obs_dim: int, n_actions: int) -> nn.Modu
     if network == "entity":
         from agents.networks.entity import EntityActor
 
-        dim = config.get("entity_dim", 64)
+        dim = config.get("entity_dim", 32)
         if not isinstance(dim, int) or isinstance(dim, bool) or dim < 1:
             raise ValueError(f"config 'entity_dim' must be a positive integer, got {dim!r}")
         return EntityActor(obs_dim, n_actions, list(hidden), dim)

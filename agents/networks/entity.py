@@ -112,7 +112,7 @@ class EntityActor(nn.Module):
 
     sparse_input = False  # reads the whole observation (``Actor.features``' cols unused)
 
-    def __init__(self, obs_dim: int, n_actions: int, hidden: list[int], dim: int = 64) -> None:
+    def __init__(self, obs_dim: int, n_actions: int, hidden: list[int], dim: int = 32) -> None:
         super().__init__()
         if (obs_dim, n_actions) != (OBS_DIM, N_ACTIONS):
             raise ValueError(f"the entity network reads this env version's spaces "
