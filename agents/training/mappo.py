@@ -350,9 +350,10 @@ class Rollout:
                     obs["observation"][rows], obs["action_mask"][rows], obs["agent"][rows],
                     engine=(state[rows], tabs))).to(dev)
             with torch.no_grad(), learner.autocast:
-                step_cols = live_columns(obs["observation"], self.seen)
-                cols = (torch.from_numpy(step_cols).to(dev) if learner.actor.sparse_input
-                        else None)
+                cols = None  # the entity actor reads whole rows: no column pass for it
+                if learner.actor.sparse_input:
+                    cols = torch.from_numpy(live_columns(obs["observation"],
+                                                         self.seen)).to(dev)
                 h, value = learner.forward(
                     self.obs_b[step] if cols is None else self.obs_b[step][:, cols],
                     None if self.state_b is None else self.state_b[step], cols)
