@@ -59,10 +59,13 @@ def scenario_overrides(scenario: Scenario) -> dict[str, Any]:
     if scenario.two_fronts:
         villain = list(scenario.villain_ids)
         rules["two_fronts"] = {**rules["two_fronts"], "second_villain": None}
-    return {"heroes": list(scenario.hero_ids), "villain": villain,
-            "issue": scenario.issue_id, "clues": scenario.clues_id,
-            "nemeses": list(scenario.nemesis_ids), "rules": rules,
-            "caps": _plain(scenario.caps)}
+    out = {"heroes": list(scenario.hero_ids), "villain": villain,
+           "issue": scenario.issue_id, "clues": scenario.clues_id,
+           "nemeses": list(scenario.nemesis_ids), "rules": rules,
+           "caps": _plain(scenario.caps)}
+    if scenario.content_dir is not None:  # generated or user content: where to read it
+        out["content_dir"] = scenario.content_dir
+    return out
 
 
 @dataclass
@@ -76,7 +79,8 @@ class Replay:
 
     scenario: str
     seed: int
-    overrides: dict[str, Any]  # heroes, villain, issue, clues, nemeses, rules, caps
+    # heroes, villain, issue, clues, nemeses, rules, caps; content_dir when not shipped
+    overrides: dict[str, Any]
     players: list[str]
     actions: list[int] = field(default_factory=list)
     seats: list[int] = field(default_factory=list)  # the seat that answered each action
@@ -113,7 +117,8 @@ class Replay:
         o = self.overrides
         return load_scenario(self.scenario, heroes=o.get("heroes"), villain=o.get("villain"),
                              issue=o.get("issue"), clues=o.get("clues"),
-                             nemeses=o.get("nemeses"), rules=o.get("rules"), caps=o.get("caps"))
+                             nemeses=o.get("nemeses"), rules=o.get("rules"), caps=o.get("caps"),
+                             content_dir=o.get("content_dir"))
 
     def new_game(self, scenario: Scenario | None = None) -> Game:
         """The game at its first decision (no action applied)."""
@@ -198,6 +203,8 @@ class Replay:
             raise ValueError("replay 'actions' must be a list of integers")
         overrides = {k: data.get(k) for k in ("heroes", "villain", "issue", "clues",
                                               "nemeses", "rules", "caps")}
+        if data.get("content_dir") is not None:
+            overrides["content_dir"] = str(data["content_dir"])
         final = data.get("final")
         n_seats = (len(overrides["heroes"]) if overrides["heroes"] is not None
                    else len(final["heroes"]) if final else None)

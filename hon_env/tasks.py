@@ -19,6 +19,12 @@ A task is one YAML file under ``configs/tasks/`` (``docs/tasks.md`` lists them):
                                   # tasks): a board per game, every villain of the content
                                   # on each issue of the split; the evaluation issues are
                                   # held out of training
+    procgen: {difficulty: 0.5, size: medium, train_seeds: [0, 256],
+              eval_seeds: [1000000, 1000256]}   # optional (generalist tasks): train on
+                                  # generated content (hon_env.content.procgen), a generated
+                                  # scenario per game; generator seeds [first, end). The
+                                  # "eval_procgen" split plays the held-out eval_seeds; the
+                                  # "eval" split plays the hand-made ``boards: {eval: ...}``
     step_budget: 5000000          # environment steps (decisions) a training run may use
     eval_games: 1000              # optional, default 1000
     metric: win_rate              # optional, the only metric for now
@@ -43,11 +49,13 @@ from hon_env.content.errors import (
     Where,
     as_list,
     as_mapping,
+    check_int,
     check_keys,
     check_str,
     read_int,
     read_str,
 )
+from hon_env.content.procgen import Knobs, generated_scenario, generated_scenarios
 from hon_env.roster import random_teams
 
 TASKS_DIR = Path(__file__).resolve().parents[1] / "configs" / "tasks"
@@ -60,7 +68,9 @@ DEFAULT_EVAL_GAMES = 1000
 MAX_EVAL_GAMES = 10**6
 _REQUIRED = ("format_version", "id", "description", "family", "heroes", "villain", "issue",
              "step_budget")
-_OPTIONAL = ("rules", "caps", "train", "teams", "boards", "eval_games", "metric")
+_OPTIONAL = ("rules", "caps", "train", "teams", "boards", "procgen", "eval_games", "metric")
+SPLITS = ("train", "eval", "eval_procgen")
+MAX_GENERATED = 256  # generated scenarios per split: one vector env pool (envs/pool.py)
 
 
 @dataclass(frozen=True)
@@ -88,6 +98,10 @@ class Task:
     # generalist board tasks: the (villain, issue) pairs of each split; () for one pair
     train_boards: tuple[tuple[str, str], ...] = ()
     eval_boards: tuple[tuple[str, str], ...] = ()
+    # generated-content tasks: the generator's knobs and the seeds of each split
+    procgen: Knobs | None = None
+    train_procgen_seeds: range = range(0)
+    eval_procgen_seeds: range = range(0)
 
     @property
     def eval_seeds(self) -> range:
@@ -100,9 +114,14 @@ class Task:
         return (self.train_villain, self.train_issue) != (self.villain, self.issue)
 
     def scenario(self, split: str = "eval") -> Scenario:
-        """The compiled scenario of the ``"eval"`` or ``"train"`` split."""
-        if split not in ("eval", "train"):
-            raise ValueError(f"split must be 'eval' or 'train', got {split!r}")
+        """The compiled scenario of a split (``SPLITS``); of a generated split, its first."""
+        _check_split(split)
+        if self.procgen is not None and split != "eval":
+            return generated_scenario(self._generated_seeds(split)[0], self.heroes,
+                                      self.procgen, rules=dict(self.rules),
+                                      caps=dict(self.caps))
+        if split == "eval_procgen":
+            raise ValueError(f"task {self.name!r} has no generated split 'eval_procgen'")
         villain, issue = ((self.villain, self.issue) if split == "eval"
                           else (self.train_villain, self.train_issue))
         return load_scenario("origin_story", heroes=list(self.heroes), villain=villain,
@@ -110,7 +129,16 @@ class Task:
 
     def pool(self, split: str = "eval") -> list[Scenario]:
         """The scenarios a split's games draw from (``vector_env``'s ``scenario`` list, see
-        ``hon_env/envs/pool.py``): one per team of a generalist task, else ``[scenario]``."""
+        ``hon_env/envs/pool.py``): one per team of a generalist task, one per generated
+        scenario of a procgen task's ``"train"`` and ``"eval_procgen"`` splits, else
+        ``[scenario]``."""
+        _check_split(split)
+        if self.procgen is not None and split != "eval":
+            return generated_scenarios(self._generated_seeds(split), self.heroes,
+                                       self.procgen, rules=dict(self.rules),
+                                       caps=dict(self.caps))
+        if split == "eval_procgen":
+            raise ValueError(f"task {self.name!r} has no generated split 'eval_procgen'")
         boards = self.train_boards if split == "train" else self.eval_boards
         if boards:
             return [load_scenario("origin_story", heroes=list(self.heroes), villain=v,
@@ -123,12 +151,20 @@ class Task:
         return [load_scenario("origin_story", **{**kw, "heroes": list(team)},
                               caps=dict(self.caps)) for team in teams]
 
+    def _generated_seeds(self, split: str) -> list[int]:
+        return list(self.train_procgen_seeds if split == "train" else self.eval_procgen_seeds)
+
     def scenario_kwargs(self, split: str = "eval") -> dict[str, Any]:
         """``load_scenario`` / ``evaluate`` overrides of a split (heroes, villain, ...)."""
         villain, issue = ((self.villain, self.issue) if split == "eval"
                           else (self.train_villain, self.train_issue))
         return {"heroes": list(self.heroes), "villain": villain, "issue": issue,
                 "rules": dict(self.rules)}
+
+
+def _check_split(split: str) -> None:
+    if split not in SPLITS:
+        raise ValueError(f"split must be one of {SPLITS}, got {split!r}")
 
 
 def check_train_seed(seed: int, games: int = 1) -> None:
@@ -192,7 +228,11 @@ def _parse(path: Path) -> Task:
         raise where.key("train").error("a transfer task trains on another villain x issue "
                                        "pair than it evaluates on")
     train_teams, eval_teams = _teams(data, where, heroes, content["heroes"])
-    train_boards, eval_boards = _boards(data, where, content)
+    procgen, train_gen, eval_gen = _procgen(data, where)
+    train_boards, eval_boards = _boards(data, where, content, procgen is not None)
+    if procgen is not None and not eval_boards:
+        raise where.key("boards").error("a procgen task evaluates on hand-made boards: it "
+                                        "needs boards: {eval: [issues]}")
     if eval_boards and eval_teams:
         raise where.key("boards").error("a task draws either its teams or its boards per "
                                         "game, not both")
@@ -213,7 +253,8 @@ def _parse(path: Path) -> Task:
                 eval_games=games, eval_seed=EVAL_SEED_BASE,
                 metric=read_str(data, "metric", where, "win_rate", METRICS), file=where.file,
                 train_teams=train_teams, eval_teams=eval_teams,
-                train_boards=train_boards, eval_boards=eval_boards)
+                train_boards=train_boards, eval_boards=eval_boards, procgen=procgen,
+                train_procgen_seeds=train_gen, eval_procgen_seeds=eval_gen)
     for split in ("eval", "train"):
         try:
             task.scenario(split)
@@ -265,18 +306,48 @@ def _teams(data: dict, where: Where, heroes: list, known: list[str]
     return tuple(train_teams), tuple(eval_teams)
 
 
-def _boards(data: dict, where: Where, content: dict[str, list[str]]
+def _procgen(data: dict, where: Where) -> tuple[Knobs | None, range, range]:
+    """``procgen``: the generator's knobs and the (disjoint) seeds of the training and
+    held-out generated splits; (None, empty, empty) without the key."""
+    if "procgen" not in data:
+        return None, range(0), range(0)
+    pw = where.key("procgen")
+    block = as_mapping(data["procgen"], pw)
+    check_keys(block, pw, ("train_seeds", "eval_seeds"), ("difficulty", "size"))
+    try:
+        knobs = Knobs.from_dict({k: block[k] for k in ("difficulty", "size") if k in block})
+    except (TypeError, ValueError) as e:
+        raise pw.error(str(e)) from None
+    seeds = []
+    for key in ("train_seeds", "eval_seeds"):
+        at = pw.key(key)
+        pair = as_list(block[key], at)
+        if len(pair) != 2:
+            raise at.error(f"[first, end) generator seeds, got {pair}")
+        first, end = (check_int(v, at.index(i), 0, 10**12) for i, v in enumerate(pair))
+        if not 1 <= end - first <= MAX_GENERATED:
+            raise at.error(f"1 to {MAX_GENERATED} seeds (one vector env pool), got "
+                           f"{end - first}")
+        seeds.append(range(first, end))
+    if seeds[0].start < seeds[1].stop and seeds[1].start < seeds[0].stop:
+        raise pw.key("eval_seeds").error("the held-out generated seeds overlap the training "
+                                         "seeds")
+    return knobs, seeds[0], seeds[1]
+
+
+def _boards(data: dict, where: Where, content: dict[str, list[str]], procgen: bool = False
             ) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]:
     """``boards``: the (villain, issue) pairs of the training and evaluation splits (every
     villain of the content on each issue listed); both empty without the key. The
-    evaluation issues are held out: no training board is on one of them."""
+    evaluation issues are held out: no training board is on one of them. A procgen task
+    trains on generated boards: it lists evaluation boards only."""
     if "boards" not in data:
         return (), ()
     bw = where.key("boards")
     boards = as_mapping(data["boards"], bw)
-    check_keys(boards, bw, ("train", "eval"), ())
-    split: dict[str, list[str]] = {}
-    for key in ("train", "eval"):
+    check_keys(boards, bw, ("eval",) if procgen else ("train", "eval"), ())
+    split: dict[str, list[str]] = {"train": []}
+    for key in ("eval",) if procgen else ("train", "eval"):
         at = bw.key(key)
         issues = as_list(boards[key], at)
         if not issues:

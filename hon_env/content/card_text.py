@@ -367,6 +367,8 @@ def card_text(scenario: Scenario, kind: str, index: int, seat: int = 0,
         IndexError: no card ``index`` of that kind.
     """
     sc = scenario
+    if content_dir is None:
+        content_dir = sc.content_dir
     name = card_name(sc, kind, index, seat)
     if kind == "hero_card":
         data = _data("hero", sc.hero_ids[seat], content_dir)

@@ -437,6 +437,9 @@ class Scenario:
     # the Draft variant (rule ``draft``): one scenario per ordered team of the pool, in the
     # order of ``content/draft.draft_teams`` (the rows of ``draft_tables``); () without it
     draft_pool: tuple[Scenario, ...] = ()
+    # the content folder the scenario was compiled from, resolved; None: the shipped one
+    # (card text, replays and renderers read the files again from here)
+    content_dir: str | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "rules", _frozen(self.rules))
@@ -762,6 +765,10 @@ def _load_scenario(path: Path, content_dir: str | Path | None, *,
         teams = tuple(compile_team([draft_ids[i] for i in team])
                       for team in draft_teams(draft_ids, len(hero_ids)))
         compiled = dataclasses.replace(compiled, draft_pool=teams)
+    if content_dir is not None and content_root(content_dir).resolve() != \
+            content_root().resolve():
+        compiled = dataclasses.replace(compiled, content_dir=str(content_root(content_dir)
+                                                                 .resolve()))
     return compiled
 
 

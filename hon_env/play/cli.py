@@ -5,6 +5,8 @@
     hon-play --heroes majesty stride --seat 1 2  # both seats are yours
     hon-play --team runs/mappo/model.pt        # teammates from a checkpoint
     hon-play --web                             # the board in your browser (127.0.0.1)
+    hon-content generate --seed 7 --out gen7   # then a generated board and villain:
+    hon-play --content-dir gen7/content --villain gen_7 --issue gen_7
     hon-play --rules '{"special_minions": ["hired_muscle"]}' --seed 7
     hon-play --scenario mastermind --seat villain  # you are the villain agent
     hon-play --scenario mastermind --villain-player random  # you play Majesty
@@ -37,6 +39,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--heroes", nargs="+", default=None, help="hero ids, one per seat")
     p.add_argument("--villain", default=None, help="villain id")
     p.add_argument("--issue", default=None, help="issue id")
+    p.add_argument("--content-dir", type=Path, default=None,
+                   help="content folder to load the ids from (default: the shipped "
+                        "content), e.g. one written by `hon-content generate`")
     p.add_argument("--rules", default=None, help="optional rules as JSON, e.g. "
                    "'{\"special_minions\": [\"hired_muscle\"]}'")
     p.add_argument("--seed", type=int, default=None, help="game seed (default: from the clock)")
@@ -68,7 +73,7 @@ def make_match(args: argparse.Namespace) -> Match:
         if not isinstance(rules, dict):
             raise ValueError(f"--rules must be a JSON object, got {args.rules!r}")
     sc = load_scenario(args.scenario, heroes=args.heroes, villain=args.villain,
-                       issue=args.issue, rules=rules)
+                       issue=args.issue, rules=rules, content_dir=args.content_dir)
     seed = args.seed if args.seed is not None else int(datetime.now().timestamp()) % 100_000
     team = args.team[0] if len(args.team) == 1 else args.team
     if args.villain_player is not None and not sc.villain_agent:
