@@ -8,7 +8,9 @@
 - ``path/to/model.zip``: a MaskablePPO checkpoint from ``scripts/train_ppo.py``,
 - ``path/to/model.pt``: a MAPPO checkpoint from ``scripts/train_mappo.py``,
 - ``mappo:TASK``: the MAPPO policy shipped for benchmark task ``TASK`` (``list_pretrained()``;
-  files in ``agents/pretrained/``, written by ``scripts/export_checkpoint.py``).
+  files in ``agents/pretrained/``, written by ``scripts/export_checkpoint.py``),
+- ``zoo:NAME``: member ``NAME`` of the partner zoo (``agents.zoo``, ``list_zoo()``): frozen
+  co-op partners, split into training partners and held-out ones (evaluation only).
 """
 
 from __future__ import annotations
@@ -42,9 +44,25 @@ def pretrained_path(spec: str) -> Path:
     return path
 
 
-def load_policy(spec: str, seed: int = 0, device: str = "cpu", greedy: bool = True) -> Policy:
+def list_zoo() -> list[str]:
+    """The partner zoo's policy names, ``zoo:NAME`` (``agents.zoo.list_members``)."""
+    from agents.zoo import list_members
+
+    return [f"zoo:{name}" for name in list_members()]
+
+
+def load_policy(spec: str, seed: int = 0, device: str = "cpu", greedy: bool = True,
+                purpose: str = "eval") -> Policy:
     """The policy named by ``spec`` (see the module docstring); ``greedy`` makes trained
-    policies take their most likely legal action instead of sampling."""
+    policies take their most likely legal action instead of sampling (a zoo member plays
+    as its manifest says: learned members greedily). ``purpose="train"`` marks a training
+    partner: a held-out zoo member is then refused (``agents.zoo.load_member``)."""
+    if purpose not in ("eval", "train"):
+        raise ValueError(f"purpose must be 'eval' or 'train', got {purpose!r}")
+    if spec.startswith("zoo:"):
+        from agents.zoo import load_member
+
+        return load_member(spec[len("zoo:"):], seed=seed, purpose=purpose, device=device)
     if spec == "random":
         return RandomPolicy(seed)
     if spec == "heuristic":
@@ -60,8 +78,8 @@ def load_policy(spec: str, seed: int = 0, device: str = "cpu", greedy: bool = Tr
     path = Path(spec)
     if not path.exists():
         raise ValueError(f"unknown policy {spec!r}: expected one of {BUILTIN}, a shipped "
-                         f"policy {list_pretrained()} or a checkpoint path (.zip from "
-                         "train_ppo.py, .pt from train_mappo.py)")
+                         f"policy {list_pretrained()}, a zoo member {list_zoo()} or a "
+                         "checkpoint path (.zip from train_ppo.py, .pt from train_mappo.py)")
     from agents.trained import MappoPolicy, PpoPolicy  # torch only when needed
 
     if path.suffix == ".zip":

@@ -56,7 +56,8 @@ def load_opponent(side: str, spec: str, seed: int = 0, device: str = "cpu",
 
     if check_side(side) == HEROES:
         return load_villain(spec, seed=seed, device=device, greedy=greedy)
-    return load_policy(spec, seed=seed, device=device, greedy=greedy)
+    # purpose="train": a held-out zoo member is never a training opponent
+    return load_policy(spec, seed=seed, device=device, greedy=greedy, purpose="train")
 
 
 class League:
