@@ -71,6 +71,7 @@ test-all: $(STAMP)
 fuzz: $(STAMP)
 	HON_ENV_DEBUG=1 $(BIN)/python scripts/fuzz_states.py --trials 300 --steps 50 --quiet
 	HON_ENV_DEBUG=1 $(BIN)/python scripts/fuzz_games.py --games 8
+	HON_ENV_DEBUG=1 $(BIN)/python scripts/fuzz_procgen.py --scenarios 100
 
 test-rllib: $(RLLIB_STAMP)
 	$(RLLIB_VENV)/bin/python -m pytest -q -m "not slow" $(RLLIB_TESTS)

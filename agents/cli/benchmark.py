@@ -111,6 +111,31 @@ def print_per_game_heroes(scenario: str, n: int, batch: int, seconds: float,
                   f"{pool / fixed:.2f} |", flush=True)
 
 
+def print_procgen(batch: int, seconds: float, pool_size: int = 256, pairs: int = 3) -> None:
+    """Generated content: the first use of a generated scenario (generate, write, parse,
+    compile; a fresh cache folder) and the vector env on a pool of ``pool_size`` generated
+    scenarios against one generated scenario, alternated ``pairs`` times."""
+    import tempfile
+
+    from hon_env.content.procgen import Knobs, generated_scenarios
+
+    team = ["majesty", "stride"]
+    generated_scenarios([0], team)  # imports and the shipped heroes' files parsed once
+    with tempfile.TemporaryDirectory() as tmp:
+        t0 = time.perf_counter()
+        generated_scenarios(range(10**6, 10**6 + 50), team, Knobs(), cache_dir=tmp)
+        first_ms = (time.perf_counter() - t0) / 50 * 1000
+    pool = generated_scenarios(range(pool_size), team)
+    print(f"| generated content | value |\n|---|---|\n"
+          f"| first use of a generated scenario (mean of 50) | {first_ms:.0f} ms |")
+    for _ in range(pairs):
+        one = bench_vector(pool[0], batch, False, seconds)
+        many = bench_vector(pool, batch, False, seconds)
+        print(f"| vector env, batch {batch}, no observations: 1 generated scenario / pool of "
+              f"{pool_size} | {one:,.0f} / {many:,.0f} decisions/s ({many / one:.2f}) |",
+              flush=True)
+
+
 def bench_heuristic(sc, batch: int, seconds: float) -> float:
     """Decisions/s of the vector env driven by the scripted team (its choices included)."""
     from agents import HeuristicPolicy
@@ -268,6 +293,8 @@ def main(argv: list[str] | None = None) -> None:
                    help="only compare the vector env (largest --batches size) with N fixed "
                         "heroes against heroes='random' (a team per game), in alternating "
                         "pairs, and print it; nothing else, no file")
+    p.add_argument("--procgen", action="store_true",
+                   help="only the generated-content rows (first use, a pool of 256)")
     p.add_argument("--device", default="cpu",
                    help="torch device of the training rows (cpu, cuda, auto)")
     p.add_argument("--out", default=str(CHECKOUT_DOCS) if CHECKOUT_DOCS.exists() else None,
@@ -282,6 +309,9 @@ def main(argv: list[str] | None = None) -> None:
     seconds = 1.0 if args.quick else args.seconds
     if args.per_game_heroes is not None:
         print_per_game_heroes(args.scenario, args.per_game_heroes, max(args.batches), seconds)
+        return
+    if args.procgen:
+        print_procgen(1024, seconds)
         return
     cold_lines: list[str] = []
     if args.cold_only or not (args.quick or args.no_cold_start):

@@ -82,6 +82,9 @@ def main(argv: list[str] | None = None) -> None:
                    help="optional rules as a YAML mapping, e.g. '{allies: [lox_lee]}'")
     p.add_argument("--json", default=None, help="also write the rows to this JSON file")
     p.add_argument("--task", default=None, help="a benchmark task (see hon_env.tasks)")
+    p.add_argument("--split", default="eval", choices=("eval", "eval_procgen"),
+                   help="with --task: the evaluation split; eval_procgen: a generated-content "
+                        "task's held-out generated scenarios")
     p.add_argument("--villain-policy", nargs="+", default=None,
                    help="villain policies for a payoff table (Mastermind variant): top_card, "
                         "random, scripted or a trained villain (.zip)")
@@ -150,27 +153,35 @@ def evaluate_task(args: argparse.Namespace, p: argparse.ArgumentParser) -> None:
     games = task.eval_games if args.games is None else args.games
     if not 1 <= games <= task.eval_games:
         p.error(f"--games must be in [1, {task.eval_games}] for task {task.name!r}")
+    if args.split == "eval_procgen" and task.procgen is None:
+        p.error(f"--split eval_procgen: task {task.name!r} has no generated content")
     policy = team_policy(args, p, len(task.heroes))
-    pool = task.pool("eval")
+    pool = task.pool(args.split)
     r = evaluate(policy, scenario=pool if len(pool) > 1 else pool[0], games=games,
                  seed=task.eval_seed)
     teams = (", ".join("+".join(t) for t in task.eval_teams) if task.eval_teams
              else ", ".join(task.heroes))
     boards = (", ".join(" x ".join(b) for b in task.eval_boards) if task.eval_boards
               else f"{task.villain} x {task.issue}")
+    if args.split == "eval_procgen":
+        seeds = task.eval_procgen_seeds
+        boards = (f"{len(seeds)} held-out generated scenarios (seeds {seeds.start}.."
+                  f"{seeds.stop - 1})")
     print(f"task {task.name} ({task.family}): {teams} vs {boards}"
           + (f"; trained on {task.train_villain} x {task.train_issue}"
              if task.is_transfer else "")
           + (f"; trained on {len(task.train_boards)} other boards" if task.train_boards
              else "")
+          + (f"; trained on {len(task.train_procgen_seeds)} generated scenarios"
+             if task.procgen is not None else "")
           + (f"; trained on {len(task.train_teams)} other teams" if task.train_teams else ""))
     print(f"{task.metric} over {games} evaluation games (seeds {task.eval_seed}+): "
           f"{r.win_rate:.3f} [{r.ci_low:.3f}, {r.ci_high:.3f}]  wins {r.wins} losses "
           f"{r.losses} truncated {r.truncated}  rounds {r.mean_rounds:.2f}")
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"task": task.name, "policy": args.seat_policies or args.policy,
-                   **r.as_dict()}, f, indent=1)
+            json.dump({"task": task.name, "split": args.split,
+                       "policy": args.seat_policies or args.policy, **r.as_dict()}, f, indent=1)
 
 
 def team_policy(args: argparse.Namespace, p: argparse.ArgumentParser, seats: int | None):

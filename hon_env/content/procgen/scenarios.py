@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from hon_env.content.compile import Scenario, load_scenario
@@ -18,9 +19,11 @@ def generated_scenario(seed: int, heroes: Sequence[str], knobs: Knobs | None = N
 
 
 def generated_scenarios(seeds: Sequence[int], heroes: Sequence[str],
-                        knobs: Knobs | None = None, **overrides: Any) -> list[Scenario]:
-    """The compiled games of ``seeds`` (files written to the cache once per machine)."""
-    content = ensure_generated(list(seeds), knobs)
+                        knobs: Knobs | None = None, cache_dir: str | Path | None = None,
+                        **overrides: Any) -> list[Scenario]:
+    """The compiled games of ``seeds`` (files written to the cache once per machine;
+    ``cache_dir`` replaces the user cache folder)."""
+    content = ensure_generated(list(seeds), knobs, cache_dir)
     return [load_scenario(SCENARIO, heroes=list(heroes), villain=content_id(s),
                           issue=content_id(s), content_dir=content, **overrides)
             for s in seeds]

@@ -101,11 +101,13 @@ def write_content(out: str | Path, seeds: Iterable[int], knobs: Knobs | None = N
     return content
 
 
-def cache_content_dir(knobs: Knobs | None = None) -> Path:
+def cache_content_dir(knobs: Knobs | None = None, cache_dir: str | Path | None = None
+                      ) -> Path:
     """The cached generated content folder of ``knobs`` (made on first use): generated
-    issues and villains, links to every other shipped content folder and the scenarios."""
+    issues and villains, links to every other shipped content folder and the scenarios.
+    ``cache_dir``: where the ``procgen`` cache lives (default the user cache)."""
     knobs = knobs or Knobs()
-    root = cache_root() / "procgen" / knobs.tag
+    root = Path(cache_dir or cache_root()) / "procgen" / knobs.tag
     content = root / "content"
     for sub in GENERATED:
         (content / sub).mkdir(parents=True, exist_ok=True)
@@ -118,12 +120,13 @@ def cache_content_dir(knobs: Knobs | None = None) -> Path:
     return content
 
 
-def ensure_generated(seeds: Sequence[int], knobs: Knobs | None = None) -> Path:
+def ensure_generated(seeds: Sequence[int], knobs: Knobs | None = None,
+                     cache_dir: str | Path | None = None) -> Path:
     """Write the cached files of ``seeds`` that are missing; returns the folder. A file
     there is what the generator makes (the folder is named by the generator version and
     the knobs), so it is not generated again."""
     knobs = knobs or Knobs()
-    content = cache_content_dir(knobs)
+    content = cache_content_dir(knobs, cache_dir)
     for seed in seeds:
         ident = content_id(seed)
         if not all((content / sub / f"{ident}.yaml").is_file() for sub in GENERATED):
