@@ -6,7 +6,15 @@ import json
 
 import pytest
 
-from agents.cli.benchmark_table import OUT, RESULTS, cell, load_results, main, render
+from agents.cli.benchmark_table import (
+    OUT,
+    RESULTS,
+    cell,
+    load_results,
+    main,
+    render,
+    table_block,
+)
 from agents.stats import iqm
 
 
@@ -17,9 +25,8 @@ def _result(task: str, win_rate: float, games: int = 1000) -> dict:
 
 
 def test_committed_table_matches_the_committed_results():
-    text = OUT.read_text()
-    block = text.split("<!-- table:begin -->\n", 1)[1].split("\n<!-- table:end -->", 1)[0]
-    assert block == render(load_results(RESULTS))
+    assert table_block(OUT) == render(load_results(RESULTS))
+    main(["--check"])
 
 
 def test_seeded_cells_aggregate_with_iqm_and_seedless_cells_keep_wilson(tmp_path):
@@ -36,8 +43,9 @@ def test_seeded_cells_aggregate_with_iqm_and_seedless_cells_keep_wilson(tmp_path
     res["duo", "mappo"] = res["duo", "mappo"][:3]
     assert "only 3 seeds" in cell(res["duo", "mappo"])
     table = render(res)
-    assert "| `duo` | mappo |" in table and "| `solo` | not run |" in table
-    assert table.index("| `duo` | mappo |") < table.index("| `duo` | per_hero |")
+    duo = table.split("**`duo`**", 1)[1].split("**`", 1)[0]
+    assert "| mappo |" in duo and "| not run |" in table.split("**`solo`**", 1)[1]
+    assert duo.index("| mappo |") < duo.index("| per_hero |")
 
 
 def test_rows_show_their_prior_knowledge(tmp_path):
@@ -51,7 +59,7 @@ def test_rows_show_their_prior_knowledge(tmp_path):
                             "command": "hon-train --task duo --seed S --network entity"}
         (tmp_path / "duo" / f"mappo_entity_s{s}.json").write_text(json.dumps(data))
     table = render(load_results(tmp_path))
-    assert "| `duo` | mappo_entity | mappo | entity | none | sparse | 2.0M |" in table
+    assert "| mappo_entity | mappo | entity | none | sparse | 2.0M |" in table
 
 
 @pytest.mark.parametrize("name, data, match", [
@@ -97,3 +105,39 @@ def test_curves_of_the_committed_runs_read_and_plot(tmp_path):
     out = tmp_path / "solo.png"
     plot_curves.plot(solo, out, "solo")
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_scoreboard_rows_say_commit_author_and_reproduction(tmp_path):
+    """Scoreboard rules (docs/benchmark.md): a row names the commit it trained at and who
+    ran it; an outside result is "unverified" until its command reproduced it."""
+    (tmp_path / "duo").mkdir()
+
+    def write(row: str, seed: int, by: str | None, reproduced: dict | None) -> None:
+        data = _result("duo", 0.5)
+        data["training"] = {"algo": "mappo", "steps": 2_000_000, "steps_per_s": 1,
+                            "wall_s": 1.0, "machine": "here", "command": "hon-train",
+                            "commit": "abc1234", **({"by": by} if by else {})}
+        if reproduced is not None:
+            data["reproduced"] = reproduced
+        (tmp_path / "duo" / f"{row}_s{seed}.json").write_text(json.dumps(data))
+
+    write("mappo", 1, None, {"match": True, "win_rate": 0.49})
+    write("mappo", 2, None, {"match": True, "win_rate": 0.52})
+    write("mine", 1, "a lab", None)
+    write("ours", 1, None, None)
+    write("ours", 2, None, {"match": False, "win_rate": 0.1})
+    table = render(load_results(tmp_path))
+    assert "| abc1234 | hon_env | yes |" in table.split("| mappo |", 1)[1].split("\n")[0]
+    assert table.split("| mine |", 1)[1].split("\n")[0].endswith("| a lab | unverified |")
+    assert table.split("| ours |", 1)[1].split("\n")[0].endswith("| differs |")
+
+
+def test_check_fails_on_a_stale_table(tmp_path):
+    (tmp_path / "duo").mkdir()
+    (tmp_path / "duo" / "per_hero.json").write_text(json.dumps(_result("duo", 0.25)))
+    out = tmp_path / "b.md"
+    out.write_text("x\n<!-- table:begin -->\nold\n<!-- table:end -->\n")
+    with pytest.raises(SystemExit, match="differs"):
+        main(["--results", str(tmp_path), "--out", str(out), "--check"])
+    main(["--results", str(tmp_path), "--out", str(out)])
+    main(["--results", str(tmp_path), "--out", str(out), "--check"])

@@ -62,6 +62,18 @@ def machine(device: str) -> str:
     return f"{os.cpu_count()} cores ({cpu}), torch {device}"
 
 
+def git_commit() -> str:
+    """The short commit the code runs at (``-dirty`` when tracked files differ), or "-"."""
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, text=True,
+                              capture_output=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
+                               cwd=ROOT, text=True, capture_output=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return "-"
+    return head + ("-dirty" if dirty.strip() else "")
+
+
 def training_entry(run_dir: Path, wall_s: float, command: str) -> dict:
     """The ``training`` entry of a finished run in ``run_dir``."""
     config = yaml.safe_load((run_dir / "config.yaml").read_text())
@@ -74,13 +86,15 @@ def training_entry(run_dir: Path, wall_s: float, command: str) -> dict:
             **prior_knowledge(config), "seed": int(config["seed"]),
             "steps": int(float(last["step"])), "steps_per_s": round(float(last["steps_per_s"])),
             "wall_s": round(wall_s, 1), "machine": machine(str(config.get("device", "cpu"))),
-            "command": command}
+            "command": command, "commit": git_commit(),
+            "by": os.environ.get("HON_ENV_RESULT_BY", "hon_env")}
 
 
-def run_seed(task: str, row: str, seed: int, flags: list[str], python: str) -> Path:
+def run_seed(task: str, row: str, seed: int, flags: list[str], python: str,
+             out: Path | None = None, run_dir: Path | None = None) -> Path:
     """Train and evaluate one seed; returns its result file."""
-    out = RESULTS / task / f"{row}_s{seed}.json"
-    run_dir = ROOT / "runs" / f"{task}_{row}_s{seed}"
+    out = out or RESULTS / task / f"{row}_s{seed}.json"
+    run_dir = run_dir or ROOT / "runs" / f"{task}_{row}_s{seed}"
     train = [python, str(ROOT / "scripts" / "train_mappo.py"), "--task", task, "--seed",
              str(seed), "--run-dir", str(run_dir), "--progress", "false", *flags]
     if "--algo" in flags and flags[flags.index("--algo") + 1] == "ppo":
@@ -116,6 +130,10 @@ def main(argv: list[str] | None = None) -> None:
                         "letters, digits and underscores)")
     p.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3, 4, 5])
     p.add_argument("--python", default=sys.executable, help="interpreter for the trainer")
+    p.add_argument("--reproduce", action="store_true",
+                   help="train existing seeds again from their recorded command and mark each "
+                        "result file reproduced when the new win rate lies in its Wilson "
+                        "interval (and the old one in the new interval)")
     args = p.parse_args(argv)
     from hon_env.tasks import list_tasks
 
@@ -126,11 +144,43 @@ def main(argv: list[str] | None = None) -> None:
     (RESULTS / args.task).mkdir(parents=True, exist_ok=True)
     for seed in args.seeds:
         out = RESULTS / args.task / f"{args.row}_s{seed}.json"
+        if args.reproduce:
+            reproduce(out, args.task, args.row, seed, args.python)
+            continue
         if out.exists():
             print(f"{out.relative_to(ROOT)} exists: seed {seed} skipped", flush=True)
             continue
         path = run_seed(args.task, args.row, seed, flags, args.python)
         print(f"wrote {path.relative_to(ROOT)}", flush=True)
+
+
+def reproduce(out: Path, task: str, row: str, seed: int, python: str) -> None:
+    """Rerun seed ``seed`` of a row from the flags of its recorded command and record in
+    its result file whether the new result agrees (the scoreboard's "reproduced")."""
+    if not out.exists():
+        raise SystemExit(f"{out.relative_to(ROOT)}: no result to reproduce")
+    old = json.loads(out.read_text())
+    command = old.get("training", {}).get("command", "")
+    words = shlex.split(command)
+    if words[:1] != ["hon-train"] or "--seed" not in words:
+        raise SystemExit(f"{out.relative_to(ROOT)}: no hon-train command to reproduce")
+    at = words.index("--seed")
+    flags = words[1:at] + words[at + 2:]
+    flags = [w for i, w in enumerate(flags)
+             if w != "--task" and (i == 0 or flags[i - 1] != "--task")]
+    new_path = run_seed(task, row, seed, flags, python, out.with_suffix(".reproduced.json"),
+                        ROOT / "runs" / f"{task}_{row}_s{seed}_reproduced")
+    new = json.loads(new_path.read_text())
+    new_path.unlink()
+    match = (old["ci_low"] <= new["win_rate"] <= old["ci_high"]
+             and new["ci_low"] <= old["win_rate"] <= new["ci_high"])
+    old["reproduced"] = {"match": bool(match), "win_rate": new["win_rate"],
+                         "ci_low": new["ci_low"], "ci_high": new["ci_high"],
+                         "commit": new["training"]["commit"],
+                         "machine": new["training"]["machine"]}
+    out.write_text(json.dumps(old, indent=1) + "\n")
+    print(f"{out.relative_to(ROOT)}: {'reproduced' if match else 'differs'} "
+          f"({old['win_rate']:.3f} then {new['win_rate']:.3f})", flush=True)
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 
     python scripts/benchmark_table.py              # rewrites docs/benchmark.md
     python scripts/benchmark_table.py --out -      # prints it
+    python scripts/benchmark_table.py --check      # exit 1 when docs/benchmark.md is stale
 
 Each result is the JSON that ``scripts/evaluate.py --task TASK --json FILE`` writes (1,000
 evaluation games of the task), saved as ``docs/benchmark/<task>/<algo>.json`` for a policy
@@ -107,21 +108,49 @@ def steps_note(runs: list[dict]) -> str:
     return "/".join(f"{s / 1e6:.1f}M" for s in steps) if steps else "-"
 
 
+def scoreboard_columns(runs: list[dict]) -> tuple[str, str, str]:
+    """(commit, by, reproduced) of a row: the commits its seeds trained at, who ran them
+    (``by``, default ``hon_env``: runs of ``scripts/benchmark_run.py`` in this repository;
+    anyone else's result stays "unverified" until reproduced) and whether every seed was
+    reproduced from its command (``scripts/benchmark_run.py --reproduce``)."""
+    tr = [r["training"] for r in runs if r.get("training")]
+    if not tr:
+        return ("-", "-", "-")
+    commits = sorted({str(t.get("commit", "-")) for t in tr})
+    commit = commits[0] if len(commits) == 1 else f"{len(commits)} commits"
+    by = "/".join(sorted({str(t.get("by", "hon_env")) for t in tr}))
+    checks = [r.get("reproduced") for r in runs]
+    if all(c and c.get("match") for c in checks):
+        done = "yes"
+    elif any(c and not c.get("match") for c in checks):
+        done = "differs"
+    else:
+        done = "no" if by == "hon_env" else "unverified"
+    return (commit, by, done)
+
+
 def render(results: dict[tuple[str, str], list[dict]]) -> str:
-    """The markdown table, one line per task x row, and the training notes of each row."""
-    lines = ["| task | row | algorithm | network | kickstart | reward | steps per seed "
-             "| win rate [95% CI] |", "|---" * 8 + "|"]
+    """The scoreboard: one table per task (its budget and evaluation games), one line per
+    row, then the training notes of each row."""
     tasks = list_tasks()
+    lines: list[str] = []
     for task in tasks:
+        spec = get_task(task)
+        lines += [f"**`{task}`**: {spec.step_budget / 1e6:g}M-step budget, "
+                  f"{len(spec.eval_seeds):,} evaluation games", "",
+                  "| row | algorithm | network | kickstart | reward | steps per seed "
+                  "| win rate [95% CI] | commit | by | reproduced |", "|---" * 10 + "|"]
         rows = sorted((a for t, a in results if t == task),
                       key=lambda a: (results[task, a][0]["seed"] is None, algo_key(a)))
         if not rows:
-            lines.append(f"| `{task}` | not run | | | | | | |")
+            lines.append("| not run | | | | | | | | | |")
         for a in rows:
             runs = results[task, a]
             algo, net, kick, reward = prior(runs)
-            lines.append(f"| `{task}` | {a} | {algo} | {net} | {kick} | {reward} | "
-                         f"{steps_note(runs)} | {cell(runs)} |")
+            commit, by, done = scoreboard_columns(runs)
+            lines.append(f"| {a} | {algo} | {net} | {kick} | {reward} | {steps_note(runs)} | "
+                         f"{cell(runs)} | {commit} | {by} | {done} |")
+        lines.append("")
     notes = []
     for (task, algo), runs in sorted(results.items(), key=lambda kv: (tasks.index(kv[0][0])
                                                                        if kv[0][0] in tasks
@@ -132,7 +161,17 @@ def render(results: dict[tuple[str, str], list[dict]]) -> str:
         if note:
             notes.append(f"- `{task}` / {algo}: {note}. Training: `{cmds[0]}`" if cmds
                          else f"- `{task}` / {algo}: {note}.")
-    return "\n".join(lines) + ("\n\nTraining runs:\n\n" + "\n".join(notes) if notes else "")
+    return "\n".join(lines).rstrip("\n") + ("\n\nTraining runs:\n\n" + "\n".join(notes)
+                                          if notes else "")
+
+
+def table_block(path: Path = OUT) -> str:
+    """The generated block of ``path`` (between the table markers)."""
+    text = path.read_text()
+    begin, end = "<!-- table:begin -->", "<!-- table:end -->"
+    if begin not in text or end not in text:
+        raise SystemExit(f"{path}: no {begin} ... {end} block")
+    return text.split(begin + "\n", 1)[1].split("\n" + end, 1)[0]
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -142,8 +181,17 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--results", default=str(RESULTS), help="folder of <task>/<algo>*.json")
     p.add_argument("--out", default=str(OUT),
                    help="markdown file whose table block is replaced ('-': print)")
+    p.add_argument("--check", action="store_true",
+                   help="rewrite nothing: exit 1 unless --out's table is what the result "
+                        "files give (every row cited has its files, and no file is left out)")
     args = p.parse_args(argv)
     table = render(load_results(Path(args.results)))
+    if args.check:
+        if table_block(Path(args.out)) != table:
+            raise SystemExit(f"{args.out}: the table differs from the result files in "
+                             f"{args.results}: run python scripts/benchmark_table.py")
+        print(f"{args.out}: the table matches {args.results}")
+        return
     if args.out == "-":
         print(table)
         return
