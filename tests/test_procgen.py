@@ -193,3 +193,16 @@ def test_the_procgen_task_trains_on_generated_content_and_holds_out_the_hand_mad
     first = task.scenario("train")
     assert first.issue_id.startswith("gen_") and first.content_dir is not None
     assert task.scenario("eval").content_dir is None
+
+
+def test_card_effects_stay_within_their_threat_budget():
+    """No generated card is empty or game-ending: every drawn effect costs more than
+    nothing and at most its budget plus one op (the last op may overshoot)."""
+    from hon_env.content.procgen import threats
+
+    rng = np.random.default_rng(0)
+    slot = threats.Slot(threats.ANYWHERE, 4, "loot")
+    for budget in (0.5, 1.0, 1.8, 2.4):
+        for _ in range(200):
+            cost = threats.cost_of(threats.draw_effect(rng, budget, slot))
+            assert 0 < cost <= budget + max(t.cost for t in threats.THREATS.values())
