@@ -206,3 +206,10 @@ def test_card_effects_stay_within_their_threat_budget():
         for _ in range(200):
             cost = threats.cost_of(threats.draw_effect(rng, budget, slot))
             assert 0 < cost <= budget + max(t.cost for t in threats.THREATS.values())
+
+
+def test_knob_settings_never_share_a_cache_folder():
+    """The cache folder is named by the exact knobs: content of difficulty 0.5 is never
+    served for 0.501."""
+    tags = {Knobs(d, s).tag for d in (0.5, 0.501, 0.5000001, 1) for s in ("small", "large")}
+    assert len(tags) == 8 and Knobs(1, "small").tag == Knobs(1.0, "small").tag

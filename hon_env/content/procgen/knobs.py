@@ -43,8 +43,10 @@ class Knobs:
 
     @property
     def tag(self) -> str:
-        """A folder-safe name of these knobs, e.g. ``v1_d050_medium``."""
-        return f"v{GENERATOR_VERSION}_d{round(self.difficulty * 100):03d}_{self.size}"
+        """A folder-safe name of exactly these knobs, e.g. ``v1_d0p5_medium`` (the float's
+        shortest exact spelling, so two difficulties never share a cache folder)."""
+        return (f"v{GENERATOR_VERSION}_d{repr(float(self.difficulty)).replace('.', 'p')}_"
+                f"{self.size}")
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
