@@ -84,6 +84,7 @@ test-benchmarl: $(BENCHMARL_STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
+	$(BIN)/python scripts/layer_diagram.py --check
 
 bench: $(STAMP)
 	$(BIN)/python scripts/benchmark.py
