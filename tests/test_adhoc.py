@@ -97,16 +97,29 @@ def test_partner_draw_is_a_function_of_the_seed_and_covers_the_split():
 
 def test_evaluation_partners_do_not_depend_on_the_batch_or_the_policy():
     task = get_task("adhoc_duo")
-    a = evaluate_adhoc(CoordinatedPolicy(), task, games=10, batch=10)
-    b = evaluate_adhoc(CoordinatedPolicy(), task, games=10, batch=4)
+    a = evaluate_adhoc(CoordinatedPolicy(), task, games=8, batch=8)
+    b = evaluate_adhoc(CoordinatedPolicy(), task, games=8, batch=3)
     assert np.array_equal(a.partner, b.partner)
     # a noisy member's generator serves its whole batch: its games depend on the batching;
     # the other partners play the same games whatever the batch
     fixed = np.array([zoo.member(a.partners[k]).kind != "noisy" for k in a.partner])
     assert fixed.any() and np.array_equal(a.outcome[fixed], b.outcome[fixed])
-    expected = partner_index(np.arange(task.eval_seed, task.eval_seed + 10), len(HELDOUT))
+    expected = partner_index(np.arange(task.eval_seed, task.eval_seed + 8), len(HELDOUT))
     assert np.array_equal(a.partner, expected)
     assert a.partners == list_members("heldout") and a.zoo_split == "heldout"
+
+
+def test_one_partner_plays_both_other_seats_of_adhoc_trio(monkeypatch):
+    seats = set()
+    real_act = League.act
+
+    def act(self, games, obs, masks, seat, engine=None):
+        seats.update(np.asarray(seat).tolist())
+        return real_act(self, games, obs, masks, seat, engine)
+
+    monkeypatch.setattr(League, "act", act)
+    r = evaluate_adhoc(CoordinatedPolicy(), get_task("adhoc_trio"), games=4)
+    assert seats == {1, 2} and r.games == 4 and set(r.partners) == HELDOUT
 
 
 # --- held-out partners in evaluation only ----------------------------------------------------
