@@ -5,7 +5,8 @@ A task is one YAML file under ``configs/tasks/`` (``docs/tasks.md`` lists them):
     format_version: 1
     id: duo                       # the task's name: the file is configs/tasks/<id>.yaml
     description: Two heroes ...
-    family: team_size             # team_size | nemeses | modules | transfer
+    family: team_size             # team_size | nemeses | modules | transfer | generalist
+                                  # | adhoc
     heroes: [majesty, stride]     # one per seat
     villain: refuser              # evaluation villain and issue
     issue: blackout_gala
@@ -25,6 +26,12 @@ A task is one YAML file under ``configs/tasks/`` (``docs/tasks.md`` lists them):
                                   # scenario per game; generator seeds [first, end). The
                                   # "eval_procgen" split plays the held-out eval_seeds; the
                                   # "eval" split plays the hand-made ``boards: {eval: ...}``
+    partners: {train: train, eval: heldout}   # adhoc tasks (and only they): seat 0
+                                  # learns; every other seat is played by a partner drawn
+                                  # per game from a split of the partner zoo
+                                  # (agents/zoo/members.yaml), named here as data: the
+                                  # training split's for training games, the evaluation
+                                  # split's (a different one) for evaluation games
     step_budget: 5000000          # environment steps (decisions) a training run may use
     eval_games: 1000              # optional, default 1000
     metric: win_rate              # optional, the only metric for now
@@ -59,7 +66,7 @@ from hon_env.content.procgen import Knobs, generated_scenario, generated_scenari
 from hon_env.roster import random_teams
 
 TASKS_DIR = Path(__file__).resolve().parents[1] / "configs" / "tasks"
-FAMILIES = ("team_size", "nemeses", "modules", "transfer", "generalist")
+FAMILIES = ("team_size", "nemeses", "modules", "transfer", "generalist", "adhoc")
 ALL_TEAMS = "all"  # teams.train: every team of the roster but the evaluation teams
 METRICS = ("win_rate",)
 TRAIN_SEED_LIMIT = 10**9  # training game seeds are in [0, TRAIN_SEED_LIMIT)
@@ -68,7 +75,14 @@ DEFAULT_EVAL_GAMES = 1000
 MAX_EVAL_GAMES = 10**6
 _REQUIRED = ("format_version", "id", "description", "family", "heroes", "villain", "issue",
              "step_budget")
-_OPTIONAL = ("rules", "caps", "train", "teams", "boards", "procgen", "eval_games", "metric")
+_OPTIONAL = ("rules", "caps", "train", "teams", "boards", "procgen", "partners",
+             "eval_games", "metric")
+# the partner zoo's splits (agents.zoo.SPLITS; hon_env names them as data, the agents side
+# resolves them, tests/test_adhoc.py checks the two lists agree); "heldout" members never
+# play a training game
+ZOO_SPLITS = ("train", "heldout")
+HELDOUT_SPLIT = "heldout"
+LEARNER_SEAT = 0  # the seat an adhoc task's policy plays; its partners play the others
 SPLITS = ("train", "eval", "eval_procgen")
 MAX_GENERATED = 256  # generated scenarios per split: one vector env pool (envs/pool.py)
 
@@ -102,11 +116,26 @@ class Task:
     procgen: Knobs | None = None
     train_procgen_seeds: range = range(0)
     eval_procgen_seeds: range = range(0)
+    # adhoc tasks: the partner zoo split drawn from per game, by split (None: no partners)
+    train_partners: str | None = None
+    eval_partners: str | None = None
 
     @property
     def eval_seeds(self) -> range:
         """The seeds of the task's evaluation games."""
         return range(self.eval_seed, self.eval_seed + self.eval_games)
+
+    @property
+    def is_adhoc(self) -> bool:
+        """Does seat 0 play with partners drawn from the zoo (family ``adhoc``)?"""
+        return self.eval_partners is not None
+
+    def partner_split(self, split: str = "eval") -> str:
+        """The zoo split (``ZOO_SPLITS``) an adhoc task's ``split`` games draw partners from."""
+        _check_split(split)
+        if not self.is_adhoc:
+            raise ValueError(f"task {self.name!r} (family {self.family}) has no partners")
+        return self.train_partners if split == "train" else self.eval_partners  # type: ignore
 
     @property
     def is_transfer(self) -> bool:
@@ -245,6 +274,17 @@ def _parse(path: Path) -> Task:
                                        "eval)")
     rules = as_mapping(data.get("rules") or {}, where.key("rules"))
     caps = as_mapping(data.get("caps") or {}, where.key("caps"))
+    train_partners, eval_partners = _partners(data, where)
+    if (family == "adhoc") != (eval_partners is not None):
+        raise where.key("partners").error("an adhoc task, and only one, draws its partners "
+                                          "per game: it needs partners: {train: SPLIT, "
+                                          "eval: SPLIT}")
+    if eval_partners is not None and (eval_teams or eval_boards or procgen is not None):
+        raise where.key("partners").error("an adhoc task plays one team on one board: no "
+                                          "teams, boards or procgen")
+    if eval_partners is not None and len(heroes) < 2:
+        raise where.key("heroes").error("an adhoc task needs at least two heroes: seat 0 "
+                                        "and a partner")
     games = read_int(data, "eval_games", where, 1, MAX_EVAL_GAMES, DEFAULT_EVAL_GAMES)
     task = Task(name=name, description=read_str(data, "description", where), family=family,
                 heroes=tuple(heroes), villain=villain, issue=issue,
@@ -254,7 +294,8 @@ def _parse(path: Path) -> Task:
                 metric=read_str(data, "metric", where, "win_rate", METRICS), file=where.file,
                 train_teams=train_teams, eval_teams=eval_teams,
                 train_boards=train_boards, eval_boards=eval_boards, procgen=procgen,
-                train_procgen_seeds=train_gen, eval_procgen_seeds=eval_gen)
+                train_procgen_seeds=train_gen, eval_procgen_seeds=eval_gen,
+                train_partners=train_partners, eval_partners=eval_partners)
     for split in ("eval", "train"):
         try:
             task.scenario(split)
@@ -304,6 +345,26 @@ def _teams(data: dict, where: Where, heroes: list, known: list[str]
     if frozenset(heroes) not in {frozenset(t) for t in train_teams}:
         raise where.key("heroes").error("the fixed team must be one of the training teams")
     return tuple(train_teams), tuple(eval_teams)
+
+
+def _partners(data: dict, where: Where) -> tuple[str | None, str | None]:
+    """``partners``: the zoo splits (``ZOO_SPLITS``) of the training and evaluation games'
+    partners; (None, None) without the key. The evaluation split differs from the training
+    one, and training never draws from the held-out split."""
+    if "partners" not in data:
+        return None, None
+    pw = where.key("partners")
+    block = as_mapping(data["partners"], pw)
+    check_keys(block, pw, ("train", "eval"), ())
+    train = read_str(block, "train", pw, choices=ZOO_SPLITS)
+    evals = read_str(block, "eval", pw, choices=ZOO_SPLITS)
+    if train == HELDOUT_SPLIT:
+        raise pw.key("train").error(f"the {HELDOUT_SPLIT!r} split is for evaluation only: "
+                                    "training partners come from another split")
+    if evals == train:
+        raise pw.key("eval").error(f"evaluation partners come from another split than the "
+                                   f"training ones ({train!r}): they are held out")
+    return train, evals
 
 
 def _procgen(data: dict, where: Where) -> tuple[Knobs | None, range, range]:

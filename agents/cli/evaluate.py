@@ -21,6 +21,13 @@ a checkpoint (``.zip`` from ``hon-train --algo ppo``, ``.pt`` from ``hon-train``
 its heroes, villain, issue, rules and caps, and its fixed evaluation seeds (``--games``
 plays only the first games, for a quick look; ``--seed`` seeds the policy alone).
 
+An ad-hoc teamwork task (``--task adhoc_duo``, family ``adhoc``; ``agents.adhoc``) seats
+``--policy`` in seat 0 and, in every evaluation game, a held-out zoo partner drawn from the
+game's seed in the other seats; it prints the raw win rate with its Wilson interval, the
+win rate per partner and the normalised score per partner, (score - random) / (best known
+response - random), and their mean (the reference numbers:
+``docs/benchmark/<task>/reference/heldout.json``, ``scripts/adhoc_reference.py``).
+
 Prints one row per villain x issue (wins, losses, truncations, win rate and its Wilson
 95% interval, mean rounds); ``--json FILE`` also writes the rows as JSON.
 
@@ -155,6 +162,12 @@ def evaluate_task(args: argparse.Namespace, p: argparse.ArgumentParser) -> None:
         p.error(f"--games must be in [1, {task.eval_games}] for task {task.name!r}")
     if args.split == "eval_procgen" and task.procgen is None:
         p.error(f"--split eval_procgen: task {task.name!r} has no generated content")
+    if task.is_adhoc:
+        if args.seat_policies or args.split != "eval":
+            p.error(f"task {task.name!r} seats --policy in seat 0 with zoo partners: no "
+                    "--seat-policies or --split")
+        evaluate_adhoc_task(args, task, games)
+        return
     policy = team_policy(args, p, len(task.heroes))
     pool = task.pool(args.split)
     r = evaluate(policy, scenario=pool if len(pool) > 1 else pool[0], games=games,
@@ -182,6 +195,42 @@ def evaluate_task(args: argparse.Namespace, p: argparse.ArgumentParser) -> None:
         with open(args.json, "w") as f:
             json.dump({"task": task.name, "split": args.split,
                        "policy": args.seat_policies or args.policy, **r.as_dict()}, f, indent=1)
+
+
+def evaluate_adhoc_task(args: argparse.Namespace, task, games: int) -> None:
+    """An adhoc task: ``--policy`` in seat 0 with the held-out partners (``agents.adhoc``)."""
+    from agents.adhoc import AdhocScore, evaluate_adhoc, load_reference
+
+    result = evaluate_adhoc(load_policy(args.policy, seed=args.seed), task, games,
+                            seed=args.seed)
+    score = AdhocScore.of(result, load_reference(task.name, result.zoo_split))
+    d = score.as_dict(args.policy)
+    print(f"task {task.name} ({task.family}): {args.policy} in seat 0 of "
+          f"{', '.join(task.heroes)} vs {task.villain} x {task.issue}; partners drawn per "
+          f"game from the zoo's {result.zoo_split} split ({len(result.partners)} members)")
+    print(f"{task.metric} over {games} evaluation games (seeds {task.eval_seed}+): "
+          f"{d['win_rate']:.3f} [{d['ci_low']:.3f}, {d['ci_high']:.3f}]  wins {d['wins']} "
+          f"losses {d['losses']} truncated {d['truncated']}  rounds {d['mean_rounds']:.2f}")
+    print(f"{'partner':24} {'games':>5} {'wins':>5} {'win rate [95% CI]':>24} {'random':>7} "
+          f"{'best':>6}  {'normalised':>10}  best by")
+    for name, row in score.per_partner.items():
+        rate = (f"{row['win_rate']:8.3f} [{row['ci_low']:.3f}, {row['ci_high']:.3f}]"
+                if row["games"] else f"{'-':>24}")
+        ref = (f"{row['random']:7.3f} {row['best']:6.3f}  {row['normalised']:10.3f}  "
+               f"{row['best_policy']}" if "best" in row else f"{'-':>7} {'-':>6}  {'-':>10}")
+        print(f"{name:24} {row['games']:5d} {row['wins']:5d} {rate} {ref}")
+    if score.reference is None:
+        print(f"no reference numbers for {games} games of {task.name}: normalised scores need "
+              f"python scripts/adhoc_reference.py --task {task.name}")
+    else:
+        left = sorted(set(score.per_partner) - set(score.scored))
+        print(f"normalised score, mean over {len(score.scored)} partners: "
+              f"{score.mean_normalised:.3f}"
+              + (f" (left out, no known policy beats random with them: {', '.join(left)})"
+                 if left else ""))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(d, f, indent=1)
 
 
 def team_policy(args: argparse.Namespace, p: argparse.ArgumentParser, seats: int | None):

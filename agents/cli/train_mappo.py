@@ -42,6 +42,12 @@ wins.
 
 ``task: NAME`` (``--task NAME``) trains on the task's training split and evaluates on its
 evaluation games (``agents.training.games``); the run refuses seeds that would reach them.
+An ad-hoc teamwork task (family ``adhoc``, ``agents.adhoc``) trains hero seat 0 only: the
+other seats are played by a partner of the zoo's training split, drawn per game from the
+episode seed (a ``League`` of partners), and the learner's samples are seat 0's decisions
+(``total_steps`` counts them). Its in-training evaluations seat the learner, the
+coordinated team and random play with the training partners on the evaluation games; the
+held-out partners are for ``hon-eval --task`` alone.
 
 Writes to ``run_dir`` what ``hon-train --algo ppo`` writes, under the same names:
 ``config.yaml``, ``train.csv`` (one row per update: the columns of
@@ -87,6 +93,7 @@ from agents.training.mappo import MappoLearner, Rollout, pick_device, train_step
 from agents.villains import TOP_CARD
 from hon_env.content.loader import TRAIN_CONFIGS_DIR
 from hon_env.envs.vector import VectorEnv, require_team_reward
+from hon_env.tasks import LEARNER_SEAT, Task, get_task
 
 DEFAULT_CONFIG = TRAIN_CONFIGS_DIR / "mappo.yaml"
 ALGOS = ("mappo", "ippo")
@@ -203,11 +210,28 @@ def side_shaping(cfg: Config) -> dict[str, dict | None]:
     return {"villain_reward_shaping": cfg.villain_reward_shaping}
 
 
+def adhoc_task(cfg: Config) -> Task | None:
+    """The config's task when it is an ad-hoc teamwork task (seat 0 learns), else None."""
+    if not cfg.task:
+        return None
+    task = get_task(cfg.task)
+    return task if task.is_adhoc else None
+
+
 def training_setup(cfg: Config, seed: int, device: str
                    ) -> tuple[RunGames, League | None, Policy | None]:
-    """The run's games, the league that plays the other side (None without a villain agent)
-    and the greedy opponent its evaluations play (None without a villain agent)."""
+    """The run's games, the league that plays the other side (None without a villain agent;
+    an ad-hoc task's training partners) and the greedy opponent its evaluations play (None
+    without a villain agent)."""
     spans = [(seed, cfg.total_steps + 2 * cfg.num_envs)]
+    task = adhoc_task(cfg)
+    if task is not None:
+        from agents.adhoc import partner_league
+
+        # purpose="train": load_member refuses a member held out of training
+        return (run_games(cfg, spans), partner_league(task, "train", cfg.num_envs,
+                                                      seed=cfg.seed, purpose="train",
+                                                      device=device), None)
     if cfg.opponent == TOP_CARD:  # the rulebook's villain deck: the variant switched off
         return run_games(cfg, spans, rules={"villain_agent": False}), None, None
     games = run_games(cfg, spans)
@@ -245,8 +269,15 @@ def train(cfg: Config) -> dict[str, float]:
     # IPPO's critic reads the hero's own observation: no global state to encode
     env = VectorEnv(cfg.num_envs, seed, games.train_games, global_state=cfg.algo != "ippo",
                     **side_shaping(cfg))
-    roll = Rollout(env, cfg, cfg.side, league, device, learner)
-    if cfg.side == HEROES:
+    task = adhoc_task(cfg)
+    roll = Rollout(env, cfg, cfg.side, league, device, learner,
+                   seat=None if task is None else LEARNER_SEAT)
+    if task is not None:
+        from agents.adhoc import AdhocEvaluator
+
+        evaluator = AdhocEvaluator(task, cfg.eval_games, seed=cfg.seed)
+        summary = eval_summary
+    elif cfg.side == HEROES:
         evaluator = BaselineEvaluator(games.eval_target, games.eval_games, games.eval_seed,
                                       villain_policy=eval_opponent)
         summary = eval_summary
@@ -264,6 +295,8 @@ def train(cfg: Config) -> dict[str, float]:
     eval_s = 0.0  # evaluation time, left out of the steps/s figures
     env_steps = timed_steps = updates = 0
     what = "" if league is None else f" against {', '.join(league.names)}"
+    if task is not None:
+        what = f" in seat {LEARNER_SEAT}, partners drawn per game from {', '.join(league.names)}"
     if cfg.side == VILLAIN and cfg.reward_shaping:
         what += " (reward_shaping shapes the heroes' reward: the villain's is the result)"
     log.phase("train", f"{cfg.algo.upper()} {cfg.side} from step {global_step:,} to "

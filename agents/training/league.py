@@ -6,10 +6,16 @@ trainer learns one side (``HEROES`` or ``VILLAIN``); a ``League`` plays the othe
 rows. Each game plays one league member for a whole episode, drawn uniformly at random
 when the episode starts: fictitious self-play with uniform sampling over past snapshots
 (Heinrich et al., 2015; a league of one member is a fixed opponent).
+
+The same mechanism seats partners (ad-hoc teamwork, ``agents.adhoc``): there the learner
+is hero seat 0 and the league answers the other hero seats, and each game's member is a
+function of its episode seed (``draw``) instead of a draw from the league's generator, so
+the same game always has the same partner.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -64,20 +70,26 @@ class League:
     """The opponents of a batch of ``num_envs`` games (see the module documentation).
 
     ``members`` are ``Policy`` objects; ``names`` label them (logs, ``league.json``).
-    ``redraw(games)`` draws a member for each game that starts a new episode; ``act``
-    answers the other side's rows, each with its game's member. A league may start empty;
-    it must have a member before it acts.
+    ``new_episodes(games, seeds)`` draws a member for each game that starts a new episode
+    (``redraw(games)`` from the league's generator; with ``draw``, a function of episode
+    seeds to member indices, from the seeds); ``act`` answers the other side's rows, each
+    with its game's member. A league may start empty; it must have a member before it
+    acts. A ``draw`` league has no member per game until ``new_episodes`` first runs.
     """
 
     def __init__(self, members: list[Policy], num_envs: int, seed: int,
-                 names: list[str] | None = None) -> None:
+                 names: list[str] | None = None,
+                 draw: Callable[[np.ndarray], np.ndarray] | None = None) -> None:
         self.members = list(members)
         self.names = list(names) if names is not None else [m.name for m in members]
         if len(self.names) != len(self.members):
             raise ValueError(f"{len(self.members)} members but {len(self.names)} names")
         self.rng = np.random.default_rng(seed)
+        self.draw = draw
         self.assigned = np.zeros(num_envs, np.int64)
-        if self.members:
+        if draw is not None:
+            self.assigned[:] = -1  # drawn from the episode seeds: new_episodes first
+        elif self.members:
             self.redraw(np.arange(num_envs))
 
     def add(self, member: Policy, name: str) -> None:
@@ -85,6 +97,21 @@ class League:
         first member of a league that was empty)."""
         self.members.append(member)
         self.names.append(name)
+
+    def new_episodes(self, games: np.ndarray, seeds: np.ndarray | list[int]) -> None:
+        """``games`` start episodes with episode seeds ``seeds``: draw their members."""
+        games = np.asarray(games, np.int64)
+        if self.draw is None:
+            self.redraw(games)
+            return
+        if not self.members:
+            raise ValueError("the league is empty: add a member first")
+        who = np.asarray(self.draw(np.asarray(seeds, np.int64)), np.int64)
+        if who.shape != games.shape or who.size and not (
+                0 <= who.min() and who.max() < len(self.members)):
+            raise ValueError(f"draw returned {who} for {games.size} games and "
+                             f"{len(self.members)} members")
+        self.assigned[games] = who
 
     def redraw(self, games: np.ndarray) -> None:
         games = np.asarray(games)
@@ -101,6 +128,9 @@ class League:
             raise ValueError("the league is empty: add a member first")
         out = np.empty(games.size, np.int64)
         who = self.assigned[games]
+        if who.size and who.min() < 0:
+            raise ValueError("this league draws members from episode seeds: call "
+                             "new_episodes for the games first")
         for m in np.unique(who):
             sel = np.flatnonzero(who == m)
             sub = None if engine is None else (engine[0][games[sel]], engine[1])

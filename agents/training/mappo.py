@@ -13,7 +13,9 @@ or the villain agent of the Mastermind variant, ``agents.training.league``) acts
 actor; the other side's rows are answered by a ``League`` of opponents. Those rows stay in
 the sequence: for the learner they are transitions of its environment, so the critic
 values them and GAE runs through them, but they carry no policy loss or entropy. Without
-a villain agent every row is the heroes' and this is plain MAPPO.
+a villain agent every row is the heroes' and this is plain MAPPO. With ``seat`` (ad-hoc
+teamwork, ``agents.adhoc``) the learner is one hero seat: the league (partners drawn from
+each game's episode seed) answers the other hero seats' rows in the same way.
 
 Rewards are the learner's column of the vector env's rewards (the team's for the heroes,
 with the config's shaping; the villain's is minus the heroes' result). A truncated episode
@@ -286,14 +288,20 @@ class RolloutStats:
 class Rollout:
     """``num_steps`` decisions of each of ``env``'s games for a learner of ``side``; the
     other side's rows are played by ``opponents`` (None: the scenario has no villain agent
-    and every row is the heroes')."""
+    and every row is the heroes'). With ``seat`` the learner is that hero seat only and
+    ``opponents`` also play the other hero seats (their partners)."""
 
     def __init__(self, env: VectorEnv, cfg: Any, side: str, opponents: League | None,
-                 device: torch.device, learner: MappoLearner) -> None:
+                 device: torch.device, learner: MappoLearner, seat: int | None = None
+                 ) -> None:
         if env.villain_agent and opponents is None:
             raise ValueError(f"scenario {env.scenario.id!r} has a villain agent: the other "
                              "side's rows need opponents")
+        if seat is not None and (side != HEROES or opponents is None):
+            raise ValueError("a learner of one hero seat needs side heroes and partners "
+                             "(opponents) for the other seats")
         self.env, self.cfg, self.side, self.opponents = env, cfg, side, opponents
+        self.seat = seat
         self.device = device
         S, B = self.S, self.B = cfg.num_steps, env.num_envs
         self.col = reward_column(env.scenario, side)
@@ -321,7 +329,14 @@ class Rollout:
         self.teacher = None
         self.returns_now = np.zeros(B, np.float64)  # the learner's return in each episode
         self.obs, _ = env.reset()
+        if opponents is not None and opponents.draw is not None:
+            opponents.new_episodes(np.arange(B), [env.episode_seed(i) for i in range(B)])
         self.next_done = torch.zeros(B, device=device)
+
+    def learner_rows(self, seats: np.ndarray) -> np.ndarray:
+        """Which rows of a batch (by deciding seat) the learner decides."""
+        mine = side_rows(seats, self.side)
+        return mine if self.seat is None else mine & (seats == self.seat)
 
     def collect(self, learner: MappoLearner, kick: float) -> RolloutStats:
         """Play ``num_steps`` steps of every game, filling the buffers."""
@@ -335,7 +350,7 @@ class Rollout:
                 self.state_b[step].copy_(torch.from_numpy(learner.critic_input(obs)))
             self.mask_b[step].copy_(torch.from_numpy(obs["action_mask"]).bool())
             self.done_b[step] = self.next_done
-            mine_np = side_rows(obs["agent"], self.side)
+            mine_np = self.learner_rows(obs["agent"])
             every_row = bool(mine_np.all())
             mine = torch.from_numpy(mine_np).to(dev)
             self.mine_b[step] = mine
@@ -390,7 +405,7 @@ class Rollout:
                 stats.losses += int(((out == L.OUT_WIN) | (out == L.OUT_LOSS)).sum()
                                     - side_won(out, self.side).sum())
                 if self.opponents is not None:
-                    self.opponents.redraw(ended)
+                    self.opponents.new_episodes(ended, [env.episode_seed(i) for i in ended])
         return stats
 
     @torch.no_grad()
