@@ -45,23 +45,38 @@ def main() -> int:
         sc = load_scenario("origin_story", **combo)
         for k in range(args.games):
             seed = args.seed + 1000 * c + k
-            rng = np.random.default_rng(seed)
             try:
-                g = Game(sc, seed=seed)
-                while not g.is_over:
-                    g.apply(int(rng.choice(g.legal_actions())))
-                    decisions += 1
-                    if not debug_mode():  # debug mode checks inside apply
-                        found = violations(g.state, sc.tables, g._mask)
-                        if found:
-                            raise AssertionError("; ".join(found[:3]))
-                outcomes[g.outcome] += 1
+                outcome, n = random_game(sc, seed, np.random.default_rng(seed))
+                decisions += n
+                outcomes[outcome] += 1
             except Exception as e:  # noqa: BLE001 (every exception is a finding)
                 failures.append(f"combination {c} seed {seed}: {type(e).__name__}: {e}")
-    games = len(COMBOS) * args.games
+    return report(f"{len(COMBOS) * args.games} random games", decisions, t0, outcomes,
+                  failures)
+
+
+def random_game(sc, seed: int, rng: np.random.Generator) -> tuple[str, int]:
+    """Play game ``seed`` of ``sc`` with random legal actions drawn from ``rng``, checking
+    the invariants after every decision (debug mode checks them inside ``apply``);
+    returns (outcome, decisions). A violation raises ``AssertionError``."""
+    g = Game(sc, seed=seed)
+    decisions = 0
+    while not g.is_over:
+        g.apply(int(rng.choice(g.legal_actions())))
+        decisions += 1
+        if not debug_mode():
+            found = violations(g.state, sc.tables, g._mask)
+            if found:
+                raise AssertionError("; ".join(found[:3]))
+    return g.outcome, decisions
+
+
+def report(what: str, decisions: int, t0: float, outcomes: Counter, failures: list[str]
+           ) -> int:
+    """Print the summary line and the first failures; the exit status (1 on a failure)."""
     mode = "debug mode" if debug_mode() else "normal mode"
-    print(f"{games} random games, {decisions} decisions in {time.perf_counter() - t0:.0f} s "
-          f"({mode}): " + ", ".join(f"{k} {v}" for k, v in sorted(outcomes.items()))
+    print(f"{what}, {decisions} decisions in {time.perf_counter() - t0:.0f} s ({mode}): "
+          + ", ".join(f"{k} {v}" for k, v in sorted(outcomes.items()))
           + f", failures {len(failures)}")
     for line in failures[:20]:
         print("FAIL", line)

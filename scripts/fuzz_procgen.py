@@ -23,11 +23,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from hon_env import Game  # noqa: E402
+from fuzz_games import random_game, report  # noqa: E402  (scripts/ is on the path)
+
 from hon_env.content.procgen import Knobs, generated_scenario  # noqa: E402
 from hon_env.content.procgen.board import SIZES  # noqa: E402
-from hon_env.core.invariants import violations  # noqa: E402
-from hon_env.numba_cache import debug_mode  # noqa: E402
 
 TEAMS = (["majesty"], ["majesty", "stride"], ["cipher", "guerilla", "vigil"],
          ["microguy", "tinkerbolt", "vigil", "stride"])
@@ -56,27 +55,15 @@ def main() -> int:
             failures.append(f"seed {seed} {knobs}: generation: {type(e).__name__}: {e}")
             continue
         for game in range(args.games):
-            rng = np.random.default_rng([seed, game])
             try:
-                g = Game(sc, seed=seed * 100 + game)
-                while not g.is_over:
-                    g.apply(int(rng.choice(g.legal_actions())))
-                    decisions += 1
-                    if not debug_mode():
-                        found = violations(g.state, sc.tables, g._mask)
-                        if found:
-                            raise AssertionError("; ".join(found[:3]))
-                outcomes[g.outcome] += 1
+                outcome, n = random_game(sc, seed * 100 + game,
+                                         np.random.default_rng([seed, game]))
+                decisions += n
+                outcomes[outcome] += 1
             except Exception as e:  # noqa: BLE001
                 failures.append(f"seed {seed} {knobs} game {game}: {type(e).__name__}: {e}")
-    mode = "debug mode" if debug_mode() else "normal mode"
-    print(f"{args.scenarios} generated scenarios, {sum(outcomes.values())} random games, "
-          f"{decisions} decisions in {time.perf_counter() - t0:.0f} s ({mode}): "
-          + ", ".join(f"{k} {v}" for k, v in sorted(outcomes.items()))
-          + f", failures {len(failures)}")
-    for line in failures[:20]:
-        print("FAIL", line)
-    return 1 if failures else 0
+    return report(f"{args.scenarios} generated scenarios, {sum(outcomes.values())} random "
+                  "games", decisions, t0, outcomes, failures)
 
 
 if __name__ == "__main__":
