@@ -27,8 +27,11 @@ from agents.registry import load_policy
 
 def policy_algorithm(spec: str) -> str:
     """The algorithm a policy spec belongs to: the scripted team's name, ``mappo`` for a
-    shipped ``mappo:TASK``, or a checkpoint's ``algo``-``network`` (``mappo-entity``...)."""
+    shipped ``mappo:TASK``, a zoo member's own name (each member is its own style), or a
+    checkpoint's ``algo``-``network`` (``mappo-entity``...)."""
     names = {"heuristic": "coordinated", "heuristic_solo": "per_hero"}
+    if spec.startswith("zoo:"):
+        return spec
     if spec in names or ":" not in spec and not spec.endswith((".pt", ".zip")):
         return names.get(spec, spec)
     if spec.endswith(".zip"):

@@ -89,6 +89,8 @@ def test_crossplay_on_a_task_plays_every_ordered_assignment():
     assert r.algorithms == ["coordinated", "random"]
     assert r.wins[1, 1] == 0  # random play never wins
     assert policy_algorithm("mappo:duo") == "mappo"
+    # each zoo member is its own algorithm in the SP-XP gap, not one "zoo" lump
+    assert policy_algorithm("zoo:rusher") != policy_algorithm("zoo:cautious")
 
 
 def test_hon_eval_crossplay_and_seat_policies(tmp_path):

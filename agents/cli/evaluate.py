@@ -62,8 +62,9 @@ def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(prog="hon-eval", description=__doc__.split("\n")[0],
                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     p.add_argument("--policy", "--policies", nargs="+", default=["random"], dest="policy",
-                   help="random, heuristic or a checkpoint (.pt MAPPO, .zip MaskablePPO); "
-                        "several only with --villain-policy or --crossplay")
+                   help="random, heuristic, a shipped mappo:TASK, a zoo:NAME partner "
+                        "(python -m agents.zoo lists them) or a checkpoint (.pt MAPPO, .zip "
+                        "MaskablePPO); several only with --villain-policy or --crossplay")
     p.add_argument("--seat-policies", nargs="+", default=None,
                    help="a mixed team: one policy per hero seat, in seat order (instead of "
                         "--policy for every seat)")
