@@ -200,14 +200,18 @@ class HourOfNeedClass(TaskClass):
 
 
 class HourOfNeedTask(Task):
-    """One member per benchmark task of ``configs/tasks`` (``tests/test_benchmarl.py``
-    checks the two lists agree)."""
+    """One member per benchmark task of ``configs/tasks`` but the ad-hoc teamwork ones
+    (their partner seats are played by the zoo's agents, which BenchMARL's env cannot
+    host: every seat is a learner here); ``tests/test_benchmarl.py`` checks the lists
+    agree."""
 
     DUO = None
     GENERALIST_BOARD = None
     GENERALIST_DUO = None
     MODULES = None
     NEMESES = None
+    PROCGEN_DUO = None
+    PROCGEN_TRIO = None
     QUARTET = None
     SOLO = None
     TRANSFER = None
