@@ -49,9 +49,10 @@ def load_results(folder: Path = RESULTS) -> dict[tuple[str, str], list[dict]]:
         task = path.parent.name
         if data.get("task") != task:
             raise ValueError(f"{path}: holds task {data.get('task')!r}, not {task!r}")
-        if data.get("games") != len(get_task(task).eval_seeds):
+        games = len(get_task(task).eval_seeds)
+        if data.get("games") != games:
             raise ValueError(f"{path}: {data.get('games')} games; the task's evaluation has "
-                             f"{len(get_task(task).eval_seeds)}")
+                             f"{games}")
         data["seed"] = None if m["seed"] is None else int(m["seed"])
         out.setdefault((task, m["algo"]), []).append(data)
     return out
