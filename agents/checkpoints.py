@@ -21,6 +21,9 @@ from hon_env.core.observe import OBS_DIM
 from hon_env.envs.pettingzoo_env import METADATA
 
 ENV_NAME = METADATA["name"]
+# checkpoints whose actor ``MappoPolicy`` plays: trained by MAPPO/IPPO, or cloned
+# (``agents.training.bc``)
+PLAYABLE_ALGOS = ("mappo", "bc")
 REQUIRED_KEYS = ("algo", "obs_dim", "n_actions", "config", "actor")
 
 
@@ -41,10 +44,13 @@ def require_file(path: str | Path) -> Path:
 
 
 def load_checkpoint(path: str | Path, device: str | torch.device = "cpu",
-                    algo: str = "mappo", allow_prefix: bool = False) -> dict[str, Any]:
-    """The checkpoint dict in ``path`` (tensors on ``device``), checked for ``algo``, the
-    required keys and this env's observation and action sizes (or, with ``allow_prefix``,
-    those of an earlier version in ``PREFIX_VERSIONS``)."""
+                    algo: str | tuple[str, ...] = "mappo",
+                    allow_prefix: bool = False) -> dict[str, Any]:
+    """The checkpoint dict in ``path`` (tensors on ``device``), checked for ``algo`` (one
+    name or several accepted ones), the required keys and this env's observation and
+    action sizes (or, with ``allow_prefix``, those of an earlier version in
+    ``PREFIX_VERSIONS``)."""
+    algos = (algo,) if isinstance(algo, str) else tuple(algo)
     p = require_file(path)
     try:
         ckpt = torch.load(p, map_location=device, weights_only=True)
@@ -63,9 +69,11 @@ def load_checkpoint(path: str | Path, device: str | torch.device = "cpu",
                               f"{type(ckpt).__name__}")
     missing = [k for k in REQUIRED_KEYS if k not in ckpt]
     if missing:
-        raise CheckpointError(f"{p}: not a {algo} checkpoint: missing keys {missing}")
-    if ckpt["algo"] != algo:
-        raise CheckpointError(f"{p}: a {ckpt['algo']!r} checkpoint, not {algo!r}")
+        raise CheckpointError(f"{p}: not a {' or '.join(algos)} checkpoint: missing keys "
+                              f"{missing}")
+    if ckpt["algo"] not in algos:
+        raise CheckpointError(f"{p}: a {ckpt['algo']!r} checkpoint, not "
+                              f"{' or '.join(map(repr, algos))}")
     check_spaces(p, ckpt["obs_dim"], ckpt["n_actions"], allow_prefix)
     return ckpt
 
@@ -110,7 +118,7 @@ def export_actor(src: str | Path, dst: str | Path, half: bool = True) -> dict[st
     weights (float16 when ``half``: a 512-512 actor is then about 3 MB) and the entries
     ``load_policy`` reads. The critic, value normaliser and optimizer state stay behind, so
     the file plays but cannot resume training (``--resume`` says so). Returns what was saved."""
-    ckpt = load_checkpoint(src, "cpu")
+    ckpt = load_checkpoint(src, "cpu", algo=PLAYABLE_ALGOS)
     out = {k: ckpt[k] for k in SHIPPED_KEYS if k in ckpt}
     out["actor"] = {k: (v.half() if half and v.is_floating_point() else v)
                     for k, v in ckpt["actor"].items()}

@@ -38,9 +38,9 @@ def policy_algorithm(spec: str) -> str:
         return "ppo"
     if not spec.endswith(".pt"):
         return spec.partition(":")[0]
-    from agents.checkpoints import load_checkpoint
+    from agents.checkpoints import PLAYABLE_ALGOS, load_checkpoint
 
-    config = load_checkpoint(spec, allow_prefix=True).get("config", {})
+    config = load_checkpoint(spec, algo=PLAYABLE_ALGOS, allow_prefix=True).get("config", {})
     return f"{config.get('algo', 'mappo')}-{config.get('network', 'mlp')}"
 
 

@@ -6,9 +6,11 @@
 - ``glory_one`` / ``glory_all``: the coordinated team with seat 0 / every hero a glory
   seeker playing for its own fame (``agents.glory``, the Fame variant),
 - ``path/to/model.zip``: a MaskablePPO checkpoint from ``scripts/train_ppo.py``,
-- ``path/to/model.pt``: a MAPPO checkpoint from ``scripts/train_mappo.py``,
+- ``path/to/model.pt``: a MAPPO checkpoint from ``scripts/train_mappo.py`` (or a cloned
+  actor from ``scripts/train_bc.py``),
 - ``mappo:TASK``: the MAPPO policy shipped for benchmark task ``TASK`` (``list_pretrained()``;
-  files in ``agents/pretrained/``, written by ``scripts/export_checkpoint.py``),
+  files in ``agents/pretrained/``, written by ``scripts/export_checkpoint.py``);
+  ``bc:TASK``: a shipped behaviour-cloned actor,
 - ``zoo:NAME``: member ``NAME`` of the partner zoo (``agents.zoo``, ``list_zoo()``): frozen
   co-op partners, split into training partners and held-out ones (evaluation only).
 """
@@ -25,7 +27,7 @@ from agents.random_agent import RandomPolicy
 
 BUILTIN = ("random", "heuristic", "heuristic_solo", "glory_one", "glory_all")
 PRETRAINED = Path(__file__).resolve().parent / "pretrained"
-PRETRAINED_ALGOS = ("mappo",)
+PRETRAINED_ALGOS = ("mappo", "bc")
 
 
 def list_pretrained() -> list[str]:

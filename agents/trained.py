@@ -15,6 +15,7 @@ import numpy as np
 import torch
 
 from agents.checkpoints import (
+    PLAYABLE_ALGOS,
     CheckpointError,
     check_spaces,
     load_checkpoint,
@@ -52,7 +53,7 @@ class MappoPolicy:
              seed: int = 0) -> MappoPolicy:
         """The actor of the MAPPO checkpoint at ``path`` (tensors and plain data only:
         ``agents.checkpoints``); a ``CheckpointError`` names the file and what was wrong."""
-        ckpt = load_checkpoint(path, device, allow_prefix=True)
+        ckpt = load_checkpoint(path, device, algo=PLAYABLE_ALGOS, allow_prefix=True)
         config = ckpt["config"] if isinstance(ckpt["config"], dict) else {}
         try:  # the network the checkpoint's config names (mlp or entity)
             actor = build_actor(config, ckpt["obs_dim"], ckpt["n_actions"])

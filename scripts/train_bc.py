@@ -1,83 +1,97 @@
-"""Behaviour cloning on a recorded dataset: the loader example for offline RL.
+"""Behaviour cloning from recorded games: datasets, Minari, or replays (human games included).
 
     python scripts/record_dataset.py --policy heuristic --episodes 200 --out data/heur.npz
     python scripts/train_bc.py data/heur.npz --steps 500
     python scripts/train_bc.py --minari hon_env/origin_story/heuristic-v0
+    python scripts/train_bc.py --replays replays/ --players human --save runs/proxy.pt
 
-Trains the project's actor (``agents.networks.Actor``, masked logits) to predict the
-recorded actions from the recorded observations and masks, and prints the loss and the
-share of actions it matches. ``--save`` writes the actor's weights.
+Trains an actor (``--network mlp | entity``) to predict the recorded actions from the
+recorded observations and masks (``agents.training.bc``), prints the loss and the share
+of actions it matches on the training episodes and on held-out ones, and with ``--save``
+writes a checkpoint ``load_policy`` plays (``hon-eval --policy runs/proxy.pt``). Replays
+(``hon-play`` saves them) are played again on the engine; ``--players human`` keeps only
+the seats people played, so recorded human games become a human-proxy partner.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 import numpy as np
-import torch
 
-from agents.networks import Actor
-from hon_env.datasets import load_npz, minari_episodes
+# the checkout's packages, not whichever copy is installed
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-
-def transitions(episodes: list[dict]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(observations [T, D], masks [T, A], actions [T]): each action with the observation
-    and mask it answered (the final observation of each episode is dropped)."""
-    obs = np.concatenate([e["observations"]["observation"][:-1] for e in episodes])
-    masks = np.concatenate([e["observations"]["action_mask"][:-1] for e in episodes])
-    actions = np.concatenate([e["actions"] for e in episodes])
-    return obs, masks.astype(bool), actions
-
-
-def behaviour_cloning(episodes: list[dict], steps: int = 200, batch: int = 256,
-                      hidden: tuple[int, ...] = (256, 256), lr: float = 1e-3,
-                      seed: int = 0) -> tuple[Actor, list[float], float]:
-    """Train an actor on ``episodes``; returns it, the loss per step and the accuracy."""
-    obs, masks, actions = transitions(episodes)
-    torch.manual_seed(seed)
-    rng = np.random.default_rng(seed)
-    actor = Actor(obs.shape[1], masks.shape[1], list(hidden))
-    opt = torch.optim.Adam(actor.parameters(), lr=lr)
-    o, m, a = torch.from_numpy(obs), torch.from_numpy(masks), torch.from_numpy(actions)
-    losses = []
-    for _ in range(steps):
-        idx = torch.from_numpy(rng.integers(0, len(a), min(batch, len(a))))
-        logp = actor.log_probs(o[idx], m[idx])
-        loss = -logp.gather(1, a[idx, None]).mean()
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        losses.append(float(loss.detach()))
-    with torch.no_grad():
-        accuracy = float((actor.log_probs(o, m).argmax(-1) == a).float().mean())
-    return actor, losses, accuracy
+from agents.training.bc import (  # noqa: E402
+    behaviour_cloning,
+    replay_episodes,
+    save_checkpoint,
+    transitions,
+)
+from hon_env.datasets import load_npz, minari_episodes  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("npz", nargs="?", type=Path, help="dataset from record_dataset.py --out")
+    p.add_argument("npz", nargs="*", type=Path, help="datasets from record_dataset.py --out")
     p.add_argument("--minari", default=None, metavar="DATASET_ID", help="a Minari dataset")
+    p.add_argument("--replays", nargs="+", default=None, metavar="PATH",
+                   help="replay files or folders of *.json replays")
+    p.add_argument("--players", nargs="+", default=None,
+                   help="with --replays: clone only the seats these players played "
+                        "(e.g. human)")
+    p.add_argument("--network", choices=("mlp", "entity"), default="mlp")
+    p.add_argument("--hidden", type=int, nargs="+", default=[256, 256])
     p.add_argument("--steps", type=int, default=300)
     p.add_argument("--batch", type=int, default=256)
-    p.add_argument("--save", type=Path, default=None, help="write the actor's state_dict")
+    p.add_argument("--lr", type=float, default=1e-3)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--heldout", type=float, default=0.1,
+                   help="share of the episodes kept out of training and scored")
+    p.add_argument("--save", type=Path, default=None,
+                   help="write the cloned actor as a checkpoint load_policy plays")
+    p.add_argument("--half", action="store_true", help="save float16 weights (shipping)")
     args = p.parse_args(argv)
+    if args.players and not args.replays:
+        p.error("--players filters replays: give --replays too")
+    episodes, sources = [], {}
+    for path in args.npz:
+        eps, meta = load_npz(path)
+        episodes += eps
+        sources[str(path)] = {"episodes": len(eps), "policy": meta.get("policy"),
+                              "env_kwargs": meta.get("env_kwargs")}
     if args.minari:
         import minari
 
-        episodes = minari_episodes(minari.load_dataset(args.minari))
-    elif args.npz:
-        episodes, _ = load_npz(args.npz)
+        eps = minari_episodes(minari.load_dataset(args.minari))
+        episodes += eps
+        sources[args.minari] = {"episodes": len(eps)}
+    if args.replays:
+        eps = replay_episodes(args.replays, args.players)
+        episodes += eps
+        sources["replays"] = {"episodes": len(eps), "players": args.players}
+    if not episodes:
+        p.error("give recorded games: FILE.npz, --minari DATASET_ID or --replays PATH")
+    try:
+        data = transitions(episodes)
+        result = behaviour_cloning(data, args.steps, args.batch, args.hidden, args.lr,
+                                   args.seed, args.network, args.heldout)
+    except ValueError as exc:
+        raise SystemExit(f"train_bc.py: {exc}") from None
+    k = max(1, len(result.losses) // 10)
+    print(f"{len(data)} decisions from {len(episodes)} episodes; training loss "
+          f"{np.mean(result.losses[:k]):.3f} -> {np.mean(result.losses[-k:]):.3f}; matches "
+          f"{result.train_accuracy:.1%} of the training decisions", end="")
+    if np.isfinite(result.heldout_accuracy):
+        print(f", {result.heldout_accuracy:.1%} of the held-out episodes' "
+              f"(cross-entropy {result.heldout_loss:.3f})")
     else:
-        p.error("give a dataset: FILE.npz or --minari DATASET_ID")
-    actor, losses, acc = behaviour_cloning(episodes, args.steps, args.batch)
-    k = max(1, len(losses) // 10)
-    print(f"{sum(len(e['actions']) for e in episodes)} transitions; loss "
-          f"{np.mean(losses[:k]):.3f} -> {np.mean(losses[-k:]):.3f}; matches {acc:.1%} of "
-          "the recorded actions")
+        print()
     if args.save:
-        torch.save(actor.state_dict(), args.save)
-        print(f"wrote {args.save}")
+        save_checkpoint(result, args.save, half=args.half, source=sources)
+        print(f"wrote {args.save} (load_policy({str(args.save)!r}))")
 
 
 if __name__ == "__main__":

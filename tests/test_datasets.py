@@ -10,13 +10,13 @@ import numpy as np
 import pytest
 
 from agents.registry import load_policy
+from agents.training.bc import behaviour_cloning
 from hon_env import Game, load_scenario
 from hon_env.datasets import collect, load_npz, minari_episodes, save_minari, save_npz
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 from record_dataset import main as record_main  # noqa: E402
-from train_bc import behaviour_cloning  # noqa: E402
 
 KW = {"heroes": ["majesty", "stride"]}
 
@@ -84,6 +84,6 @@ def test_record_script_and_behaviour_cloning(tmp_path, capsys):
     assert "3 episodes" in capsys.readouterr().out
     eps, meta = load_npz(out)
     assert meta["policy"] == "heuristic" and len(eps) == 3
-    _, losses, accuracy = behaviour_cloning(eps, steps=25, batch=64, hidden=(64,))
-    assert np.mean(losses[-5:]) < np.mean(losses[:5])
-    assert 0.0 <= accuracy <= 1.0
+    result = behaviour_cloning(eps, steps=25, batch=64, hidden=(64,))
+    assert np.mean(result.losses[-5:]) < np.mean(result.losses[:5])
+    assert 0.0 <= result.train_accuracy <= 1.0
