@@ -74,6 +74,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numba
 import torch
 
 from agents.networks import NETWORKS
@@ -86,6 +87,7 @@ from agents.training.baselines import (
     villain_eval_summary,
 )
 from agents.training.config import RunConfig, parse_config
+from agents.training.distributed import Ranks
 from agents.training.games import RunGames, run_games
 from agents.training.league import HEROES, SIDES, VILLAIN, League, load_opponent
 from agents.training.logger import RunLogger, checkpoint_path
@@ -218,20 +220,28 @@ def adhoc_task(cfg: Config) -> Task | None:
     return task if task.is_adhoc else None
 
 
-def training_setup(cfg: Config, seed: int, device: str
+def seed_span(cfg: Config) -> int:
+    """How many game seeds one process of the run may play: game i's k-th episode plays
+    seed + i + k * B, so the run's seeds span B + the steps + B."""
+    return cfg.total_steps + 2 * cfg.num_envs
+
+
+def training_setup(cfg: Config, seed: int, device: str, ranks: Ranks | None = None
                    ) -> tuple[RunGames, League | None, Policy | None]:
     """The run's games, the league that plays the other side (None without a villain agent;
     an ad-hoc task's training partners) and the greedy opponent its evaluations play (None
-    without a villain agent)."""
-    spans = [(seed, cfg.total_steps + 2 * cfg.num_envs)]
+    without a villain agent). ``seed``: rank 0's first game seed; every rank's span of
+    seeds is checked (each rank plays its own)."""
+    ranks = ranks or Ranks()
+    spans = [(seed + r * seed_span(cfg), seed_span(cfg)) for r in range(ranks.world)]
     task = adhoc_task(cfg)
     if task is not None:
         from agents.adhoc import partner_league
 
         # purpose="train": load_member refuses a member held out of training
         return (run_games(cfg, spans), partner_league(task, "train", cfg.num_envs,
-                                                      seed=cfg.seed, purpose="train",
-                                                      device=device), None)
+                                                      seed=cfg.seed + ranks.rank,
+                                                      purpose="train", device=device), None)
     if cfg.opponent == TOP_CARD:  # the rulebook's villain deck: the variant switched off
         return run_games(cfg, spans, rules={"villain_agent": False}), None, None
     games = run_games(cfg, spans)
@@ -245,24 +255,31 @@ def training_setup(cfg: Config, seed: int, device: str
         raise ValueError(f"the villain of scenario {games.scenario.id!r} is an agent: name the "
                          "heroes' opponent with opponent (top_card, random, scripted or a "
                          "villain checkpoint)")
-    league = League([load_opponent(cfg.side, spec, seed=cfg.seed, device=device)],
-                    cfg.num_envs, cfg.seed, names=[spec])
+    league = League([load_opponent(cfg.side, spec, seed=cfg.seed + ranks.rank,
+                                   device=device)],
+                    cfg.num_envs, cfg.seed + ranks.rank, names=[spec])
     return games, league, load_opponent(cfg.side, spec, seed=cfg.seed, greedy=True)
 
 
 def train(cfg: Config) -> dict[str, float]:
     """Run the training loop; returns the last evaluation row."""
     cfg.check()
-    if cfg.threads > 0:
-        torch.set_num_threads(cfg.threads)
-    device = pick_device(cfg.device)
-    torch.manual_seed(cfg.seed)
-    learner = MappoLearner(cfg, device, cfg.side)
+    # under torchrun, one rank of a data-parallel run (agents.training.distributed)
+    ranks = Ranks.from_env(cfg.device)
+    device = ranks.device(pick_device(cfg.device))
+    if cfg.threads > 0 or ranks.active:
+        threads = cfg.threads if cfg.threads > 0 else ranks.cpu_threads()
+        torch.set_num_threads(threads)
+        if device.type == "cpu" and ranks.active:  # the engine's threads share the cores too
+            numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+    torch.manual_seed(cfg.seed)  # the same initial weights on every rank
+    learner = MappoLearner(cfg, device, cfg.side, ranks)
     global_step = learner.resume(cfg.resume) if cfg.resume else 0
-    # resumed runs continue with fresh episodes: seeds move on with the step count; game i's
-    # k-th episode plays seed + i + k * B, so the run's seeds span B + the steps + B
-    seed = cfg.seed * 1_000_003 + global_step
-    games, league, eval_opponent = training_setup(cfg, seed - global_step, str(device))
+    # resumed runs continue with fresh episodes: seeds move on with the step count; each
+    # rank plays its own span of seeds
+    seed = cfg.seed * 1_000_003 + global_step + ranks.rank * seed_span(cfg)
+    games, league, eval_opponent = training_setup(
+        cfg, seed - global_step - ranks.rank * seed_span(cfg), str(device), ranks)
     # the learner trains every row on one reward per side; the Fame variant's fame and rank
     # modes give each hero its own, which this trainer does not learn from
     require_team_reward(games.scenario, "hon-train (MAPPO/IPPO)")
@@ -286,8 +303,8 @@ def train(cfg: Config) -> dict[str, float]:
                                      heroes=cfg.heroes, villain=cfg.villain, issue=cfg.issue)
         summary = villain_eval_summary
     log = RunLogger(cfg.run_dir, cfg, cfg.total_steps, tensorboard=cfg.tensorboard,
-                    progress=cfg.progress, start_step=global_step)
-    batch = cfg.num_envs * cfg.num_steps
+                    progress=cfg.progress, start_step=global_step, quiet=not ranks.main)
+    batch = cfg.num_envs * cfg.num_steps * ranks.world  # rows stepped per update, all ranks
     next_eval = (global_step // cfg.eval_every + 1) * cfg.eval_every
     next_ckpt = (global_step // cfg.checkpoint_every + 1) * cfg.checkpoint_every
     last_eval: dict[str, float] = {}
@@ -301,10 +318,11 @@ def train(cfg: Config) -> dict[str, float]:
         what += " (reward_shaping shapes the heroes' reward: the villain's is the result)"
     log.phase("train", f"{cfg.algo.upper()} {cfg.side} from step {global_step:,} to "
                        f"{cfg.total_steps:,}{what}: {cfg.num_envs} games x {cfg.num_steps} "
-                       f"steps per update, device {device}")
+                       f"steps per update, device {device}"
+                       + (f", {ranks.world} ranks" if ranks.active else ""))
     while global_step < cfg.total_steps:
         decisions, row = train_step(learner, roll, global_step, cfg.total_steps)
-        global_step += decisions
+        global_step += ranks.total(decisions, device)
         env_steps += batch
         timed_steps += batch
         updates += 1
@@ -314,21 +332,27 @@ def train(cfg: Config) -> dict[str, float]:
         log.progress(global_step, sps=sps, win=row["episode_win_rate"])
         final = global_step >= cfg.total_steps
         if global_step >= next_ckpt or final:
-            learner.save(checkpoint_path(cfg.run_dir, global_step, ".pt"), global_step)
+            if ranks.main:
+                learner.save(checkpoint_path(cfg.run_dir, global_step, ".pt"), global_step)
             next_ckpt += cfg.checkpoint_every
         if global_step >= next_eval or final:
             t_eval = time.perf_counter()
-            last_eval = evaluator.row(learner.policy(greedy=True))
-            log.log("eval", global_step, last_eval)
-            log.phase("eval", f"step {global_step:,}: " + summary(last_eval))
+            if ranks.main:  # the other ranks wait for it at the next average
+                last_eval = evaluator.row(learner.policy(greedy=True))
+                log.log("eval", global_step, last_eval)
+                log.phase("eval", f"step {global_step:,}: " + summary(last_eval))
             next_eval += cfg.eval_every
             eval_s += time.perf_counter() - t_eval
         if updates == 1 and not final:
             # the first update also compiles the engine and the scripted team (numba: minutes
             # on a new machine), so steps/s is timed from the end of it
             start, timed_steps, eval_s = time.perf_counter(), 0, 0.0
-    learner.save(Path(cfg.run_dir) / "final.pt", global_step)
+    ranks.check_in_sync(learner.actor)
+    ranks.check_in_sync(learner.critic)
+    if ranks.main:
+        learner.save(Path(cfg.run_dir) / "final.pt", global_step)
     log.close()
+    ranks.close()
     last_eval["steps_per_s"] = sps
     return last_eval
 
@@ -337,6 +361,8 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> None:
     cfg = parse_config(Config, argv, DEFAULT_CONFIG, description=__doc__.split("\n")[0],
                        prog=prog)
     row = train(cfg)
+    if int(os.environ.get("RANK", "0")) != 0:
+        return  # rank 0 of a torchrun run reports it
     if cfg.side == HEROES:
         print_result(row, cfg.eval_games, cfg.run_dir)
     else:

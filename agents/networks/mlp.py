@@ -5,6 +5,8 @@ actor that reads entities instead."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import torch
 from torch import nn
@@ -157,9 +159,15 @@ class ValueNorm(nn.Module):
         return mean, var.sqrt()
 
     @torch.no_grad()
-    def update(self, x: torch.Tensor) -> None:
-        self.mean.mul_(self.beta).add_(x.mean() * (1 - self.beta))
-        self.mean_sq.mul_(self.beta).add_((x**2).mean() * (1 - self.beta))
+    def update(self, x: torch.Tensor, average: Callable[[torch.Tensor], torch.Tensor] | None
+               = None) -> None:
+        """Fold the targets ``x`` in; ``average`` (data-parallel training) turns this
+        batch's [mean, mean of squares] into their mean over every process's batch."""
+        stats = torch.stack([x.mean(), (x**2).mean()])
+        if average is not None:
+            stats = average(stats)
+        self.mean.mul_(self.beta).add_(stats[0] * (1 - self.beta))
+        self.mean_sq.mul_(self.beta).add_(stats[1] * (1 - self.beta))
         self.debias.mul_(self.beta).add_(1 - self.beta)
 
     def normalize(self, x: torch.Tensor) -> torch.Tensor:

@@ -43,15 +43,21 @@ class RunLogger:
     ``train.csv`` gets one row per update and ``eval.csv`` one per evaluation (each keeps
     the columns of its first row); TensorBoard event files go to ``run_dir/tb`` (when the
     ``tensorboard`` package is installed) and the config to ``run_dir/config.yaml``.
+    A ``quiet`` logger writes and prints nothing (the ranks of a data-parallel run other
+    than rank 0).
     """
 
     def __init__(self, run_dir: str | Path, cfg: Any, total_steps: int, *,
-                 tensorboard: bool = True, progress: bool = True, start_step: int = 0) -> None:
+                 tensorboard: bool = True, progress: bool = True, start_step: int = 0,
+                 quiet: bool = False) -> None:
         self.dir = Path(run_dir)
+        self.quiet = quiet
+        self._files: dict[str, tuple[Any, csv.DictWriter]] = {}
+        self.tb = self.bar = None
+        if quiet:
+            return
         self.dir.mkdir(parents=True, exist_ok=True)
         (self.dir / "config.yaml").write_text(yaml.safe_dump(config_dict(cfg), sort_keys=False))
-        self._files: dict[str, tuple[Any, csv.DictWriter]] = {}
-        self.tb = None
         if tensorboard:
             try:
                 from torch.utils.tensorboard import SummaryWriter
@@ -59,7 +65,6 @@ class RunLogger:
                 print("tensorboard not installed: CSV logs only", file=sys.stderr)
             else:
                 self.tb = SummaryWriter(str(self.dir / "tb"))
-        self.bar = None
         if progress:
             from tqdm import tqdm
 
@@ -68,6 +73,8 @@ class RunLogger:
 
     def log(self, table: str, step: int, row: dict[str, float]) -> None:
         """Append ``row`` (with ``step``) to ``<table>.csv`` and to TensorBoard."""
+        if self.quiet:
+            return
         row = {"step": step, **row}
         if table not in self._files:
             path = self.dir / f"{table}.csv"
@@ -87,6 +94,8 @@ class RunLogger:
 
     def phase(self, name: str, text: str) -> None:
         """Print one line about a phase of the run (cloning, training, evaluation)."""
+        if self.quiet:
+            return
         line = f"[{name}] {text}"
         if self.bar is not None:
             self.bar.write(line, file=sys.stdout)

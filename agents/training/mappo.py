@@ -47,6 +47,7 @@ from agents.networks import (
 )
 from agents.trained import MappoPolicy
 from agents.training.config import config_dict
+from agents.training.distributed import Ranks
 from agents.training.league import HEROES, League, reward_column, side_rows, side_won
 from hon_env.core import layout as L
 from hon_env.core.observe import OBS_DIM, STATE_DIM
@@ -82,8 +83,11 @@ class MappoLearner:
     """One side's networks, optimiser and PPO update. ``cfg`` is a MAPPO trainer config
     (``agents.cli.train_mappo.Config``): hidden, lr, clip_coef, ent_coef, ..."""
 
-    def __init__(self, cfg: Any, device: torch.device, side: str = HEROES) -> None:
+    def __init__(self, cfg: Any, device: torch.device, side: str = HEROES,
+                 ranks: Ranks | None = None) -> None:
         self.cfg, self.device, self.side = cfg, device, side
+        # data-parallel ranks (``agents.training.distributed``): one process by default
+        self.ranks = ranks or Ranks()
         self.ippo = cfg.algo == "ippo"
         self.shared = bool(getattr(cfg, "shared_trunk", False))
         self.actor = build_actor(config_dict(cfg), OBS_DIM, L.N_ACTIONS).to(device)
@@ -98,6 +102,8 @@ class MappoLearner:
         else:
             self.critic = Critic(OBS_DIM if self.ippo else STATE_DIM, cfg.hidden).to(device)
         self.vnorm = ValueNorm().to(device)
+        self.ranks.broadcast(self.actor)
+        self.ranks.broadcast(self.critic)
         self.params = list(self.actor.parameters()) + list(self.critic.parameters())
         # the fused kernel does Adam's per-parameter arithmetic in one pass (CPU and CUDA)
         self.opt = torch.optim.Adam(self.params, lr=cfg.lr, eps=1e-5, fused=True)
@@ -204,7 +210,7 @@ class MappoLearner:
         zero = torch.zeros((), device=self.device)
         kick_loss = pg_loss = ent = zero
         if cfg.value_norm:
-            self.vnorm.update(f_ret)
+            self.vnorm.update(f_ret, self.ranks.average if self.ranks.active else None)
         target = self.vnorm.normalize(f_ret) if cfg.value_norm else f_ret
         clipfracs, kls = [], []  # tensors, read once per update (no device sync per batch)
         for _ in range(cfg.update_epochs):
@@ -239,6 +245,7 @@ class MappoLearner:
                         kls.append(((ratio - 1) - (logp - f_logp[mine])).mean())
                 self.opt.zero_grad()
                 loss.backward()
+                self.ranks.average_gradients(self.params)
                 nn.utils.clip_grad_norm_(self.params, cfg.max_grad_norm)
                 self.opt.step()
         return {"policy_loss": pg_loss.item(), "value_loss": v_loss.item(),

@@ -1,0 +1,132 @@
+"""Data-parallel MAPPO/IPPO under ``torchrun``: one process (rank) per share of the cores or
+per GPU, each stepping its own batch of games on the batched engine.
+
+    torchrun --nproc_per_node 2 -m agents.cli.train --task duo --num-envs 512
+
+``torchrun`` sets ``WORLD_SIZE``, ``RANK`` and ``LOCAL_RANK``; ``Ranks.from_env`` joins the
+process group (gloo on CPU, NCCL on CUDA), or, without them, is the single process of a
+plain run, for which every method here does nothing. The scheme is CleanRL's multi-GPU PPO:
+
+- every rank builds the same networks from the same seed (and takes rank 0's weights once
+  more at the start), plays its own games (rank ``r``'s game seeds start ``r`` seed spans
+  above rank 0's: no two ranks play one game) and computes its own advantages;
+- each minibatch's gradients are averaged over the ranks before the optimizer step
+  (``average_gradients``), so the weights stay equal on every rank; the value
+  normaliser's statistics are averaged alike (``average``);
+- the step count is the sum over the ranks (``total``), so learning-rate and kickstart
+  schedules and the stopping point agree;
+- rank 0 alone logs, evaluates and writes checkpoints; at the end ``check_in_sync`` makes
+  sure the ranks still hold the same weights.
+
+``num_envs`` is per rank: two ranks of ``num_envs`` games train like one process of twice
+as many games per update, with twice the minibatch size.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+import torch
+import torch.distributed as dist
+from torch import nn
+
+
+@dataclass(frozen=True)
+class Ranks:
+    """This process's place among the training processes (1 rank: a plain run)."""
+
+    rank: int = 0
+    world: int = 1
+    local_rank: int = 0
+    local_world: int = 1
+
+    @property
+    def active(self) -> bool:
+        return self.world > 1
+
+    @property
+    def main(self) -> bool:
+        """Does this rank log, evaluate and save?"""
+        return self.rank == 0
+
+    @classmethod
+    def from_env(cls, device: str) -> Ranks:
+        """The ranks ``torchrun`` describes in the environment (one rank when it does not),
+        the process group joined. ``device``: the trainer's device choice (``auto``,
+        ``cpu``, ``cuda``...), which picks the backend."""
+        world = int(os.environ.get("WORLD_SIZE", "1"))
+        if world <= 1:
+            return cls()
+        ranks = cls(int(os.environ["RANK"]), world, int(os.environ.get("LOCAL_RANK", "0")),
+                    int(os.environ.get("LOCAL_WORLD_SIZE", str(world))))
+        cuda = device != "cpu" and torch.cuda.is_available()
+        if cuda:
+            torch.cuda.set_device(ranks.local_rank)
+        if not dist.is_initialized():
+            dist.init_process_group("nccl" if cuda else "gloo")
+        return ranks
+
+    def device(self, device: torch.device) -> torch.device:
+        """This rank's device: its own GPU (``LOCAL_RANK``) when the run trains on CUDA."""
+        if self.active and device.type == "cuda":
+            return torch.device("cuda", self.local_rank)
+        return device
+
+    def cpu_threads(self) -> int:
+        """This rank's share of the machine's cores (at least 1)."""
+        return max(1, (os.cpu_count() or 1) // self.local_world)
+
+    def total(self, count: int, device: torch.device) -> int:
+        """The sum of ``count`` over the ranks."""
+        if not self.active:
+            return count
+        t = torch.tensor([count], dtype=torch.int64, device=device)
+        dist.all_reduce(t)
+        return int(t.item())
+
+    def average(self, x: torch.Tensor) -> torch.Tensor:
+        """The mean of ``x`` over the ranks (a new tensor; ``x`` itself when alone)."""
+        if not self.active:
+            return x
+        out = x.detach().clone()
+        dist.all_reduce(out)
+        return out / self.world
+
+    def broadcast(self, module: nn.Module) -> None:
+        """Give every rank rank 0's parameters and buffers."""
+        if self.active:
+            for t in [*module.parameters(), *module.buffers()]:
+                dist.broadcast(t.data, src=0)
+
+    def average_gradients(self, params: list[nn.Parameter]) -> None:
+        """Replace each gradient by its mean over the ranks, in one flat all-reduce; a
+        parameter a rank left without a gradient (a loss term it skipped) counts as 0."""
+        if not self.active:
+            return
+        grads = [p.grad if p.grad is not None else torch.zeros_like(p) for p in params]
+        flat = torch.cat([g.reshape(-1) for g in grads])
+        dist.all_reduce(flat)
+        flat /= self.world
+        offset = 0
+        for p in params:
+            n = p.numel()
+            p.grad = flat[offset:offset + n].view_as(p).clone()
+            offset += n
+
+    def check_in_sync(self, module: nn.Module) -> None:
+        """Raise when the ranks' weights differ (a gradient that skipped the average)."""
+        if not self.active:
+            return
+        flat = torch.cat([p.detach().reshape(-1).double() for p in module.parameters()])
+        mine = torch.stack([flat.sum(), (flat * flat).sum()])
+        low, high = mine.clone(), mine.clone()
+        dist.all_reduce(low, op=dist.ReduceOp.MIN)
+        dist.all_reduce(high, op=dist.ReduceOp.MAX)
+        if not torch.equal(low, high):
+            raise RuntimeError(f"rank {self.rank}: the ranks' weights differ "
+                               f"(checksums {low.tolist()} to {high.tolist()})")
+
+    def close(self) -> None:
+        if self.active and dist.is_initialized():
+            dist.destroy_process_group()
