@@ -111,3 +111,12 @@ def test_torchrun_trains_with_two_ranks(tmp_path):
              (run / "train.csv").read_text().splitlines()[1:]]
     assert steps == [256, 512, 768, 1024]  # every rank's decisions counted
     assert load_checkpoint(run / "final.pt")["global_step"] == 1024
+
+
+def test_trainers_without_ranks_refuse_torchrun(monkeypatch, capsys):
+    from agents.cli.train import main
+
+    monkeypatch.setenv("WORLD_SIZE", "2")
+    with pytest.raises(SystemExit):
+        main(["--algo", "ppo"])
+    assert "does not run under torchrun" in capsys.readouterr().err

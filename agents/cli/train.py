@@ -6,6 +6,7 @@
     hon-train --algo rllib            # RLlib multi-agent PPO on Ray (extra hon_env[rllib])
     hon-train --task duo              # a benchmark task's training games (hon_env.tasks)
     hon-train --algo mappo --help     # every flag of that trainer, with its default
+    torchrun --nproc_per_node 2 -m agents.cli.train --task duo   # MAPPO/IPPO data-parallel
 
 ``--algo`` picks the trainer (mappo and ippo share one, whose ``algo`` field it sets;
 without ``--algo`` the config file's ``algo`` holds, default mappo); every other flag goes
@@ -16,6 +17,7 @@ and ``agents/cli/train_rllib.py`` describe the trainers).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 ALGOS = ("mappo", "ippo", "ppo", "rllib")
@@ -33,6 +35,10 @@ def main(argv: list[str] | None = None) -> None:
                         "cluster (default: mappo)")
     args, rest = p.parse_known_args(argv)
     algo = args.algo or "mappo"
+    if int(os.environ.get("WORLD_SIZE", "1")) > 1 and algo in ("ppo", "rllib"):
+        # each process would train a run of its own into the same folder
+        p.error(f"--algo {algo} does not run under torchrun (data-parallel training is "
+                "MAPPO and IPPO's; RLlib scales with Ray: docs/scaling.md)")
     if algo == "ppo":
         from agents.cli import train_ppo as trainer
     elif algo == "rllib":
