@@ -238,30 +238,59 @@ def reference_candidates() -> list[str]:
 
 
 def compute_reference(task: Task, candidates: list[str] | None = None,
-                      games: int | None = None, seed: int = 0) -> dict:
+                      games: int | None = None, seed: int = 0,
+                      known: dict | None = None) -> dict:
     """Per held-out partner: the random policy's and every candidate's win rate in seat 0
-    on ``task``'s first ``games`` evaluation games, and the best candidate."""
+    on ``task``'s first ``games`` evaluation games, and the best candidate.
+
+    ``known``: a stored reference of the same task, games and seed whose measured
+    candidates are reused rather than played again (only the new candidates play), so
+    adding a policy to the known ones costs one evaluation; the result is the one a full
+    run over ``candidates`` gives (the games and partners are the task's, the policies
+    deterministic for their seed)."""
     from agents.registry import load_policy
 
     candidates = list(candidates or reference_candidates())
     games = task.eval_games if games is None else games
+    if known is not None and (known.get("task"), known.get("games"),
+                              known.get("partner_seed")) != (task.name, games, seed):
+        raise ValueError(f"the known reference is of task {known.get('task')!r}, "
+                         f"{known.get('games')} games, seed {known.get('partner_seed')}: "
+                         f"not {task.name!r}, {games}, {seed}")
+    measured = set(known["candidates"]) if known is not None else set()
     runs = {spec: evaluate_adhoc(load_policy(spec, seed=seed), task, games, seed=seed)
-            for spec in ["random", *candidates]}
-    first = runs["random"]
+            for spec in ([] if known is not None else ["random"])
+            + [c for c in candidates if c not in measured]}
+    # wins per partner of every policy, from this run or the known reference
+    wins = {spec: {name: r["wins"] for name, r in res.per_partner().items()}
+            for spec, res in runs.items()}
+    if known is not None:
+        for spec in ["random", *known["candidates"]]:
+            wins[spec] = {name: (part["random_wins"] if spec == "random"
+                                 else part["wins_by_policy"][spec])
+                          for name, part in known["partners"].items()}
+        counts = {name: part["games"] for name, part in known["partners"].items()}
+        overall = {spec: known["overall"][spec] for spec in ["random", *known["candidates"]]}
+        zoo_split = known["zoo_split"]
+    else:
+        first = runs["random"].per_partner()
+        counts = {name: r["games"] for name, r in first.items()}
+        overall, zoo_split = {}, runs["random"].zoo_split
+    overall.update({spec: r.wins for spec, r in runs.items()})
     partners: dict[str, Any] = {}
-    for name, rnd in first.per_partner().items():
-        by = {spec: r.per_partner()[name]["wins"] for spec, r in runs.items()
-              if spec != "random"}
+    for name, n in counts.items():
+        by = {spec: wins[spec][name] for spec in candidates}
         best = max(by, key=lambda s: (by[s], -candidates.index(s)))
-        n = rnd["games"]
-        partners[name] = {"games": n, "random_wins": rnd["wins"],
-                          "random": rnd["wins"] / n if n else float("nan"),
+        rnd = wins["random"][name]
+        partners[name] = {"games": n, "random_wins": rnd,
+                          "random": rnd / n if n else float("nan"),
                           "best_policy": best, "best_wins": by[best],
                           "best": by[best] / n if n else float("nan"),
                           "wins_by_policy": by}
-    return {"task": task.name, "zoo_split": first.zoo_split, "games": games,
+    return {"task": task.name, "zoo_split": zoo_split, "games": games,
             "eval_seed": task.eval_seed, "partner_seed": seed, "candidates": candidates,
-            "overall": {spec: r.wins for spec, r in runs.items()}, "partners": partners}
+            "overall": {spec: overall[spec] for spec in ["random", *candidates]},
+            "partners": partners}
 
 
 @dataclass

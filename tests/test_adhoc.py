@@ -218,3 +218,26 @@ def test_hon_eval_prints_and_writes_raw_and_per_partner_rates(tmp_path, capsys):
     assert sum(p["games"] for p in d["partners"].values()) == 12
     assert d["wins"] == sum(p["wins"] for p in d["partners"].values())
     assert d["normalised_mean"] is None  # no reference for 12 games
+
+
+def same(a: dict, b: dict) -> bool:
+    """Equal as JSON: a partner no game drew has NaN rates, which ``==`` never equals."""
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+
+def test_extending_a_reference_equals_measuring_every_candidate_again():
+    """adhoc_reference.py --extend: a reference of [a] extended to [a, b] plays only b and
+    is the reference a full run over [a, b] gives; a reference of other games is refused."""
+    from agents.adhoc import compute_reference
+
+    task = get_task("adhoc_duo")
+    cands = ["heuristic", "zoo:heuristic_solo"]
+    full = compute_reference(task, cands, games=8)
+    first = compute_reference(task, cands[:1], games=8)
+    assert first["candidates"] == cands[:1]
+    assert same(compute_reference(task, cands, games=8, known=first), full)
+    # the candidate order breaks ties, as in a full run
+    swapped = compute_reference(task, cands[::-1], games=8, known=first)
+    assert same(swapped, compute_reference(task, cands[::-1], games=8))
+    with pytest.raises(ValueError, match="8 games"):
+        compute_reference(task, cands, games=6, known=first)

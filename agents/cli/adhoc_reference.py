@@ -3,6 +3,7 @@ policy's win rate and the best known response's, which normalise ``hon-eval --ta
 
     python scripts/adhoc_reference.py --task adhoc_duo            # all 1,000 games
     python scripts/adhoc_reference.py --task adhoc_duo --games 100 --out /tmp/ref.json
+    python scripts/adhoc_reference.py --task adhoc_duo --extend    # new candidates only
 
 Every candidate (``agents.adhoc.reference_candidates``: the coordinated team, the shipped
 MAPPO policies and the zoo's training members; ``--candidates`` to choose) and the random
@@ -10,7 +11,9 @@ policy play seat 0 of the task's first ``--games`` evaluation games with the hel
 partner each game draws; per partner the best candidate's win rate is the best response.
 Writes ``docs/benchmark/<task>/reference/heldout.json`` (``--out`` to write elsewhere):
 the games count, the seeds, the candidates, every candidate's wins per partner and the
-command, so the normalisation is reproducible.
+command, so the normalisation is reproducible. ``--extend`` keeps the stored reference's
+measurements and plays only the candidates it lacks (a newly shipped policy or zoo
+member); the file is then what the full command gives.
 """
 
 from __future__ import annotations
@@ -35,6 +38,9 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--candidates", nargs="+", default=None,
                    help=f"load_policy specs (default: {' '.join(reference_candidates())})")
     p.add_argument("--seed", type=int, default=0, help="the partners' and policies' seed")
+    p.add_argument("--extend", action="store_true",
+                   help="reuse the stored reference's measured candidates; play only the "
+                        "new ones")
     p.add_argument("--out", default=None, help="output file (default: the task's "
                                                "reference/heldout.json)")
     args = p.parse_args(argv)
@@ -43,8 +49,21 @@ def main(argv: list[str] | None = None) -> None:
     task = get_task(args.task)
     if not task.is_adhoc:
         p.error(f"--task {task.name!r} is not an adhoc task (family {task.family})")
-    ref = compute_reference(task, args.candidates, args.games, seed=args.seed)
-    ref["command"] = "python scripts/adhoc_reference.py " + " ".join(map(shlex.quote, argv))
+    known = None
+    if args.extend:
+        from agents.adhoc import load_reference
+
+        known = load_reference(task.name, task.partner_split("eval"))
+        if known is None:
+            p.error(f"--extend: no stored reference for {task.name!r} yet; run without it")
+    try:
+        ref = compute_reference(task, args.candidates, args.games, seed=args.seed,
+                                known=known)
+    except ValueError as exc:
+        p.error(str(exc))
+    # the command a full run gives the same file with (--extend only saves the time)
+    ref["command"] = "python scripts/adhoc_reference.py " + " ".join(
+        map(shlex.quote, [a for a in argv if a != "--extend"]))
     out = Path(args.out) if args.out else reference_path(task.name, ref["zoo_split"])
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(ref, indent=1) + "\n")
