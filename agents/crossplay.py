@@ -7,9 +7,12 @@ assignment of several. Per algorithm (``policy_algorithm``: independently traine
 one algorithm share it) the SP-XP gap is the mean win rate of its members' self-play
 minus the mean of the assignments that mix its members only (other seeds of the same
 algorithm: Other-Play's and Hanabi's measure of conventions that work with one partner
-only). ``matrix`` shows, for two seats, the win rate of seat 0's policy (rows) with seat
-1's (columns); for more seats, the row policy in seat 0 and the column policy in every
-other seat.
+only). A scripted team is one deterministic member, so its intra-algorithm gap is empty;
+``partner_gap`` puts every policy on one scale instead: its self-play against the mean of
+every assignment that seats it with any other policy (how much it loses when its partners
+are not copies of itself). ``matrix`` shows, for two seats, the win rate of seat 0's
+policy (rows) with seat 1's (columns); for more seats, the row policy in seat 0 and the
+column policy in every other seat.
 """
 
 from __future__ import annotations
@@ -79,6 +82,17 @@ class CrossPlayResult:
                          "gap": sp_mean - xp_mean}
         return out
 
+    def partner_gap(self) -> dict[str, dict[str, float]]:
+        """Per policy: self-play, the mean win rate of the assignments that seat it beside
+        at least one other policy (in any seats) and the gap between them."""
+        out: dict[str, dict[str, float]] = {}
+        for i, label in enumerate(self.labels):
+            sp = self.rate((i,) * self.seats)
+            mixed = [self.rate(a) for a in self.wins if i in a and len(set(a)) > 1]
+            with_others = float(np.mean(mixed)) if mixed else float("nan")
+            out[label] = {"sp": sp, "with_others": with_others, "gap": sp - with_others}
+        return out
+
     def as_dict(self) -> dict:
         cells = []
         for a, w in sorted(self.wins.items()):
@@ -87,7 +101,7 @@ class CrossPlayResult:
                           "win_rate": w / self.games, "ci_low": low, "ci_high": high})
         return {"task": self.task, "policies": self.labels, "algorithms": self.algorithms,
                 "seats": self.seats, "games": self.games, "cells": cells,
-                "sp_xp": self.sp_xp()}
+                "sp_xp": self.sp_xp(), "partner_gap": self.partner_gap()}
 
 
 def crossplay(specs: list[str], task_name: str, games: int, labels: list[str] | None = None,

@@ -81,6 +81,11 @@ def test_sp_xp_gap_from_counts():
     np.testing.assert_allclose(r.matrix()[0], [0.9, 0.2, 0.1])
     cells = r.as_dict()["cells"]
     assert len(cells) == 9 and cells[0]["seats"] == ["a1", "a1"]
+    # every policy beside any other: a1 with a2 (0.2, 0.4) and with s (0.1, 0.1)
+    pg = r.partner_gap()
+    assert pg["a1"]["with_others"] == pytest.approx(0.2)
+    assert pg["a1"]["gap"] == pytest.approx(0.7)
+    assert pg["s"]["sp"] == pytest.approx(0.5) and pg["s"]["with_others"] == pytest.approx(0.1)
 
 
 def test_crossplay_on_a_task_plays_every_ordered_assignment():

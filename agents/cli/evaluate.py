@@ -265,6 +265,9 @@ def crossplay_task(args: argparse.Namespace, p: argparse.ArgumentParser) -> None
     for algo, g in r.sp_xp().items():
         xp = "n/a (one member)" if g["members"] < 2 else f"{g['xp']:.3f}, gap {g['gap']:+.3f}"
         print(f"{algo}: self-play {g['sp']:.3f}, cross-play {xp}")
+    for label, g in r.partner_gap().items():
+        print(f"{label}: self-play {g['sp']:.3f}, with other policies {g['with_others']:.3f}"
+              f" (gap {g['gap']:+.3f})")
     if args.json:
         with open(args.json, "w") as f:
             json.dump(r.as_dict(), f, indent=1)
