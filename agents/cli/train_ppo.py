@@ -266,57 +266,79 @@ def pretrain(model: MaskablePPO, scenario, steps: int, epochs: int, seed: int) -
     return float(loss.item())
 
 
-def train(cfg: Config) -> dict[str, float]:
-    """Train (or resume) and return the last evaluation row."""
-    cfg.check()
-    # SB3's env plays seed + i + k * num_envs (game i, episode k); cloning its own games
-    games = run_games(cfg, [(cfg.seed * 1_000_003, cfg.total_steps + 2 * cfg.num_envs),
-                            (cfg.seed + PRETRAIN_SEED, cfg.pretrain_steps + 2 * PRETRAIN_ENVS)])
-    device = "cuda" if cfg.device == "auto" and torch.cuda.is_available() else (
-        "cpu" if cfg.device == "auto" else cfg.device)
-    run = Path(cfg.run_dir)
-    log = RunLogger(run, cfg, cfg.total_steps, tensorboard=cfg.tensorboard, progress=False)
-    env = SB3VecEnv(cfg.num_envs, cfg.seed * 1_000_003, scenario=games.train_games,
-                    reward_shaping=cfg.reward_shaping)
+def sb3_device(name: str) -> str:
+    """The torch device an SB3 model trains on: ``auto`` is CUDA when there is one."""
+    if name != "auto":
+        return name
+    return "cuda" if torch.cuda.is_available() else "cpu"
+
+
+def build_model(cfg: Config, env: Any, device: str) -> LoggedMaskablePPO:
+    """The MaskablePPO of ``cfg`` on ``env``: resumed from ``cfg.resume`` (nothing in the
+    file is unpickled; the schedules come from this run's config) or new, with the
+    network ``cfg`` names recorded in the .zip as plain data."""
     if cfg.resume:
-        # nothing in the file is unpickled; the schedules come from this run's config
         safe = sb3_safe_objects(require_file(cfg.resume), clip_range=cfg.clip_range,
                                 learning_rate=cfg.lr)
-        model = LoggedMaskablePPO.load(cfg.resume, env=env, device=device,
-                                       custom_objects=safe)
-    else:
-        model = LoggedMaskablePPO(
-            "MlpPolicy", env, learning_rate=cfg.lr, n_steps=cfg.n_steps,
-            batch_size=cfg.batch_size, n_epochs=cfg.n_epochs, gamma=cfg.gamma,
-            gae_lambda=cfg.gae_lambda, clip_range=cfg.clip_range, ent_coef=cfg.ent_coef,
-            vf_coef=cfg.vf_coef, seed=cfg.seed, device=device,
-            policy_kwargs=sb3_policy_kwargs(cfg.network_config()))
-        model.network = cfg.network_config()
-        if cfg.pretrain_steps:
-            log.phase("pretrain", f"behaviour cloning on {cfg.pretrain_steps:,} decisions of "
-                                  f"the scripted team, {cfg.pretrain_epochs} epochs")
-            ce = pretrain(model, games.train_games, cfg.pretrain_steps, cfg.pretrain_epochs,
-                          cfg.seed)
-            log.log("pretrain", 0, {"cross_entropy": ce})
-            log.phase("pretrain", f"done: cross-entropy {ce:.3f}")
+        return LoggedMaskablePPO.load(cfg.resume, env=env, device=device,
+                                      custom_objects=safe)
+    model = LoggedMaskablePPO(
+        "MlpPolicy", env, learning_rate=cfg.lr, n_steps=cfg.n_steps,
+        batch_size=cfg.batch_size, n_epochs=cfg.n_epochs, gamma=cfg.gamma,
+        gae_lambda=cfg.gae_lambda, clip_range=cfg.clip_range, ent_coef=cfg.ent_coef,
+        vf_coef=cfg.vf_coef, seed=cfg.seed, device=device,
+        policy_kwargs=sb3_policy_kwargs(cfg.network_config()))
+    model.network = cfg.network_config()
+    return model
+
+
+def learn(model: LoggedMaskablePPO, cfg: Config, log: RunLogger, evaluator: Any,
+          what: str, summary: Callable[[dict], str] = eval_summary) -> dict[str, float]:
+    """The part every MaskablePPO trainer shares: train ``model`` to ``cfg.total_steps``
+    with the logging, checkpoint and evaluation callbacks (``evaluator.row(policy)``
+    every ``eval_every`` steps), save ``final.zip``, and return the last evaluation row
+    with the training throughput. ``what`` opens the printed training line."""
+    run = Path(cfg.run_dir)
     # SB3's own log as CSV only: the shared train/ and eval/ TensorBoard tags come from
     # RunLogger (under tb/), as in the MAPPO trainer
     model.set_logger(configure(str(run), ["csv"]))
-    evaluator = BaselineEvaluator(games.eval_target, games.eval_games, games.eval_seed)
     train_cb = TrainLogCallback(log)
-    eval_cb = EvalCallback(evaluator, log, cfg.eval_every, train_cb)
+    eval_cb = EvalCallback(evaluator, log, cfg.eval_every, train_cb, summary=summary)
     ckpt_cb = CheckpointEvery(run, cfg.checkpoint_every)
-    remaining = max(0, cfg.total_steps - model.num_timesteps)
-    log.phase("train", f"MaskablePPO from step {model.num_timesteps:,} to "
-                       f"{cfg.total_steps:,}: {cfg.num_envs} games x {cfg.n_steps} steps per "
-                       f"update, device {device}")
-    model.learn(remaining, callback=CallbackList([train_cb, ckpt_cb, eval_cb]),
+    log.phase("train", f"{what} from step {model.num_timesteps:,} to {cfg.total_steps:,}: "
+                       f"{cfg.num_envs} games x {cfg.n_steps} steps per update, device "
+                       f"{model.device}")
+    model.learn(max(0, cfg.total_steps - model.num_timesteps),
+                callback=CallbackList([train_cb, ckpt_cb, eval_cb]),
                 progress_bar=cfg.progress, reset_num_timesteps=not cfg.resume)
     model.save(run / "final.zip")
     row = eval_cb.evaluate()
     log.close()
     row["steps_per_s"] = train_cb.last_sps
     return row
+
+
+def train(cfg: Config) -> dict[str, float]:
+    """Train (or resume) and return the last evaluation row."""
+    cfg.check()
+    # SB3's env plays seed + i + k * num_envs (game i, episode k); cloning its own games
+    games = run_games(cfg, [(cfg.seed * 1_000_003, cfg.total_steps + 2 * cfg.num_envs),
+                            (cfg.seed + PRETRAIN_SEED, cfg.pretrain_steps + 2 * PRETRAIN_ENVS)])
+    device = sb3_device(cfg.device)
+    log = RunLogger(cfg.run_dir, cfg, cfg.total_steps, tensorboard=cfg.tensorboard,
+                    progress=False)
+    env = SB3VecEnv(cfg.num_envs, cfg.seed * 1_000_003, scenario=games.train_games,
+                    reward_shaping=cfg.reward_shaping)
+    model = build_model(cfg, env, device)
+    if not cfg.resume and cfg.pretrain_steps:
+        log.phase("pretrain", f"behaviour cloning on {cfg.pretrain_steps:,} decisions of "
+                              f"the scripted team, {cfg.pretrain_epochs} epochs")
+        ce = pretrain(model, games.train_games, cfg.pretrain_steps, cfg.pretrain_epochs,
+                      cfg.seed)
+        log.log("pretrain", 0, {"cross_entropy": ce})
+        log.phase("pretrain", f"done: cross-entropy {ce:.3f}")
+    evaluator = BaselineEvaluator(games.eval_target, games.eval_games, games.eval_seed)
+    return learn(model, cfg, log, evaluator, "MaskablePPO")
 
 
 def main(argv: list[str] | None = None, prog: str | None = None) -> None:

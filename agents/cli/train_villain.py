@@ -27,23 +27,12 @@ import os
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 from dataclasses import dataclass, field
-from pathlib import Path
 
-import torch
-from stable_baselines3.common.callbacks import CallbackList
-from stable_baselines3.common.logger import configure
 from stable_baselines3.common.monitor import Monitor
 from stable_baselines3.common.vec_env import DummyVecEnv
 
-from agents.checkpoints import require_file, sb3_safe_objects
-from agents.cli.train_ppo import (
-    CheckpointEvery,
-    EvalCallback,
-    LoggedMaskablePPO,
-    TrainLogCallback,
-)
 from agents.cli.train_ppo import Config as PpoConfig
-from agents.networks.sb3 import sb3_policy_kwargs
+from agents.cli.train_ppo import build_model, learn, sb3_device
 from agents.registry import load_policy
 from agents.training.baselines import VillainEvaluator, villain_eval_summary
 from agents.training.config import parse_config
@@ -109,44 +98,16 @@ class _VillainOutcome(Monitor):
 def train(cfg: Config) -> dict[str, float]:
     """Train (or resume) a villain and return the last evaluation row."""
     cfg.check()
-    device = "cuda" if cfg.device == "auto" and torch.cuda.is_available() else (
-        "cpu" if cfg.device == "auto" else cfg.device)
-    run = Path(cfg.run_dir)
-    log = RunLogger(run, cfg, cfg.total_steps, tensorboard=cfg.tensorboard, progress=False)
+    log = RunLogger(cfg.run_dir, cfg, cfg.total_steps, tensorboard=cfg.tensorboard,
+                    progress=False)
     env = DummyVecEnv([lambda i=i: _VillainOutcome(make_env(cfg, i)) for i in range(cfg.num_envs)])
-    if cfg.resume:
-        # nothing in the file is unpickled; the schedules come from this run's config
-        safe = sb3_safe_objects(require_file(cfg.resume), clip_range=cfg.clip_range,
-                                learning_rate=cfg.lr)
-        model = LoggedMaskablePPO.load(cfg.resume, env=env, device=device,
-                                       custom_objects=safe)
-    else:
-        model = LoggedMaskablePPO(
-            "MlpPolicy", env, learning_rate=cfg.lr, n_steps=cfg.n_steps,
-            batch_size=cfg.batch_size, n_epochs=cfg.n_epochs, gamma=cfg.gamma,
-            gae_lambda=cfg.gae_lambda, clip_range=cfg.clip_range, ent_coef=cfg.ent_coef,
-            vf_coef=cfg.vf_coef, seed=cfg.seed, device=device,
-            policy_kwargs=sb3_policy_kwargs(cfg.network_config()))
-        model.network = cfg.network_config()  # the .zip records it as plain data
-    model.set_logger(configure(str(run), ["csv"]))
-    train_cb = TrainLogCallback(log)
+    model = build_model(cfg, env, sb3_device(cfg.device))
     evaluator = VillainEvaluator(load_policy(cfg.hero_policy, seed=cfg.seed), cfg.eval_games,
                                  scenario=cfg.scenario, heroes=cfg.heroes,
                                  villain=cfg.villain, issue=cfg.issue)
-    eval_cb = EvalCallback(evaluator, log, cfg.eval_every, train_cb,
-                           summary=lambda row: "heroes' win rate " + villain_eval_summary(row))
-    log.phase("train", f"villain MaskablePPO against {cfg.hero_policy} on {cfg.scenario}, "
-                       f"from step {model.num_timesteps:,} to {cfg.total_steps:,}, "
-                       f"{cfg.num_envs} games, device {device}")
-    model.learn(max(0, cfg.total_steps - model.num_timesteps),
-                callback=CallbackList([train_cb, CheckpointEvery(run, cfg.checkpoint_every),
-                                       eval_cb]),
-                progress_bar=cfg.progress, reset_num_timesteps=not cfg.resume)
-    model.save(run / "final.zip")
-    row = eval_cb.evaluate()
-    log.close()
-    row["steps_per_s"] = train_cb.last_sps
-    return row
+    return learn(model, cfg, log, evaluator,
+                 f"villain MaskablePPO against {cfg.hero_policy} on {cfg.scenario}",
+                 summary=lambda row: "heroes' win rate " + villain_eval_summary(row))
 
 
 def main(argv: list[str] | None = None, prog: str | None = None) -> None:
