@@ -242,8 +242,7 @@ def draft(who: int | str, game: Game | None = None) -> int:
     """DRAFT (the Draft variant): take hero ``who`` of the draft pool, its pool index or its
     hero id (with ``game``)."""
     if isinstance(who, str):
-        rule = _need(game, who).draft_scenario.rules["draft"]
-        pool = list(rule["pool"]) if rule else []
+        pool = list(_need(game, who).draft_scenario.draft_heroes)
         if who not in pool:
             raise ValueError(f"no hero {who!r} in the draft pool (pool: {pool})")
         who = pool.index(who)

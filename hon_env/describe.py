@@ -117,7 +117,7 @@ def action_card(sc: Scenario, row: np.ndarray, action: int) -> CardRef | None:
     if seg in ("target", "target2"):
         return target_card(sc, k if seg == "target" else L.T_W0 + k, row)
     if seg == "draft":
-        pool = sc.rules["draft"]["pool"] if sc.rules["draft"] else ()
+        pool = sc.draft_heroes
         return CardRef("draft", k) if k < len(pool) else None
     return None
 
@@ -176,7 +176,7 @@ def action_meanings(sc: Scenario) -> list[str]:
 
 def draft_hero(sc: Scenario, k: int) -> str:
     """The id of hero ``k`` of the draft pool (the Draft variant), or ``pool hero k``."""
-    pool = sc.rules["draft"]["pool"] if sc.rules["draft"] else ()
+    pool = sc.draft_heroes
     return pool[k] if k < len(pool) else f"pool hero {k} (unused)"
 
 

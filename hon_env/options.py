@@ -134,7 +134,7 @@ class EnvOptions:
             raise ValueError(f"villain_reward_shaping shapes the villain agent's reward, but "
                              f"scenario {compiled.id!r} has no villain agent (rules "
                              "villain_agent)")
-        params = reward_params(weights, compiled.rules["fame"], villain_weights)
+        params = reward_params(weights, compiled.fame_rule, villain_weights)
         return cls(compiled, params, illegal_action, render_mode, bool(numeric_info))
 
 

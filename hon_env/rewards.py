@@ -9,7 +9,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from hon_env.content.fame import REWARD_MODES
+from hon_env.content.fame import REWARD_MODES, FameRule
 from hon_env.core import layout as L
 from hon_env.core.episode import (
     N_REWARD_PARAMS,
@@ -45,21 +45,20 @@ def shaping_weights(reward_shaping: Mapping[str, float] | None,
     return weights
 
 
-def reward_params(weights: np.ndarray, fame: Mapping[str, object] | bool,
+def reward_params(weights: np.ndarray, fame: FameRule | None,
                   villain_weights: np.ndarray | None = None) -> np.ndarray:
     """float64 [N_REWARD_PARAMS]: the heroes' shaping ``weights``, the villain agent's
-    ``villain_weights`` (none: zeros), then the reward mode and parameters of the resolved
-    ``fame`` rule (the team mode when it is off)."""
+    ``villain_weights`` (none: zeros), then the reward mode and parameters of the decoded
+    ``fame`` rule (the team mode when it is off: None)."""
     out = np.zeros(N_REWARD_PARAMS, np.float64)
     out[:L.N_EVENTS] = weights
     if villain_weights is not None:
         out[RP_VILLAIN:RP_VILLAIN + L.N_EVENTS] = villain_weights
     out[RP_SCALE] = 1.0
     out[RP_TEAM_WEIGHT] = 1.0
-    if fame:
-        assert isinstance(fame, Mapping)
-        out[RP_MODE] = REWARD_MODES.index(str(fame["reward"]))
-        out[RP_TEAM_WEIGHT] = float(fame["team_weight"])  # type: ignore[arg-type]
-        out[RP_LOSS_KEEP] = float(fame["loss_keep"])  # type: ignore[arg-type]
-        out[RP_SCALE] = float(fame["scale"])  # type: ignore[arg-type]
+    if fame is not None:
+        out[RP_MODE] = REWARD_MODES.index(fame.reward)
+        out[RP_TEAM_WEIGHT] = fame.team_weight
+        out[RP_LOSS_KEEP] = fame.loss_keep
+        out[RP_SCALE] = fame.scale
     return out

@@ -403,3 +403,26 @@ def _layer_diagram():
     finally:
         sys.path.remove(str(SCRIPTS))
     return layer_diagram
+
+
+# the modules that turn the optional rules' plain data into tables and decoded objects
+RULE_DECODERS = {"hon_env/content/compile.py", "hon_env/content/loader.py",
+                 "hon_env/content/fame.py", "hon_env/content/draft.py",
+                 "hon_env/replay.py"}  # replay rewrites the raw overrides it stores
+
+
+def test_optional_rules_are_read_decoded_not_by_string_key():
+    """Outside the decoders, nobody indexes a scenario's rules with the Fame or Draft
+    variant's name: they read ``Scenario.fame_rule`` / ``draft_rule`` / ``draft_heroes``,
+    decoded once."""
+    found = []
+    for path in sorted((ROOT / "hon_env").rglob("*.py")) + sorted((ROOT / "agents").rglob("*.py")):
+        rel = path.relative_to(ROOT).as_posix()
+        if rel in RULE_DECODERS:
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute)
+                    and node.value.attr == "rules" and isinstance(node.slice, ast.Constant)
+                    and node.slice.value in ("fame", "draft")):
+                found.append(f"{rel}:{node.lineno}")
+    assert not found, f"raw rule reads: {found}"

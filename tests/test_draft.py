@@ -427,3 +427,21 @@ def test_gymnasium_and_sb3_vector_wrappers_play_drafts(scenario):
         _, _, dones, _ = sb3.step(u.argmax(axis=1))
         done_any |= bool(dones.any())
     assert done_any
+
+
+def test_draft_rule_is_decoded_with_its_resolved_pool():
+    """002 (Draft): the scenario's decoded rule holds the mode and the pool's hero ids in
+    pool order, which every view reads; without the rule there is none."""
+    from hon_env import load_scenario
+    from hon_env.content.draft import DraftRule
+
+    sc = load_scenario("origin_story", heroes=["majesty", "stride"],
+                       rules={"draft": {"mode": "deal", "pool": ["stride", "majesty",
+                                                                 "cipher", "vigil"],
+                                        "offer": 2}})
+    assert sc.draft_rule == DraftRule("deal", ("stride", "majesty", "cipher", "vigil"), 2)
+    assert sc.draft_heroes == sc.draft_rule.pool and sc.drafted
+    plain = load_scenario("origin_story")
+    assert plain.draft_rule is None and plain.draft_heroes == () and not plain.drafted
+    with pytest.raises(ValueError, match="not resolved"):
+        DraftRule.decode({"mode": "pick", "pool": "all", "offer": 3})

@@ -581,3 +581,21 @@ def test_fame_table_command(capsys):
     main(["--games", "4", "--heroes", "2"])
     out = capsys.readouterr().out
     assert out.count("| 2 |") == 3 and "glory seekers only" in out
+
+
+def test_fame_rule_is_decoded_once_from_the_resolved_settings():
+    """001 (Fame): the scenario's decoded rule carries the resolved settings, and the
+    reward parameters read it (team mode when the rule is off)."""
+    from hon_env import load_scenario
+    from hon_env.content.fame import FameRule
+    from hon_env.rewards import RP_MODE, RP_SCALE, RP_TEAM_WEIGHT, reward_params
+
+    sc = load_scenario("origin_story", rules={"fame": {"reward": "fame", "scale": 5.0}})
+    rule = sc.fame_rule
+    assert isinstance(rule, FameRule) and rule.reward == "fame" and rule.scale == 5.0
+    assert rule == FameRule.decode(dict(sc.rules["fame"]))
+    assert load_scenario("origin_story").fame_rule is None
+    params = reward_params(np.zeros(L.N_EVENTS), rule)
+    assert params[RP_SCALE] == 5.0 and params[RP_TEAM_WEIGHT] == rule.team_weight
+    assert params[RP_MODE] == 1  # REWARD_MODES: team, fame, rank
+    assert reward_params(np.zeros(L.N_EVENTS), None)[RP_MODE] == 0

@@ -13,7 +13,7 @@ Two layers, both built on the op phrases of ``hon_env.content.text``:
     kind               index                                      names
     hero_card          card of seat ``seat``'s deck (hcard order)  hero_card_names[seat]
     hero               seat: its Hero card, both sides             hero_names
-    draft              hero of the draft pool (Draft variant)      rules["draft"]["pool"]
+    draft              hero of the draft pool (Draft variant)      Scenario.draft_heroes
     villain_card       villain deck card (vcard order)             villain_card_names
     villain            villain: its Villain card, both sides       villain_names
     issue_card         issue deck card (Scheme cards first)        issue_card_names
@@ -338,7 +338,7 @@ def card_name(scenario: Scenario, kind: str, index: int, seat: int = 0) -> str:
     if kind == "hero_card":
         return _pick(list(_pick(list(sc.hero_card_names), seat, "seat")), index, "hero card")
     if kind == "draft":
-        pool = sc.rules["draft"]["pool"] if sc.rules["draft"] else ()
+        pool = sc.draft_heroes
         return _pick(list(pool), index, "draft pool hero")
     if kind not in names:
         raise ValueError(f"unknown card kind {kind!r}; kinds: {', '.join(KINDS)}")

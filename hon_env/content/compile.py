@@ -29,6 +29,7 @@ from hon_env.content.draft import (
     PLAYER_AGENT,
     SEAT_AGENT,
     SEATS_PER_PLAYER,
+    DraftRule,
     check_draft,
     draft_mode_code,
     draft_teams,
@@ -37,6 +38,7 @@ from hon_env.content.draft import (
 from hon_env.content.effects import Effect, ProgramStore
 from hon_env.content.errors import Where, as_list, as_mapping, check_int, check_str, type_name
 from hon_env.content.fame import (
+    FameRule,
     Headline,
     check_fame,
     fame_mode,
@@ -460,7 +462,22 @@ class Scenario:
     @property
     def drafted(self) -> bool:
         """The heroes are chosen inside the episode (the Draft variant, rule ``draft``)."""
-        return bool(self.rules["draft"])
+        return self.draft_rule is not None
+
+    @functools.cached_property
+    def draft_rule(self) -> DraftRule | None:
+        """The Draft variant's settings, decoded (None: the rule is off)."""
+        return DraftRule.decode(self.rules["draft"])
+
+    @property
+    def draft_heroes(self) -> tuple[str, ...]:
+        """The hero ids of the draft pool, in pool order (() without the Draft variant)."""
+        return self.draft_rule.pool if self.draft_rule is not None else ()
+
+    @functools.cached_property
+    def fame_rule(self) -> FameRule | None:
+        """The Fame variant's settings, decoded (None: the rule is off)."""
+        return FameRule.decode(self.rules["fame"])
 
     @functools.cached_property
     def engine_tables(self) -> np.ndarray:
@@ -490,8 +507,8 @@ class Scenario:
     def seats_per_agent(self) -> int:
         """Hero seats each hero agent plays: 2 in the Draft variant's mode pass (seed 002's
         players control two heroes), else 1."""
-        draft = self.rules["draft"]
-        return SEATS_PER_PLAYER if draft and draft["mode"] == "pass" else 1
+        draft = self.draft_rule
+        return SEATS_PER_PLAYER if draft is not None and draft.mode == "pass" else 1
 
     @functools.cached_property
     def agent_names(self) -> tuple[str, ...]:
@@ -553,7 +570,7 @@ class Scenario:
     def fame_mode(self) -> str:
         """The Fame variant's reward mode: "team" (also with the rule off), "fame" or
         "rank" (``docs/variants.md``)."""
-        return fame_mode(self.rules["fame"])
+        return fame_mode(self.fame_rule)
 
     @property
     def n_nemeses(self) -> int:
@@ -1001,7 +1018,7 @@ def compile_scenario(scenario_id: str, heroes: list[Hero], villain: Villain, iss
         ally=_ally_table(allies, add),
         hero_roster=np.array([roster.index(h.id) if h.id in roster else -1 for h in heroes]
                              + [-1] * (MAX_HEROES - len(heroes)), dtype=np.int32),
-        fame=fame_table(rules["fame"], len(headlines)),
+        fame=fame_table(FameRule.decode(rules["fame"]), len(headlines)),
         headline=headline_table(tuple(headlines)),
         draft_roster=draft_roster,
         sby=_special_bystander_table(

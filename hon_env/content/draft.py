@@ -25,6 +25,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from hon_env.content.errors import Where, as_mapping, check_int, rule_settings, type_name
@@ -46,6 +47,29 @@ POOL_ALL = "all"
 DRAFT_DEFAULTS: dict[str, Any] = {"mode": "pick", "pool": POOL_ALL, "offer": 3}
 SEAT_AGENT = "hero_{}"  # name of seat k under the draft rule
 PLAYER_AGENT = "player_{}"  # agent name of player p (seats 2p, 2p + 1) in mode pass
+
+
+@dataclass(frozen=True)
+class DraftRule:
+    """The Draft variant's settings, decoded once from the resolved rule (its ``pool``
+    the hero ids, in order): what every consumer reads (``Scenario.draft_rule``) instead
+    of string keys."""
+
+    mode: str  # DRAFT_MODES
+    pool: tuple[str, ...]
+    offer: int
+
+    @classmethod
+    def decode(cls, rule: Mapping[str, Any] | bool) -> DraftRule | None:
+        """The rule of a resolved ``rules["draft"]`` entry; None when it is off."""
+        if not rule:
+            return None
+        assert isinstance(rule, Mapping)
+        pool = rule["pool"]
+        if isinstance(pool, str):
+            raise ValueError("the draft rule's pool is not resolved to hero ids yet "
+                             "(resolve_draft)")
+        return cls(str(rule["mode"]), tuple(pool), int(rule["offer"]))
 
 
 def check_draft(raw: object, where: Where) -> dict[str, Any] | bool:

@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -150,9 +152,34 @@ def _defaults() -> dict[str, Any]:
     return out
 
 
-def fame_mode(rule: dict[str, Any] | bool) -> str:
-    """The reward mode of a resolved rule ("team" when the rule is off)."""
-    return rule["reward"] if rule else "team"
+@dataclass(frozen=True)
+class FameRule:
+    """The Fame variant's settings, decoded once from the resolved rule (``check_fame``'s
+    dict, what a scenario's ``rules["fame"]`` holds as plain data): what every consumer
+    reads (``Scenario.fame_rule``) instead of string keys."""
+
+    reward: str  # REWARD_MODES
+    team_weight: float
+    loss_keep: float
+    scale: float
+    headlines: int
+    headline_cards: str
+    table: Mapping[str, int]
+
+    @classmethod
+    def decode(cls, rule: Mapping[str, Any] | bool) -> FameRule | None:
+        """The rule of a resolved ``rules["fame"]`` entry; None when it is off."""
+        if not rule:
+            return None
+        assert isinstance(rule, Mapping)
+        return cls(str(rule["reward"]), float(rule["team_weight"]), float(rule["loss_keep"]),
+                   float(rule["scale"]), int(rule["headlines"]), str(rule["headline_cards"]),
+                   MappingProxyType(dict(rule["table"])))
+
+
+def fame_mode(rule: FameRule | None) -> str:
+    """The reward mode of a decoded rule ("team" when the rule is off)."""
+    return rule.reward if rule is not None else "team"
 
 
 def fame_weights(table: Mapping[str, int]) -> np.ndarray:
@@ -176,18 +203,17 @@ def fame_weights(table: Mapping[str, int]) -> np.ndarray:
     return w
 
 
-def fame_table(rule: dict[str, Any] | bool, n_headlines: int) -> np.ndarray:
-    """``Tables.fame`` (FM_*) of a resolved rule; the default table when the rule is off."""
-    settings = rule if rule else _defaults()
-    table = settings["table"]
+def fame_table(rule: FameRule | None, n_headlines: int) -> np.ndarray:
+    """``Tables.fame`` (FM_*) of a decoded rule; the default table when the rule is off."""
+    table = rule.table if rule is not None else FAME_TABLE_DEFAULTS
     out = np.zeros(N_FAME, np.int32)
-    out[FM_ON] = int(bool(rule))
+    out[FM_ON] = int(rule is not None)
     out[FM_W:FM_W + N_HEV] = fame_weights(table)
     out[FM_DMG_PER] = table["villain_damage_per"]
     out[FM_MOST_DAMAGE] = table["most_villain_damage"]
     out[FM_MOST_ENEMIES] = table["most_enemies"]
     out[FM_MOST_RESCUES] = table["most_rescues"]
-    out[FM_HEADLINES] = settings["headlines"] if rule else 0
+    out[FM_HEADLINES] = rule.headlines if rule is not None else 0
     out[FM_POOL] = n_headlines
     out[FM_MODE] = REWARD_MODES.index(fame_mode(rule))
     return out

@@ -88,7 +88,7 @@ def _check_agree(pool: list[EnvOptions]) -> None:
         sc, ref = opts.scenario, first.scenario
         for what, a, b in (("heroes", sc.n_heroes, ref.n_heroes),
                            ("villain agent", sc.villain_agent, ref.villain_agent),
-                           ("fame rule", sc.rules["fame"], ref.rules["fame"])):
+                           ("fame rule", sc.fame_rule, ref.fame_rule)):
             if a != b:
                 raise ValueError(f"every scenario of a pool must have the same {what}: "
                                  f"{ref.id!r} has {b!r}, {sc.id!r} has {a!r}")

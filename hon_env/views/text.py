@@ -61,9 +61,10 @@ def render_draft(game: Game) -> str:
     pool, who took what (every pick and offer shown: the whole position, not one seat's
     view) and the pending decision."""
     sc = game.scenario
-    pool = sc.rules["draft"]["pool"]
+    pool = sc.draft_heroes
     offer, owner = game.field("draft_offer"), game.field("draft_owner")
-    out = [f"{sc.issue_name} vs {sc.villain_name}  |  draft ({sc.rules['draft']['mode']}), "
+    mode = sc.draft_rule.mode if sc.draft_rule is not None else "off"
+    out = [f"{sc.issue_name} vs {sc.villain_name}  |  draft ({mode}), "
            f"{int(game.field('draft_step'))} of {sc.n_heroes} seats have picked", ""]
     for i, hero in enumerate(pool):
         where = (f"taken by {sc.seat_names[owner[i] - 1]}" if owner[i]
