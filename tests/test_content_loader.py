@@ -1031,3 +1031,17 @@ def test_per_hero_loss_key_is_checked(tmp_path: Path) -> None:
     with pytest.raises(ContentError, match=error_pattern(
             ISSUE, "-", "loss.at_least_per_hero", "expected true or false")):
         load(tmp_path, edit)
+
+
+def test_every_content_kind_is_declared_once_and_loads_by_kind() -> None:
+    """One table per kind of file (folder, top-level keys, parser); ``load(kind, id)`` is
+    what each ``load_<kind>`` does, and an unknown kind is named."""
+    from hon_env.content import loader
+
+    assert set(loader.FILE_KEYS) == set(loader.PARSERS) == set(loader.KIND_DIRS)
+    assert loader.load("hero", "majesty") is loader.load_hero("majesty")
+    assert loader.load("villain", "refuser").name == loader.load_villain("refuser").name
+    with pytest.raises(ValueError, match="unknown content kind 'sidekick'"):
+        loader.load("sidekick", "robin")
+    with pytest.raises(ContentError, match="no hero 'nobody'"):
+        loader.load("hero", "nobody")

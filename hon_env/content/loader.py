@@ -127,6 +127,7 @@ SCALINGS = {"none": 0, "one": 1, "five_six": 5}
 PLOY_NAMES = {**{f"minion_{k}": k for k in range(1, MAX_PANELS + 1)},
               "cunning": PLOY_CUNNING, "bystander": PLOY_BYSTANDER, "special": PLOY_SPECIAL}
 BACK_TYPES = {"none": BACK_NONE, "problem": BACK_PROBLEM, "enemy": BACK_ENEMY}
+BYSTANDER_EVENTS = ("rescued", "captured", "defeated")  # a special bystander's effects
 
 
 # --------------------------------------------------------------------------- dataclasses
@@ -587,6 +588,44 @@ def _header(data: dict[str, Any], where: Where, path: Path, kind: str | None) ->
     return ident
 
 
+# Each kind of content file, declared once: its top-level keys besides format_version, id
+# and kind (required, then optional). ``read_content`` checks them and the header;
+# ``load`` finds a file of the kind by id and parses it with the kind's parser (PARSERS).
+FILE_KEYS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "hero": (("name", "hero_card", "cards"), ("style",)),
+    "villain": (("name", "villain_card", "cards"), ("lackey_colors",)),
+    "issue": (("name", "board", "schemes", "cards"), ("counters", "loss", "overview")),
+    "clues": (("cards",), ("name",)),
+    "nemesis": (("name", "scheme", "enemy"), ("style", "setup")),
+    "minion": (("name", "health", "inflict"), ("style", "setup", "defeated")),
+    "bystander": (("name",), ("style", "setup", *BYSTANDER_EVENTS)),
+    "crisis": (("name", "crisis"),
+               ("style", "setup", "danger", "danger_per_hero", "token", "solved")),
+    "ally": (("name", "health", "attack", "solve", "ability"), ("style",)),
+}
+
+
+def read_content(path: Path, kind: str) -> tuple[dict[str, Any], Where, str]:
+    """A content file of ``kind``: its data, where it is, and its id, with the header and
+    the top-level keys (``FILE_KEYS``) checked."""
+    data, where = read_yaml(path)
+    required, optional = FILE_KEYS[kind]
+    check_keys(data, where, ("format_version", "id", "kind", *required), optional)
+    return data, where, _header(data, where, path, kind)
+
+
+def load(kind: str, content_id: str, content_dir: str | Path | None = None,
+         ref: Where | None = None) -> Any:
+    """Load and validate the ``kind`` file ``<folder>/<content_id>.yaml`` (``KIND_DIRS``)
+    with the kind's parser; ``ref`` is where the id was named (the error of a missing file
+    points there)."""
+    if kind not in PARSERS:
+        raise ValueError(f"unknown content kind {kind!r} (kinds: {', '.join(PARSERS)})")
+    path = find_file(kind, content_id, content_dir,
+                     ref or Where(f"load_{kind}()", "-", f"{kind}_id"))
+    return PARSERS[kind](path)
+
+
 def _card_where(file_where: Where, raw: object, label: str) -> Where:
     """The location of a card entry, named by its ``name`` when it has one."""
     name = raw.get("name") if isinstance(raw, dict) else None
@@ -650,17 +689,13 @@ def _color(data: dict[str, Any], key: str, where: Where) -> int:
 def load_hero(hero_id: str, content_dir: str | Path | None = None,
               ref: Where | None = None) -> Hero:
     """Load and validate ``heroes/<hero_id>.yaml``; ``ref`` is where the id was named."""
-    path = find_file("hero", hero_id, content_dir, ref or Where("load_hero()", "-", "hero_id"))
-    return parse_hero(path)
+    return load("hero", hero_id, content_dir, ref)
 
 
 @parsed_once
 def parse_hero(path: Path) -> Hero:
     """Validate a hero file; returns the ``Hero``."""
-    data, where = read_yaml(path)
-    check_keys(data, where, ("format_version", "id", "kind", "name", "hero_card", "cards"),
-               ("style",))
-    ident = _header(data, where, path, "hero")
+    data, where, ident = read_content(path, "hero")
     name = read_str(data, "name", where)
     style = read_str(data, "style", where, default="")
     card_where = where.for_card(name, "hero card").key("hero_card")
@@ -827,18 +862,13 @@ def _feats(data: dict[str, Any], where: Where) -> int:
 def load_villain(villain_id: str, content_dir: str | Path | None = None,
                  ref: Where | None = None) -> Villain:
     """Load and validate ``villains/<villain_id>.yaml``; ``ref`` is where the id was named."""
-    path = find_file("villain", villain_id, content_dir,
-                     ref or Where("load_villain()", "-", "villain_id"))
-    return parse_villain(path)
+    return load("villain", villain_id, content_dir, ref)
 
 
 @parsed_once
 def parse_villain(path: Path) -> Villain:
     """Validate a villain file; returns the ``Villain``."""
-    data, where = read_yaml(path)
-    check_keys(data, where, ("format_version", "id", "kind", "name", "villain_card", "cards"),
-               ("lackey_colors",))
-    ident = _header(data, where, path, "villain")
+    data, where, ident = read_content(path, "villain")
     name = read_str(data, "name", where)
     character = _villain_character(
         data["villain_card"], where.for_card(name, "villain card").key("villain_card")
@@ -971,17 +1001,13 @@ def _check_special(ploys: tuple[int, ...], special: Effect, where: Where) -> Non
 def load_issue(issue_id: str, content_dir: str | Path | None = None,
                ref: Where | None = None) -> Issue:
     """Load and validate ``issues/<issue_id>.yaml``; ``ref`` is where the id was named."""
-    path = find_file("issue", issue_id, content_dir, ref or Where("load_issue()", "-", "issue_id"))
-    return parse_issue(path)
+    return load("issue", issue_id, content_dir, ref)
 
 
 @parsed_once
 def parse_issue(path: Path) -> Issue:
     """Validate an issue file (with its board); returns the ``Issue``."""
-    data, where = read_yaml(path)
-    check_keys(data, where, ("format_version", "id", "kind", "name", "board", "schemes", "cards"),
-               ("counters", "loss", "overview"))
-    ident = _header(data, where, path, "issue")
+    data, where, ident = read_content(path, "issue")
     name = read_str(data, "name", where)
     counters = _counters(data, where)
     loss_counter, loss_at_least, loss_per_hero = _loss(data, where, counters)
@@ -1171,16 +1197,13 @@ def _check_rescued(rescued: Effect) -> Effect:
 def load_clues(clues_id: str, content_dir: str | Path | None = None,
                ref: Where | None = None) -> Clues:
     """Load and validate ``clues/<clues_id>.yaml``; ``ref`` is where the id was named."""
-    path = find_file("clues", clues_id, content_dir, ref or Where("load_clues()", "-", "clues_id"))
-    return parse_clues(path)
+    return load("clues", clues_id, content_dir, ref)
 
 
 @parsed_once
 def parse_clues(path: Path) -> Clues:
     """Validate a clue deck file; returns the ``Clues``."""
-    data, where = read_yaml(path)
-    check_keys(data, where, ("format_version", "id", "kind", "cards"), ("name",))
-    ident = _header(data, where, path, "clues")
+    data, where, ident = read_content(path, "clues")
     cards, wheres = _parse_entries(data, "cards", where, "", _clue_card)
     _check_unique_names([c.name for c in cards], wheres)
     for card in cards:
@@ -1219,9 +1242,7 @@ def _clue_card(raw: object, where: Where) -> ClueCard:
 def load_nemesis(nemesis_id: str, content_dir: str | Path | None = None,
                  ref: Where | None = None) -> Nemesis:
     """Load and validate ``nemeses/<nemesis_id>.yaml``; ``ref`` is where the id was named."""
-    path = find_file("nemesis", nemesis_id, content_dir,
-                     ref or Where("load_nemesis()", "-", "nemesis_id"))
-    return parse_nemesis(path)
+    return load("nemesis", nemesis_id, content_dir, ref)
 
 
 @parsed_once
@@ -1231,10 +1252,7 @@ def parse_nemesis(path: Path) -> Nemesis:
     Its effects are checked against the op vocabulary now; issue counters they name are
     checked when a scenario compiles them (as for villain cards).
     """
-    data, where = read_yaml(path)
-    check_keys(data, where, ("format_version", "id", "kind", "name", "scheme", "enemy"),
-               ("style", "setup"))
-    ident = _header(data, where, path, "nemesis")
+    data, where, ident = read_content(path, "nemesis")
     name = read_str(data, "name", where)
     card = where.for_card(name, "nemesis card")
     loc = card.key("scheme")
@@ -1271,9 +1289,7 @@ MAX_MINION_INFLICT = 5
 def load_minion(minion_id: str, content_dir: str | Path | None = None,
                 ref: Where | None = None) -> SpecialMinion:
     """Load and validate ``minions/<minion_id>.yaml``; ``ref`` is where the id was named."""
-    path = find_file("minion", minion_id, content_dir,
-                     ref or Where("load_minion()", "-", "minion_id"))
-    return parse_minion(path)
+    return load("minion", minion_id, content_dir, ref)
 
 
 @parsed_once
@@ -1283,10 +1299,7 @@ def parse_minion(path: Path) -> SpecialMinion:
     ``setup`` and ``defeated`` are villain-context effects; in ``defeated`` the active hero
     is the hero whose Attack defeated the minion.
     """
-    data, where = read_yaml(path)
-    check_keys(data, where, ("format_version", "id", "kind", "name", "health", "inflict"),
-               ("style", "setup", "defeated"))
-    ident = _header(data, where, path, "minion")
+    data, where, ident = read_content(path, "minion")
     name = read_str(data, "name", where)
     card = where.for_card(name, "minion card")
     return SpecialMinion(
@@ -1303,7 +1316,6 @@ def parse_minion(path: Path) -> SpecialMinion:
 
 # --------------------------------------------------------------------------- special bystanders
 
-BYSTANDER_EVENTS = ("rescued", "captured", "defeated")
 # hero ops a rescued effect may not use: it can resolve in the middle of a dice roll (a
 # forced move during a Showdown effect), and rolls do not nest
 NO_ROLL_OPS = frozenset({"attack", "solve"})
@@ -1313,9 +1325,7 @@ def load_bystander(bystander_id: str, content_dir: str | Path | None = None,
                    ref: Where | None = None) -> SpecialBystander:
     """Load and validate ``bystanders/<bystander_id>.yaml``; ``ref`` is where the id was
     named."""
-    path = find_file("bystander", bystander_id, content_dir,
-                     ref or Where("load_bystander()", "-", "bystander_id"))
-    return parse_bystander(path)
+    return load("bystander", bystander_id, content_dir, ref)
 
 
 @parsed_once
@@ -1328,10 +1338,7 @@ def parse_bystander(path: Path) -> SpecialBystander:
     ``place_bystanders`` with ``figure: own`` for the card's own figures. At least one of
     ``rescued``, ``captured`` and ``defeated`` is needed.
     """
-    data, where = read_yaml(path)
-    check_keys(data, where, ("format_version", "id", "kind", "name"),
-               ("style", "setup") + BYSTANDER_EVENTS)
-    ident = _header(data, where, path, "bystander")
+    data, where, ident = read_content(path, "bystander")
     name = read_str(data, "name", where)
     card = where.for_card(name, "bystander card")
 
@@ -1363,9 +1370,7 @@ def _ops_in(ops: tuple[Op, ...]) -> Iterator[Op]:
 def load_crisis(crisis_id: str, content_dir: str | Path | None = None,
                 ref: Where | None = None) -> CrisisCard:
     """Load and validate ``crises/<crisis_id>.yaml``; ``ref`` is where the id was named."""
-    path = find_file("crisis", crisis_id, content_dir,
-                     ref or Where("load_crisis()", "-", "crisis_id"))
-    return parse_crisis(path)
+    return load("crisis", crisis_id, content_dir, ref)
 
 
 @parsed_once
@@ -1378,10 +1383,7 @@ def parse_crisis(path: Path) -> CrisisCard:
     crisis token (``start``, ``panel_K`` or ``peril_COLOUR``, checked against the board when
     a scenario compiles), and may have a ``solved`` effect.
     """
-    data, where = read_yaml(path)
-    check_keys(data, where, ("format_version", "id", "kind", "name", "crisis"),
-               ("style", "setup", "danger", "danger_per_hero", "token", "solved"))
-    ident = _header(data, where, path, "crisis")
+    data, where, ident = read_content(path, "crisis")
     name = read_str(data, "name", where)
     card = where.for_card(name, "crisis card")
     crisis = _effect(data, "crisis", "villain", card)
@@ -1425,8 +1427,7 @@ def crisis_text(data: dict[str, Any]) -> str:
 def load_ally(ally_id: str, content_dir: str | Path | None = None,
               ref: Where | None = None) -> AllyCard:
     """Load and validate ``allies/<ally_id>.yaml``; ``ref`` is where the id was named."""
-    path = find_file("ally", ally_id, content_dir, ref or Where("load_ally()", "-", "ally_id"))
-    return parse_ally(path)
+    return load("ally", ally_id, content_dir, ref)
 
 
 @parsed_once
@@ -1436,10 +1437,7 @@ def parse_ally(path: Path) -> AllyCard:
     The ability is an action or exhaust ability; its effect may use every hero op and the
     ``ally_*`` ops. A passive ability has no meaning on an ally and is rejected.
     """
-    data, where = read_yaml(path)
-    check_keys(data, where, ("format_version", "id", "kind", "name", "health", "attack",
-                             "solve", "ability"), ("style",))
-    ident = _header(data, where, path, "ally")
+    data, where, ident = read_content(path, "ally")
     name = read_str(data, "name", where)
     card = where.for_card(name, "ally card")
     raw = as_mapping(data["ability"], card.key("ability"))
@@ -1503,6 +1501,21 @@ def parse_scenario(path: Path) -> ScenarioSpec:
     )
 
 
+# the parser of each kind of content file (``load``)
+PARSERS: dict[str, Callable[[Path], Any]] = {
+    "hero": parse_hero,
+    "villain": parse_villain,
+    "issue": parse_issue,
+    "clues": parse_clues,
+    "nemesis": parse_nemesis,
+    "minion": parse_minion,
+    "bystander": parse_bystander,
+    "crisis": parse_crisis,
+    "ally": parse_ally,
+}
+assert set(PARSERS) == set(FILE_KEYS), "every kind of file needs its keys and its parser"
+
+
 def check_hero_ids(raw: object, where: Where) -> tuple[str, ...]:
     """A list of 1..MAX_HEROES hero ids (repeats allowed)."""
     ids = as_list(raw, where)
@@ -1523,6 +1536,7 @@ def check_nemesis_ids(raw: object, where: Where) -> tuple[str, ...]:
 __all__ = [
     "ContentError",
     "list_content",
+    "load",
     "load_ally",
     "load_bystander",
     "load_clues",
