@@ -686,12 +686,6 @@ def _color(data: dict[str, Any], key: str, where: Where) -> int:
 # --------------------------------------------------------------------------- heroes
 
 
-def load_hero(hero_id: str, content_dir: str | Path | None = None,
-              ref: Where | None = None) -> Hero:
-    """Load and validate ``heroes/<hero_id>.yaml``; ``ref`` is where the id was named."""
-    return load("hero", hero_id, content_dir, ref)
-
-
 @parsed_once
 def parse_hero(path: Path) -> Hero:
     """Validate a hero file; returns the ``Hero``."""
@@ -859,12 +853,6 @@ def _feats(data: dict[str, Any], where: Where) -> int:
 # --------------------------------------------------------------------------- villains
 
 
-def load_villain(villain_id: str, content_dir: str | Path | None = None,
-                 ref: Where | None = None) -> Villain:
-    """Load and validate ``villains/<villain_id>.yaml``; ``ref`` is where the id was named."""
-    return load("villain", villain_id, content_dir, ref)
-
-
 @parsed_once
 def parse_villain(path: Path) -> Villain:
     """Validate a villain file; returns the ``Villain``."""
@@ -996,12 +984,6 @@ def _check_special(ploys: tuple[int, ...], special: Effect, where: Where) -> Non
 
 
 # --------------------------------------------------------------------------- issues
-
-
-def load_issue(issue_id: str, content_dir: str | Path | None = None,
-               ref: Where | None = None) -> Issue:
-    """Load and validate ``issues/<issue_id>.yaml``; ``ref`` is where the id was named."""
-    return load("issue", issue_id, content_dir, ref)
 
 
 @parsed_once
@@ -1194,12 +1176,6 @@ def _check_rescued(rescued: Effect) -> Effect:
 # --------------------------------------------------------------------------- clues
 
 
-def load_clues(clues_id: str, content_dir: str | Path | None = None,
-               ref: Where | None = None) -> Clues:
-    """Load and validate ``clues/<clues_id>.yaml``; ``ref`` is where the id was named."""
-    return load("clues", clues_id, content_dir, ref)
-
-
 @parsed_once
 def parse_clues(path: Path) -> Clues:
     """Validate a clue deck file; returns the ``Clues``."""
@@ -1237,12 +1213,6 @@ def _clue_card(raw: object, where: Where) -> ClueCard:
 
 
 # --------------------------------------------------------------------------- nemeses
-
-
-def load_nemesis(nemesis_id: str, content_dir: str | Path | None = None,
-                 ref: Where | None = None) -> Nemesis:
-    """Load and validate ``nemeses/<nemesis_id>.yaml``; ``ref`` is where the id was named."""
-    return load("nemesis", nemesis_id, content_dir, ref)
 
 
 @parsed_once
@@ -1286,12 +1256,6 @@ MAX_MINION_HEALTH = 5  # health of a special minion (damage below it is kept per
 MAX_MINION_INFLICT = 5
 
 
-def load_minion(minion_id: str, content_dir: str | Path | None = None,
-                ref: Where | None = None) -> SpecialMinion:
-    """Load and validate ``minions/<minion_id>.yaml``; ``ref`` is where the id was named."""
-    return load("minion", minion_id, content_dir, ref)
-
-
 @parsed_once
 def parse_minion(path: Path) -> SpecialMinion:
     """Validate a special Minion card file; returns the ``SpecialMinion``.
@@ -1319,13 +1283,6 @@ def parse_minion(path: Path) -> SpecialMinion:
 # hero ops a rescued effect may not use: it can resolve in the middle of a dice roll (a
 # forced move during a Showdown effect), and rolls do not nest
 NO_ROLL_OPS = frozenset({"attack", "solve"})
-
-
-def load_bystander(bystander_id: str, content_dir: str | Path | None = None,
-                   ref: Where | None = None) -> SpecialBystander:
-    """Load and validate ``bystanders/<bystander_id>.yaml``; ``ref`` is where the id was
-    named."""
-    return load("bystander", bystander_id, content_dir, ref)
 
 
 @parsed_once
@@ -1365,12 +1322,6 @@ def _ops_in(ops: tuple[Op, ...]) -> Iterator[Op]:
 
 
 # --------------------------------------------------------------------------- crisis cards
-
-
-def load_crisis(crisis_id: str, content_dir: str | Path | None = None,
-                ref: Where | None = None) -> CrisisCard:
-    """Load and validate ``crises/<crisis_id>.yaml``; ``ref`` is where the id was named."""
-    return load("crisis", crisis_id, content_dir, ref)
 
 
 @parsed_once
@@ -1422,12 +1373,6 @@ def crisis_text(data: dict[str, Any]) -> str:
 
 
 # --------------------------------------------------------------------------- allies
-
-
-def load_ally(ally_id: str, content_dir: str | Path | None = None,
-              ref: Where | None = None) -> AllyCard:
-    """Load and validate ``allies/<ally_id>.yaml``; ``ref`` is where the id was named."""
-    return load("ally", ally_id, content_dir, ref)
 
 
 @parsed_once
@@ -1499,6 +1444,31 @@ def parse_scenario(path: Path) -> ScenarioSpec:
         caps=dict(as_mapping(data.get("caps", {}), where.key("caps"))),
         where=where,
     )
+
+
+def _loader(kind: str) -> Callable[..., Any]:
+    """``load_<kind>(content_id, content_dir=None, ref=None)``: ``load`` for one kind (its
+    result type is annotated where it is bound)."""
+
+    def load_kind(content_id: str, content_dir: str | Path | None = None,
+                  ref: Where | None = None) -> Any:
+        return load(kind, content_id, content_dir, ref)
+
+    load_kind.__name__ = load_kind.__qualname__ = f"load_{kind}"
+    load_kind.__doc__ = (f"Load and validate ``{KIND_DIRS[kind]}/<id>.yaml`` (``load``); "
+                         f"``ref`` is where the id was named.")
+    return load_kind
+
+
+load_hero: Callable[..., Hero] = _loader("hero")
+load_villain: Callable[..., Villain] = _loader("villain")
+load_issue: Callable[..., Issue] = _loader("issue")
+load_clues: Callable[..., Clues] = _loader("clues")
+load_nemesis: Callable[..., Nemesis] = _loader("nemesis")
+load_minion: Callable[..., SpecialMinion] = _loader("minion")
+load_bystander: Callable[..., SpecialBystander] = _loader("bystander")
+load_crisis: Callable[..., CrisisCard] = _loader("crisis")
+load_ally: Callable[..., AllyCard] = _loader("ally")
 
 
 # the parser of each kind of content file (``load``)
