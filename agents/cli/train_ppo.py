@@ -95,6 +95,9 @@ class Config(RunConfig):
     """hidden layer sizes of the policy and value networks (entity: of the context MLP)"""
     entity_dim: int = 32
     """network entity: the embedding size of each entity row"""
+    live_input: bool = False
+    """network mlp: one first layer shared by the policy and value networks, reading only
+    the observation columns not 0 somewhere in the batch (faster; agents/networks/sb3.py)"""
     pretrain_steps: int = 0
     """decisions of the scripted team to clone before PPO (0: start from scratch)"""
     pretrain_epochs: int = 4
@@ -111,11 +114,13 @@ class Config(RunConfig):
                              f"{self.network!r}")
         if self.entity_dim < 1:
             raise ValueError(f"entity_dim must be positive, got {self.entity_dim}")
+        if self.live_input and self.network != "mlp":
+            raise ValueError("live_input applies to network mlp only")
 
     def network_config(self) -> dict[str, Any]:
         """What the checkpoint records of its network (``LoggedMaskablePPO.network``)."""
         return {"network": self.network, "hidden": list(self.hidden),
-                "entity_dim": self.entity_dim}
+                "entity_dim": self.entity_dim, "live_input": self.live_input}
 
 
 class LoggedMaskablePPO(MaskablePPO):
