@@ -4,7 +4,7 @@
     python -m hon_env.warmup --game     # only those of Game and the PettingZoo/Gym envs
     python -m hon_env.warmup --agents   # also the scripted team's kernels (agents/)
     python -m hon_env.warmup --jobs 2   # in 2 worker processes (see below)
-    python -m hon_env.warmup --prune    # delete other engine versions' kernel caches
+    python -m hon_env.warmup --prune    # delete other engine / generator versions' caches
 
 numba compiles a kernel on its first call and keeps it in the cache folder of this engine
 version (``hon_env/numba_cache.py``); later processes load it. Running this once before
@@ -226,15 +226,20 @@ def warm(groups: tuple[str, ...] = ("game", "vector", "rollout"),
 
 
 def prune(quiet: bool = False) -> None:
-    """Delete the cache folders of other engine versions and say what that freed."""
+    """Delete the cache folders of other engine versions (kernels) and of other content
+    generator versions (generated scenarios), and say what that freed."""
+    from hon_env.content.procgen.store import prune_other_generator_versions
+
     removed = numba_cache.prune_other_versions()
+    generated = prune_other_generator_versions()
     if quiet:
         return
-    for folder, size in removed:
+    for folder, size in removed + generated:
         print(f"removed {folder} ({size / 1e6:.1f} MB)", file=sys.stderr)
-    total = sum(size for _, size in removed) / 1e6
-    print(f"freed {total:.1f} MB in {len(removed)} folder(s) of other engine versions; "
-          f"kept {numba_cache.cache_root()}/numba-{numba_cache.engine_fingerprint()}",
+    total = sum(size for _, size in removed + generated) / 1e6
+    print(f"freed {total:.1f} MB in {len(removed)} folder(s) of other engine versions and "
+          f"{len(generated)} of other content generator versions; kept "
+          f"{numba_cache.cache_root()}/numba-{numba_cache.engine_fingerprint()}",
           file=sys.stderr)
 
 

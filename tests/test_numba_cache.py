@@ -250,3 +250,27 @@ def test_parallel_warmup_plays_like_serial(tmp_path: Path):
         results.append(json.loads(out.strip().splitlines()[-1]))
     assert results[0]["compiled"] == results[1]["compiled"] == 0
     assert results[1] == results[0]
+
+
+def test_prune_removes_other_generator_versions_content(tmp_path: Path, monkeypatch, capsys):
+    """``--prune`` also deletes generated content of other generator versions
+    (``procgen/v<N>_...``), keeping this version's folders of every knob setting and not
+    following their links into the shipped content."""
+    from hon_env.content.procgen.knobs import GENERATOR_VERSION
+
+    monkeypatch.setenv("HON_ENV_CACHE_DIR", str(tmp_path))
+    gen = tmp_path / "procgen"
+    mine = [f"v{GENERATOR_VERSION}_d0p5_medium", f"v{GENERATOR_VERSION}_d1p0_large"]
+    old = f"v{GENERATOR_VERSION + 1000}_d0p5_medium"
+    for name in [*mine, old]:
+        (gen / name / "content" / "issues").mkdir(parents=True)
+        (gen / name / "content" / "issues" / "gen_1.yaml").write_bytes(b"y" * 2_000_000)
+    shipped = tmp_path / "shipped"
+    shipped.mkdir()
+    (shipped / "keep.yaml").write_text("shipped")
+    (gen / old / "content" / "heroes").symlink_to(shipped, target_is_directory=True)
+    warmup.main(["--prune"])
+    err = capsys.readouterr().err
+    assert sorted(p.name for p in gen.iterdir()) == sorted(mine)
+    assert (shipped / "keep.yaml").read_text() == "shipped"  # the link's target stays
+    assert f"{old} (2.0 MB)" in err and "1 of other content generator versions" in err

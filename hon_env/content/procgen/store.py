@@ -28,9 +28,9 @@ import yaml
 
 from hon_env.content.loader import DEFAULT_CONTENT_DIR, scenarios_root
 from hon_env.content.procgen.issue import generate_issue
-from hon_env.content.procgen.knobs import Knobs
+from hon_env.content.procgen.knobs import GENERATOR_VERSION, Knobs
 from hon_env.content.procgen.villain import generate_villain
-from hon_env.numba_cache import cache_root
+from hon_env.numba_cache import cache_root, folder_bytes
 
 GENERATED = ("issues", "villains")
 SCENARIO = "origin_story"  # the shipped scenario file generated games are built on
@@ -118,6 +118,25 @@ def cache_content_dir(knobs: Knobs | None = None, cache_dir: str | Path | None =
         if not link.exists():
             _symlink(target, link)
     return content
+
+
+def prune_other_generator_versions(cache_dir: str | Path | None = None
+                                   ) -> list[tuple[Path, int]]:
+    """Delete the cached content of other generator versions (``procgen/v<N>_...`` with
+    N not ``GENERATOR_VERSION``: what those versions generated is not what this one does);
+    this version's folders, whatever their knobs, stay. Returns each folder deleted with
+    the bytes its files held (links into the shipped content are not followed)."""
+    root = Path(cache_dir or cache_root()) / "procgen"
+    if not root.is_dir():
+        return []
+    keep = f"v{GENERATOR_VERSION}_"
+    removed = []
+    for folder in sorted(root.iterdir()):
+        if folder.is_dir() and not folder.is_symlink() and not folder.name.startswith(keep):
+            size = folder_bytes(folder)
+            shutil.rmtree(folder)
+            removed.append((folder, size))
+    return removed
 
 
 def ensure_generated(seeds: Sequence[int], knobs: Knobs | None = None,
