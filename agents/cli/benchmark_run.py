@@ -14,8 +14,10 @@ scripted team early on, else ``none``; ``reward``: ``shaped`` with event shaping
 ``sparse``), the steps, steps/s, wall-clock, the machine and the command that reproduces
 it. ``scripts/benchmark_table.py`` builds docs/benchmark.md from those files.
 
-Seeds run one after another (each trainer uses every core); a seed whose result file
-exists is skipped, so an interrupted row resumes where it stopped.
+Seeds run one after another (each trainer uses every core), or ``--parallel N`` at a
+time, each with its share of the cores (torch and numba threads: cores / N), as on a GPU
+machine whose one device serves several seeds; the machine entry says so. A seed whose
+result file exists is skipped, so an interrupted row resumes where it stopped.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ import shlex
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import yaml
@@ -74,8 +77,9 @@ def git_commit() -> str:
     return head + ("-dirty" if dirty.strip() else "")
 
 
-def training_entry(run_dir: Path, wall_s: float, command: str) -> dict:
-    """The ``training`` entry of a finished run in ``run_dir``."""
+def training_entry(run_dir: Path, wall_s: float, command: str, at_once: int = 1) -> dict:
+    """The ``training`` entry of a finished run in ``run_dir`` (``at_once``: seeds that
+    trained side by side on the machine)."""
     config = yaml.safe_load((run_dir / "config.yaml").read_text())
     rows = list(csv.DictReader(open(run_dir / "train.csv")))
     if not rows:
@@ -85,33 +89,49 @@ def training_entry(run_dir: Path, wall_s: float, command: str) -> dict:
     return {"algo": algo, "network": config.get("network", "mlp"),
             **prior_knowledge(config), "seed": int(config["seed"]),
             "steps": int(float(last["step"])), "steps_per_s": round(float(last["steps_per_s"])),
-            "wall_s": round(wall_s, 1), "machine": machine(str(config.get("device", "cpu"))),
+            "wall_s": round(wall_s, 1),
+            "machine": machine(str(config.get("device", "cpu"))) + (
+                f", {at_once} seeds at once, {config.get('threads')} threads each"
+                if at_once > 1 else ""),
             "command": command, "commit": git_commit(),
             "by": os.environ.get("HON_ENV_RESULT_BY", "hon_env")}
 
 
+def share_of_cores(at_once: int) -> int:
+    """Threads for each of ``at_once`` seeds training side by side (at least 1)."""
+    return max(1, (os.cpu_count() or 1) // at_once)
+
+
 def run_seed(task: str, row: str, seed: int, flags: list[str], python: str,
-             out: Path | None = None, run_dir: Path | None = None) -> Path:
-    """Train and evaluate one seed; returns its result file."""
+             out: Path | None = None, run_dir: Path | None = None, at_once: int = 1) -> Path:
+    """Train and evaluate one seed; returns its result file. ``at_once`` > 1: the seed
+    shares the machine with others, on its share of the cores."""
     out = out or RESULTS / task / f"{row}_s{seed}.json"
     run_dir = run_dir or ROOT / "runs" / f"{task}_{row}_s{seed}"
     train = [python, str(ROOT / "scripts" / "train_mappo.py"), "--task", task, "--seed",
              str(seed), "--run-dir", str(run_dir), "--progress", "false", *flags]
     if "--algo" in flags and flags[flags.index("--algo") + 1] == "ppo":
         train[1] = str(ROOT / "scripts" / "train_ppo.py")
+    env = None
+    if at_once > 1:  # the engine's threads and torch's on this seed's share of the cores
+        threads = share_of_cores(at_once)
+        train += ["--threads", str(threads)]
+        env = {**os.environ, "NUMBA_NUM_THREADS": str(threads),
+               "OMP_NUM_THREADS": str(threads)}
     start = time.perf_counter()
-    subprocess.run(train, check=True, cwd=ROOT)
+    subprocess.run(train, check=True, cwd=ROOT, env=env)
     wall = time.perf_counter() - start
     final = run_dir / "final.pt"
     if not final.exists():
         final = run_dir / "final.zip"
     tmp = out.with_suffix(".eval.json")
     subprocess.run([python, str(ROOT / "scripts" / "evaluate.py"), "--task", task, "--policy",
-                    str(final.relative_to(ROOT)), "--json", str(tmp)], check=True, cwd=ROOT)
+                    str(final.relative_to(ROOT)), "--json", str(tmp)], check=True, cwd=ROOT,
+                   env=env)
     result = json.loads(tmp.read_text())
     tmp.unlink()
     command = " ".join(["hon-train", "--task", task, "--seed", "S", *map(shlex.quote, flags)])
-    result["training"] = training_entry(run_dir, wall, command)
+    result["training"] = training_entry(run_dir, wall, command, at_once)
     out.write_text(json.dumps(result, indent=1) + "\n")
     return out
 
@@ -130,6 +150,9 @@ def main(argv: list[str] | None = None) -> None:
                         "letters, digits and underscores)")
     p.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3, 4, 5])
     p.add_argument("--python", default=sys.executable, help="interpreter for the trainer")
+    p.add_argument("--parallel", type=int, default=1, metavar="N",
+                   help="train N seeds at a time, each on cores / N threads (a GPU machine: "
+                        "the seeds share its device)")
     p.add_argument("--reproduce", action="store_true",
                    help="train existing seeds again from their recorded command and mark each "
                         "result file reproduced when the new win rate lies in its Wilson "
@@ -141,17 +164,29 @@ def main(argv: list[str] | None = None) -> None:
         p.error(f"--task: unknown task {args.task!r}; tasks: {', '.join(list_tasks())}")
     if not args.row.replace("_", "").isalnum() or args.row != args.row.lower():
         p.error(f"--row must be lowercase letters, digits and underscores, got {args.row!r}")
+    if args.parallel < 1:
+        p.error(f"--parallel must be at least 1, got {args.parallel}")
+    if args.parallel > 1 and "--threads" in flags:
+        p.error("--parallel sets each seed's --threads; do not pass it after --")
     (RESULTS / args.task).mkdir(parents=True, exist_ok=True)
+    todo = []
     for seed in args.seeds:
         out = RESULTS / args.task / f"{args.row}_s{seed}.json"
         if args.reproduce:
             reproduce(out, args.task, args.row, seed, args.python)
-            continue
-        if out.exists():
+        elif out.exists():
             print(f"{out.relative_to(ROOT)} exists: seed {seed} skipped", flush=True)
-            continue
-        path = run_seed(args.task, args.row, seed, flags, args.python)
+        else:
+            todo.append(seed)
+    at_once = min(args.parallel, max(1, len(todo)))
+
+    def one(seed: int) -> None:
+        path = run_seed(args.task, args.row, seed, flags, args.python, at_once=at_once)
         print(f"wrote {path.relative_to(ROOT)}", flush=True)
+
+    with ThreadPoolExecutor(max_workers=at_once) as pool:
+        for done in [pool.submit(one, seed) for seed in todo]:
+            done.result()  # a failed seed fails the row (the others finish first)
 
 
 def reproduce(out: Path, task: str, row: str, seed: int, python: str) -> None:

@@ -1,0 +1,49 @@
+"""The benchmark row runner (agents/cli/benchmark_run.py): which seeds it trains, several
+at a time with ``--parallel`` on their share of the cores, and what a result records."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+import yaml
+
+import agents.cli.benchmark_run as br
+
+
+def test_parallel_trains_the_missing_seeds_side_by_side(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(br, "RESULTS", tmp_path)
+    (tmp_path / "solo").mkdir()
+    (tmp_path / "solo" / "row_s2.json").write_text("{}")  # seed 2 is done: skipped
+    calls, lock = [], threading.Lock()
+
+    def fake_run_seed(task, row, seed, flags, python, out=None, run_dir=None, at_once=1):
+        with lock:
+            calls.append((task, row, seed, tuple(flags), at_once))
+        path = tmp_path / task / f"{row}_s{seed}.json"
+        path.write_text("{}")
+        return path
+
+    monkeypatch.setattr(br, "run_seed", fake_run_seed)
+    monkeypatch.setattr(br, "ROOT", tmp_path)
+    br.main(["--task", "solo", "--row", "row", "--seeds", "1", "2", "3", "--parallel", "4",
+             "--", "--kickstart-coef", "0"])
+    assert sorted(calls) == [("solo", "row", s, ("--kickstart-coef", "0"), 2) for s in (1, 3)]
+    assert "seed 2 skipped" in capsys.readouterr().out
+    for bad in (["--parallel", "0"], ["--parallel", "2", "--", "--threads", "3"]):
+        with pytest.raises(SystemExit):
+            br.main(["--task", "solo", "--row", "row", *bad])
+
+
+def test_each_seed_gets_its_share_of_the_cores_and_says_so(tmp_path, monkeypatch):
+    monkeypatch.setattr(br.os, "cpu_count", lambda: 16)
+    assert br.share_of_cores(5) == 3 and br.share_of_cores(32) == 1
+    (tmp_path / "config.yaml").write_text(yaml.safe_dump(
+        {"seed": 1, "device": "cpu", "threads": 3, "kickstart_coef": 2.0,
+         "reward_shaping": {"rescues": 0.1}}))
+    (tmp_path / "train.csv").write_text("step,steps_per_s\n1000,500.0\n")
+    entry = br.training_entry(tmp_path, 12.0, "hon-train --task solo --seed S", at_once=5)
+    assert entry["machine"].endswith("5 seeds at once, 3 threads each")
+    assert entry["kickstart"] == "coordinated" and entry["reward"] == "shaped"
+    alone = br.training_entry(tmp_path, 12.0, "hon-train --task solo --seed S")
+    assert "at once" not in alone["machine"]
