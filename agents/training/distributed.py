@@ -128,5 +128,8 @@ class Ranks:
                                f"(checksums {low.tolist()} to {high.tolist()})")
 
     def close(self) -> None:
+        """Leave the process group together: a rank that tore its group down while
+        another still used it (rank 0 saving the final checkpoint) could abort."""
         if self.active and dist.is_initialized():
+            dist.barrier()
             dist.destroy_process_group()
