@@ -120,3 +120,11 @@ def test_trainers_without_ranks_refuse_torchrun(monkeypatch, capsys):
     with pytest.raises(SystemExit):
         main(["--algo", "ppo"])
     assert "does not run under torchrun" in capsys.readouterr().err
+
+
+def test_selfplay_refuses_torchrun(monkeypatch):
+    from agents.cli.train_selfplay import Config, train
+
+    monkeypatch.setenv("WORLD_SIZE", "2")
+    with pytest.raises(ValueError, match="does not run under torchrun"):
+        train(Config())

@@ -142,6 +142,10 @@ class Side:
 def train(cfg: Config) -> list[dict[str, float]]:
     """Run the iterations; returns the evaluation rows."""
     cfg.check()
+    if int(os.environ.get("WORLD_SIZE", "1")) > 1:
+        # each process would run the whole schedule into the same folder
+        raise ValueError("self-play does not run under torchrun: data-parallel training is "
+                         "hon-train's (MAPPO and IPPO, docs/scaling.md)")
     if cfg.threads > 0:
         torch.set_num_threads(cfg.threads)
     device = pick_device(cfg.device)
