@@ -29,12 +29,17 @@ from agents.registry import load_policy
 
 
 def policy_algorithm(spec: str) -> str:
-    """The algorithm a policy spec belongs to: the scripted team's name, ``mappo`` for a
-    shipped ``mappo:TASK``, a zoo member's own name (each member is its own style), or a
-    checkpoint's ``algo``-``network`` (``mappo-entity``...)."""
+    """The algorithm a policy spec belongs to: the scripted team's name, a zoo member's
+    own name (each member is its own style), or a checkpoint's ``algo``-``network``
+    (``mappo-mlp``, ``mappo-entity``, ``bc-mlp``...), shipped ones (``mappo:TASK``)
+    included, so a shipped seed and the other seeds of its row count as one algorithm."""
+    from agents.registry import PRETRAINED_ALGOS, pretrained_path
+
     names = {"heuristic": "coordinated", "heuristic_solo": "per_hero"}
     if spec.startswith("zoo:"):
         return spec
+    if spec.partition(":")[0] in PRETRAINED_ALGOS and not spec.endswith((".pt", ".zip")):
+        spec = str(pretrained_path(spec))
     if spec in names or ":" not in spec and not spec.endswith((".pt", ".zip")):
         return names.get(spec, spec)
     if spec.endswith(".zip"):

@@ -93,7 +93,9 @@ def test_crossplay_on_a_task_plays_every_ordered_assignment():
     assert sorted(r.wins) == [(0, 0), (0, 1), (1, 0), (1, 1)]
     assert r.algorithms == ["coordinated", "random"]
     assert r.wins[1, 1] == 0  # random play never wins
-    assert policy_algorithm("mappo:duo") == "mappo"
+    # a shipped seed is its checkpoint's algorithm and network, like its row's other seeds
+    assert policy_algorithm("mappo:duo") == "mappo-mlp"
+    assert policy_algorithm("bc:duo") == "bc-mlp"
     # each zoo member is its own algorithm in the SP-XP gap, not one "zoo" lump
     assert policy_algorithm("zoo:rusher") != policy_algorithm("zoo:cautious")
 
