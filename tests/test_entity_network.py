@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import torch
+from ppo_helpers import train_play_resume
 
 from agents.networks import build_actor
 from agents.networks import entities as E
@@ -191,22 +192,8 @@ def test_maskable_ppo_with_the_entity_extractor_trains_loads_and_resumes(tmp_pat
     """MaskablePPO ``--network entity``: the entity encoders as SB3's features extractor;
     the .zip records the network as plain data, so it loads (nothing unpickled), plays
     legal actions and resumes."""
-    from agents.cli import train_ppo
     from agents.networks.sb3 import EntityFeatures
 
-    run = tmp_path / "ppo"
-    args = ["--run-dir", str(run), "--total-steps", "256", "--num-envs", "16",
-            "--n-steps", "8", "--batch-size", "64", "--n-epochs", "1", "--hidden", "32",
-            "--network", "entity", "--entity-dim", "8", "--eval-every", "256",
-            "--eval-games", "2", "--checkpoint-every", "256", "--progress", "false",
-            "--tensorboard", "false"]
-    train_ppo.main(args)
-    policy = load_policy(str(run / "final.zip"))
+    policy = train_play_resume(tmp_path, ["--hidden", "32", "--network", "entity",
+                                          "--entity-dim", "8"])
     assert isinstance(policy.model.policy.features_extractor, EntityFeatures)
-    env = vector_env(4, seed=0, global_state=False)
-    obs, _ = env.reset()
-    a = policy.act(obs["observation"], obs["action_mask"], obs["agent"])
-    assert obs["action_mask"][np.arange(4), a].all()
-    train_ppo.main(args + ["--resume", str(run / "final.zip"), "--run-dir",
-                           str(tmp_path / "resumed"), "--total-steps", "512"])
-    assert (tmp_path / "resumed" / "final.zip").exists()

@@ -8,9 +8,7 @@ import gymnasium as gym
 import numpy as np
 import pytest
 import torch
-
-from agents.registry import load_policy
-from hon_env import vector_env
+from ppo_helpers import train_play_resume
 
 
 def test_live_columns_give_the_full_layer():
@@ -29,26 +27,11 @@ def test_live_columns_give_the_full_layer():
 
 
 def test_live_input_ppo_trains_loads_and_resumes(tmp_path):
-    from agents.cli import train_ppo
     from agents.networks.sb3 import LiveInputFeatures
 
-    run = tmp_path / "ppo"
-    args = ["--run-dir", str(run), "--total-steps", "256", "--num-envs", "16",
-            "--n-steps", "8", "--batch-size", "64", "--n-epochs", "1", "--hidden", "32", "16",
-            "--live-input", "true", "--pretrain-steps", "0", "--eval-every", "256",
-            "--eval-games", "2", "--checkpoint-every", "256", "--progress", "false",
-            "--tensorboard", "false"]
-    train_ppo.main(args)
-    policy = load_policy(str(run / "final.zip"))
+    policy = train_play_resume(tmp_path, ["--hidden", "32", "16", "--live-input", "true"])
     assert isinstance(policy.model.policy.features_extractor, LiveInputFeatures)
     assert policy.model.policy.features_extractor.first.out_features == 32
-    env = vector_env(4, seed=0, global_state=False)
-    obs, _ = env.reset()
-    a = policy.act(obs["observation"], obs["action_mask"], obs["agent"])
-    assert obs["action_mask"][np.arange(4), a].all()
-    train_ppo.main(args + ["--resume", str(run / "final.zip"), "--run-dir",
-                           str(tmp_path / "resumed"), "--total-steps", "512"])
-    assert (tmp_path / "resumed" / "final.zip").exists()
 
 
 def test_live_input_needs_the_mlp():
