@@ -48,6 +48,14 @@ def main(argv: list[str] | None = None) -> None:
         if args.algo is not None:
             rest = ["--algo", algo, *rest]
     trainer.main(rest, prog=f"hon-train --algo {algo}")
+    if int(os.environ.get("WORLD_SIZE", "1")) > 1:
+        # A torchrun rank leaves without the interpreter's teardown: worker threads of the
+        # OpenMP and gloo runtimes torn down at exit can abort a rank ("terminate called
+        # without an active exception") after its run is complete and saved, and torchrun
+        # then reports the finished run as failed. Files are closed by now.
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(0)
 
 
 if __name__ == "__main__":

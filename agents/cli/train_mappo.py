@@ -277,9 +277,9 @@ def train(cfg: Config) -> dict[str, float]:
     global_step = learner.resume(cfg.resume) if cfg.resume else 0
     # resumed runs continue with fresh episodes: seeds move on with the step count; each
     # rank plays its own span of seeds
-    seed = cfg.seed * 1_000_003 + global_step + ranks.rank * seed_span(cfg)
-    games, league, eval_opponent = training_setup(
-        cfg, seed - global_step - ranks.rank * seed_span(cfg), str(device), ranks)
+    first = cfg.seed * 1_000_003
+    seed = first + global_step + ranks.rank * seed_span(cfg)
+    games, league, eval_opponent = training_setup(cfg, first, str(device), ranks)
     # the learner trains every row on one reward per side; the Fame variant's fame and rank
     # modes give each hero its own, which this trainer does not learn from
     require_team_reward(games.scenario, "hon-train (MAPPO/IPPO)")
