@@ -89,6 +89,18 @@ def test_bad_sources_are_named(tmp_path):
         transitions([])
 
 
+def test_a_replay_the_engine_refuses_is_named(replays, tmp_path):
+    import json
+
+    folder, _ = replays
+    data = json.loads((folder / "game3.json").read_text())
+    data["actions"][5] = 10**6  # no such action
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data))
+    with pytest.raises(ValueError, match="bad.json: the engine refuses action 5"):
+        replay_episodes([bad])
+
+
 def test_heldout_episodes_are_whole_games(replays):
     folder, _ = replays
     data = transitions(replay_episodes([folder]))

@@ -102,20 +102,26 @@ def replay_episodes(paths: Iterable[str | Path], players: Sequence[str] | None =
     """Replays played again into episode dicts (``transitions`` reads them): every
     decision's observation and legal mask from the engine, the action and seat from the
     replay. With ``players``, only the decisions of seats whose recorded player is one of
-    them are kept (``keep``), e.g. ``("human",)``. A replay the engine disagrees with
-    raises ``hon_env.replay.ReplayMismatch`` naming it."""
+    them are kept (``keep``), e.g. ``("human",)``. A replay whose action the engine
+    refuses (another engine version, an edited file) is a ``ValueError`` naming the file
+    and the action's index."""
     from hon_env.replay import Replay
 
     episodes = []
     for path in replay_files(paths):
         replay = Replay.load(path)
         obs, masks, seats, actions = [], [], [], []
-        for game, action in replay.positions():
-            obs.append(np.array(game.observation(), np.float32))  # the game moves on in place
-            masks.append(np.array(game.legal_mask(), np.int8))
-            if action is not None:
-                seats.append(game.current_seat)
-                actions.append(action)
+        try:
+            for game, action in replay.positions():
+                obs.append(np.array(game.observation(), np.float32))  # moves on in place
+                masks.append(np.array(game.legal_mask(), np.int8))
+                if action is not None:
+                    seats.append(game.current_seat)
+                    actions.append(action)
+        except (ValueError, TypeError, RuntimeError) as exc:
+            # the generator applies an action after yielding it: the last one listed
+            raise ValueError(f"{path}: the engine refuses action {max(len(actions) - 1, 0)} "
+                             f"of the replay: {exc}") from exc
         seats_arr = np.asarray(seats, np.int8)
         keep = np.ones(len(actions), bool)
         if players is not None:
