@@ -35,7 +35,8 @@ def main(argv: list[str] | None = None) -> None:
                         "cluster (default: mappo)")
     args, rest = p.parse_known_args(argv)
     algo = args.algo or "mappo"
-    if int(os.environ.get("WORLD_SIZE", "1")) > 1 and algo in ("ppo", "rllib"):
+    from agents.training.distributed import under_torchrun
+    if under_torchrun() and algo in ("ppo", "rllib"):
         # each process would train a run of its own into the same folder
         p.error(f"--algo {algo} does not run under torchrun (data-parallel training is "
                 "MAPPO and IPPO's; RLlib scales with Ray: docs/scaling.md)")
@@ -48,7 +49,7 @@ def main(argv: list[str] | None = None) -> None:
         if args.algo is not None:
             rest = ["--algo", algo, *rest]
     trainer.main(rest, prog=f"hon-train --algo {algo}")
-    if int(os.environ.get("WORLD_SIZE", "1")) > 1:
+    if under_torchrun():
         # A torchrun rank leaves without the interpreter's teardown: worker threads of the
         # OpenMP and gloo runtimes torn down at exit can abort a rank ("terminate called
         # without an active exception") after its run is complete and saved, and torchrun

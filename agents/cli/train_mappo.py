@@ -87,7 +87,7 @@ from agents.training.baselines import (
     villain_eval_summary,
 )
 from agents.training.config import RunConfig, parse_config
-from agents.training.distributed import Ranks
+from agents.training.distributed import Ranks, is_main_process
 from agents.training.games import RunGames, run_games
 from agents.training.league import HEROES, SIDES, VILLAIN, League, load_opponent
 from agents.training.logger import RunLogger, checkpoint_path
@@ -361,7 +361,7 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> None:
     cfg = parse_config(Config, argv, DEFAULT_CONFIG, description=__doc__.split("\n")[0],
                        prog=prog)
     row = train(cfg)
-    if int(os.environ.get("RANK", "0")) != 0:
+    if not is_main_process():
         return  # rank 0 of a torchrun run reports it
     if cfg.side == HEROES:
         print_result(row, cfg.eval_games, cfg.run_dir)

@@ -53,6 +53,7 @@ from agents.cli.train_mappo import Config as MappoConfig
 from agents.cli.train_mappo import side_shaping
 from agents.training.baselines import EVAL_SEED, VillainEvaluator, villain_eval_summary
 from agents.training.config import parse_config
+from agents.training.distributed import under_torchrun
 from agents.training.league import HEROES, VILLAIN, League, load_opponent
 from agents.training.logger import RunLogger
 from agents.training.mappo import MappoLearner, Rollout, pick_device, train_step
@@ -142,7 +143,7 @@ class Side:
 def train(cfg: Config) -> list[dict[str, float]]:
     """Run the iterations; returns the evaluation rows."""
     cfg.check()
-    if int(os.environ.get("WORLD_SIZE", "1")) > 1:
+    if under_torchrun():
         # each process would run the whole schedule into the same folder
         raise ValueError("self-play does not run under torchrun: data-parallel training is "
                          "hon-train's (MAPPO and IPPO, docs/scaling.md)")

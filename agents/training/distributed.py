@@ -32,6 +32,16 @@ import torch.distributed as dist
 from torch import nn
 
 
+def under_torchrun() -> bool:
+    """Is this process one rank of several (``torchrun`` set ``WORLD_SIZE`` above 1)?"""
+    return int(os.environ.get("WORLD_SIZE", "1")) > 1
+
+
+def is_main_process() -> bool:
+    """Rank 0, or a plain run: the process that reports."""
+    return int(os.environ.get("RANK", "0")) == 0
+
+
 @dataclass(frozen=True)
 class Ranks:
     """This process's place among the training processes (1 rank: a plain run)."""
@@ -55,9 +65,9 @@ class Ranks:
         """The ranks ``torchrun`` describes in the environment (one rank when it does not),
         the process group joined. ``device``: the trainer's device choice (``auto``,
         ``cpu``, ``cuda``...), which picks the backend."""
-        world = int(os.environ.get("WORLD_SIZE", "1"))
-        if world <= 1:
+        if not under_torchrun():
             return cls()
+        world = int(os.environ["WORLD_SIZE"])
         ranks = cls(int(os.environ["RANK"]), world, int(os.environ.get("LOCAL_RANK", "0")),
                     int(os.environ.get("LOCAL_WORLD_SIZE", str(world))))
         cuda = device != "cpu" and torch.cuda.is_available()
@@ -109,9 +119,9 @@ class Ranks:
         dist.all_reduce(flat)
         flat /= self.world
         offset = 0
-        for p in params:
+        for p in params:  # views into the reduced buffer, a fresh tensor: nothing to copy
             n = p.numel()
-            p.grad = flat[offset:offset + n].view_as(p).clone()
+            p.grad = flat[offset:offset + n].view_as(p)
             offset += n
 
     def check_in_sync(self, module: nn.Module) -> None:
