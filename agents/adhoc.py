@@ -364,8 +364,8 @@ class AdhocEvaluator:
                               purpose="train", seed=self.seed)
 
     def row(self, policy: Policy) -> dict[str, float]:
-        from agents.coordinated import CoordinatedPolicy
         from agents.random_agent import RandomPolicy
+        from agents.scripted import CoordinatedPolicy
 
         if not self._baselines:
             self._baselines = {"heuristic": self.run(CoordinatedPolicy()),

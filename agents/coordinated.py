@@ -33,120 +33,29 @@ deterministic and every action it returns is legal under the mask.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
-from agents.heuristic import (
-    BIG,
-    FINISH_BONUS,
+from agents.heuristic import in_reach, reach_cost
+from agents.target_weights import (
     KIND_ATTACK,
     KIND_SOLVE,
-    ScriptedTeamPolicy,
-    attack_weight,
-    decide,
-    first_legal,
-    free_action,
-    go_to,
-    health_left,
-    in_reach,
+    co_attack_weight,
     left_to_finish,
-    owned_by,
-    reach_cost,
-    roll_action,
     solve_weight,
-    space_value,
-    support_card,
-    toward,
 )
 from hon_env.content import tables as TB
 from hon_env.core import layout as L
 from hon_env.core.facing import may_affect, vil_col, villain_active
 from hon_env.core.geometry import FAR, bystander_at, captives, panel_of_space
 from hon_env.core.masks import yield_target
-from hon_env.core.queries import (
-    enemy_in_space,
-    enemy_inflict,
-    hero_health,
-    is_enemy_card,
-    move_bonus,
-    nem_in_play,
-)
+from hon_env.core.queries import is_enemy_card, move_bonus, nem_in_play
 
-MINION_THREAT = 2  # a minion in the villain's panel: it brings the villain's advance nearer
-PROTECT_BONUS = 3  # an enemy in a wounded teammate's threat area
-WOUNDED_LEFT = 2  # health left at or below which a hero counts as wounded
 ONE_HERO_WORK = 3  # damage or justice one hero can be counted on for in a turn
 TAKEN_DIVISOR = 4  # a goal other heroes already cover weighs this much less
 MAX_GOALS = 96
 T_BYSTANDER = -1  # goal code: a bystander token on the map (walking through rescues it)
 # goal rows: (space, inside, target, kind)
 G_SP, G_IN, G_T, G_KIND = 0, 1, 2, 3
-
-
-# --- what matters to the team ------------------------------------------------------------
-
-@njit(cache=True)
-def villain_panel(s, b, T):
-    """The scheme panel the villain stands in or schemes from, or 0 off the panels."""
-    loc = s[b, L.VIL_LOC]
-    return panel_of_space(T, loc) if loc >= 0 else 0
-
-
-@njit(cache=True)
-def wounded(s, b, T, o):
-    """Is hero ``o`` wounded (at most WOUNDED_LEFT or half their health left)?"""
-    if s[b, L.HLOC + o] < 0:
-        return False
-    left = health_left(s, b, T, o)
-    return left <= WOUNDED_LEFT or 2 * left <= hero_health(s, b, T, o)
-
-
-@njit(cache=True)
-def protect_bonus(s, b, T, t, h):
-    """Extra weight of enemy ``t`` for hero ``h`` when it threatens a wounded teammate."""
-    n = T.cfg[TB.CFG_N_HEROES]
-    for o in range(n):
-        if o != h and owned_by(s, b, t, o) and wounded(s, b, T, o):
-            return PROTECT_BONUS
-    return 0
-
-
-@njit(cache=True)
-def co_attack_weight(s, b, T, t, h, sp):
-    """How much hero ``h`` wants to damage target ``t`` (a minion: one in space ``sp``)."""
-    if t == L.T_MINION:
-        p = panel_of_space(T, sp) if sp >= 0 else 0
-        return MINION_THREAT if p > 0 and p == villain_panel(s, b, T) else 1
-    return attack_weight(s, b, T, t, h) + protect_bonus(s, b, T, t, h)
-
-
-@njit(cache=True)
-def co_solve_weight(s, b, T, t, h):
-    """How much hero ``h`` wants to place justice on problem ``t``."""
-    return solve_weight(s, b, T, t, h)
-
-
-@njit(cache=True)
-def co_space_value(s, b, T, h, sp, kind):
-    """Total team weight of what hero ``h`` could attack (1) or solve (2) in ``sp`` now:
-    the per-hero value plus the enemies that threaten wounded teammates."""
-    v = space_value(s, b, T, h, sp, kind)
-    if kind == KIND_ATTACK:
-        for t in range(L.N_TARGETS):
-            if t != L.T_MINION and may_affect(s, b, T, h, t) and enemy_in_space(s, b, T, t, sp):
-                v += protect_bonus(s, b, T, t, h)
-    return v
-
-
-@njit(cache=True)
-def co_best_space(s, b, T, h, mask, base, kind):
-    """Legal ``base + sp`` whose space holds the most team weight, and that weight."""
-    best_a, best_v = -1, 0
-    for sp in range(T.cfg[TB.CFG_N_SPACES]):
-        if mask[base + sp]:
-            v = co_space_value(s, b, T, h, sp, kind)
-            if best_a < 0 or v > best_v:
-                best_a, best_v = base + sp, v
-    return best_a, best_v
 
 
 # --- goals, shared out --------------------------------------------------------------------
@@ -230,10 +139,10 @@ def goal_weight(s, b, T, g, j, h):
     if t == T_BYSTANDER:
         return 2
     if t == L.T_CAPTURED:
-        return co_solve_weight(s, b, T, t, h) * captives(s, b, T, panel_of_space(T, sp))
+        return solve_weight(s, b, T, t, h) * captives(s, b, T, panel_of_space(T, sp))
     if kind == KIND_ATTACK:
         return co_attack_weight(s, b, T, t, h, sp)
-    return co_solve_weight(s, b, T, t, h)
+    return solve_weight(s, b, T, t, h)
 
 
 @njit(cache=True)
@@ -301,7 +210,7 @@ def team_goal(s, b, T, h):
     return -1, 0
 
 
-# --- decisions --------------------------------------------------------------------------
+# --- the initiative --------------------------------------------------------------------------
 
 @njit(cache=True)
 def should_yield(s, b, T, h, mask):
@@ -316,116 +225,3 @@ def should_yield(s, b, T, h, mask):
         return False
     goal, inside = team_goal(s, b, T, o)
     return goal >= 0 and in_reach(s, b, T, o, goal, inside)
-
-
-@njit(cache=True)
-def co_decide_main(s, b, T, h, mask):
-    """The per-hero menu with team weights, shared-out goals and initiative hand-over."""
-    a = free_action(s, b, T, mask)
-    if a >= 0:
-        return a
-    atk_a, atk_v = co_best_space(s, b, T, h, mask, L.A_ATTACK, KIND_ATTACK)
-    slv_a, slv_v = co_best_space(s, b, T, h, mask, L.A_SOLVE, KIND_SOLVE)
-    a = roll_action(s, b, T, h, mask, atk_a, atk_v, slv_a, slv_v)
-    if a >= 0:
-        return a
-    if s[b, L.HACTIONS + h] == 0:
-        return L.A_PASS
-    if should_yield(s, b, T, h, mask):
-        return L.A_PASS
-    a = support_card(T, h, mask)
-    if a >= 0:
-        return a
-    goal, inside = team_goal(s, b, T, h)
-    a = go_to(s, b, T, h, mask, goal, inside)
-    if a >= 0:
-        return a
-    if mask[L.A_DRAW]:
-        return L.A_DRAW
-    return first_legal(mask)
-
-
-@njit(cache=True)
-def co_assign(s, b, T, h, mask):
-    """Where the next success goes: the heaviest target by team weight, finishing first."""
-    kind = s[b, L.ROLL_KIND]
-    succ = s[b, L.ROLL_SUCC]
-    sp = s[b, L.ROLL_SPACE]
-    best_a, best_v = -1, -BIG
-    for t in range(L.N_TARGETS):
-        if not mask[L.target_action(t)]:
-            continue
-        if kind == KIND_ATTACK:
-            w = co_attack_weight(s, b, T, t, h, sp)
-        else:
-            w = co_solve_weight(s, b, T, t, h)
-        if left_to_finish(s, b, T, t, kind) <= succ:
-            w += FINISH_BONUS
-        if w > best_v:
-            best_a, best_v = L.target_action(t), w
-    return best_a
-
-
-@njit(cache=True)
-def co_pick_target(s, b, T, h, mask):
-    """Damage/justice from an effect goes to the heaviest target by team weight;
-    exhausting a threat card stops the enemy that inflicts most."""
-    kind = s[b, L.DEC_A]
-    best_a, best_v = -1, -BIG
-    for t in range(L.N_TARGETS):
-        if not mask[L.target_action(t)]:
-            continue
-        if kind == 0:
-            w = co_attack_weight(s, b, T, t, h, -1)
-        elif kind == 1:
-            w = co_solve_weight(s, b, T, t, h)
-        else:
-            w = enemy_inflict(s, b, T, t) if is_enemy_card(s, b, T, t) else 0
-        if w > best_v:
-            best_a, best_v = L.target_action(t), w
-    return best_a
-
-
-@njit(cache=True)
-def co_decide(s, b, T, mask):
-    """The coordinated team's action for game ``b`` (reads the state row and ``mask``)."""
-    kind = s[b, L.DEC_KIND]
-    h = s[b, L.DEC_HERO]
-    if kind == L.D_MAIN:
-        return co_decide_main(s, b, T, h, mask)
-    if kind == L.D_MOVE or (kind == L.D_PLACE and s[b, L.DEC_B] != 1):
-        goal, inside = team_goal(s, b, T, h)
-        if goal >= 0:
-            a = toward(s, b, T, h, mask, L.A_SPACE, goal, inside, kind == L.D_MOVE)
-            if a >= 0:
-                return a
-        return L.A_PASS if mask[L.A_PASS] else first_legal(mask)
-    if kind == L.D_ATTACK_SPACE:
-        return co_best_space(s, b, T, h, mask, L.A_ATTACK, KIND_ATTACK)[0]
-    if kind == L.D_SOLVE_SPACE:
-        return co_best_space(s, b, T, h, mask, L.A_SOLVE, KIND_SOLVE)[0]
-    if kind == L.D_ASSIGN:
-        return co_assign(s, b, T, h, mask)
-    if kind == L.D_PICK_TARGET:
-        return co_pick_target(s, b, T, h, mask)
-    return decide(s, b, T, mask)
-
-
-@njit(cache=True, parallel=True)
-def coordinated_actions(state, tabs, masks, out):
-    """Coordinated actions for every game: reads ``state`` [B, STATE_LEN], the scenario
-    tables ``tabs`` (record array: game b plays row ``state[b, TEAM]``) and ``masks``
-    [B, N_ACTIONS]; writes ``out`` [B]."""
-    for b in prange(state.shape[0]):
-        a = co_decide(state, b, tabs[state[b, L.TEAM]], masks[b])
-        out[b] = a if a >= 0 and masks[b, a] else first_legal(masks[b])
-
-
-class CoordinatedPolicy(ScriptedTeamPolicy):
-    """The coordinated scripted team as a ``Policy`` (``load_policy("heuristic")``)."""
-
-    name = "heuristic"
-
-    def _actions(self, state: np.ndarray, tabs: np.ndarray, masks: np.ndarray,
-                 out: np.ndarray) -> None:
-        coordinated_actions(state, tabs, masks, out)

@@ -1,5 +1,9 @@
-"""A scripted hero team: hand-written priorities over the public game state, every hero
-on its own (``heuristic_solo``; ``agents.coordinated`` plays these rules as a team).
+"""The per-hero scripted team's rules: hand-written priorities over the public game state,
+every hero on its own (``heuristic_solo``). The pieces every scripted style shares live
+here (the steps of the menu, the decisions every style answers alike, the per-hero goal);
+the weights are ``agents.target_weights``'s, and ``agents.scripted`` runs the one menu
+for the per-hero, coordinated (``agents.coordinated``) and glory-seeking (``agents.glory``)
+styles.
 
 The strategy, decision by decision (every hero runs the same rules):
 
@@ -37,34 +41,32 @@ areas and the deciding hero's hand; never deck orders or the random generator.
 
 from __future__ import annotations
 
-import numpy as np
-from numba import njit, prange
+from numba import njit
 
-from agents.policy import check_engine
+from agents.target_weights import (
+    BIG,
+    KIND_ATTACK,
+    KIND_SOLVE,
+    attack_weight,
+    health_left,
+    solve_weight,
+)
 from hon_env.content import ops
 from hon_env.content import tables as TB
 from hon_env.core import layout as L
-from hon_env.core.facing import blindside, card_villain, facing_count, may_affect
+from hon_env.core.facing import blindside, card_villain, facing_count
 from hon_env.core.geometry import FAR, bystander_at, captives, panel_of_space
 from hon_env.core.queries import (
-    enemy_health,
-    enemy_in_space,
     enemy_inflict,
     hero_health,
     is_enemy_card,
     move_bonus,
     nem_in_play,
-    problem_danger,
-    problem_in_space,
     target_space,
 )
 from hon_env.core.zones import hand_size
 
-KIND_ATTACK, KIND_SOLVE = 1, 2
-FINISH_BONUS = 3  # a success that finishes a target is worth this much more
 FEAT_ROLL_MIN = 6  # weight that justifies discarding a card for an extra roll
-CRISIS_WEIGHT = 4  # a crisis card with a danger value: its Crisis effect hits at every crisis
-BIG = 1 << 20
 
 
 # --- what a card does -----------------------------------------------------------------
@@ -89,115 +91,6 @@ def prog_kinds(T, pid):
 
 
 # --- weights ----------------------------------------------------------------------------
-
-@njit(cache=True)
-def owned_by(s, b, t, h):
-    """Is target ``t`` a card in hero ``h``'s threat area?"""
-    if L.is_vcard_target(t):
-        return s[b, L.VOWNER + L.vcard_of(t)] == h
-    if t == L.T_VILLAIN:
-        return s[b, L.VIL_OWNER] == h
-    if t == L.T_VILLAIN2:
-        return s[b, L.VIL2_OWNER] == h
-    if t < L.T_VILLAIN:
-        return s[b, L.IOWNER + t - L.T_I0] == h
-    if t < L.T_MINION:
-        return s[b, L.NEM_OWNER + t - L.T_NEM0] == h
-    return False
-
-
-@njit(cache=True)
-def attack_weight(s, b, T, t, h):
-    """How much hero ``h`` wants to damage enemy target ``t``."""
-    if t == L.T_MINION:
-        return 1
-    if L.is_villain_target(t):
-        w = 10
-    elif t > L.T_VILLAIN and not L.is_vcard_target(t):
-        w = 6  # a nemesis: the villain cannot fall while one stands
-    else:
-        w = 3 + enemy_inflict(s, b, T, t)
-    if owned_by(s, b, t, h):
-        w += 2
-    return w
-
-
-@njit(cache=True)
-def solve_weight(s, b, T, t, h):
-    """How much hero ``h`` wants to place justice on problem target ``t``."""
-    if L.is_villain_target(t):
-        return 10
-    if t == L.T_CAPTURED:
-        return 2
-    w = 3
-    if L.is_vcard_target(t):
-        pass
-    elif t >= L.T_CRISIS0:
-        return CRISIS_WEIGHT
-    elif t > L.T_VILLAIN:
-        w = 6  # a nemesis Scheme side holds a hidden token, like a Scheme card
-    elif t >= L.T_I0:
-        i = t - L.T_I0
-        if T.icard[i, TB.IC_TYPE] == TB.IT_SCHEME and s[b, L.ISIDE + i] == 0:
-            w = 6
-        elif T.icard[i, TB.IC_TYPE] == TB.IT_ISSUE:
-            w = 4
-    if owned_by(s, b, t, h):
-        w += 2
-    return w
-
-
-@njit(cache=True)
-def left_to_finish(s, b, T, t, kind):
-    """Damage (kind 1) or justice (kind 2) still needed to overcome target ``t``."""
-    n = T.cfg[TB.CFG_N_HEROES]
-    if t == L.T_MINION or t == L.T_CAPTURED:
-        return 1
-    if kind == KIND_ATTACK:
-        if L.is_villain_target(t):
-            return BIG  # the villain's health is large; never a quick finish
-        hp = enemy_health(s, b, T, t, n)
-        if L.is_vcard_target(t):
-            dmg = s[b, L.VDMG + L.vcard_of(t)]
-        elif t < L.T_VILLAIN:
-            dmg = s[b, L.IDMG + t - L.T_I0]
-        else:
-            dmg = s[b, L.NEM_DMG + t - L.T_NEM0]
-        return BIG if hp == TB.DASH else hp - dmg
-    if L.is_villain_target(t):
-        return BIG
-    danger = problem_danger(s, b, T, t, n)
-    if L.is_vcard_target(t):
-        just = s[b, L.VJUST + L.vcard_of(t)]
-    elif t >= L.T_CRISIS0:
-        just = s[b, L.CRISIS_JUST + t - L.T_CRISIS0]
-    elif t < L.T_VILLAIN:
-        just = s[b, L.IJUST + t - L.T_I0]
-    else:
-        just = s[b, L.NEM_JUST + t - L.T_NEM0]
-    return BIG if danger == TB.DASH else danger - just
-
-
-@njit(cache=True)
-def space_value(s, b, T, h, sp, kind):
-    """Total weight of what hero ``h`` could attack (1) or solve (2) in space ``sp`` now."""
-    v = 0
-    for t in range(L.N_TARGETS):
-        if not may_affect(s, b, T, h, t):  # the other villain's (Two Fronts)
-            continue
-        if kind == KIND_ATTACK:
-            if enemy_in_space(s, b, T, t, sp):
-                v += attack_weight(s, b, T, t, h)
-        elif problem_in_space(s, b, T, t, sp, h):
-            w = solve_weight(s, b, T, t, h)
-            if t == L.T_CAPTURED:
-                w *= captives(s, b, T, panel_of_space(T, sp))
-            v += w
-    p = panel_of_space(T, sp)
-    if kind == KIND_ATTACK and p > 0 and s[b, L.MINIONS + p] > 1:
-        v += s[b, L.MINIONS + p] - 1  # every minion of the panel is a target
-    return v
-
 
 # --- goals ------------------------------------------------------------------------------
 
@@ -288,18 +181,6 @@ def goal_of(s, b, T, h):
 # --- decisions --------------------------------------------------------------------------
 
 @njit(cache=True)
-def best_space(s, b, T, h, mask, base, kind):
-    """Legal action ``base + sp`` whose space holds the most weight, and that weight."""
-    best_a, best_v = -1, 0
-    for sp in range(T.cfg[TB.CFG_N_SPACES]):
-        if mask[base + sp]:
-            v = space_value(s, b, T, h, sp, kind)
-            if best_a < 0 or v > best_v:
-                best_a, best_v = base + sp, v
-    return best_a, best_v
-
-
-@njit(cache=True)
 def toward(s, b, T, h, mask, base, goal, inside, allow_stay):
     """Legal ``base + sp`` that brings hero ``h`` nearest its goal.
 
@@ -329,12 +210,6 @@ def in_reach(s, b, T, h, goal, inside):
     if here < 0 or goal < 0:
         return False
     return here == goal if inside else T.dist[here, goal] <= 1
-
-
-@njit(cache=True)
-def health_left(s, b, T, h):
-    """Damage hero ``h`` can still take before being defeated (current side's health)."""
-    return hero_health(s, b, T, h) - s[b, L.HDMG + h]
 
 
 @njit(cache=True)
@@ -424,74 +299,12 @@ def go_to(s, b, T, h, mask, goal, inside):
 
 
 @njit(cache=True)
-def decide_main(s, b, T, h, mask):
-    """The hero-turn menu (see the module docstring for the order of preferences)."""
-    a = free_action(s, b, T, mask)
-    if a >= 0:
-        return a
-    atk_a, atk_v = best_space(s, b, T, h, mask, L.A_ATTACK, KIND_ATTACK)
-    slv_a, slv_v = best_space(s, b, T, h, mask, L.A_SOLVE, KIND_SOLVE)
-    a = roll_action(s, b, T, h, mask, atk_a, atk_v, slv_a, slv_v)
-    if a >= 0:
-        return a
-    if s[b, L.HACTIONS + h] == 0:
-        return L.A_PASS
-    a = support_card(T, h, mask)
-    if a >= 0:
-        return a
-    goal, inside = goal_of(s, b, T, h)
-    a = go_to(s, b, T, h, mask, goal, inside)
-    if a >= 0:
-        return a
-    if mask[L.A_DRAW]:
-        return L.A_DRAW
-    return first_legal(mask)
-
-
-@njit(cache=True)
 def first_legal(mask):
     """Lowest legal action of ``mask``, or -1 when none is legal."""
     for a in range(mask.shape[0]):
         if mask[a]:
             return a
     return -1
-
-
-@njit(cache=True)
-def decide_assign(s, b, T, h, mask):
-    """Where the next success goes: the heaviest target, finishing ones first."""
-    kind = s[b, L.ROLL_KIND]
-    succ = s[b, L.ROLL_SUCC]
-    best_a, best_v = -1, -BIG
-    for t in range(L.N_TARGETS):
-        if not mask[L.target_action(t)]:
-            continue
-        w = attack_weight(s, b, T, t, h) if kind == KIND_ATTACK else solve_weight(s, b, T, t, h)
-        if left_to_finish(s, b, T, t, kind) <= succ:
-            w += FINISH_BONUS
-        if w > best_v:
-            best_a, best_v = L.target_action(t), w
-    return best_a
-
-
-@njit(cache=True)
-def decide_pick_target(s, b, T, h, mask):
-    """Damage/justice from an effect goes to the heaviest target; exhausting a threat card
-    stops the enemy that inflicts most."""
-    kind = s[b, L.DEC_A]
-    best_a, best_v = -1, -BIG
-    for t in range(L.N_TARGETS):
-        if not mask[L.target_action(t)]:
-            continue
-        if kind == 0:
-            w = attack_weight(s, b, T, t, h)
-        elif kind == 1:
-            w = solve_weight(s, b, T, t, h)
-        else:
-            w = enemy_inflict(s, b, T, t) if is_enemy_card(s, b, T, t) else 0
-        if w > best_v:
-            best_a, best_v = L.target_action(t), w
-    return best_a
 
 
 @njit(cache=True)
@@ -551,29 +364,13 @@ def roll_is_heavy(s, b, T, h):
 
 
 @njit(cache=True)
-def decide(s, b, T, mask):
-    """The scripted team's action for game ``b`` (reads the state row and ``mask``)."""
+def shared_answer(s, b, T, h, mask):
+    """Hero ``h``'s answer to a decision every style answers alike: where the ally figure
+    goes, who takes a heal or an inflict, focus tokens, clue dice, Cunning, damage, which
+    villain to face, and anything else (the first legal answer)."""
     kind = s[b, L.DEC_KIND]
-    h = s[b, L.DEC_HERO]
-    if kind == L.D_MAIN:
-        return decide_main(s, b, T, h, mask)
     if kind == L.D_PLACE and s[b, L.DEC_B] == 1:
         return decide_ally_place(s, b, T, h, mask)
-    if kind == L.D_MOVE or kind == L.D_PLACE:
-        goal, inside = goal_of(s, b, T, h)
-        if goal >= 0:
-            a = toward(s, b, T, h, mask, L.A_SPACE, goal, inside, kind == L.D_MOVE)
-            if a >= 0:
-                return a
-        return L.A_PASS if mask[L.A_PASS] else first_legal(mask)
-    if kind == L.D_ATTACK_SPACE:
-        return best_space(s, b, T, h, mask, L.A_ATTACK, KIND_ATTACK)[0]
-    if kind == L.D_SOLVE_SPACE:
-        return best_space(s, b, T, h, mask, L.A_SOLVE, KIND_SOLVE)[0]
-    if kind == L.D_ASSIGN:
-        return decide_assign(s, b, T, h, mask)
-    if kind == L.D_PICK_TARGET:
-        return decide_pick_target(s, b, T, h, mask)
     if kind == L.D_PICK_HERO:
         return decide_pick_hero(s, b, T, h, mask)
     if kind == L.D_FOCUS_SPEND:
@@ -624,44 +421,3 @@ def decide(s, b, T, mask):
     if mask[L.A_PASS]:
         return L.A_PASS
     return first_legal(mask)
-
-
-@njit(cache=True, parallel=True)
-def heuristic_actions(state, tabs, masks, out):
-    """Scripted actions for every game: reads ``state`` [B, STATE_LEN], the scenario
-    tables ``tabs`` (record array: game b plays row ``state[b, TEAM]``) and ``masks``
-    [B, N_ACTIONS]; writes ``out`` [B]."""
-    for b in prange(state.shape[0]):
-        # indexed inside the loop: records do not cross prange
-        a = decide(state, b, tabs[state[b, L.TEAM]], masks[b])
-        out[b] = a if a >= 0 and masks[b, a] else first_legal(masks[b])
-
-
-class ScriptedTeamPolicy:
-    """A scripted team as a ``Policy``: a batched kernel over the engine view (state rows +
-    tables), which subclasses name in ``_actions``."""
-
-    name = "scripted"
-    needs_engine = True
-
-    def act(self, observations: np.ndarray, masks: np.ndarray, seats: np.ndarray,
-            engine=None) -> np.ndarray:
-        masks = np.ascontiguousarray(masks, np.int8)
-        state, tabs = check_engine(engine, masks.shape[0], type(self).__name__)
-        out = np.empty(masks.shape[0], np.int64)
-        self._actions(state, tabs, masks, out)
-        return out
-
-    def _actions(self, state: np.ndarray, tabs: np.ndarray, masks: np.ndarray,
-                 out: np.ndarray) -> None:
-        raise NotImplementedError
-
-
-class HeuristicPolicy(ScriptedTeamPolicy):
-    """The per-hero scripted team as a ``Policy`` (``load_policy("heuristic_solo")``)."""
-
-    name = "heuristic_solo"
-
-    def _actions(self, state: np.ndarray, tabs: np.ndarray, masks: np.ndarray,
-                 out: np.ndarray) -> None:
-        heuristic_actions(state, tabs, masks, out)

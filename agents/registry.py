@@ -19,11 +19,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agents.coordinated import CoordinatedPolicy
-from agents.glory import GloryTeamPolicy
-from agents.heuristic import HeuristicPolicy
 from agents.policy import Policy
 from agents.random_agent import RandomPolicy
+from agents.scripted import CoordinatedPolicy, GloryTeamPolicy, HeuristicPolicy
 
 BUILTIN = ("random", "heuristic", "heuristic_solo", "glory_one", "glory_all")
 PRETRAINED = Path(__file__).resolve().parent / "pretrained"

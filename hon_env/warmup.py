@@ -114,8 +114,7 @@ def warm_rollout_batch(sc: Scenario, out: Timings) -> None:
 def _warm_policy(sc: Scenario, out: Timings, name: str) -> None:
     """One scripted team's batched kernels, on a vector env's first observation (its
     ``reset`` kernel is loaded, or compiled untimed, first)."""
-    from agents import HeuristicPolicy
-    from agents.coordinated import CoordinatedPolicy
+    from agents.scripted import CoordinatedPolicy, HeuristicPolicy
 
     policy = HeuristicPolicy() if name == "heuristic" else CoordinatedPolicy()
     env = vector_env(2, seed=0, scenario=sc, observations=False)

@@ -27,8 +27,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from agents.coordinated import CoordinatedPolicy  # noqa: E402
 from agents.evaluation import evaluate  # noqa: E402
+from agents.scripted import CoordinatedPolicy  # noqa: E402
 from hon_env.content.procgen import GENERATOR_VERSION, Knobs, generated_scenario  # noqa: E402
 from hon_env.content.procgen.board import SIZES  # noqa: E402
 

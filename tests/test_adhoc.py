@@ -22,7 +22,7 @@ from agents.adhoc import (
     partner_index,
     partner_league,
 )
-from agents.coordinated import CoordinatedPolicy
+from agents.scripted import CoordinatedPolicy
 from agents.training.league import League
 from agents.zoo import list_members
 from hon_env import ContentError

@@ -10,11 +10,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agents.coordinated import CoordinatedPolicy
 from agents.crossplay import CrossPlayResult, crossplay, policy_algorithm
 from agents.evaluation import evaluate
 from agents.mixed import SeatPolicies
 from agents.random_agent import RandomPolicy
+from agents.scripted import CoordinatedPolicy
 from hon_env import vector_env
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -127,3 +127,40 @@ def test_heuristic_needs_the_engine(team):
     obs, _ = env.reset()
     with pytest.raises(ValueError, match="engine"):
         team().act(obs["observation"], obs["action_mask"], obs["agent"])
+
+
+def test_a_team_plays_one_style_per_seat():
+    """One menu, a style per seat: a team of the per-hero style in seat 0 and the
+    coordinated style elsewhere plays seat 0 as the per-hero team does and the other seats
+    as the coordinated team does, decision by decision."""
+    from agents.scripted import SOLO, TEAM, ScriptedTeamPolicy
+
+    mixed = ScriptedTeamPolicy([SOLO] + [TEAM] * 6)
+    solo, team = HeuristicPolicy(), CoordinatedPolicy()
+    env = vector_env(16, seed=3, heroes=["cipher", "tinkerbolt", "guerilla"],
+                     villain="refuser", issue="blackout_gala")
+    obs, _ = env.reset()
+    seen = set()
+    for _ in range(200):
+        args = (obs["observation"], obs["action_mask"], obs["agent"])
+        a = mixed.act(*args, engine=env.engine)
+        hero = env.engine[0][:, L.DEC_HERO]
+        want = np.where(hero == 0, solo.act(*args, engine=env.engine),
+                        team.act(*args, engine=env.engine))
+        np.testing.assert_array_equal(a, want)
+        seen.update(hero.tolist())
+        obs, *_ = env.step(a)
+    assert {0, 1, 2} <= seen
+
+
+def test_scripted_team_refuses_bad_styles():
+    """A style list of the wrong length, an unknown style or a glory seat outside the
+    table is an error, not a silent default."""
+    from agents.scripted import TEAM, GloryTeamPolicy, ScriptedTeamPolicy
+
+    with pytest.raises(ValueError, match="styles"):
+        ScriptedTeamPolicy([TEAM] * 3)
+    with pytest.raises(ValueError, match="styles"):
+        ScriptedTeamPolicy([TEAM] * 6 + [7])
+    with pytest.raises(ValueError, match="glory seats"):
+        GloryTeamPolicy([6])

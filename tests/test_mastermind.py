@@ -524,7 +524,7 @@ def test_villain_env_takes_the_hero_policy_as_an_object():
     """The env never imports the agents: a policy name, no policy or an object without
     ``act`` is refused, naming the call that makes the policy; the registered id resolves
     a name (default: the coordinated scripted team)."""
-    from agents.coordinated import CoordinatedPolicy
+    from agents.scripted import CoordinatedPolicy
 
     env = gymnasium.make(VILLAIN_ENV_ID)
     assert isinstance(env.unwrapped.hero_policy, CoordinatedPolicy)

@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.coordinated import CoordinatedPolicy
 from agents.evaluation import evaluate
+from agents.scripted import CoordinatedPolicy
 from hon_env import Game, load_scenario, vector_env
 from hon_env.content import ContentError
 from hon_env.content.cli import main as content_main

@@ -450,7 +450,7 @@ def test_random_play_with_allies_keeps_invariants(team):
 
 def test_scripted_team_plays_with_allies():
     """The scripted team answers every ally decision legally and uses its allies."""
-    from agents.heuristic import HeuristicPolicy
+    from agents.scripted import HeuristicPolicy
     from hon_env import vector_env
 
     env = vector_env(64, seed=0, heroes=["majesty", "stride"],

@@ -14,9 +14,9 @@ import numpy as np
 import pytest
 
 from agents.controls import FixedObservationPolicy
-from agents.coordinated import CoordinatedPolicy
 from agents.evaluation import evaluate
 from agents.random_agent import RandomPolicy
+from agents.scripted import CoordinatedPolicy
 from hon_env import N_ACTIONS, ContentError
 from hon_env.core.observe import OBS_DIM
 from hon_env.tasks import (

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.heuristic import HeuristicPolicy
+from agents.scripted import HeuristicPolicy
 from hon_env import Game, load_scenario, vector_env
 from hon_env.core import layout as L
 from hon_env.core.obs_features import read

@@ -48,7 +48,7 @@ from stable_baselines3.common.callbacks import BaseCallback, CallbackList
 from stable_baselines3.common.logger import configure
 
 from agents.checkpoints import require_file, sb3_safe_objects
-from agents.coordinated import CoordinatedPolicy
+from agents.scripted import CoordinatedPolicy
 from agents.networks import NETWORKS
 from agents.networks.sb3 import sb3_policy_kwargs
 from agents.trained import PpoPolicy

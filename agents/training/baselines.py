@@ -4,10 +4,10 @@ heroes' (``BaselineEvaluator``) and, in the Mastermind variant, a villain's
 
 from __future__ import annotations
 
-from agents.coordinated import CoordinatedPolicy
 from agents.evaluation import EvalResult, evaluate
 from agents.policy import Policy
 from agents.random_agent import RandomPolicy
+from agents.scripted import CoordinatedPolicy
 from agents.villains import TOP_CARD, ScriptedVillain
 from hon_env.content import Scenario
 

@@ -71,7 +71,7 @@ def teacher_for(side: str) -> Any:
     """The scripted policy a side imitates while kickstarting: the coordinated team for the
     heroes, the scripted villain for the villain."""
     if side == HEROES:
-        from agents.coordinated import CoordinatedPolicy
+        from agents.scripted import CoordinatedPolicy
 
         return CoordinatedPolicy()
     from agents.villains import ScriptedVillain

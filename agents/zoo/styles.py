@@ -39,8 +39,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from agents.coordinated import CoordinatedPolicy
 from agents.policy import Engine, check_engine
+from agents.scripted import CoordinatedPolicy
 from hon_env.content import ops
 from hon_env.content import tables as TB
 from hon_env.core import layout as L
