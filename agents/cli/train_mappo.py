@@ -70,7 +70,6 @@ import os
 # torch's OpenMP workers must not spin between calls: the engine's threads need the cores
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -86,11 +85,12 @@ from agents.training.baselines import (
     print_result,
     villain_eval_summary,
 )
-from agents.training.config import RunConfig, parse_config
+from agents.training.config import PpoFields, parse_config
 from agents.training.distributed import Ranks, is_main_process
 from agents.training.games import RunGames, run_games
 from agents.training.league import HEROES, SIDES, VILLAIN, League, load_opponent
-from agents.training.logger import RunLogger, checkpoint_path
+from agents.training.logger import RunLogger
+from agents.training.loop import train_loop
 from agents.training.mappo import MappoLearner, Rollout, pick_device, train_step
 from agents.villains import TOP_CARD
 from hon_env.content.loader import TRAIN_CONFIGS_DIR
@@ -102,7 +102,7 @@ ALGOS = ("mappo", "ippo")
 
 
 @dataclass
-class Config(RunConfig):
+class Config(PpoFields):
     run_dir: str = "runs/mappo"
     algo: str = "mappo"
     """mappo: the critic values the global state(); ippo: the critic values the deciding
@@ -115,23 +115,14 @@ class Config(RunConfig):
     num_steps: int = 32
     """rollout steps per update (batch = num_envs * num_steps decisions)"""
     lr: float = 5e-4
-    """Adam learning rate"""
     anneal_lr: bool = True
     """decay the learning rate linearly to 5% of lr over total_steps"""
-    gamma: float = 0.995
-    """discount factor"""
-    gae_lambda: float = 0.95
-    """lambda of generalized advantage estimation"""
     num_minibatches: int = 16
     """minibatches per update epoch"""
     update_epochs: int = 2
     """passes over each rollout batch"""
     clip_coef: float = 0.2
     """PPO ratio clipping range"""
-    ent_coef: float = 0.01
-    """weight of the entropy bonus (over legal actions)"""
-    vf_coef: float = 0.5
-    """weight of the value loss"""
     max_grad_norm: float = 0.5
     """gradient norm clip"""
     network: str = "mlp"
@@ -174,7 +165,7 @@ class Config(RunConfig):
     event (the game is then no longer zero-sum)"""
 
     def check(self) -> None:
-        self.check_positive("num_envs", "num_steps", "num_minibatches", "update_epochs")
+        self.check_ppo("num_envs", "num_steps", "num_minibatches", "update_epochs")
         if (self.num_envs * self.num_steps) % self.num_minibatches:
             raise ValueError("num_envs * num_steps must divide into num_minibatches")
         if self.algo not in ALGOS:
@@ -186,8 +177,6 @@ class Config(RunConfig):
                              f"{self.network!r}")
         if self.entity_dim < 1:
             raise ValueError(f"entity_dim must be positive, got {self.entity_dim}")
-        if not self.hidden or min(self.hidden) < 1:
-            raise ValueError(f"hidden must list positive layer sizes, got {self.hidden}")
         if self.critic_hidden and min(self.critic_hidden) < 1:
             raise ValueError("critic_hidden must list positive layer sizes (or none), got "
                              f"{self.critic_hidden}")
@@ -305,12 +294,7 @@ def train(cfg: Config) -> dict[str, float]:
     log = RunLogger(cfg.run_dir, cfg, cfg.total_steps, tensorboard=cfg.tensorboard,
                     progress=cfg.progress, start_step=global_step, quiet=not ranks.main)
     batch = cfg.num_envs * cfg.num_steps * ranks.world  # rows stepped per update, all ranks
-    next_eval = (global_step // cfg.eval_every + 1) * cfg.eval_every
-    next_ckpt = (global_step // cfg.checkpoint_every + 1) * cfg.checkpoint_every
-    last_eval: dict[str, float] = {}
-    start = time.perf_counter()
-    eval_s = 0.0  # evaluation time, left out of the steps/s figures
-    env_steps = timed_steps = updates = 0
+    env_steps = 0
     what = "" if league is None else f" against {', '.join(league.names)}"
     if task is not None:
         what = f" in seat {LEARNER_SEAT}, partners drawn per game from {', '.join(league.names)}"
@@ -320,33 +304,18 @@ def train(cfg: Config) -> dict[str, float]:
                        f"{cfg.total_steps:,}{what}: {cfg.num_envs} games x {cfg.num_steps} "
                        f"steps per update, device {device}"
                        + (f", {ranks.world} ranks" if ranks.active else ""))
-    while global_step < cfg.total_steps:
-        decisions, row = train_step(learner, roll, global_step, cfg.total_steps)
-        global_step += ranks.total(decisions, device)
+
+    def update(step: int) -> tuple[int, int, dict[str, float]]:
+        nonlocal env_steps
+        decisions, row = train_step(learner, roll, step, cfg.total_steps)
         env_steps += batch
-        timed_steps += batch
-        updates += 1
-        sps = timed_steps / (time.perf_counter() - start - eval_s)
-        row.update(steps_per_s=sps, env_steps=env_steps)
-        log.log("train", global_step, row)
-        log.progress(global_step, sps=sps, win=row["episode_win_rate"])
-        final = global_step >= cfg.total_steps
-        if global_step >= next_ckpt or final:
-            if ranks.main:
-                learner.save(checkpoint_path(cfg.run_dir, global_step, ".pt"), global_step)
-            next_ckpt += cfg.checkpoint_every
-        if global_step >= next_eval or final:
-            t_eval = time.perf_counter()
-            if ranks.main:  # the other ranks wait for it at the next average
-                last_eval = evaluator.row(learner.policy(greedy=True))
-                log.log("eval", global_step, last_eval)
-                log.phase("eval", f"step {global_step:,}: " + summary(last_eval))
-            next_eval += cfg.eval_every
-            eval_s += time.perf_counter() - t_eval
-        if updates == 1 and not final:
-            # the first update also compiles the engine and the scripted team (numba: minutes
-            # on a new machine), so steps/s is timed from the end of it
-            start, timed_steps, eval_s = time.perf_counter(), 0, 0.0
+        row["env_steps"] = env_steps
+        return step + ranks.total(decisions, device), batch, row
+
+    global_step, last_eval, sps = train_loop(
+        cfg, log, global_step, update, learner.save,
+        lambda: evaluator.row(learner.policy(greedy=True)), summary, suffix=".pt",
+        main=ranks.main)
     ranks.check_in_sync(learner.actor)
     ranks.check_in_sync(learner.critic)
     if ranks.main:

@@ -31,7 +31,6 @@ training, evaluation) prints a line.
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Callable
 
 # torch's OpenMP workers must not spin between calls: the engine's threads need the cores
@@ -48,14 +47,15 @@ from stable_baselines3.common.callbacks import BaseCallback, CallbackList
 from stable_baselines3.common.logger import configure
 
 from agents.checkpoints import require_file, sb3_safe_objects
-from agents.scripted import CoordinatedPolicy
 from agents.networks import NETWORKS
 from agents.networks.sb3 import sb3_policy_kwargs
+from agents.scripted import CoordinatedPolicy
 from agents.trained import PpoPolicy
 from agents.training.baselines import BaselineEvaluator, eval_summary, print_result
-from agents.training.config import RunConfig, parse_config
+from agents.training.config import PpoFields, parse_config
 from agents.training.games import run_games
 from agents.training.logger import RunLogger, checkpoint_path
+from agents.training.loop import Every, Throughput, log_eval
 from hon_env.content.loader import TRAIN_CONFIGS_DIR
 from hon_env.envs.sb3 import SB3VecEnv
 from hon_env.envs.vector import VectorEnv
@@ -66,7 +66,7 @@ PRETRAIN_SEED = 7_000_003  # added to the run's seed: cloned games differ from t
 
 
 @dataclass
-class Config(RunConfig):
+class Config(PpoFields):
     run_dir: str = "runs/ppo"
     num_envs: int = 256
     """games stepped together"""
@@ -76,18 +76,8 @@ class Config(RunConfig):
     """minibatch size"""
     n_epochs: int = 4
     """passes over each rollout batch"""
-    lr: float = 3e-4
-    """Adam learning rate"""
-    gamma: float = 0.995
-    """discount factor"""
-    gae_lambda: float = 0.95
-    """lambda of generalized advantage estimation"""
     clip_range: float = 0.2
     """PPO ratio clipping range"""
-    ent_coef: float = 0.01
-    """weight of the entropy bonus (over legal actions)"""
-    vf_coef: float = 0.5
-    """weight of the value loss"""
     network: str = "mlp"
     """mlp: SB3's MLP policy over the observation vector; entity: the entity network's
     encoders as SB3's features extractor (agents/networks/sb3.py) with linear heads"""
@@ -104,11 +94,9 @@ class Config(RunConfig):
     """passes of behaviour cloning over those decisions"""
 
     def check(self) -> None:
-        self.check_positive("num_envs", "n_steps", "batch_size", "n_epochs")
+        self.check_ppo("num_envs", "n_steps", "batch_size", "n_epochs")
         if self.pretrain_steps < 0:
             raise ValueError("pretrain_steps must be >= 0")
-        if not self.hidden or min(self.hidden) < 1:
-            raise ValueError(f"hidden must list positive layer sizes, got {self.hidden}")
         if self.network not in NETWORKS:
             raise ValueError(f"network must be one of {', '.join(NETWORKS)}, got "
                              f"{self.network!r}")
@@ -150,13 +138,13 @@ class TrainLogCallback(BaseCallback):
         self.log = log
         self.returns: list[float] = []
         self.outcomes: list[str] = []
-        self.start = time.perf_counter()
-        self.start_step = 0
-        self.excluded_s = 0.0  # evaluation time, left out of steps/s
+        self.timer = Throughput()  # evaluations pause it
+        self.counted = 0  # steps the timer has counted
         self.last_sps = float("nan")
 
     def _on_training_start(self) -> None:
-        self.start, self.start_step = time.perf_counter(), self.num_timesteps
+        self.timer.restart()
+        self.counted = self.num_timesteps
         self.model.after_train = self.write_row
 
     def _on_step(self) -> bool:
@@ -169,8 +157,9 @@ class TrainLogCallback(BaseCallback):
     def write_row(self) -> None:
         values = self.model.logger.name_to_value
         ended = len(self.outcomes)
-        elapsed = time.perf_counter() - self.start - self.excluded_s
         nan = float("nan")
+        self.last_sps = self.timer.count(self.num_timesteps - self.counted)
+        self.counted = self.num_timesteps
         row = {"episode_return": float(np.mean(self.returns)) if ended else nan,
                "episode_win_rate": self.outcomes.count("win") / ended if ended else nan,
                "episode_loss_rate": self.outcomes.count("loss") / ended if ended else nan,
@@ -181,10 +170,9 @@ class TrainLogCallback(BaseCallback):
                "approx_kl": values["train/approx_kl"],
                "clip_fraction": values["train/clip_fraction"],
                "lr": values["train/learning_rate"],
-               "steps_per_s": (self.num_timesteps - self.start_step) / max(elapsed, 1e-9)}
+               "steps_per_s": self.last_sps}
         self.log.log("train", self.num_timesteps, row)
         self.returns, self.outcomes = [], []
-        self.last_sps = row["steps_per_s"]
 
 
 class CheckpointEvery(BaseCallback):
@@ -193,18 +181,16 @@ class CheckpointEvery(BaseCallback):
     def __init__(self, run_dir: Path, every: int) -> None:
         super().__init__()
         self.run_dir = run_dir
-        self.every = every
-        self.next = every
+        self.every = Every(every)
 
     def _on_training_start(self) -> None:
-        self.next = (self.num_timesteps // self.every + 1) * self.every
+        self.every = Every(self.every.every, self.num_timesteps)
 
     def _on_step(self) -> bool:
-        if self.num_timesteps >= self.next:
+        if self.every.due(self.num_timesteps):
             path = checkpoint_path(self.run_dir, self.num_timesteps, ".zip")
             path.parent.mkdir(parents=True, exist_ok=True)
             self.model.save(path)
-            self.next += self.every
         return True
 
 
@@ -213,31 +199,30 @@ class EvalCallback(BaseCallback):
     ``evaluator.row(policy)`` gives the row; ``summary(row)`` the line printed for it."""
 
     def __init__(self, evaluator: BaselineEvaluator, log: RunLogger, every: int,
-                 timer: TrainLogCallback,
+                 timer: Throughput,
                  summary: Callable[[dict[str, float]], str] = eval_summary) -> None:
         super().__init__()
         self.evaluator = evaluator
         self.summary = summary
         self.log = log
-        self.every = every
-        self.next = every
+        self.every = Every(every)
         self.timer = timer
         self.last: dict[str, float] = {}
 
+    def _on_training_start(self) -> None:
+        self.every = Every(self.every.every, self.num_timesteps)
+
     def _on_step(self) -> bool:
-        if self.num_timesteps >= self.next:
+        if self.every.due(self.num_timesteps):
             self.evaluate()
-            self.next += self.every
         return True
 
     def evaluate(self) -> dict[str, float]:
-        t0 = time.perf_counter()
-        self.last = self.evaluator.row(PpoPolicy(self.model, greedy=True))
-        self.log.log("eval", self.num_timesteps, self.last)
-        self.log.phase("eval", f"step {self.num_timesteps:,}: " + self.summary(self.last))
-        for k, v in self.last.items():
-            self.logger.record(f"eval/{k}", v)
-        self.timer.excluded_s += time.perf_counter() - t0
+        with self.timer.paused():
+            self.last = self.evaluator.row(PpoPolicy(self.model, greedy=True))
+            log_eval(self.log, self.num_timesteps, self.last, self.summary)
+            for k, v in self.last.items():
+                self.logger.record(f"eval/{k}", v)
         return self.last
 
 
@@ -308,7 +293,7 @@ def learn(model: LoggedMaskablePPO, cfg: Config, log: RunLogger, evaluator: Any,
     # RunLogger (under tb/), as in the MAPPO trainer
     model.set_logger(configure(str(run), ["csv"]))
     train_cb = TrainLogCallback(log)
-    eval_cb = EvalCallback(evaluator, log, cfg.eval_every, train_cb, summary=summary)
+    eval_cb = EvalCallback(evaluator, log, cfg.eval_every, train_cb.timer, summary=summary)
     ckpt_cb = CheckpointEvery(run, cfg.checkpoint_every)
     log.phase("train", f"{what} from step {model.num_timesteps:,} to {cfg.total_steps:,}: "
                        f"{cfg.num_envs} games x {cfg.n_steps} steps per update, device "

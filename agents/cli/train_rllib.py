@@ -38,8 +38,7 @@ import os
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 import math
-import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -47,8 +46,9 @@ import numpy as np
 import torch
 
 from agents.training.baselines import BaselineEvaluator, eval_summary, format_eval
-from agents.training.config import RunConfig, parse_config
-from agents.training.logger import RunLogger, checkpoint_path
+from agents.training.config import PpoFields, parse_config
+from agents.training.logger import RunLogger
+from agents.training.loop import train_loop
 from hon_env.core import layout as L
 from hon_env.game import resolve_scenario
 
@@ -57,7 +57,7 @@ MODULE_ID = "hero"
 
 
 @dataclass
-class Config(RunConfig):
+class Config(PpoFields):
     run_dir: str = "runs/rllib"
     total_steps: int = 1_000_000
     eval_every: int = 250_000
@@ -76,31 +76,17 @@ class Config(RunConfig):
     """samples per gradient step"""
     num_epochs: int = 4
     """passes over each iteration's batch"""
-    lr: float = 3e-4
-    """Adam learning rate"""
-    gamma: float = 0.995
-    """discount factor"""
-    gae_lambda: float = 0.95
-    """lambda of generalized advantage estimation"""
     clip_coef: float = 0.2
     """PPO ratio clipping range"""
-    ent_coef: float = 0.01
-    """weight of the entropy bonus"""
-    vf_coef: float = 0.5
-    """weight of the value loss"""
-    hidden: list[int] = field(default_factory=lambda: [256, 256])
-    """hidden layer sizes of the policy and value networks"""
 
     def check(self) -> None:
-        self.check_positive("num_cpus", "num_envs_per_env_runner", "train_batch_size",
+        self.check_ppo("num_cpus", "num_envs_per_env_runner", "train_batch_size",
                             "minibatch_size", "num_epochs")
         if self.num_env_runners < 0:
             raise ValueError(f"num_env_runners must be 0 or more, got {self.num_env_runners}")
         if self.minibatch_size > self.train_batch_size:
             raise ValueError(f"minibatch_size {self.minibatch_size} must not exceed "
                              f"train_batch_size {self.train_batch_size}")
-        if not self.hidden or min(self.hidden) < 1:
-            raise ValueError(f"hidden must list positive layer sizes, got {self.hidden}")
 
 
 def _make_env(env_config: Any) -> Any:
@@ -194,8 +180,9 @@ def _metric(tree: dict[str, Any], *path: str) -> float:
     return float(tree)
 
 
-def train_row(result: dict[str, Any], steps_per_s: float) -> dict[str, float]:
-    """One ``train.csv`` row (``TRAIN_METRICS``) from an RLlib result dict."""
+def train_row(result: dict[str, Any]) -> dict[str, float]:
+    """One ``train.csv`` row (``TRAIN_METRICS``) from an RLlib result dict (the training
+    loop adds ``steps_per_s``)."""
     runners, learner = "env_runners", ("learners", MODULE_ID)
     return {
         "episode_return": _metric(result, runners, "episode_return_mean"),
@@ -208,7 +195,6 @@ def train_row(result: dict[str, Any], steps_per_s: float) -> dict[str, float]:
         "approx_kl": _metric(result, *learner, "mean_kl_loss"),
         "clip_fraction": float("nan"),
         "lr": _metric(result, *learner, "default_optimizer_learning_rate"),
-        "steps_per_s": steps_per_s,
         "iteration": _metric(result, "training_iteration"),
         "sample_s": _metric(result, "env_runners", "sample"),
     }
@@ -248,30 +234,20 @@ def train(cfg: Config) -> dict[str, float]:
     log.phase("train", f"RLlib PPO from step {global_step:,} to {cfg.total_steps:,}: "
                        f"{cfg.num_env_runners} env runners x {cfg.num_envs_per_env_runner} "
                        f"games, {cfg.train_batch_size} steps per iteration ({where})")
-    next_eval = (global_step // cfg.eval_every + 1) * cfg.eval_every
-    next_ckpt = (global_step // cfg.checkpoint_every + 1) * cfg.checkpoint_every
-    last_eval: dict[str, float] = {}
     sps = float("nan")
-    start, start_step, eval_s = time.perf_counter(), global_step, 0.0
+    last_eval: dict[str, float] = {}
+
+    def update(step: int) -> tuple[int, int, dict[str, float]]:
+        result = algo.train()
+        now = int(result["env_runners"]["num_env_steps_sampled_lifetime"])
+        return now, now - step, train_row(result)
+
     try:
-        while global_step < cfg.total_steps:
-            result = algo.train()
-            global_step = int(result["env_runners"]["num_env_steps_sampled_lifetime"])
-            sps = (global_step - start_step) / (time.perf_counter() - start - eval_s)
-            row = train_row(result, sps)
-            log.log("train", global_step, row)
-            log.progress(global_step, sps=sps, ret=row["episode_return"])
-            final = global_step >= cfg.total_steps
-            if global_step >= next_ckpt or final:
-                algo.save_to_path(str(checkpoint_path(cfg.run_dir, global_step, "").resolve()))
-                next_ckpt += cfg.checkpoint_every
-            if global_step >= next_eval or final:
-                t_eval = time.perf_counter()
-                last_eval = evaluator.row(RLlibModulePolicy(algo.get_module(MODULE_ID)))
-                log.log("eval", global_step, last_eval)
-                log.phase("eval", f"step {global_step:,}: " + eval_summary(last_eval))
-                next_eval += cfg.eval_every
-                eval_s += time.perf_counter() - t_eval
+        global_step, last_eval, sps = train_loop(
+            cfg, log, global_step, update,
+            lambda path, step: algo.save_to_path(str(path.resolve())),
+            lambda: evaluator.row(RLlibModulePolicy(algo.get_module(MODULE_ID))),
+            eval_summary, suffix="")
         algo.save_to_path(str((Path(cfg.run_dir) / "checkpoints" / "final").resolve()))
     finally:
         algo.stop()

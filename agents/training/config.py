@@ -16,7 +16,7 @@ import inspect
 import textwrap
 import types
 import typing
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -198,3 +198,38 @@ class RunConfig:
         for name in ("total_steps", "eval_every", "eval_games", "checkpoint_every", *names):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be positive, got {getattr(self, name)}")
+
+
+@dataclass
+class PpoFields(RunConfig):
+    """Fields every PPO trainer shares (MAPPO and IPPO, MaskablePPO, RLlib's PPO); each
+    sets its own defaults where they differ."""
+
+    lr: float = 3e-4
+    """Adam learning rate"""
+    gamma: float = 0.995
+    """discount factor"""
+    gae_lambda: float = 0.95
+    """lambda of generalized advantage estimation"""
+    ent_coef: float = 0.01
+    """weight of the entropy bonus (over legal actions)"""
+    vf_coef: float = 0.5
+    """weight of the value loss"""
+    hidden: list[int] = field(default_factory=lambda: [256, 256])
+    """hidden layer sizes of the policy and value networks"""
+
+    def check_ppo(self, *positive: str) -> None:
+        """Raise naming the first shared field out of range (and ``check_positive`` over
+        ``positive``)."""
+        self.check_positive(*positive)
+        if not self.lr > 0:
+            raise ValueError(f"lr must be positive, got {self.lr}")
+        if not 0 < self.gamma <= 1:
+            raise ValueError(f"gamma must be in (0, 1], got {self.gamma}")
+        if not 0 <= self.gae_lambda <= 1:
+            raise ValueError(f"gae_lambda must be in [0, 1], got {self.gae_lambda}")
+        if self.ent_coef < 0 or self.vf_coef < 0:
+            raise ValueError(f"ent_coef and vf_coef must be >= 0, got {self.ent_coef} and "
+                             f"{self.vf_coef}")
+        if not self.hidden or min(self.hidden) < 1:
+            raise ValueError(f"hidden must list positive layer sizes, got {self.hidden}")

@@ -37,6 +37,12 @@ def checkpoint_path(run_dir: str | Path, step: int, suffix: str) -> Path:
     return Path(run_dir) / "checkpoints" / f"step_{step}{suffix}"
 
 
+def _header(path: Path) -> list[str]:
+    """The column names of CSV file ``path`` (its first line)."""
+    with path.open(newline="") as fh:
+        return next(csv.reader(fh), [])
+
+
 class RunLogger:
     """Writes everything a run reports under ``run_dir``.
 
@@ -78,9 +84,11 @@ class RunLogger:
         row = {"step": step, **row}
         if table not in self._files:
             path = self.dir / f"{table}.csv"
-            fresh = not path.exists()
+            fresh = not path.exists() or path.stat().st_size == 0
+            # a resumed run appends under the header already there, column for column
+            fields = list(row) if fresh else _header(path)
             fh = path.open("a", newline="")
-            writer = csv.DictWriter(fh, fieldnames=list(row), extrasaction="ignore")
+            writer = csv.DictWriter(fh, fieldnames=fields, extrasaction="ignore")
             if fresh:
                 writer.writeheader()
             self._files[table] = (fh, writer)
