@@ -38,8 +38,8 @@ from agents.evaluation import wilson_interval
 from agents.policy import Policy
 from agents.training.league import League
 from hon_env.checks import check_actions
-from hon_env.core import layout as L
 from hon_env.envs.vector import VectorEnv
+from hon_env.spec import layout as L
 from hon_env.tasks import LEARNER_SEAT, Task, get_task
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -16,9 +16,9 @@ from typing import Any
 
 import torch
 
-from hon_env.core.layout import N_ACTIONS
 from hon_env.core.observe import OBS_DIM
 from hon_env.envs.pettingzoo_env import METADATA
+from hon_env.spec.layout import N_ACTIONS
 
 ENV_NAME = METADATA["name"]
 # checkpoints whose actor ``MappoPolicy`` plays: trained by MAPPO/IPPO, or cloned

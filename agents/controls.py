@@ -12,8 +12,8 @@ from __future__ import annotations
 import numpy as np
 
 from agents.policy import Engine
-from hon_env.core.layout import N_ACTIONS
 from hon_env.core.observe import OBS_DIM
+from hon_env.spec.layout import N_ACTIONS
 
 
 class FixedObservationPolicy:

@@ -43,12 +43,12 @@ from agents.target_weights import (
     left_to_finish,
     solve_weight,
 )
-from hon_env.content import tables as TB
-from hon_env.core import layout as L
 from hon_env.core.facing import may_affect, vil_col, villain_active
 from hon_env.core.geometry import FAR, bystander_at, captives, panel_of_space
 from hon_env.core.masks import yield_target
 from hon_env.core.queries import is_enemy_card, move_bonus, nem_in_play
+from hon_env.spec import layout as L
+from hon_env.spec import tables as TB
 
 ONE_HERO_WORK = 3  # damage or justice one hero can be counted on for in a turn
 TAKEN_DIVISOR = 4  # a goal other heroes already cover weighs this much less

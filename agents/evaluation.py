@@ -18,10 +18,10 @@ from agents.policy import Policy
 from agents.villains import TOP_CARD, VersusPolicy
 from hon_env.checks import check_actions, check_int, check_seed
 from hon_env.content import Scenario
-from hon_env.core import layout as L
 from hon_env.envs.pool import build_pool, is_pool
 from hon_env.envs.vector import VectorEnv
 from hon_env.game import resolve_scenario
+from hon_env.spec import layout as L
 
 
 def wilson_interval(wins: int, n: int, z: float = 1.959964) -> tuple[float, float]:

@@ -30,10 +30,10 @@ from numba import njit
 
 from agents.heuristic import consider
 from agents.target_weights import GLORY, GLORY_SCALE, KIND_ATTACK, KIND_SOLVE, space_worth
-from hon_env.content import tables as TB
-from hon_env.core import layout as L
 from hon_env.core.geometry import bystander_at, panel_of_space
 from hon_env.core.queries import move_bonus
+from hon_env.spec import layout as L
+from hon_env.spec import tables as TB
 
 
 @njit(cache=True)

@@ -51,9 +51,6 @@ from agents.target_weights import (
     health_left,
     solve_weight,
 )
-from hon_env.content import ops
-from hon_env.content import tables as TB
-from hon_env.core import layout as L
 from hon_env.core.facing import blindside, card_villain, facing_count
 from hon_env.core.geometry import FAR, bystander_at, captives, panel_of_space
 from hon_env.core.queries import (
@@ -65,6 +62,9 @@ from hon_env.core.queries import (
     target_space,
 )
 from hon_env.core.zones import hand_size
+from hon_env.spec import layout as L
+from hon_env.spec import ops
+from hon_env.spec import tables as TB
 
 FEAT_ROLL_MIN = 6  # weight that justifies discarding a card for an extra roll
 

@@ -6,7 +6,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from hon_env.core import layout as L
+from hon_env.spec import layout as L
 
 # (state [B, STATE_LEN] int32, tables): one Tables record per scenario of the batch's pool,
 # game b plays record state[b, layout.TEAM] (core/teams.py; one record, row 0, usually)

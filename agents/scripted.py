@@ -48,9 +48,9 @@ from agents.target_weights import (
     space_worth,
     target_score,
 )
-from hon_env.content import ops
-from hon_env.content import tables as TB
-from hon_env.core import layout as L
+from hon_env.spec import layout as L
+from hon_env.spec import ops
+from hon_env.spec import tables as TB
 
 
 @njit(cache=True)

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 from numba import njit
 
-from hon_env.content import tables as TB
-from hon_env.core import layout as L
 from hon_env.core.facing import may_affect
 from hon_env.core.geometry import captives, panel_of_space
 from hon_env.core.queries import (
@@ -25,6 +23,8 @@ from hon_env.core.queries import (
     problem_danger,
     problem_in_space,
 )
+from hon_env.spec import layout as L
+from hon_env.spec import tables as TB
 
 SOLO, TEAM, GLORY = 0, 1, 2  # the scripted styles
 KIND_ATTACK, KIND_SOLVE = 1, 2

@@ -25,8 +25,8 @@ from agents.checkpoints import (
 )
 from agents.networks import build_actor, sample
 from agents.policy import Engine
-from hon_env.core.layout import N_ACTIONS
 from hon_env.core.observe import OBS_DIM
+from hon_env.spec.layout import N_ACTIONS
 
 
 class MappoPolicy:

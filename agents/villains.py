@@ -38,7 +38,8 @@ from __future__ import annotations
 import numpy as np
 
 from agents.policy import Engine, Policy, check_engine
-from hon_env.content.tables import (
+from hon_env.spec import layout as L
+from hon_env.spec.tables import (
     CFG_N_HEROES,
     HS_HEALTH,
     MAX_PLOYS,
@@ -55,7 +56,6 @@ from hon_env.content.tables import (
     VT_LACKEY,
     VT_PERIL,
 )
-from hon_env.core import layout as L
 
 TOP_CARD = "top_card"  # the rulebook's deck: evaluate with the villain agent switched off
 VILLAIN_BUILTIN = (TOP_CARD, "random", "scripted")

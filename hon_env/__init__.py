@@ -30,8 +30,6 @@ NUMBA_CACHE_DIR = configure_cache()
 import gymnasium
 
 from hon_env.content import ContentError, Scenario, list_content, load_scenario
-from hon_env.core.layout import N_ACTIONS
-from hon_env.core.obs_features import feature_index, observation_spec, state_spec
 from hon_env.describe import action_meanings
 from hon_env.envs import pettingzoo_env as hour_of_need_v8
 from hon_env.envs.gym_env import ENV_ID, HourOfNeedEnv
@@ -39,6 +37,8 @@ from hon_env.envs.vector import VectorEnv, vector_env
 from hon_env.envs.villain_env import VILLAIN_ENV_ID
 from hon_env.errors import EngineError, StateError
 from hon_env.game import Game, IllegalActionError
+from hon_env.spec.layout import N_ACTIONS
+from hon_env.spec.obs_features import feature_index, observation_spec, state_spec
 
 __version__ = "0.1.0"
 

@@ -1,7 +1,7 @@
 """Named constructors for the flat action space: ``move("D4", g)`` instead of offsets.
 
 Each function returns the action index (an ``int`` for ``Game.apply`` or a batch array)
-of one segment of ``hon_env.core.layout``'s action space; ``describe.segment_of`` turns an
+of one segment of ``hon_env.spec.layout``'s action space; ``describe.segment_of`` turns an
 index back into (segment, index inside it). Indices can always be given as numbers; names
 (space labels like ``"D4"`` or ``"panel 2"``, card names, target names, agent names) need
 the game they refer to, passed as ``game``.
@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from hon_env.core import layout as L
 from hon_env.describe import FEAT_KIND_NAMES, segment_of
+from hon_env.spec import layout as L
 
 if TYPE_CHECKING:
     from hon_env.game import Game

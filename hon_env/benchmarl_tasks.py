@@ -134,7 +134,7 @@ class HourOfNeedClass(TaskClass):
         return lambda: HourOfNeedTorchRLEnv(num_envs, first, device=device, scenario=games)
 
     def supports_continuous_actions(self) -> bool:
-        """False: the actions are the discrete ids of ``hon_env.core.layout``."""
+        """False: the actions are the discrete ids of ``hon_env.spec.layout``."""
         return False
 
     def supports_discrete_actions(self) -> bool:

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from hon_env.core.layout import N_ACTIONS
+from hon_env.spec.layout import N_ACTIONS
 
 SEED_LIMIT = 2**63  # the engine seeds each game from a signed 64-bit integer
 EPISODE_ROOM = 2**32  # episodes per game a vector env's seeds leave room for (seed_span)
@@ -124,8 +124,8 @@ def batch_bytes(num_envs: int, observations: bool = True, global_state: bool = T
     """Bytes a vector env of ``num_envs`` games allocates for its arrays: the state rows,
     masks and, when encoded, the observations (twice: the step's and the final ones) and
     the global states (float32)."""
-    from hon_env.core.layout import STATE_LEN
-    from hon_env.core.obs_features import OBS_DIM, STATE_DIM
+    from hon_env.spec.layout import STATE_LEN
+    from hon_env.spec.obs_features import OBS_DIM, STATE_DIM
 
     per_game = 4 * STATE_LEN + N_ACTIONS + 64
     if observations:

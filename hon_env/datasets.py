@@ -39,9 +39,9 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from hon_env.core import layout as L
 from hon_env.core.observe import OBS_DIM
 from hon_env.envs.gym_env import ENV_ID, HourOfNeedEnv
+from hon_env.spec import layout as L
 
 NPZ_VERSION = 1
 

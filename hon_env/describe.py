@@ -8,15 +8,15 @@ import numpy as np
 
 from hon_env.content import Scenario
 from hon_env.content.card_text import CardRef
-from hon_env.content.tables import (
+from hon_env.content.villain_agent import VILLAIN_AGENT
+from hon_env.spec import layout as L
+from hon_env.spec.tables import (
     CFG_FOCUS_TO_FLIP,
     CFG_N_SPACES,
     CFG_TOUGHNESS,
     FORM_MECH,
     HS_FORM,
 )
-from hon_env.content.villain_agent import VILLAIN_AGENT
-from hon_env.core import layout as L
 
 FEAT_KIND_NAMES = ("mobility", "strength", "deduction")
 

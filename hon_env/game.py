@@ -21,7 +21,16 @@ import numpy as np
 
 from hon_env.checks import IllegalActionError, as_action, check_action, check_int, check_seed
 from hon_env.content import Scenario
-from hon_env.content.tables import (
+from hon_env.core.kernels import game_apply, game_init, game_observe, game_refresh, game_state
+from hon_env.core.observe import OBS_DIM, STATE_DIM
+from hon_env.core.validate import validate_state
+from hon_env.describe import action_to_string, space_name, target_name
+from hon_env.errors import EngineError, StateError
+from hon_env.numba_cache import announce_compile, debug_mode
+from hon_env.options import scenario_from
+from hon_env.rollout import engine_error
+from hon_env.spec import layout as L
+from hon_env.spec.tables import (
     AL_ATTACK,
     AL_HEALTH,
     AL_PRESENT,
@@ -63,15 +72,6 @@ from hon_env.content.tables import (
     VT_LACKEY,
     VT_PERIL,
 )
-from hon_env.core import layout as L
-from hon_env.core.kernels import game_apply, game_init, game_observe, game_refresh, game_state
-from hon_env.core.observe import OBS_DIM, STATE_DIM
-from hon_env.core.validate import validate_state
-from hon_env.describe import action_to_string, space_name, target_name
-from hon_env.errors import EngineError, StateError
-from hon_env.numba_cache import announce_compile, debug_mode
-from hon_env.options import scenario_from
-from hon_env.rollout import engine_error
 from hon_env.state_io import pack, unpack
 
 _FORM_WORDS = {code: name for name, code in FORM_NAMES.items()}
@@ -156,7 +156,7 @@ class Game:
         scenario: the compiled ``Scenario``. With the draft rule (Draft variant) the scenario
             of the drafted team once the draft is over (``Scenario.draft_pool``), the draft
             scenario itself while the seats draft.
-        state: the ``[1, STATE_LEN]`` int32 state (see ``hon_env.core.layout``). Assigning
+        state: the ``[1, STATE_LEN]`` int32 state (see ``hon_env.spec.layout``). Assigning
             a new array validates it like ``from_array`` and recomputes the legal mask.
 
     Engine errors (engine.md, "Engine errors") raise ``hon_env.EngineError``; in debug mode
@@ -432,7 +432,7 @@ class Game:
             near = difflib.get_close_matches(str(name), L.FIELDS, n=3)
             hint = f"; did you mean {', '.join(near)}?" if near else ""
             raise KeyError(f"no state field {name!r} ({len(L.FIELDS)} fields, listed in "
-                           f"hon_env.core.layout.FIELDS){hint}")
+                           f"hon_env.spec.layout.FIELDS){hint}")
         view = L.field_view(self.state, name)
         return view[0] if view.ndim > 1 else view[0:1].reshape(())
 

@@ -35,7 +35,7 @@ PACKAGE = Path(__file__).resolve().parent
 COMPILE_SECONDS = {"game": 90, "vector": 150, "rollout": 150}
 _checked: set[str] = set()  # kernels looked up in the cache by this process
 # every file numba-compiled code reads constants or calls functions from
-ENGINE_SOURCES = ("core/*.py", "content/tables.py", "content/ops.py")
+ENGINE_SOURCES = ("spec/*.py", "core/*.py")
 # the scripted teams' kernels (the ``agents`` package beside this one), which call each
 # other across files and share this cache folder
 AGENT_SOURCES = ("target_weights.py", "heuristic.py", "coordinated.py", "glory.py",

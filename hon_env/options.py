@@ -27,8 +27,8 @@ import numpy as np
 from hon_env.checks import check_int
 from hon_env.content import Scenario, load_scenario
 from hon_env.content.loader import parse_scenario, scenario_path
-from hon_env.content.tables import MAX_HEROES
 from hon_env.rewards import reward_params, shaping_weights
+from hon_env.spec.tables import MAX_HEROES
 
 ILLEGAL_ACTION_MODES = ("raise", "penalize")
 RENDER_MODES = ("human", "ansi", "rgb_array")

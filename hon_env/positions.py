@@ -34,7 +34,16 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from hon_env.content.tables import (
+from hon_env.core.positions import (
+    JUMP_HERO_TURN,
+    JUMP_ISSUE_TURN,
+    JUMP_VILLAIN_TURN,
+    game_remask,
+    jump_to,
+)
+from hon_env.game import Game, card_values
+from hon_env.spec import layout as L
+from hon_env.spec.tables import (
     BACK_ENEMY,
     BACK_NONE,
     BACK_PROBLEM,
@@ -54,15 +63,6 @@ from hon_env.content.tables import (
     VT_LACKEY,
     VT_PERIL,
 )
-from hon_env.core import layout as L
-from hon_env.core.positions import (
-    JUMP_HERO_TURN,
-    JUMP_ISSUE_TURN,
-    JUMP_VILLAIN_TURN,
-    game_remask,
-    jump_to,
-)
-from hon_env.game import Game, card_values
 
 FACE_BLANK, FACE_SUCCESS, FACE_SUCCESS_FOCUS, FACE_FOCUS, FACE_BURST = 0, 1, 3, 4, 5
 _JUMPS = {"villain_turn": JUMP_VILLAIN_TURN, "hero_turn": JUMP_HERO_TURN,

@@ -35,8 +35,8 @@ from typing import Any
 import numpy as np
 
 from hon_env.content import Scenario, load_scenario
-from hon_env.core import layout as L
 from hon_env.game import Game
+from hon_env.spec import layout as L
 
 FORMAT = "hon_env.replay"
 VERSION = 1

@@ -10,7 +10,6 @@ from collections.abc import Mapping
 import numpy as np
 
 from hon_env.content.fame import REWARD_MODES, FameRule
-from hon_env.core import layout as L
 from hon_env.core.episode import (
     N_REWARD_PARAMS,
     RP_LOSS_KEEP,
@@ -19,6 +18,7 @@ from hon_env.core.episode import (
     RP_TEAM_WEIGHT,
     RP_VILLAIN,
 )
+from hon_env.spec import layout as L
 
 REWARD_EVENTS = L.EVENT_NAMES
 

@@ -14,10 +14,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from hon_env.content import Scenario
-from hon_env.core import layout as L
 from hon_env.core.kernels import reset_batch, reset_serial, step_batch, step_serial
 from hon_env.errors import EngineError
 from hon_env.numba_cache import announce_compile
+from hon_env.spec import layout as L
 
 PolicyFn = Callable[[np.ndarray, np.ndarray], np.ndarray]  # (state, masks) -> actions [B]
 

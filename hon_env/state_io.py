@@ -23,9 +23,9 @@ import struct
 import numpy as np
 
 from hon_env.content import Scenario
-from hon_env.core import layout as L
 from hon_env.errors import StateError
 from hon_env.numba_cache import engine_fingerprint as _hash_engine_sources
+from hon_env.spec import layout as L
 
 MAGIC = b"HONS"
 FORMAT_VERSION = 1

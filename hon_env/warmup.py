@@ -88,7 +88,7 @@ def _warm_rollout(sc: Scenario, out: Timings, batch: bool) -> None:
     """``play_batch``'s kernels (``core/kernels.py``) for one game (one thread) or for a
     batch (parallel), called as ``play_batch`` calls them."""
     from hon_env.core import kernels as K
-    from hon_env.core import layout as L
+    from hon_env.spec import layout as L
 
     reset, step, n = ((K.reset_batch, K.step_batch, 2) if batch
                       else (K.reset_serial, K.step_serial, 1))

@@ -244,7 +244,7 @@ def build() -> str:
 
 def pages() -> dict[Path, str]:
     """Each generated page and its text."""
-    from hon_env.core.obs_features import spec_markdown
+    from hon_env.spec.obs_features import spec_markdown
 
     return {OUT: build(), OUT.parent / "observation.md": spec_markdown()}
 

@@ -67,7 +67,7 @@ def _corrupt(kind: str, row, rng):
     """A corrupted copy of ``row`` and a short description."""
     import numpy as np
 
-    from hon_env.core import layout as L
+    from hon_env.spec import layout as L
 
     row = row.copy()
     if kind == "random":
@@ -117,8 +117,8 @@ def _unchecked(scenario, row):
     import numpy as np
 
     from hon_env import Game
-    from hon_env.core import layout as L
     from hon_env.core.kernels import game_refresh
+    from hon_env.spec import layout as L
 
     g = Game.__new__(Game)
     g.scenario, g.seed = scenario, -1

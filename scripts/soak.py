@@ -32,9 +32,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # this checkout's hon_env, whatever is installed
 
 from hon_env import list_content, load_scenario, vector_env  # noqa: E402
-from hon_env.content.tables import MAX_CRISES  # noqa: E402
-from hon_env.core import layout as L  # noqa: E402
 from hon_env.core.invariants import violations  # noqa: E402
+from hon_env.spec import layout as L  # noqa: E402
+from hon_env.spec.tables import MAX_CRISES  # noqa: E402
 
 RULE_SETTINGS = ("none", "allies", "special_minions", "special_bystanders", "crisis_cards",
                  "nemeses", "all")

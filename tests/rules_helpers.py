@@ -12,7 +12,9 @@ import numpy as np
 
 from hon_env import Game, load_scenario
 from hon_env import positions as P
-from hon_env.content.tables import (
+from hon_env.core import interp
+from hon_env.spec import layout as L
+from hon_env.spec.tables import (
     CFG_N_PANELS,
     CFG_N_SPACES,
     HERO_DECK,
@@ -22,8 +24,6 @@ from hon_env.content.tables import (
     SP_BYSTANDER,
     SP_PLAIN,
 )
-from hon_env.core import interp
-from hon_env.core import layout as L
 
 PASS = L.A_PASS
 

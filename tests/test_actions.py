@@ -9,8 +9,8 @@ import pytest
 from hon_env import Game, action_meanings
 from hon_env import actions as A
 from hon_env import positions as P
-from hon_env.core import layout as L
 from hon_env.describe import segment_of
+from hon_env.spec import layout as L
 
 
 @pytest.fixture

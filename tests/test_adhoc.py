@@ -26,7 +26,7 @@ from agents.scripted import CoordinatedPolicy
 from agents.training.league import League
 from agents.zoo import list_members
 from hon_env import ContentError
-from hon_env.core import layout as L
+from hon_env.spec import layout as L
 from hon_env.tasks import EVAL_SEED_BASE, TASKS_DIR, ZOO_SPLITS, get_task
 
 TRAIN, HELDOUT = set(list_members("train")), set(list_members("heldout"))

@@ -18,9 +18,9 @@ import pytest
 
 from hon_env import Game, IllegalActionError, hour_of_need_v8, vector_env
 from hon_env.checks import EPISODE_ROOM, SEED_LIMIT
-from hon_env.core import layout as L
 from hon_env.envs.gym_env import HourOfNeedEnv
 from hon_env.envs.sb3 import SB3VecEnv
+from hon_env.spec import layout as L
 
 N = L.N_ACTIONS
 

@@ -22,8 +22,8 @@ from hon_env.benchmarl_tasks import (  # noqa: E402
     HourOfNeedTask,
     OnlyDecidersLearn,
 )
-from hon_env.core import layout as L  # noqa: E402
 from hon_env.core.observe import OBS_DIM, STATE_DIM  # noqa: E402
+from hon_env.spec import layout as L  # noqa: E402
 from hon_env.tasks import TRAIN_SEED_LIMIT, get_task, list_tasks  # noqa: E402
 
 

@@ -33,10 +33,10 @@ import numpy as np
 import pytest
 
 from hon_env import Scenario, list_content, load_scenario
-from hon_env.content.tables import N_SBE, SB_RESCUED_PROG, VC_SCALING
-from hon_env.core import layout as L
 from hon_env.core.kernels import reset_batch
 from hon_env.rollout import play_batch, random_policy
+from hon_env.spec import layout as L
+from hon_env.spec.tables import N_SBE, SB_RESCUED_PROG, VC_SCALING
 
 CONTENT = list_content()
 PAIRS = list(itertools.product(CONTENT["villains"], CONTENT["issues"]))

@@ -26,8 +26,8 @@ from rules_helpers import (
 
 from hon_env import Game
 from hon_env import positions as P
-from hon_env.content.tables import CL_PROG
-from hon_env.core import layout as L
+from hon_env.spec import layout as L
+from hon_env.spec.tables import CL_PROG
 
 HERE = "C3"
 DICE = [

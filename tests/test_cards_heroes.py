@@ -45,10 +45,10 @@ from rules_helpers import (
 
 from hon_env import Game
 from hon_env import positions as P
-from hon_env.content import ops
-from hon_env.content.ops import WHO_ACTIVE
-from hon_env.content.tables import HERO_DECK
-from hon_env.core import layout as L
+from hon_env.spec import layout as L
+from hon_env.spec import ops
+from hon_env.spec.ops import WHO_ACTIVE
+from hon_env.spec.tables import HERO_DECK
 
 HERE = "C3"
 

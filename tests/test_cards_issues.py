@@ -39,9 +39,9 @@ from rules_helpers import (
 
 from hon_env import Game
 from hon_env import positions as P
-from hon_env.content import ops
-from hon_env.content.tables import CFG_START_SPACE, IC_STAYS, IC_TYPE, IT_SCHEME
-from hon_env.core import layout as L
+from hon_env.spec import layout as L
+from hon_env.spec import ops
+from hon_env.spec.tables import CFG_START_SPACE, IC_STAYS, IC_TYPE, IT_SCHEME
 
 STOP_CARD = "A Word in the Right Ear"  # Dowager's lone-cunning card stops the next round
 ISSUES = ("century_heist", "blackout_gala", "dockside_smuggling", "rooftop_relay")

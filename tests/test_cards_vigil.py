@@ -22,8 +22,8 @@ from rules_helpers import (
 
 from hon_env import Game, load_scenario
 from hon_env import positions as P
-from hon_env.content.tables import HERO_DECK
-from hon_env.core import layout as L
+from hon_env.spec import layout as L
+from hon_env.spec.tables import HERO_DECK
 
 HERO_CARD = L.A_USE + HERO_DECK
 YOU, MAJESTY = L.A_HERO, L.A_HERO + 1  # heroes counted in seats after the decider

@@ -34,8 +34,8 @@ from rules_helpers import (
 
 from hon_env import Game
 from hon_env import positions as P
-from hon_env.content.tables import VC_SHOWDOWN_PROG, VC_SPECIAL_PROG, VC_TYPE, VT_PLOY
-from hon_env.core import layout as L
+from hon_env.spec import layout as L
+from hon_env.spec.tables import VC_SHOWDOWN_PROG, VC_SPECIAL_PROG, VC_TYPE, VT_PLOY
 
 DUO = ("majesty", "majesty")  # two seats keep the "one" and the "5-6" scaling cards
 STOP_CARD = {"dowager": "A Word in the Right Ear", "refuser": "Arc Welder"}  # a lone cunning

@@ -13,10 +13,10 @@ import numpy as np
 import pytest
 
 from hon_env import Game
-from hon_env.core import layout as L
 from hon_env.core.invariants import violations
 from hon_env.core.kernels import reset_batch, reset_serial, step_batch, step_serial
 from hon_env.rollout import play_batch, random_policy
+from hon_env.spec import layout as L
 
 
 def _checker(sc):

@@ -15,9 +15,9 @@ import numpy as np
 import pytest
 
 from hon_env import list_content, load_scenario
-from hon_env.core import layout as L
 from hon_env.core.invariants import violations
 from hon_env.rollout import play_batch, random_policy
+from hon_env.spec import layout as L
 
 CONTENT = list_content()
 PAIRS = list(itertools.product(CONTENT["villains"], CONTENT["issues"]))

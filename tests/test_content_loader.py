@@ -20,14 +20,14 @@ from hon_env.content import ContentError, Scenario, list_content, load_scenario
 from hon_env.content.board import UNREACHABLE
 from hon_env.content.effects import ProgramStore, parse_effect
 from hon_env.content.errors import Where
-from hon_env.content.ops import (
+from hon_env.spec.ops import (
     COUNT_ACTIVE_DAMAGE,
     COUNT_ACTIVE_IN_MECH,
     COUNT_COUNTER_BASE,
     COUNT_ROUND,
     OP_BY_NAME,
 )
-from hon_env.content.tables import (
+from hon_env.spec.tables import (
     AL_NCOLS,
     CFG_LOSS_AT_LEAST,
     CFG_LOSS_COUNTER,
@@ -251,7 +251,7 @@ def test_hero_roster_is_the_content_directorys_sorted_heroes(tmp_path: Path) -> 
     heroes than the observation's one-hot holds is a ContentError naming the folder."""
     import copy
 
-    from hon_env.content.tables import MAX_ROSTER
+    from hon_env.spec.tables import MAX_ROSTER
 
     def extra(n: int) -> Edit:
         def edit(docs: dict) -> None:

@@ -16,7 +16,7 @@ Each check can fail. Besides the last three tests below, which feed the checkers
 input, each was run against a broken page: renaming ``tests/test_rules_ops.py`` to
 ``tests/test_rules_opz.py`` in checklist 2 failed
 ``test_every_checklist_names_existing_files[2. A new card op]`` (and the whole-page path
-test); moving ``DECISION_OPS`` into a step that names ``hon_env/core/layout.py`` instead
+test); moving ``DECISION_OPS`` into a step that names ``hon_env/spec/layout.py`` instead
 of ``hon_env/core/validate.py`` failed ``test_names_cited_in_a_step_are_in_its_files``;
 renaming a layer inside the embedded block failed
 ``test_layer_diagram_is_generated_from_the_contracts``, and so did drawing from a copy of
@@ -322,8 +322,8 @@ def test_names_cited_in_a_step_are_in_its_files():
 
 
 @pytest.mark.parametrize("name, path", [
-    ("OpSpec", "hon_env/content/ops.py"),
-    ("HERO_OPS", "hon_env/content/ops.py"),
+    ("OpSpec", "hon_env/spec/ops.py"),
+    ("HERO_OPS", "hon_env/spec/ops.py"),
     ("is_choice_effect", "hon_env/core/interp.py"),
     ("DECISION_OPS", "hon_env/core/validate.py"),
 ])
@@ -350,7 +350,7 @@ def test_layer_diagram_is_generated_from_the_contracts():
 
 
 def test_path_checker_rejects_missing_and_outside_paths():
-    assert path_problem("hon_env/content/ops.py") is None
+    assert path_problem("hon_env/spec/ops.py") is None
     assert path_problem("tests/test_<topic>.py") is None  # a placeholder matches any name
     assert path_problem("hon_env/content/opz.py") == "`hon_env/content/opz.py` does not exist"
     assert "outside" in path_problem("../shared/rules/000.txt")
@@ -360,13 +360,13 @@ def test_path_checker_rejects_missing_and_outside_paths():
 
 def test_step_parser_and_name_checker_reject_misplaced_names():
     page = ("## Checklists\n\n### 1. Something\n\n"
-            "1. `hon_env/core/layout.py`: add `DECISION_OPS`\n   and `D_RESCUE`.\n"
+            "1. `hon_env/spec/layout.py`: add `DECISION_OPS`\n   and `D_RESCUE`.\n"
             "2. Then `hon_env/core/validate.py`: not a step.\n")
     (body,) = checklists(page).values()
     first, second = list_items(body)
     assert "D_RESCUE" in first and step_files(second) is None
     files = step_files(first)
-    assert files == [ROOT / "hon_env/core/layout.py"]
+    assert files == [ROOT / "hon_env/spec/layout.py"]
     assert cited_names(first) == ["DECISION_OPS", "D_RESCUE"]
     assert "none of the files" in name_problem("DECISION_OPS", files)
     assert name_problem("D_RESCUE", files) is None

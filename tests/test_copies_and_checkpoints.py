@@ -14,9 +14,9 @@ from agents.checkpoints import CheckpointError
 from agents.networks import Actor
 from agents.registry import load_policy
 from hon_env import Game, hour_of_need_v8, vector_env
-from hon_env.core.layout import N_ACTIONS
 from hon_env.core.observe import OBS_DIM
 from hon_env.envs.gym_env import HourOfNeedEnv
+from hon_env.spec.layout import N_ACTIONS
 
 COPIES = {"pickle": lambda x: pickle.loads(pickle.dumps(x)), "deepcopy": copy.deepcopy}
 
@@ -231,8 +231,8 @@ def test_prefix_versions_end_where_later_sections_begin():
     v5 where v6's Two Fronts sections begin and v6 where v7's draft_pass section begins:
     earlier versions' observations are exact prefixes of this one (v6 appended actions)."""
     from agents.checkpoints import PREFIX_VERSIONS
-    from hon_env.core import layout as L
-    from hon_env.core import obs_features as F
+    from hon_env.spec import layout as L
+    from hon_env.spec import obs_features as F
 
     assert PREFIX_VERSIONS == {"hour_of_need_v3": (F.OFF_FAME, 409),
                                "hour_of_need_v4": (F.OFF_ET, 409),

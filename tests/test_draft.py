@@ -16,9 +16,9 @@ import pytest
 
 from hon_env import Game, IllegalActionError, StateError, load_scenario, vector_env
 from hon_env.content.errors import ContentError
-from hon_env.core import layout as L
-from hon_env.core import obs_features as F
 from hon_env.core.invariants import violations
+from hon_env.spec import layout as L
+from hon_env.spec import obs_features as F
 
 DRAFT_FIELDS = ("drafting", "draft_step", "draft_seed", "draft_offer", "draft_owner",
                 "draft_pick")

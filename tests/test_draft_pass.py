@@ -14,9 +14,9 @@ import pytest
 
 from hon_env import Game, load_scenario
 from hon_env.content.errors import ContentError
-from hon_env.core import layout as L
-from hon_env.core import obs_features as F
 from hon_env.core.invariants import violations
+from hon_env.spec import layout as L
+from hon_env.spec import obs_features as F
 from tests.test_draft import OUTSIDE, _play_on, _pool
 
 SCENARIO = "draft_pass"

@@ -14,9 +14,9 @@ from agents.networks import entities as E
 from agents.networks.entity import EntityActor
 from agents.registry import load_policy
 from hon_env import vector_env
-from hon_env.core import layout as L
-from hon_env.core.obs_features import OBS_FEATURES
 from hon_env.core.observe import OBS_DIM
+from hon_env.spec import layout as L
+from hon_env.spec.obs_features import OBS_FEATURES
 
 SCENARIOS = ["origin_story", "two_fronts", "mastermind", "fame_race", "draft_deal",
              "draft_pick", "draft_pass"]

@@ -23,10 +23,10 @@ from hon_env import Game, hour_of_need_v8, load_scenario, vector_env
 from hon_env import positions as P
 from hon_env.content.errors import ContentError
 from hon_env.content.fame import FAME_TABLE_DEFAULTS
-from hon_env.content.tables import FM_POOL, HL_AT_LEAST, HL_COUNTER, HL_VALUE
-from hon_env.core import layout as L
-from hon_env.core import obs_features as F
 from hon_env.core.invariants import violations
+from hon_env.spec import layout as L
+from hon_env.spec import obs_features as F
+from hon_env.spec.tables import FM_POOL, HL_AT_LEAST, HL_COUNTER, HL_VALUE
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -525,7 +525,7 @@ def test_fame_sections_show_the_scores():
     """The observation shows every hero's fame and counters, self first, the leader, and
     each headline with its progress."""
     from hon_env.core.fame import credit
-    from hon_env.core.obs_features import read, read_row
+    from hon_env.spec.obs_features import read, read_row
 
     sc = load_scenario("origin_story", heroes=["majesty", "stride"],
                        rules={"fame": {"headlines": 1, "reward": "rank"}})

@@ -9,7 +9,7 @@ import pytest
 
 from hon_env import N_ACTIONS, Game, IllegalActionError, action_meanings, list_content
 from hon_env import positions as P
-from hon_env.core import layout as L
+from hon_env.spec import layout as L
 
 
 def _play_random(g: Game, rng: np.random.Generator, max_steps: int = 10_000) -> None:
@@ -148,7 +148,7 @@ def test_nemeses_chosen_through_every_front_end():
 def test_observation_encodes_the_nemeses():
     """The nemesis section: whose threat area, side, damage/justice, distance; the figure
     on the board planes (feature 16 of its space)."""
-    from hon_env.core.obs_features import read, read_row
+    from hon_env.spec.obs_features import read, read_row
 
     g = Game(heroes=["majesty"] * 5, nemeses=["rampart"], seed=0)
     while g.decision == "mulligan":

@@ -9,8 +9,8 @@ import pytest
 
 import hon_env
 from hon_env import IllegalActionError
-from hon_env.core import layout as L
 from hon_env.envs.gym_vector import HourOfNeedVectorEnv
+from hon_env.spec import layout as L
 
 
 def test_make_vec_gives_the_batched_engine():

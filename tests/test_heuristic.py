@@ -9,7 +9,7 @@ import pytest
 from agents import CoordinatedPolicy, HeuristicPolicy, RandomPolicy, load_policy
 from agents.evaluation import evaluate
 from hon_env import Game, vector_env
-from hon_env.core import layout as L
+from hon_env.spec import layout as L
 
 
 def test_heuristic_beats_random_by_a_wide_margin():

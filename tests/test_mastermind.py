@@ -28,12 +28,12 @@ from agents.villains import ScriptedVillain, VersusPolicy, load_villain
 from hon_env import Game, hour_of_need_v8, load_scenario, vector_env
 from hon_env import positions as P
 from hon_env.content.errors import ContentError
-from hon_env.content.tables import VC_SHOWDOWN_PROG, VC_TYPE, VT_LACKEY, VT_PERIL
-from hon_env.core import layout as L
-from hon_env.core import obs_features as F
 from hon_env.core.invariants import violations
 from hon_env.envs.villain_env import VILLAIN_ENV_ID, HourOfNeedVillainEnv
 from hon_env.errors import StateError
+from hon_env.spec import layout as L
+from hon_env.spec import obs_features as F
+from hon_env.spec.tables import VC_SHOWDOWN_PROG, VC_TYPE, VT_LACKEY, VT_PERIL
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))

@@ -15,14 +15,14 @@ from rules_helpers import dist, remove_schemes, run_op
 from agents.villains import ScriptedVillain
 from hon_env import Game, load_scenario, vector_env
 from hon_env import positions as P
-from hon_env.content import ops
 from hon_env.content.errors import ContentError
-from hon_env.content.ops import TOWARD_ANY, TOWARD_HERO
-from hon_env.content.tables import CFG_VTIES, SP_BYSTANDER, SP_PLAIN
-from hon_env.core import layout as L
-from hon_env.core import obs_features as F
 from hon_env.core.invariants import violations
 from hon_env.errors import StateError
+from hon_env.spec import layout as L
+from hon_env.spec import obs_features as F
+from hon_env.spec import ops
+from hon_env.spec.ops import TOWARD_ANY, TOWARD_HERO
+from hon_env.spec.tables import CFG_VTIES, SP_BYSTANDER, SP_PLAIN
 
 LACKEY = "Hatchet Hollis"
 

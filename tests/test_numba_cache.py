@@ -37,7 +37,7 @@ def test_fingerprint_changes_with_any_engine_source(tmp_path: Path):
     assert before == engine_fingerprint(PACKAGE)
     (copy / "render.py").write_text((copy / "render.py").read_text() + "\n# note\n")
     assert engine_fingerprint(copy) == before
-    layout = copy / "core" / "layout.py"
+    layout = copy / "spec" / "layout.py"
     layout.write_text(layout.read_text().replace("STACK_DEPTH = 96", "STACK_DEPTH = 97"))
     assert engine_fingerprint(copy) != before
 

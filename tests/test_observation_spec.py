@@ -9,8 +9,8 @@ from rules_helpers import put_issue_in_threat
 
 import hon_env
 from hon_env import Game
-from hon_env.core import layout as L
-from hon_env.core.obs_features import (
+from hon_env.spec import layout as L
+from hon_env.spec.obs_features import (
     OBS_DIM,
     STATE_DIM,
     feature,
@@ -207,8 +207,8 @@ def test_own_cards_describe_each_slot_of_selfs_deck():
     multi-hots index) from the content: its Constant/action/unique flags, feats, passive
     numbers, ability kind and what its effects do; two heroes' rows differ, the same hero's
     are the same whatever its seat."""
-    from hon_env.content.ops import HERO_OPS, OP_BY_NAME
-    from hon_env.content.tables import (
+    from hon_env.spec.ops import HERO_OPS, OP_BY_NAME
+    from hon_env.spec.tables import (
         FEAT_NAMES,
         HC_ACTION,
         HC_CONSTANT,

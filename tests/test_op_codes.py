@@ -1,11 +1,11 @@
-"""The op vocabulary is written once (``content/ops.py``): the kernels import its codes, and
+"""The op vocabulary is written once (``spec/ops.py``): the kernels import its codes, and
 the interpreter dispatches every op the loader accepts."""
 
 import re
 from pathlib import Path
 
-from hon_env.content import ops
-from hon_env.content.ops import OP_BY_NAME, OPS
+from hon_env.spec import ops
+from hon_env.spec.ops import OP_BY_NAME, OPS
 
 INTERP = Path(ops.__file__).resolve().parents[1] / "core" / "interp.py"
 
@@ -23,7 +23,7 @@ def test_codes_are_unique_and_named_once():
 
 
 def test_no_module_types_an_op_code_by_hand():
-    """Kernels import op codes from content/ops.py instead of assigning numbers."""
+    """Kernels import op codes from spec/ops.py instead of assigning numbers."""
     root = INTERP.parents[1]
     for path in list(root.rglob("*.py")) + list((root.parent / "agents").rglob("*.py")):
         if path.name == "ops.py":

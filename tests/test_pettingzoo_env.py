@@ -32,9 +32,9 @@ from rules_helpers import BLANK, SUCCESS, remove_schemes, sp
 import hon_env
 from hon_env import Game, IllegalActionError, hour_of_need_v8
 from hon_env import positions as P
-from hon_env.core import layout as L
 from hon_env.core.observe import OBS_DIM, STATE_DIM
 from hon_env.envs.gym_env import HourOfNeedEnv
+from hon_env.spec import layout as L
 
 N = L.N_ACTIONS
 FINAL_REWARD = {"win": 1.0, "loss": -1.0, "truncated": 0.0}
@@ -580,7 +580,7 @@ def test_maskable_ppo_on_the_gymnasium_adapter():
 def test_numeric_infos_keep_their_keys_and_types():
     """``numeric_info=True``: the same keys at every step, numbers only, and the outcome
     and loss reason as layout codes at the end."""
-    from hon_env.core import layout as L
+    from hon_env.spec import layout as L
 
     env = hour_of_need_v8.parallel_env(n_heroes=2, numeric_info=True, max_cycles=30)
     obs, infos = env.reset(seed=0)

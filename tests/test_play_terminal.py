@@ -10,10 +10,10 @@ import pytest
 from rich.console import Console
 
 from hon_env import Game, load_scenario
-from hon_env.core import layout as L
 from hon_env.play.cli import main
 from hon_env.play.match import Match, parse_players
 from hon_env.play.replay import Replay
+from hon_env.spec import layout as L
 
 
 class Keys(io.StringIO):

@@ -87,8 +87,8 @@ def test_the_page_state_of_a_human_villain():
     """The page's state while a human plays the villain agent (Mastermind variant): the
     villain's card choice is offered as buttons, the board draws without a deciding hero
     figure to outline, and the players list names the villain's player."""
-    from hon_env.core import layout as L
     from hon_env.play.web import game_state
+    from hon_env.spec import layout as L
 
     match = Match(load_scenario("mastermind"), seed=3,
                   players=parse_players(2, ["villain"], "heuristic", "scripted"))

@@ -11,8 +11,8 @@ import pytest
 
 from hon_env import Game
 from hon_env import positions as P
-from hon_env.core import layout as L
 from hon_env.core.invariants import violations
+from hon_env.spec import layout as L
 
 
 def consistent(g: Game) -> None:

@@ -26,9 +26,9 @@ from hon_env.content.procgen import (
     write_content,
 )
 from hon_env.content.procgen.threats import NESTED
-from hon_env.content.tables import COLOR_NAMES, IDECK, VDECK
 from hon_env.core.invariants import violations
 from hon_env.replay import Recorder, Replay
+from hon_env.spec.tables import COLOR_NAMES, IDECK, VDECK
 from hon_env.tasks import get_task
 
 DUO = ["majesty", "stride"]

@@ -19,9 +19,9 @@ from ray.rllib.utils.pre_checks.env import check_multiagent_environments  # noqa
 
 from hon_env import Game, hour_of_need_v8  # noqa: E402
 from hon_env.checks import EPISODE_ROOM, IllegalActionError  # noqa: E402
-from hon_env.core import layout as L  # noqa: E402
 from hon_env.core.observe import OBS_DIM  # noqa: E402
 from hon_env.envs.rllib_env import HourOfNeedRLlibEnv  # noqa: E402
+from hon_env.spec import layout as L  # noqa: E402
 
 SHAPING = {"schemes_solved": 0.5, "damage_dealt": 0.1, "hero_defeats": -0.2}
 

@@ -7,9 +7,9 @@ import numpy as np
 
 import hon_env
 from hon_env import Game, hour_of_need_v8, load_scenario
-from hon_env.core import layout as L
 from hon_env.core.invariants import violations
 from hon_env.rollout import play_batch, random_policy
+from hon_env.spec import layout as L
 
 ROSTER = ["cipher", "guerilla", "majesty", "microguy", "stride", "tinkerbolt", "vigil"]
 NEW = ["microguy", "vigil"]

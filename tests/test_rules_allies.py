@@ -25,14 +25,14 @@ from rules_helpers import (
 
 from hon_env import ContentError, Game, list_content, load_scenario
 from hon_env import positions as P
-from hon_env.content import ops
 from hon_env.content.loader import parse_ally
-from hon_env.content.tables import AL_ATTACK, AL_HEALTH, AL_SOLVE, SP_SCHEME
 from hon_env.core import interp
-from hon_env.core import layout as L
 from hon_env.core.invariants import violations
-from hon_env.core.obs_features import read, read_row
 from hon_env.rollout import play_batch, random_policy
+from hon_env.spec import layout as L
+from hon_env.spec import ops
+from hon_env.spec.obs_features import read, read_row
+from hon_env.spec.tables import AL_ATTACK, AL_HEALTH, AL_SOLVE, SP_SCHEME
 
 USE_ALLY = L.A_USE + L.USE_ALLY_CARD
 ALLIES = ["crabman", "dr_vivian_graham", "ji_yoo_rhee", "lox_lee"]

@@ -33,14 +33,14 @@ from rules_helpers import (
 from hon_env import ContentError, Game, list_content, load_scenario
 from hon_env import positions as P
 from hon_env.content.loader import parse_crisis
-from hon_env.content.ops import OP_CRISIS, OP_JUSTICE
-from hon_env.content.tables import MAX_CRISES
 from hon_env.core import interp
-from hon_env.core import layout as L
 from hon_env.core.invariants import violations
-from hon_env.core.obs_features import read, read_row
 from hon_env.describe import action_meanings
 from hon_env.rollout import play_batch, random_policy
+from hon_env.spec import layout as L
+from hon_env.spec.obs_features import read, read_row
+from hon_env.spec.ops import OP_CRISIS, OP_JUSTICE
+from hon_env.spec.tables import MAX_CRISES
 
 ABDUCTOR = "abductor_at_large"
 MEANER = "mr_meaners_smear_campaign"

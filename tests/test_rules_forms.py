@@ -31,9 +31,9 @@ from rules_helpers import (
 
 from hon_env import Game, load_scenario
 from hon_env import positions as P
-from hon_env.content.tables import CFG_START_SPACE, HERO_DECK
-from hon_env.core import layout as L
-from hon_env.core.obs_features import read
+from hon_env.spec import layout as L
+from hon_env.spec.obs_features import read
+from hon_env.spec.tables import CFG_START_SPACE, HERO_DECK
 
 PILOT_HEALTH, MECH_HEALTH = 6, 8  # configs/content/heroes/microguy.yaml
 PILOT_ATTACK, MECH_ATTACK = 1, 4
@@ -451,8 +451,8 @@ def test_targeting_computer_counts_in_the_mech_only(solo):
 
 def test_form_counts_are_zero_off_the_board(solo):
     """A defeated Micro-guy is neither piloting nor in the mech for ``if`` tests."""
-    from hon_env.content.ops import COUNT_ACTIVE_IN_MECH, COUNT_ACTIVE_PILOTING
     from hon_env.core import interp
+    from hon_env.spec.ops import COUNT_ACTIVE_IN_MECH, COUNT_ACTIVE_PILOTING
     g = Game(solo, seed=0)
     tabs = g.scenario.tables
     assert interp.count_value(g.state, 0, tabs, COUNT_ACTIVE_PILOTING, 0, 0) == 1

@@ -41,7 +41,7 @@ from rules_helpers import (
 
 from hon_env import Game, load_scenario
 from hon_env import positions as P
-from hon_env.core import layout as L
+from hon_env.spec import layout as L
 
 REPO = Path(__file__).resolve().parents[1]
 

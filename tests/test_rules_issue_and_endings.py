@@ -22,7 +22,7 @@ from rules_helpers import (
 
 from hon_env import Game
 from hon_env import positions as P
-from hon_env.core import layout as L
+from hon_env.spec import layout as L
 
 
 def gold(g: Game) -> int:

@@ -30,8 +30,8 @@ from rules_helpers import (
 
 from hon_env import Game, load_scenario
 from hon_env import positions as P
-from hon_env.content.tables import CLUE_DECK, CLUE_LIST, IC_TYPE, IT_SCHEME
-from hon_env.core import layout as L
+from hon_env.spec import layout as L
+from hon_env.spec.tables import CLUE_DECK, CLUE_LIST, IC_TYPE, IT_SCHEME
 
 
 def schemes_held(g: Game, seat: int) -> list[int]:

@@ -14,16 +14,16 @@ from rules_helpers import dist, edited_content, run_op, sp
 
 from hon_env import Game
 from hon_env import positions as P
-from hon_env.content import ops
-from hon_env.content.ops import (
+from hon_env.spec import layout as L
+from hon_env.spec import ops
+from hon_env.spec.ops import (
     AWAY_FROM_VILLAIN,
     TOWARD_ANY,
     TOWARD_BYSTANDER,
     TOWARD_HERO,
     WHO_ACTIVE,
 )
-from hon_env.content.tables import HS_ATTACK, VC_DEFENSE, VC_HEALTH, VC_SCALING
-from hon_env.core import layout as L
+from hon_env.spec.tables import HS_ATTACK, VC_DEFENSE, VC_HEALTH, VC_SCALING
 
 
 def hero_turn_game(origin, hero_at: str) -> Game:

@@ -14,11 +14,12 @@ from rules_helpers import run_op, setup
 
 from hon_env import load_scenario
 from hon_env import positions as P
-from hon_env.content import ContentError, ops
+from hon_env.content import ContentError
 from hon_env.content.compile import HERO_DECK
-from hon_env.core import layout as L
 from hon_env.core.invariants import violations
 from hon_env.rollout import play_batch, random_policy
+from hon_env.spec import layout as L
+from hon_env.spec import ops
 
 
 @pytest.mark.parametrize("rules, field, message", [

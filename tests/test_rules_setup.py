@@ -19,8 +19,8 @@ from rules_helpers import (
 
 from hon_env import Game
 from hon_env import positions as P
-from hon_env.content.tables import CFG_START_SPACE, IC_TYPE, IT_SCHEME
-from hon_env.core import layout as L
+from hon_env.spec import layout as L
+from hon_env.spec.tables import CFG_START_SPACE, IC_TYPE, IT_SCHEME
 
 # villain cards of dowager.yaml with a "1" scaling indicator / a "5/6" one
 SCALING_ONE = ["Silver Stiletto", "Calling Card", "Pay Off the Guards", "Ruthless Matriarch"]

@@ -35,8 +35,12 @@ from rules_helpers import (
 from hon_env import ContentError, Game, list_content, load_scenario
 from hon_env import positions as P
 from hon_env.content.loader import parse_bystander, parse_crisis
-from hon_env.content.ops import OP_CAPTURE, OP_DEFEAT_BYSTANDERS, OP_PLACE_BYSTANDERS, OP_RESCUE
-from hon_env.content.tables import (
+from hon_env.core.invariants import violations
+from hon_env.rollout import play_batch, random_policy
+from hon_env.spec import layout as L
+from hon_env.spec.obs_features import read_row
+from hon_env.spec.ops import OP_CAPTURE, OP_DEFEAT_BYSTANDERS, OP_PLACE_BYSTANDERS, OP_RESCUE
+from hon_env.spec.tables import (
     MAX_CRISES,
     SB_CAPTURED_PROG,
     SB_DEFEATED_PROG,
@@ -46,10 +50,6 @@ from hon_env.content.tables import (
     SBE_DEFEATED,
     SBE_RESCUED,
 )
-from hon_env.core import layout as L
-from hon_env.core.invariants import violations
-from hon_env.core.obs_features import read_row
-from hon_env.rollout import play_batch, random_policy
 
 CONFIGS = Path(__file__).resolve().parents[1] / "configs"
 BOTH = ["foremans_crew", "panicked_tourists"]

@@ -13,12 +13,12 @@ from rules_helpers import BLANK, SUCCESS, clues_held, setup, sp, suffer
 
 from hon_env import ContentError, Game, list_content, load_scenario
 from hon_env import positions as P
-from hon_env.content.tables import SM_HEALTH, SM_INFLICT
 from hon_env.core import interp
-from hon_env.core import layout as L
 from hon_env.core.invariants import violations
-from hon_env.core.obs_features import read_row
 from hon_env.rollout import play_batch, random_policy
+from hon_env.spec import layout as L
+from hon_env.spec.obs_features import read_row
+from hon_env.spec.tables import SM_HEALTH, SM_INFLICT
 
 BOTH = ["phase_ii_brinkbots", "hired_muscle"]
 BRINKBOTS = 0  # rows of Tables.smin in rule order

@@ -31,8 +31,8 @@ from rules_helpers import (
 
 from hon_env import Game, load_scenario
 from hon_env import positions as P
-from hon_env.content.tables import CFG_START_SPACE, HERO_DECK, SP_PLAIN
-from hon_env.core import layout as L
+from hon_env.spec import layout as L
+from hon_env.spec.tables import CFG_START_SPACE, HERO_DECK, SP_PLAIN
 
 
 def stop_at_next_villain_turn(g: Game) -> None:

@@ -10,8 +10,8 @@ pytest.importorskip("sb3_contrib")
 from sb3_contrib import MaskablePPO  # noqa: E402
 from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported  # noqa: E402
 
-from hon_env.core import layout as L  # noqa: E402
 from hon_env.envs.sb3 import SB3VecEnv  # noqa: E402
+from hon_env.spec import layout as L  # noqa: E402
 
 
 def test_masks_and_terminal_observations(origin):

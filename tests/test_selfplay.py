@@ -22,7 +22,7 @@ from agents.training.league import HEROES, VILLAIN, League, side_rows
 from agents.training.mappo import MappoLearner, Rollout
 from agents.villains import load_villain
 from hon_env import vector_env
-from hon_env.core import layout as L
+from hon_env.spec import layout as L
 
 TINY = ["--num-envs", "16", "--num-steps", "16", "--num-minibatches", "2", "--hidden", "16",
         "--eval-games", "4", "--progress", "false", "--tensorboard", "false"]

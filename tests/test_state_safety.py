@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 from hon_env import EngineError, Game, StateError, load_scenario, vector_env
-from hon_env.core import layout as L
 from hon_env.core.validate import first_problem, scenario_limits
 from hon_env.rollout import play_batch
+from hon_env.spec import layout as L
 from hon_env.state_io import HEADER_LEN, pack
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -186,7 +186,7 @@ def test_engine_error_in_game_and_rollout(origin):
 
 def test_content_op_codes_match_the_interpreter():
     """validate.py and interp.step_op agree on which codes are content ops."""
-    from hon_env.content.ops import N_CONTENT_OPS, OPS
+    from hon_env.spec.ops import N_CONTENT_OPS, OPS
 
     assert sorted(op.code for op in OPS) == list(range(1, N_CONTENT_OPS))
 

@@ -9,9 +9,9 @@ import pytest
 
 from agents.scripted import HeuristicPolicy
 from hon_env import Game, load_scenario, vector_env
-from hon_env.core import layout as L
-from hon_env.core.obs_features import read
 from hon_env.roster import RANDOM_TEAMS, random_teams
+from hon_env.spec import layout as L
+from hon_env.spec.obs_features import read
 
 TEAMS = [["majesty", "stride"], ["cipher", "vigil"], ["guerilla", "tinkerbolt"]]
 

@@ -12,8 +12,8 @@ pytest.importorskip("torchrl")
 from torchrl.envs.utils import check_env_specs  # noqa: E402
 
 from hon_env import Game  # noqa: E402
-from hon_env.core import layout as L  # noqa: E402
 from hon_env.envs.torchrl_env import HourOfNeedTorchRLEnv  # noqa: E402
+from hon_env.spec import layout as L  # noqa: E402
 
 HEROES = ["majesty", "stride"]
 

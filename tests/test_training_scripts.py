@@ -17,8 +17,8 @@ from agents.evaluation import evaluate
 from agents.registry import load_policy
 from agents.training.config import parse_config
 from hon_env import vector_env
-from hon_env.core import layout as L
 from hon_env.core.observe import OBS_DIM, STATE_DIM
+from hon_env.spec import layout as L
 
 ROOT = Path(__file__).resolve().parents[1]
 

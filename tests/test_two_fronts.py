@@ -15,7 +15,10 @@ from rules_helpers import SUCCESS, neighbours, remove_schemes, run_program
 from hon_env import Game, load_scenario
 from hon_env import positions as P
 from hon_env.content.errors import ContentError
-from hon_env.content.tables import (
+from hon_env.core import facing
+from hon_env.core.validate import first_problem
+from hon_env.spec import layout as L
+from hon_env.spec.tables import (
     CFG_N_VILLAINS,
     CFG_TF_BLINDSIDE,
     CFG_TF_FLOOR,
@@ -26,9 +29,6 @@ from hon_env.content.tables import (
     VS_DANGER,
     VS_HEALTH,
 )
-from hon_env.core import facing
-from hon_env.core import layout as L
-from hon_env.core.validate import first_problem
 
 PAIR = ["dowager", "refuser"]
 TRIO = ["majesty", "stride", "majesty"]

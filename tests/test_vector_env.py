@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from hon_env import Game, vector_env
-from hon_env.core import layout as L
+from hon_env.spec import layout as L
 
 
 def test_vector_matches_single_games_across_auto_resets(origin):

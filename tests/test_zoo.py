@@ -27,10 +27,10 @@ from agents.zoo import (
 from agents.zoo.noisy import NoisyPolicy
 from agents.zoo.styles import CautiousPolicy, RusherPolicy, View
 from hon_env import Game
-from hon_env.content import tables as TB
-from hon_env.core import layout as L
-from hon_env.core import obs_features as F
 from hon_env.envs.vector import VectorEnv
+from hon_env.spec import layout as L
+from hon_env.spec import obs_features as F
+from hon_env.spec import tables as TB
 from hon_env.tasks import get_task
 
 ROOT = Path(__file__).resolve().parents[1]

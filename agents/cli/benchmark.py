@@ -32,8 +32,8 @@ from pathlib import Path
 import numpy as np
 
 from hon_env import Game, hour_of_need_v8, load_scenario, vector_env
-from hon_env.core import layout as L
 from hon_env.core.observe import OBS_DIM, STATE_DIM
+from hon_env.spec import layout as L
 
 ROOT = Path(__file__).resolve().parents[2]
 # the repository's page when run from a checkout; an installed copy writes only with --out

@@ -49,8 +49,8 @@ from agents.training.baselines import BaselineEvaluator, eval_summary, format_ev
 from agents.training.config import PpoFields, parse_config
 from agents.training.logger import RunLogger
 from agents.training.loop import train_loop
-from hon_env.core import layout as L
 from hon_env.game import resolve_scenario
+from hon_env.spec import layout as L
 
 ENV_NAME = "hon_env_rllib"
 MODULE_ID = "hero"

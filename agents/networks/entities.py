@@ -1,6 +1,6 @@
 """The observation read as entities: which floats make up each row of each entity kind,
 and which actions point at which row. Built once from the named observation spec
-(``hon_env.core.obs_features``) and the action layout (``hon_env.core.layout``): no
+(``hon_env.spec.obs_features``) and the action layout (``hon_env.spec.layout``): no
 hand-typed offsets, so a new feature of a section joins its entity by itself.
 
 An entity kind (``Group``) has ``rows`` rows. Row ``r`` reads:
@@ -31,7 +31,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from hon_env.content.tables import (
+from hon_env.spec import layout as L
+from hon_env.spec.obs_features import OBS_DIM, OBS_FEATURES, OBS_SECTIONS, Feature
+from hon_env.spec.tables import (
     HERO_DECK,
     IDECK,
     MAX_CRISES,
@@ -44,8 +46,6 @@ from hon_env.content.tables import (
     SPECIAL_MINIONS,
     VDECK,
 )
-from hon_env.core import layout as L
-from hon_env.core.obs_features import OBS_DIM, OBS_FEATURES, OBS_SECTIONS, Feature
 
 
 @dataclass(frozen=True)

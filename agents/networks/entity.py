@@ -30,8 +30,8 @@ from torch import nn
 
 from agents.networks import entities as E
 from agents.networks.mlp import MASKED_LOGIT, layer_init
-from hon_env.core.layout import N_ACTIONS
 from hon_env.core.observe import OBS_DIM
+from hon_env.spec.layout import N_ACTIONS
 
 
 class _Kind(nn.Module):

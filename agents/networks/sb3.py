@@ -20,8 +20,8 @@ from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from torch import nn
 
 from agents.networks.entity import EntityActor
-from hon_env.core.layout import N_ACTIONS
 from hon_env.core.observe import OBS_DIM
+from hon_env.spec.layout import N_ACTIONS
 
 
 class EntityFeatures(BaseFeaturesExtractor):

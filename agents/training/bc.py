@@ -30,8 +30,8 @@ import torch
 from torch import nn
 
 from agents.networks import build_actor
-from hon_env.core.layout import N_ACTIONS
 from hon_env.core.observe import OBS_DIM
+from hon_env.spec.layout import N_ACTIONS
 
 EVAL_CHUNK = 4096  # decisions per forward pass when scoring (bounds memory)
 

@@ -22,7 +22,7 @@ import numpy as np
 
 from agents.policy import Engine, Policy
 from hon_env.content import Scenario
-from hon_env.core import layout as L
+from hon_env.spec import layout as L
 
 HEROES, VILLAIN = "heroes", "villain"
 SIDES = (HEROES, VILLAIN)

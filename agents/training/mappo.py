@@ -49,9 +49,9 @@ from agents.trained import MappoPolicy
 from agents.training.config import config_dict
 from agents.training.distributed import Ranks
 from agents.training.league import HEROES, League, reward_column, side_rows, side_won
-from hon_env.core import layout as L
 from hon_env.core.observe import OBS_DIM, STATE_DIM
 from hon_env.envs.vector import VectorEnv
+from hon_env.spec import layout as L
 
 
 def pick_device(name: str) -> torch.device:

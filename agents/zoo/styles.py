@@ -25,7 +25,7 @@ is taken.
   villain first, then to Scheme cards on their Scheme side, then to nemeses.
 
 What a style reads: the acting hero's observation (the named features of
-``hon_env.core.obs_features``), the legal mask and the scenario's printed tables (board
+``hon_env.spec.obs_features``), the legal mask and the scenario's printed tables (board
 distances, what each card's program does, which issue cards are Scheme cards); nothing
 else. Hidden information (deck orders, other heroes' hands, the random generator) never
 reaches it; the coordinated team it falls back on reads the public game state only. Both
@@ -41,11 +41,11 @@ import numpy as np
 
 from agents.policy import Engine, check_engine
 from agents.scripted import CoordinatedPolicy
-from hon_env.content import ops
-from hon_env.content import tables as TB
-from hon_env.core import layout as L
-from hon_env.core import obs_features as F
 from hon_env.describe import segment_of
+from hon_env.spec import layout as L
+from hon_env.spec import obs_features as F
+from hon_env.spec import ops
+from hon_env.spec import tables as TB
 
 WOUNDED_LEFT = 2  # health left at or below which a hero counts as wounded (as the team's)
 BYSTANDER_REACH = 6  # the cautious style walks to a bystander token at most this far

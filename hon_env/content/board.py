@@ -25,7 +25,7 @@ import numpy as np
 
 from hon_env.content.effects import Effect, parse_effect
 from hon_env.content.errors import Where, as_list, as_mapping, check_keys, read_str
-from hon_env.content.tables import (
+from hon_env.spec.tables import (
     COLOR_NAMES,
     MAX_PANELS,
     MAX_SPACES,

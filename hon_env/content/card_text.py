@@ -37,8 +37,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from hon_env.content.cache import parsed_once
 from hon_env.content.errors import Where
 from hon_env.content.loader import find_file, read_yaml
-from hon_env.content.tables import VDECK
 from hon_env.content.text import effect_text, plural
+from hon_env.spec.tables import VDECK
 
 if TYPE_CHECKING:
     from hon_env.content.compile import Scenario

@@ -80,7 +80,18 @@ from hon_env.content.loader import (
     parse_scenario,
     scenario_path,
 )
-from hon_env.content.tables import (
+from hon_env.content.two_fronts import (
+    check_two_fronts,
+    resolve_villains,
+    two_fronts_cfg,
+    villain_ids,
+)
+from hon_env.content.villain_agent import (
+    VILLAIN_AGENT,
+    check_villain_agent,
+    villain_agent_cfg,
+)
+from hon_env.spec.tables import (
     ABIL_NONE,
     AL_ABILITY,
     AL_ABILITY_PROG,
@@ -266,17 +277,6 @@ from hon_env.content.tables import (
     Tables,
     pack_tables,
 )
-from hon_env.content.two_fronts import (
-    check_two_fronts,
-    resolve_villains,
-    two_fronts_cfg,
-    villain_ids,
-)
-from hon_env.content.villain_agent import (
-    VILLAIN_AGENT,
-    check_villain_agent,
-    villain_agent_cfg,
-)
 
 # Rules the rulebook leaves open (or that we make switchable), with their defaults.
 DEFAULT_RULES: dict[str, Any] = {
@@ -405,7 +405,7 @@ class Scenario:
     """
 
     id: str
-    tables: np.record  # packed Tables (content/tables.py pack_tables)
+    tables: np.record  # packed Tables (spec/tables.py pack_tables)
     hero_ids: tuple[str, ...]  # per seat
     hero_names: tuple[str, ...]  # per seat
     hero_roster: tuple[str, ...]  # the content directory's hero ids, sorted: the hero one-hot

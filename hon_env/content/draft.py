@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hon_env.content.errors import Where, as_mapping, check_int, rule_settings, type_name
-from hon_env.content.tables import (
+from hon_env.spec.tables import (
     DRAFT_DEAL,
     DRAFT_OFF,
     DRAFT_PASS,

@@ -35,7 +35,7 @@ from hon_env.content.errors import (
     read_bool,
     type_name,
 )
-from hon_env.content.ops import (
+from hon_env.spec.ops import (
     COUNT_COUNTER_BASE,
     COUNT_NAMES,
     FIGURE_ANY,
@@ -46,7 +46,7 @@ from hon_env.content.ops import (
     OpSpec,
     Param,
 )
-from hon_env.content.tables import MAX_PANELS, MAX_PROGS, PROG_LEN
+from hon_env.spec.tables import MAX_PANELS, MAX_PROGS, PROG_LEN
 
 CONTEXTS = ("hero", "ally", "villain", "activate")
 COUNTER_PREFIX = "counter:"

@@ -20,7 +20,7 @@ from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from hon_env.content.tables import DASH
+from hon_env.spec.tables import DASH
 
 _MISSING: Any = object()  # marks a required field (distinct from any YAML value)
 

@@ -9,7 +9,7 @@ and every hero gets the team reward.
 
 Headline cards live in ``configs/content/headlines/<id>.yaml`` (``kind: headlines``): a
 list of ``{name, counter, at_least, values}``, where ``counter`` is one of
-``HERO_COUNTER_NAMES`` (``content/tables.py``) and ``values`` the fame of the first, second
+``HERO_COUNTER_NAMES`` (``spec/tables.py``) and ``values`` the fame of the first, second
 and third hero to reach ``at_least`` (best first).
 """
 
@@ -33,7 +33,7 @@ from hon_env.content.errors import (
     rule_settings,
     type_name,
 )
-from hon_env.content.tables import (
+from hon_env.spec.tables import (
     EV_ENEMIES_DEFEATED,
     EV_HERO_DEFEATS,
     EV_PROBLEMS_SOLVED,

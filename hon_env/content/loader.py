@@ -51,8 +51,10 @@ from hon_env.content.errors import (
     read_int,
     read_str,
 )
-from hon_env.content.ops import COUNT_NAMES, FORM_COUNTS, FORM_OPS, MAX_COUNTERS
-from hon_env.content.tables import (
+from hon_env.content.text import effect_text
+from hon_env.content.two_fronts import villain_ids
+from hon_env.spec.ops import COUNT_NAMES, FORM_COUNTS, FORM_OPS, MAX_COUNTERS
+from hon_env.spec.tables import (
     ABIL_ACTION,
     ABIL_EXHAUST,
     ABIL_PASSIVE,
@@ -80,8 +82,6 @@ from hon_env.content.tables import (
     VT_PERIL,
     VT_PLOY,
 )
-from hon_env.content.text import effect_text
-from hon_env.content.two_fronts import villain_ids
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 

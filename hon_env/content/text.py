@@ -8,9 +8,11 @@ same phrases; an op without a phrase reads as ``name(param=value, ...)``.
 
 from __future__ import annotations
 
+import string
+from collections.abc import Callable
 from typing import Any
 
-from hon_env.content.ops import OP_BY_NAME
+from hon_env.spec.ops import OP_BY_NAME
 
 COUNT_WORDS = {
     "minions_in_villain_panel": "minions in the villain's panel",
@@ -38,128 +40,84 @@ def plural(n: int, word: str, plural: str | None = None) -> str:
     return f"{n} {word if n == 1 else (plural or word + 's')}"
 
 
-def _within(r: int) -> str:
+def _within(r: int, p: dict[str, Any]) -> str:
     return "in your space" if r == 0 else f"within {r}"
 
 
-def _times(n: int) -> str:
-    return "" if n == 1 else f" {n} times"
-
-
-def _panel(p: Any) -> str:
-    if p == "villain":
+def _panel(v: Any, p: dict[str, Any]) -> str:
+    if v == "villain":
         return "the villain's panel"
-    if p == "all":
+    if v == "all":
         return "each panel"
-    return f"panel {p}"
+    return f"panel {v}"
 
 
-def _extra_dice(verb: str, dice: int, rng: int) -> str:
-    text = verb if dice == 0 else f"{verb} with +{plural(dice, 'die', 'dice')}"
-    return text if rng == 1 else f"{text} within {rng}"
+def _figures(n: int, p: dict[str, Any]) -> str:
+    if p.get("figure") == "own":
+        return f"{plural(n, 'figure')} of this card (replacing a bystander)"
+    return plural(n, "bystander")
+
+
+# the words a phrase template (``OpSpec.phrase``) names after a colon: each renders a
+# parameter's value (and may read the op's other parameters); ``s:WORD`` or
+# ``s:WORD:PLURAL`` renders the value and the word, plural unless the value is 1
+WORDS: dict[str, Callable[[Any, dict[str, Any]], str]] = {
+    "within": _within,
+    "beyond_near": lambda r, p: "" if r == 1 else f" within {r}",
+    "anywhere": lambda r, p: "anywhere" if r == 0 else f"within {r}",
+    "hero_in_range": lambda r, p: "yourself" if r == 0 else f"a hero within {r}",
+    "lands_within": lambda r, p: "" if r == 0 else f" (it lands within {r})",
+    "extra_dice": lambda d, p: "" if d == 0 else f" with +{plural(d, 'die', 'dice')}",
+    "times": lambda n, p: "" if n == 1 else f" {n} times",
+    "panel": _panel,
+    "who": lambda v, p: WHO_WORDS[v],
+    "toward": lambda v, p: TOWARD_WORDS[v],
+    "bonus": lambda b, p: f" +{b}" if b else "",
+    "add_or_remove": lambda n, p: f"{'add' if n >= 0 else 'remove'} {abs(n)}",
+    "bystanders_or_figures": _figures,
+    "fortified": lambda v, p: "the villain has" if v == "villain" else "every lackey has",
+    "away_from": lambda v, p: "the villain" if v == "villain" else "this figure",
+}
+
+
+class _PhraseFormatter(string.Formatter):
+    """Fills an ``OpSpec.phrase`` from one op's parameters (``WORDS`` after a colon)."""
+
+    def __init__(self, params: dict[str, Any]) -> None:
+        self.params = params
+
+    def format_field(self, value: Any, spec: str) -> str:
+        if spec.startswith("s:"):
+            return plural(value, *spec[2:].split(":"))
+        if spec:
+            return WORDS[spec](value, self.params)
+        return str(value)
+
+
+def _if_text(op: dict[str, Any], p: dict[str, Any]) -> str:
+    count = str(p["count"])
+    words = count.split(":", 1)[1] if count.startswith("counter:") else (
+        COUNT_WORDS.get(count, count))
+    then = effect_text(op.get("then") or [])
+    per_hero = " per hero" if op.get("at_least_per_hero") else ""
+    if count in FLAG_COUNTS and p["at_least"] == 1 and not per_hero:
+        return f"if {words}: {then}"
+    return f"if {words} ≥ {p['at_least']}{per_hero}: {then}"
 
 
 def op_text(op: dict[str, Any]) -> str:
-    """A short phrase for one op, from its name and parameters (defaults filled in)."""
+    """A short phrase for one op, from its name and parameters (defaults filled in): the
+    op's ``OpSpec.phrase``; an ``if`` reads its condition and its then-effect."""
     name = op["op"]
     spec = OP_BY_NAME.get(name)
     p: dict[str, Any] = {}
     if spec is not None:
         p = {prm.name: prm.default for prm in spec.params}
     p.update({k: v for k, v in op.items() if k not in ("op", "then")})
-    n = p.get("n")
-    match name:
-        case "gain_focus":
-            return f"gain {n} focus"
-        case "draw":
-            return f"draw {plural(n, 'card')}"
-        case "gain_clue":
-            return f"gain {plural(n, 'clue')}"
-        case "heal":
-            who = "yourself" if p["range"] == 0 else f"a hero within {p['range']}"
-            return f"remove up to {n} damage from {who}"
-        case "damage_enemy":
-            return f"deal {n} damage to an enemy {_within(p['range'])}"
-        case "justice":
-            return f"place {n} justice on a problem {_within(p['range'])}"
-        case "move":
-            return f"move up to {n}"
-        case "attack":
-            return _extra_dice("attack", p["dice"], p["range"])
-        case "solve":
-            return _extra_dice("solve", p["dice"], p["range"])
-        case "place":
-            where = "anywhere" if p["range"] == 0 else f"within {p['range']}"
-            return f"place your figure {where}"
-        case "rescue":
-            return f"rescue a bystander {_within(p['range'])}"
-        case "exhaust_threat":
-            return "exhaust a ready card in your threat area"
-        case "prevent":
-            return f"prevent {n} damage"
-        case "place_minions":
-            return f"place {plural(n, 'minion')} in {_panel(p['panel'])}"
-        case "place_bystanders":
-            if p.get("figure") == "own":
-                return f"place {plural(n, 'figure')} of this card (replacing a bystander)"
-            return f"place {plural(n, 'bystander')}"
-        case "capture_bystanders":
-            return f"capture {plural(n, 'bystander')} nearest the villain"
-        case "defeat_bystanders":
-            return f"defeat {plural(n, 'captured bystander')}"
-        case "scheme":
-            return f"the villain schemes{_times(n)}"
-        case "advance":
-            return f"the villain advances{_times(n)}"
-        case "villain_inflict":
-            return "the villain inflicts the active hero"
-        case "damage_hero":
-            return f"deal {n} damage to {WHO_WORDS[p['who']]}"
-        case "discard_or_damage":
-            return f"{WHO_WORDS[p['who']]} discards 1 card or suffers {n} damage"
-        case "crisis":
-            return "a crisis occurs"
-        case "counter_add":
-            verb = "add" if n >= 0 else "remove"
-            return f"{verb} {abs(n)} {p['counter']}"
-        case "heal_villain":
-            return f"remove {n} damage from the villain"
-        case "villain_move":
-            return f"the villain moves {n} toward the nearest {TOWARD_WORDS[p['toward']]}"
-        case "enemy_move":
-            return f"move {n} toward the nearest {TOWARD_WORDS[p['toward']]}"
-        case "inflict":
-            bonus = f" +{p['bonus']}" if p["bonus"] else ""
-            return f"inflict{bonus} on a nearby hero"
-        case "inflict_owner":
-            bonus = f" +{p['bonus']}" if p["bonus"] else ""
-            return f"inflict{bonus} on the owner"
-        case "if":
-            count = str(p["count"])
-            words = count.split(":", 1)[1] if count.startswith("counter:") else (
-                COUNT_WORDS.get(count, count))
-            then = effect_text(op.get("then") or [])
-            per_hero = " per hero" if op.get("at_least_per_hero") else ""
-            if count in FLAG_COUNTS and p["at_least"] == 1 and not per_hero:
-                return f"if {words}: {then}"
-            return f"if {words} ≥ {p['at_least']}{per_hero}: {then}"
-        case "fortify":
-            who = "the villain has" if p["target"] == "villain" else "every lackey has"
-            return f"until the end of the round {who} +{n} defense"
-        case "move_away":
-            frm = "the villain" if p["from"] == "villain" else "this figure"
-            return f"{WHO_WORDS[p['who']]} moves up to {n} away from {frm}"
-        case "board_mech":
-            where = "" if p["range"] == 0 else f" (it lands within {p['range']})"
-            return f"board your mech{where}"
-        case "eject":
-            return "leave your mech (back to the pilot)"
-        case "ally_move":
-            return f"your ally moves up to {n}"
-        case "ally_attack":
-            return f"your ally attacks a space within {p['range']} of it (attack value, no dice)"
-        case "ally_solve":
-            return f"your ally solves at a space within {p['range']} of it (solve value, no dice)"
+    if name == "if":
+        return _if_text(op, p)
+    if spec is not None and spec.phrase:
+        return _PhraseFormatter(p).vformat(spec.phrase, (), p)
     args = ", ".join(f"{k}={v}" for k, v in op.items() if k != "op")
     return f"{name}({args})"
 

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from hon_env.content.errors import Where, check_int, check_str, rule_settings, type_name
-from hon_env.content.tables import CFG_N_VILLAINS, CFG_TF_BLINDSIDE, CFG_TF_FLOOR, MAX_HEROES
+from hon_env.spec.tables import CFG_N_VILLAINS, CFG_TF_BLINDSIDE, CFG_TF_FLOOR, MAX_HEROES
 
 TWO_FRONTS_DEFAULTS: dict[str, Any] = {
     # The second villain's id, when the scenario names one villain; None: the scenario's
@@ -97,7 +97,7 @@ def resolve_villains(ids: tuple[str, ...], ids_where: Where, rule: dict[str, Any
 
 
 def two_fronts_cfg(rule: dict[str, Any] | bool, n_villains: int) -> dict[int, int]:
-    """The cfg columns (``content/tables.py`` CFG_N_VILLAINS, CFG_TF_*) of a game."""
+    """The cfg columns (``spec/tables.py`` CFG_N_VILLAINS, CFG_TF_*) of a game."""
     settings = rule if isinstance(rule, dict) else TWO_FRONTS_DEFAULTS
     if n_villains < 2:
         return {CFG_N_VILLAINS: 1, CFG_TF_FLOOR: 0, CFG_TF_BLINDSIDE: 0}

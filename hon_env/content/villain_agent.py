@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from hon_env.content.errors import Where, check_int, rule_settings, type_name
-from hon_env.content.tables import (
+from hon_env.spec.tables import (
     CFG_VCUNNING,
     CFG_VHAND,
     CFG_VINFLICT,
@@ -66,7 +66,7 @@ def check_villain_agent(raw: object, where: Where) -> dict[str, Any] | bool:
 
 
 def villain_agent_cfg(rule: dict[str, Any] | bool) -> dict[int, int]:
-    """The cfg columns (``content/tables.py`` CFG_V*) of a resolved rule; all 0 when off."""
+    """The cfg columns (``spec/tables.py`` CFG_V*) of a resolved rule; all 0 when off."""
     if not rule:
         return {CFG_VHAND: 0, CFG_VSHOWDOWN: 0, CFG_VCUNNING: 0, CFG_VINFLICT: 0,
                 CFG_VTIES: 0}

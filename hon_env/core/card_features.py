@@ -12,10 +12,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from hon_env.content import ops
-from hon_env.content import tables as TB
-from hon_env.core import obs_features as F
-from hon_env.core.obs_features import OFF_OWN_CARDS, OWN_CARD_FEATS
+from hon_env.spec import obs_features as F
+from hon_env.spec import ops
+from hon_env.spec import tables as TB
+from hon_env.spec.obs_features import OFF_OWN_CARDS, OWN_CARD_FEATS
 
 # op code -> its column among the hero ops (-1: not a hero op), and how its size is read
 _OP_COLUMN = np.full(max(op.code for op in ops.OPS) + 1, -1, np.int64)

@@ -34,13 +34,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from hon_env.content import tables as TB
-from hon_env.core import layout as L
 from hon_env.core.interp import apply_action
 from hon_env.core.positions import refresh
 from hon_env.core.rng import _fmix32
 from hon_env.core.setup import init_game
 from hon_env.core.teams import pick_team
+from hon_env.spec import layout as L
+from hon_env.spec import tables as TB
 
 _DRAFT_SALT = 0x0D2AF7ED  # separates the draft's stream from the game's, teams' and headlines'
 _M32 = 0xFFFFFFFF

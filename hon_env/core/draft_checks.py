@@ -7,9 +7,9 @@ import math
 
 import numpy as np
 
-from hon_env.content import tables as TB
-from hon_env.core import layout as L
 from hon_env.core.draft import draft_seat
+from hon_env.spec import layout as L
+from hon_env.spec import tables as TB
 
 # fields a drafting row may hold besides the draft's own: everything else is still zero
 _DRAFTING_FIELDS = ("dec_kind", "dec_hero", "choice", "drafting", "draft_step", "draft_seed",

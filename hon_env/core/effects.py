@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from numba import njit
 
-from hon_env.content import tables as TB
-from hon_env.core import layout as L
 from hon_env.core.bystanders import (
     capture_into,
     character_event,
@@ -33,6 +31,8 @@ from hon_env.core.queries import enemy_health, nemeses_in_play, problem_danger, 
 from hon_env.core.rng import randint
 from hon_env.core.two_fronts import face_villain, take_hidden_token
 from hon_env.core.zones import gain_clue
+from hon_env.spec import layout as L
+from hon_env.spec import tables as TB
 
 
 @njit(cache=True)

@@ -18,10 +18,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from hon_env.content import tables as TB
-from hon_env.core import layout as L
 from hon_env.core.geometry import FAR, bfs_to_goals, bystander_at, goal_toward, is_empty
 from hon_env.core.queries import enemy_pos
+from hon_env.spec import layout as L
+from hon_env.spec import tables as TB
 
 
 @njit(cache=True)

@@ -29,9 +29,9 @@ from __future__ import annotations
 
 from numba import njit
 
-from hon_env.content.tables import CFG_N_HEROES, MAX_HEROES
-from hon_env.core import layout as L
 from hon_env.core.fame import MODE_TEAM, fame_rewards
+from hon_env.spec import layout as L
+from hon_env.spec.tables import CFG_N_HEROES, MAX_HEROES
 
 WIN_REWARD = 1.0
 LOSS_REWARD = -1.0

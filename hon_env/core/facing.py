@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from numba import njit
 
-from hon_env.content import tables as TB
-from hon_env.core import layout as L
+from hon_env.spec import layout as L
+from hon_env.spec import tables as TB
 
 
 @njit(cache=True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from hon_env.core import layout as L
+from hon_env.spec import layout as L
 
 
 @njit(cache=True)

@@ -23,10 +23,10 @@ from __future__ import annotations
 
 from numba import njit
 
-from hon_env.content import tables as TB
-from hon_env.core import layout as L
-from hon_env.core import obs_features as F
 from hon_env.core.rng import _fmix32
+from hon_env.spec import layout as L
+from hon_env.spec import obs_features as F
+from hon_env.spec import tables as TB
 
 MODE_TEAM, MODE_FAME, MODE_RANK = 0, 1, 2
 MODE_NAMES = ("team", "fame", "rank")

@@ -12,10 +12,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from hon_env.content import tables as TB
-from hon_env.core import layout as L
 from hon_env.core.bystanders import capture_into, character_event
 from hon_env.core.facing import vil_col, villain_active
+from hon_env.spec import layout as L
+from hon_env.spec import tables as TB
 
 FAR = 999
 

@@ -6,7 +6,7 @@ returns without popping) and runs again once ``apply_action`` stores the answer 
 CHOICE. A decision with a single legal answer is answered automatically, so every
 decision a hero sees has a real choice.
 
-Op codes 1..37 are the content ops of ``content/ops.py``; codes from 64 are flow ops::
+Op codes 1..37 are the content ops of ``spec/ops.py``; codes from 64 are flow ops::
 
     F_ROUND -> F_VDRAW(h).. -> F_RETURN -> F_HERO_TURN -> F_MAIN <-> actions
             -> F_THREAT(h) -> F_AFTER_THREAT -> ... -> F_HERO_TURN_END -> F_RETURN
@@ -18,9 +18,6 @@ from __future__ import annotations
 import numpy as np
 from numba import int32, int64, njit, void
 
-from hon_env.content import ops
-from hon_env.content import tables as TB
-from hon_env.core import layout as L
 from hon_env.core.effects import (
     add_counter,
     advance_villain,
@@ -119,6 +116,9 @@ from hon_env.core.zones import (
     threat_count,
     villain_draw,
 )
+from hon_env.spec import layout as L
+from hon_env.spec import ops
+from hon_env.spec import tables as TB
 
 # flow op codes
 F_ROUND = 64
@@ -326,7 +326,7 @@ def wreck_mech(s, b, T, h):
 
 @njit(cache=True)
 def count_value(s, b, T, kind, h, v):
-    """The quantity an ``if`` op tests (content/ops.py COUNT_*); ``v`` is "the villain"
+    """The quantity an ``if`` op tests (spec/ops.py COUNT_*); ``v`` is "the villain"
     (``facing.source_villain``)."""
     if kind == ops.COUNT_MINIONS_VILLAIN_PANEL:
         return s[b, L.MINIONS + villain_panel(s, b, T, v)]
@@ -1475,7 +1475,7 @@ def push_hero_damage(s, b, mask, n, op, nh, src):
 
 @njit(cache=True)
 def op_content(state, game, tables, op, a, bb, c, hero, src):
-    """Run one content op (content/ops.py) for ``hero`` with source card ``src``.
+    """Run one content op (spec/ops.py) for ``hero`` with source card ``src``.
 
     Effects that ask a question run in two steps (``op_choice_effect``); every other op is
     popped first and then carried out by its family's function (each returns False for an

@@ -17,9 +17,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from hon_env.content import tables as TB
-from hon_env.core import layout as L
 from hon_env.core.draft_checks import draft_problems
+from hon_env.spec import layout as L
+from hon_env.spec import tables as TB
 
 
 def _reporter(out: list[str]) -> Callable[[np.ndarray, str], None]:

@@ -14,10 +14,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from hon_env.core import layout as L
 from hon_env.core.draft import refresh_episode, start_episode, step_episode
 from hon_env.core.observe import encode_obs, encode_state
 from hon_env.core.setup import init_game
+from hon_env.spec import layout as L
 
 
 @njit(cache=True, parallel=True)

@@ -10,9 +10,6 @@ from __future__ import annotations
 
 from numba import njit
 
-from hon_env.content import ops
-from hon_env.content import tables as TB
-from hon_env.core import layout as L
 from hon_env.core.enemy_ties import tie_mask
 from hon_env.core.facing import can_turn, may_affect, target_villain, vil_col
 from hon_env.core.geometry import bystander_at, captives, is_empty
@@ -30,6 +27,9 @@ from hon_env.core.queries import (
 )
 from hon_env.core.two_fronts import face_mask
 from hon_env.core.zones import held_clue
+from hon_env.spec import layout as L
+from hon_env.spec import ops
+from hon_env.spec import tables as TB
 
 
 @njit(cache=True)

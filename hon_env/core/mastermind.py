@@ -24,9 +24,9 @@ from __future__ import annotations
 
 from numba import njit
 
-from hon_env.content.tables import CFG_VCUNNING, CFG_VHAND, CFG_VINFLICT, VDECK
-from hon_env.core import layout as L
 from hon_env.core.zones import villain_draw
+from hon_env.spec import layout as L
+from hon_env.spec.tables import CFG_VCUNNING, CFG_VHAND, CFG_VINFLICT, VDECK
 
 NO_CARD = -1  # next_villain_card: no villain card left anywhere
 PARKED = -2  # next_villain_card: the villain must pick a card first

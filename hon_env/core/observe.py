@@ -3,7 +3,7 @@
 Egocentric: the observing seat is "self", other heroes follow in seat order after it.
 Hidden information is filtered here and nowhere else: other heroes' hands are only
 sizes, and no deck order is visible. The vector is a table of named features declared
-once in ``hon_env.core.obs_features`` (sections: global, spaces, self, others,
+once in ``hon_env.spec.obs_features`` (sections: global, spaces, self, others,
 villain_cards, issue_cards, nemeses, special_minions, allies, ally_figures, crises,
 special_bystanders, hero_identity, villain_agent, fame, fame_seats, fame_headlines,
 enemy_ties; every feature with its scale and meaning in
@@ -18,7 +18,61 @@ from __future__ import annotations
 
 from numba import njit
 
-from hon_env.content.tables import (
+from hon_env.core.card_features import encode_own_cards
+from hon_env.core.draft_obs import encode_draft
+from hon_env.core.enemy_ties import pending_move
+from hon_env.core.facing import can_turn, hero_count_for, two_villains, villain_active
+from hon_env.core.fame import encode_fame
+from hon_env.core.geometry import panel_of_space
+from hon_env.core.mastermind import hand_count
+from hon_env.core.queries import (
+    armor,
+    attack_dice,
+    enemy_health,
+    enemy_inflict,
+    hero_form,
+    is_problem_card,
+    move_bonus,
+    nem_in_play,
+    nemeses_in_play,
+    problem_danger,
+    solve_dice,
+    villain_panel,
+)
+from hon_env.core.zones import hand_size, threat_count
+from hon_env.spec import layout as L
+from hon_env.spec import obs_features as F
+from hon_env.spec.obs_features import (
+    ALLY_FEATS,
+    CARD_FEATS,
+    CRISIS_FEATS,
+    HERO_ID_FEATS,
+    NEM_FEATS,
+    OBS_DIM,
+    OFF_ALLIES,
+    OFF_ALLY_PLANE,
+    OFF_CRISES,
+    OFF_ET,
+    OFF_GLOBAL,
+    OFF_HANDS,
+    OFF_HERO_ID,
+    OFF_ICARDS,
+    OFF_NEMESES,
+    OFF_OTHERS,
+    OFF_SBY,
+    OFF_SELF,
+    OFF_SMIN,
+    OFF_SPACES,
+    OFF_STATE_VHAND,
+    OFF_VA,
+    OFF_VCARDS,
+    OTHER_FEATS,
+    SBY_FEATS,
+    SMIN_FEATS,
+    SPACE_FEATS,
+    STATE_DIM,  # noqa: F401  (re-exported: the front ends size their spaces with it)
+)
+from hon_env.spec.tables import (
     AL_ATTACK,
     AL_HEALTH,
     AL_PRESENT,
@@ -63,60 +117,6 @@ from hon_env.content.tables import (
     VT_LACKEY,
     VT_PERIL,
 )
-from hon_env.core import layout as L
-from hon_env.core import obs_features as F
-from hon_env.core.card_features import encode_own_cards
-from hon_env.core.draft_obs import encode_draft
-from hon_env.core.enemy_ties import pending_move
-from hon_env.core.facing import can_turn, hero_count_for, two_villains, villain_active
-from hon_env.core.fame import encode_fame
-from hon_env.core.geometry import panel_of_space
-from hon_env.core.mastermind import hand_count
-from hon_env.core.obs_features import (
-    ALLY_FEATS,
-    CARD_FEATS,
-    CRISIS_FEATS,
-    HERO_ID_FEATS,
-    NEM_FEATS,
-    OBS_DIM,
-    OFF_ALLIES,
-    OFF_ALLY_PLANE,
-    OFF_CRISES,
-    OFF_ET,
-    OFF_GLOBAL,
-    OFF_HANDS,
-    OFF_HERO_ID,
-    OFF_ICARDS,
-    OFF_NEMESES,
-    OFF_OTHERS,
-    OFF_SBY,
-    OFF_SELF,
-    OFF_SMIN,
-    OFF_SPACES,
-    OFF_STATE_VHAND,
-    OFF_VA,
-    OFF_VCARDS,
-    OTHER_FEATS,
-    SBY_FEATS,
-    SMIN_FEATS,
-    SPACE_FEATS,
-    STATE_DIM,  # noqa: F401  (re-exported: the front ends size their spaces with it)
-)
-from hon_env.core.queries import (
-    armor,
-    attack_dice,
-    enemy_health,
-    enemy_inflict,
-    hero_form,
-    is_problem_card,
-    move_bonus,
-    nem_in_play,
-    nemeses_in_play,
-    problem_danger,
-    solve_dice,
-    villain_panel,
-)
-from hon_env.core.zones import hand_size, threat_count
 
 # Section bases, row widths and sizes (the feature table is in ``obs_features``).
 N_SPACES_OBS = MAX_SPACES * SPACE_FEATS

@@ -9,8 +9,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from hon_env.content import tables as TB
-from hon_env.core import layout as L
 from hon_env.core.interp import (
     F_HERO_TURN,
     F_ISSUE_TURN,
@@ -21,6 +19,8 @@ from hon_env.core.interp import (
     run,
 )
 from hon_env.core.masks import legal_mask
+from hon_env.spec import layout as L
+from hon_env.spec import tables as TB
 
 JUMP_VILLAIN_TURN = 0
 JUMP_HERO_TURN = 1

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 from numba import njit
 
-from hon_env.content import tables as TB
-from hon_env.core import layout as L
 from hon_env.core.facing import (
     card_villain,
     def_bonus_col,
@@ -24,6 +22,8 @@ from hon_env.core.facing import (
     villain_active,
 )
 from hon_env.core.geometry import captives, nearest_panel, panel_of_space
+from hon_env.spec import layout as L
+from hon_env.spec import tables as TB
 
 
 @njit(cache=True)

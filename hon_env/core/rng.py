@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from hon_env.core import layout as L
+from hon_env.spec import layout as L
 
 _M32 = 0xFFFFFFFF
 

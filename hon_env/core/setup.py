@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from numba import njit
 
-from hon_env.content import tables as TB
-from hon_env.core import layout as L
 from hon_env.core.effects import initial_bystanders
 from hon_env.core.facing import two_villains
 from hon_env.core.fame import deal_headlines
@@ -29,6 +27,8 @@ from hon_env.core.queries import scaled
 from hon_env.core.rng import randint, seed_rng, shuffle_slice
 from hon_env.core.two_fronts import setup_second_villain
 from hon_env.core.zones import fewest_threats, hero_draw
+from hon_env.spec import layout as L
+from hon_env.spec import tables as TB
 
 
 @njit(cache=True)

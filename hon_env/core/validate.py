@@ -25,12 +25,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from hon_env.content import ops
-from hon_env.content import tables as TB
 from hon_env.core import interp as I
-from hon_env.core import layout as L
 from hon_env.core.draft_checks import draft_problems, draft_rows
 from hon_env.errors import StateError
+from hon_env.spec import layout as L
+from hon_env.spec import ops
+from hon_env.spec import tables as TB
 
 # Flow ops: legal (lo, hi) of arguments a, b, c; None = not read by the op. Symbols as in
 # layout.RANGES ("heroes": a seat, "spaces": a map space).

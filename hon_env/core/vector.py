@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from numba import njit, prange
 
-from hon_env.content import tables as TB
-from hon_env.core import layout as L
 from hon_env.core.draft import start_episode, step_episode
 from hon_env.core.episode import is_terminated, is_truncated, remember, step_rewards
 from hon_env.core.observe import OBS_DIM, encode_obs, encode_state, encode_state_tail
+from hon_env.spec import layout as L
+from hon_env.spec import tables as TB
 
 FINAL_FAME = 6  # final_info column of seat 0's fame at the end of the episode
 N_FINAL_INFO = FINAL_FAME + L.MAX_HEROES

@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from hon_env.core import layout as L
 from hon_env.envs.session import Session
+from hon_env.spec import layout as L
 
 
 def play_others(session: Session, policy: Any, mine: Callable[[int], bool], agent: str,

@@ -43,13 +43,13 @@ import numpy as np
 from gymnasium import spaces
 
 from hon_env.checks import check_seed
-from hon_env.core import layout as L
 from hon_env.core.observe import OBS_DIM
 from hon_env.envs.autoplay import is_hero, play_others
 from hon_env.envs.session import Session, SessionViews
 from hon_env.envs.vector import require_team_reward
 from hon_env.options import RENDER_MODES, EnvOptions
 from hon_env.replay import Replay
+from hon_env.spec import layout as L
 
 ENV_ID = "hon_env/HourOfNeed-v8"
 

@@ -36,10 +36,10 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector import VectorEnv as GymVectorEnv
 from gymnasium.vector.utils import batch_space
 
-from hon_env.core import layout as L
 from hon_env.core.observe import OBS_DIM
 from hon_env.envs.session import DEFAULT_SEED, EnvOptions
 from hon_env.envs.vector import VectorEnv, require_heroes_only, require_team_reward
+from hon_env.spec import layout as L
 
 
 class HourOfNeedVectorEnv(GymVectorEnv):

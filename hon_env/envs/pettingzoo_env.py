@@ -254,12 +254,12 @@ from pettingzoo.utils import wrappers
 
 from hon_env.checks import as_action
 from hon_env.content import Scenario
-from hon_env.core import layout as L
 from hon_env.core.observe import OBS_DIM, STATE_DIM
 from hon_env.envs.session import Session
 from hon_env.game import Game
 from hon_env.options import RENDER_MODES, EnvOptions
 from hon_env.replay import Replay
+from hon_env.spec import layout as L
 
 __all__ = ["env", "parallel_env", "raw_env"]
 

@@ -57,11 +57,11 @@ from gymnasium import spaces
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
 from hon_env.checks import EPISODE_ROOM, SEED_LIMIT, check_int, check_seed
-from hon_env.core import layout as L
 from hon_env.core.observe import OBS_DIM
 from hon_env.envs.session import Session, SessionViews
 from hon_env.envs.vector import require_heroes_only, require_team_reward
 from hon_env.options import RENDER_MODES, EnvOptions
+from hon_env.spec import layout as L
 
 __all__ = ["COPIES_PER_WORKER", "HourOfNeedRLlibEnv", "LegalDiscrete", "observation_space"]
 

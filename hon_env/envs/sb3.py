@@ -35,10 +35,10 @@ from gymnasium import spaces
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
 from hon_env.checks import check_actions, check_seed, seed_span
-from hon_env.core import layout as L
 from hon_env.core.observe import OBS_DIM
 from hon_env.envs.vector import VectorEnv, require_heroes_only, require_team_reward
 from hon_env.options import check_render_mode
+from hon_env.spec import layout as L
 
 
 class SB3VecEnv(VecEnv):

@@ -36,7 +36,6 @@ import numpy as np
 from hon_env.checks import SEED_LIMIT, IllegalActionError, as_action, check_seed
 from hon_env.content import Scenario
 from hon_env.content.villain_agent import VILLAIN_AGENT
-from hon_env.core import layout as L
 from hon_env.core.episode import (
     ILLEGAL_PENALTY,
     N_PREV,
@@ -51,6 +50,7 @@ from hon_env.describe import action_to_string
 from hon_env.game import Game
 from hon_env.options import RENDER_MODES, EnvOptions
 from hon_env.replay import Replay
+from hon_env.spec import layout as L
 
 DEFAULT_SEED = 0
 __all__ = ["DEFAULT_SEED", "RENDER_MODES", "EnvOptions", "Session", "SessionViews"]

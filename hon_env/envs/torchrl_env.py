@@ -42,9 +42,9 @@ from tensordict import TensorDict, TensorDictBase
 from torchrl.data import Categorical, Composite, Unbounded
 from torchrl.envs import EnvBase
 
-from hon_env.core import layout as L
 from hon_env.core.observe import OBS_DIM, STATE_DIM
 from hon_env.envs.vector import VectorEnv, require_heroes_only
+from hon_env.spec import layout as L
 
 GROUP = "heroes"
 

@@ -85,9 +85,7 @@ from hon_env.checks import (
     seed_span,
 )
 from hon_env.content import Scenario
-from hon_env.core import layout as L
 from hon_env.core.episode import ILLEGAL_PENALTY, N_PREV
-from hon_env.core.layout import HERO_COUNTER_COLS
 from hon_env.core.observe import OBS_DIM, STATE_DIM
 from hon_env.core.vector import FINAL_FAME, N_FINAL_INFO, vector_reset, vector_step
 from hon_env.envs.pool import build_pool, is_pool
@@ -96,6 +94,8 @@ from hon_env.game import Game
 from hon_env.numba_cache import announce_compile, debug_mode
 from hon_env.options import EnvOptions
 from hon_env.rollout import engine_error
+from hon_env.spec import layout as L
+from hon_env.spec.layout import HERO_COUNTER_COLS
 
 
 class VectorEnv:

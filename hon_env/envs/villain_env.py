@@ -35,12 +35,12 @@ from gymnasium import spaces
 
 from hon_env.checks import check_seed
 from hon_env.content.villain_agent import VILLAIN_AGENT
-from hon_env.core import layout as L
 from hon_env.core.observe import OBS_DIM
 from hon_env.envs.autoplay import is_villain, play_others
 from hon_env.envs.gym_env import ENV_ID
 from hon_env.envs.session import Session, SessionViews
 from hon_env.options import RENDER_MODES, EnvOptions
+from hon_env.spec import layout as L
 
 VILLAIN_ENV_ID = ENV_ID.replace("HourOfNeed-", "HourOfNeedVillain-")
 

@@ -14,11 +14,11 @@ from dataclasses import dataclass
 
 from hon_env.content import Scenario
 from hon_env.content.card_text import CardRef, card_name, card_text
-from hon_env.content.tables import HERO_DECK, IDECK, VDECK
-from hon_env.core import layout as L
 from hon_env.describe import action_card as _action_ref
 from hon_env.describe import target_card, target_name
 from hon_env.game import Game
+from hon_env.spec import layout as L
+from hon_env.spec.tables import HERO_DECK, IDECK, VDECK
 
 
 @dataclass(frozen=True)

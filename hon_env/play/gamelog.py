@@ -15,8 +15,8 @@ import numpy as np
 
 from hon_env.content import Scenario
 from hon_env.content.villain_agent import VILLAIN_AGENT
-from hon_env.core import layout as L
 from hon_env.game import Game
+from hon_env.spec import layout as L
 
 _N_EVENTS = len(L.EVENT_NAMES)
 _TURNS = ("setup", "villain", "hero", "issue", "over")

@@ -19,10 +19,10 @@ from typing import Any
 import numpy as np
 
 from hon_env.content import Scenario
-from hon_env.core import layout as L
 from hon_env.game import Game, IllegalActionError
 from hon_env.play.gamelog import apply_logged, replay_log, seat_labels, seat_player
 from hon_env.replay import Replay
+from hon_env.spec import layout as L
 
 HUMAN = "human"
 VILLAIN = "villain"  # the villain agent's seat name in parse_players

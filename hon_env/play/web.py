@@ -31,11 +31,11 @@ import webbrowser
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from hon_env.core import layout as L
 from hon_env.game import IllegalActionError
 from hon_env.play import cardhtml, cards
 from hon_env.play.gamelog import format_entry
 from hon_env.play.match import Match
+from hon_env.spec import layout as L
 from hon_env.views.svg import render_svg
 
 HOST = "127.0.0.1"

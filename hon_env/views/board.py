@@ -27,7 +27,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from hon_env.content.tables import (
+from hon_env.spec import layout as L
+from hon_env.spec.tables import (
     CFG_N_PANELS,
     COLOR_NAMES,
     IC_TYPE,
@@ -42,7 +43,6 @@ from hon_env.content.tables import (
     VT_LACKEY,
     VT_PERIL,
 )
-from hon_env.core import layout as L
 
 if TYPE_CHECKING:
     from hon_env.content import Scenario

@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from hon_env.content.tables import COLOR_NAMES, SP_BYSTANDER, SP_PERIL, SP_SCHEME, SP_START
-from hon_env.core import layout as L
+from hon_env.spec import layout as L
+from hon_env.spec.tables import COLOR_NAMES, SP_BYSTANDER, SP_PERIL, SP_SCHEME, SP_START
 from hon_env.views.board import (
     SPECIAL_MARKS,
     Space,

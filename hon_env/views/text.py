@@ -10,8 +10,8 @@ from __future__ import annotations
 import textwrap
 from typing import TYPE_CHECKING
 
-from hon_env.content.tables import CFG_LOSS_AT_LEAST, CFG_LOSS_COUNTER, SP_SCHEME
-from hon_env.core import layout as L
+from hon_env.spec import layout as L
+from hon_env.spec.tables import CFG_LOSS_AT_LEAST, CFG_LOSS_COUNTER, SP_SCHEME
 from hon_env.views.board import (
     SPECIAL_MARKS,
     Space,

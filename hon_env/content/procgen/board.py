@@ -15,7 +15,7 @@ from collections import deque
 import numpy as np
 
 from hon_env.content.board import PERIL_CELLS, hex_neighbours
-from hon_env.content.tables import MAX_SPACES
+from hon_env.spec.tables import MAX_SPACES
 
 Cell = tuple[int, int]
 

@@ -18,7 +18,7 @@ from hon_env.content.procgen import names
 from hon_env.content.procgen.board import generate_map
 from hon_env.content.procgen.knobs import Knobs
 from hon_env.content.procgen.threats import ANYWHERE, NESTED, Slot, conditional, draw_effect
-from hon_env.content.tables import COLOR_NAMES, IDECK
+from hon_env.spec.tables import COLOR_NAMES, IDECK
 
 N_PANELS = 4  # one per colour: panels need distinct colours, and lackeys need their panel
 STAYING_CARDS = 2

@@ -15,7 +15,7 @@ from hon_env.content.procgen import names
 from hon_env.content.procgen.issue import N_PANELS
 from hon_env.content.procgen.knobs import Knobs
 from hon_env.content.procgen.threats import ANYWHERE, Slot, draw_effect
-from hon_env.content.tables import COLOR_NAMES, VDECK
+from hon_env.spec.tables import COLOR_NAMES, VDECK
 
 VILLAIN_STREAM = 2
 ICONS = (*(f"minion_{k}" for k in range(1, N_PANELS + 1)), "cunning", "bystander", "special")
