@@ -72,6 +72,32 @@ def villain_option(label: str) -> str | list[str]:
     return label.split("+") if "+" in label else label
 
 
+def _play(policy: Policy, games: int, seed: int, batch: int, scenario: Any
+          ) -> tuple[list[int], list[int], list[int], list[np.ndarray]]:
+    """Play games ``seed`` .. ``seed + games - 1`` to their end, ``batch`` at a time: each
+    game's outcome, loss reason, rounds and fame per seat, in the order they end."""
+    outcomes: list[int] = []
+    reasons: list[int] = []
+    rounds: list[int] = []
+    fames: list[np.ndarray] = []
+    for start in range(0, games, batch):
+        n = min(batch, games - start)
+        env = VectorEnv(n, seed + start, scenario, global_state=False)
+        obs, _ = env.reset()
+        done = np.zeros(n, bool)
+        while not done.all():
+            actions = policy.act(obs["observation"], obs["action_mask"], obs["agent"],
+                                 engine=env.engine)
+            obs, _, _, _, info = env.step(check_actions(actions, n))  # never cast floats
+            for i in np.flatnonzero(info["_final"] & ~done):
+                done[i] = True
+                outcomes.append(int(info["final_outcome"][i]))
+                reasons.append(int(info["final_loss_reason"][i]))
+                rounds.append(int(info["final_rounds"][i]))
+                fames.append(info["final_fame"][i].copy())
+    return outcomes, reasons, rounds, fames
+
+
 def evaluate(policy: Policy, *, games: int, seed: int = 0, batch: int = 256,
              scenario: str | Path | Scenario = "origin_story",
              villain_policy: Policy | str | None = None, **options: Any) -> EvalResult:
@@ -122,25 +148,7 @@ def evaluate(policy: Policy, *, games: int, seed: int = 0, batch: int = 256,
     elif villain_policy is not None and villain_policy != TOP_CARD:
         raise ValueError(f"scenario {sc.id!r} has no villain agent (rules villain_agent), "
                          "so villain_policy would never act")
-    outcomes: list[int] = []
-    reasons: list[int] = []
-    rounds: list[int] = []
-    fames: list[np.ndarray] = []
-    for start in range(0, games, batch):
-        n = min(batch, games - start)
-        env = VectorEnv(n, seed + start, scenario, global_state=False)
-        obs, _ = env.reset()
-        done = np.zeros(n, bool)
-        while not done.all():
-            actions = policy.act(obs["observation"], obs["action_mask"], obs["agent"],
-                                 engine=env.engine)
-            obs, _, _, _, info = env.step(check_actions(actions, n))  # never cast floats
-            for i in np.flatnonzero(info["_final"] & ~done):
-                done[i] = True
-                outcomes.append(int(info["final_outcome"][i]))
-                reasons.append(int(info["final_loss_reason"][i]))
-                rounds.append(int(info["final_rounds"][i]))
-                fames.append(info["final_fame"][i].copy())
+    outcomes, reasons, rounds, fames = _play(policy, games, seed, batch, scenario)
     out = np.array(outcomes)
     wins = int((out == L.OUT_WIN).sum())
     low, high = wilson_interval(wins, games)

@@ -188,6 +188,44 @@ def segment_of(action: int) -> tuple[str, int]:
     raise ValueError(f"action {action} is outside [0, {L.N_ACTIONS})")
 
 
+def _pass_text(row, kind: int, hero: str, h: int) -> str:
+    """The pass action as the answer to decision ``kind``."""
+    return {
+        L.D_MAIN: f"{hero}: yield the initiative" if row[L.HACTIONS + h] > 0
+        else f"{hero}: end actions, begin threat phase",
+        L.D_MULLIGAN: f"{hero}: keep hand",
+        L.D_MOVE: f"{hero}: stop moving",
+        L.D_CLUE_DICE: f"{hero}: roll",
+        L.D_DAMAGE: f"{hero}: suffer {int(row[L.DEC_A])} damage",
+        L.D_DISCARD_OR_DAMAGE: f"{hero}: suffer {int(row[L.DEC_A])} damage",
+    }.get(kind, f"{hero}: pass")
+
+
+def _space_text(sc: Scenario, row, kind: int, hero: str, ally: str, k: int) -> str:
+    """Space ``k`` as the answer to decision ``kind`` (``ally``: the ally figure moves)."""
+    if kind in (L.D_ENEMY_TARGET, L.D_ENEMY_STEP):
+        mover = target_name(sc, int(row[L.DEC_A]), row)
+        if kind == L.D_ENEMY_TARGET:
+            return f"{hero}: {mover} moves toward the target on {space_name(sc, k)}"
+        return f"{hero}: {mover} steps to {space_name(sc, k)}"
+    if ally:
+        return f"{ally}: move to {space_name(sc, k)}"
+    verb = {L.D_MAIN: "move to", L.D_MOVE: "step to", L.D_PLACE: "place figure in",
+            L.D_RESCUE: "rescue at"}.get(kind, "choose")
+    return f"{hero}: {verb} {space_name(sc, k)}"
+
+
+def _option_text(sc: Scenario, kind: int, hero: str, k: int) -> str:
+    """Option ``k`` of decision ``kind``."""
+    if kind == L.D_CUNNING:
+        return f"{hero}: cunning: the villain " + ("schemes" if k == 0 else "inflicts you")
+    if kind == L.D_FOCUS_SPEND:
+        return f"{hero}: spend {k} focus for {k} more successes"
+    if kind == L.D_FACE and k < len(sc.villain_names):
+        return f"{hero}: face {sc.villain_names[k]} (villain {k + 1})"
+    return f"{hero}: option {k}"
+
+
 def action_to_string(sc: Scenario, row, action: int) -> str:
     """Describe ``action`` as an answer to the decision pending in state ``row`` ([STATE_LEN])."""
     seg, k = segment_of(action)
@@ -200,15 +238,7 @@ def action_to_string(sc: Scenario, row, action: int) -> str:
     cards = sc.hero_card_names[h] if 0 <= h < len(sc.hero_card_names) else ()
     card = cards[k] if seg in ("play", "card") and k < len(cards) else ""
     if seg == "pass":
-        return {
-            L.D_MAIN: f"{hero}: yield the initiative" if row[L.HACTIONS + h] > 0
-            else f"{hero}: end actions, begin threat phase",
-            L.D_MULLIGAN: f"{hero}: keep hand",
-            L.D_MOVE: f"{hero}: stop moving",
-            L.D_CLUE_DICE: f"{hero}: roll",
-            L.D_DAMAGE: f"{hero}: suffer {int(row[L.DEC_A])} damage",
-            L.D_DISCARD_OR_DAMAGE: f"{hero}: suffer {int(row[L.DEC_A])} damage",
-        }.get(kind, f"{hero}: pass")
+        return _pass_text(row, kind, hero, h)
     if seg == "draw":
         return f"{hero}: draw 1 card (action)"
     ally = ""
@@ -216,16 +246,7 @@ def action_to_string(sc: Scenario, row, action: int) -> str:
         ally = sc.ally_names[h] if 0 <= h < len(sc.ally_names) else ""
         ally = f"{ally or 'ally'} ({hero}'s ally)"
     if seg == "space":
-        if kind in (L.D_ENEMY_TARGET, L.D_ENEMY_STEP):
-            mover = target_name(sc, int(row[L.DEC_A]), row)
-            if kind == L.D_ENEMY_TARGET:
-                return f"{hero}: {mover} moves toward the target on {space_name(sc, k)}"
-            return f"{hero}: {mover} steps to {space_name(sc, k)}"
-        if ally:
-            return f"{ally}: move to {space_name(sc, k)}"
-        verb = {L.D_MAIN: "move to", L.D_MOVE: "step to", L.D_PLACE: "place figure in",
-                L.D_RESCUE: "rescue at"}.get(kind, "choose")
-        return f"{hero}: {verb} {space_name(sc, k)}"
+        return _space_text(sc, row, kind, hero, ally, k)
     if seg == "attack":
         return f"{ally or hero}: attack {space_name(sc, k)}"
     if seg == "solve":
@@ -247,13 +268,7 @@ def action_to_string(sc: Scenario, row, action: int) -> str:
             return f"{hero}: discard {cost} focus to board the mech (flip to the mech side)"
         return f"{hero}: discard {cost} focus to become Focused"
     if seg == "option":
-        if kind == L.D_CUNNING:
-            return f"{hero}: cunning: the villain " + ("schemes" if k == 0 else "inflicts you")
-        if kind == L.D_FOCUS_SPEND:
-            return f"{hero}: spend {k} focus for {k} more successes"
-        if kind == L.D_FACE and k < len(sc.villain_names):
-            return f"{hero}: face {sc.villain_names[k]} (villain {k + 1})"
-        return f"{hero}: option {k}"
+        return _option_text(sc, kind, hero, k)
     if seg in ("target", "target2"):
         verb = {L.D_ASSIGN: "put the next success on"}.get(kind, "target")
         if kind == L.D_PICK_HERO:

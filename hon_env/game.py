@@ -461,37 +461,7 @@ class Game:
         sc = self.scenario
         T = sc.tables
         f = self.field
-        nh = sc.n_heroes
-        heroes = []
-        for h in range(nh):
-            zones = f("hcloc")[h]
-            cards = sc.hero_card_names[h]
-            hand = [cards[c] for c in range(HERO_DECK) if zones[c] == L.L_HAND]
-            play = [c for c in range(HERO_DECK) if zones[c] == L.L_PLAY]
-            loc = int(f("hloc")[h])
-            side = int(f("hside")[h])
-            heroes.append({
-                "id": sc.seat_names[h], "name": sc.hero_names[h],
-                "location": space_name(sc, loc) if loc >= 0 else None,
-                "damage": int(f("hdmg")[h]),
-                "health": int(T.hero_stat[h, side, 0]),
-                "focus": int(f("hfocus")[h]), "focused": bool(side),
-                # what stands for the hero on the map: "figure", "pilot" (token) or "mech"
-                "form": _FORM_WORDS[int(T.hero_stat[h, side, HS_FORM])],
-                "pilot_damage": int(f("hpilot_dmg")[h]),  # set aside while in the mech
-                "actions_left": int(f("hactions")[h]),
-                # defeated this hero turn: off the map, returns at the end of the turn
-                "defeated": bool(f("hdefeated")[h]),
-                "hero_card_exhausted": bool(f("hexh")[h]),
-                "hand": hand, "play_area": [cards[c] for c in play],
-                "play_area_exhausted": [bool(f("hcexh")[h][c]) for c in play],
-                "deck_size": int(f("hdeck_n")[h]),
-                "discard_size": int(np.sum(zones[:HERO_DECK] == L.L_DISCARD)),
-                "clues": [sc.clue_names[i] for i in range(len(sc.clue_names))
-                          if f("clue_loc")[i] == h],
-                "threat_area": self._threat_area(h),
-                "ally": self._ally(h),
-            })
+        heroes = [self._hero(h) for h in range(sc.n_heroes)]
         if sc.two_fronts:  # Two Fronts: the villain each hero faces
             for h, hero in enumerate(heroes):
                 hero["facing"] = sc.villain_names[int(f("hface")[h])]
@@ -531,6 +501,40 @@ class Game:
         if sc.two_fronts:
             out["villain2"] = self._villain(1)
         return out
+
+    def _hero(self, h: int) -> dict[str, Any]:
+        """Seat ``h``'s hero: where it stands, its health, focus, cards and threat area."""
+        sc = self.scenario
+        T = sc.tables
+        f = self.field
+        zones = f("hcloc")[h]
+        cards = sc.hero_card_names[h]
+        hand = [cards[c] for c in range(HERO_DECK) if zones[c] == L.L_HAND]
+        play = [c for c in range(HERO_DECK) if zones[c] == L.L_PLAY]
+        loc = int(f("hloc")[h])
+        side = int(f("hside")[h])
+        return {
+            "id": sc.seat_names[h], "name": sc.hero_names[h],
+            "location": space_name(sc, loc) if loc >= 0 else None,
+            "damage": int(f("hdmg")[h]),
+            "health": int(T.hero_stat[h, side, 0]),
+            "focus": int(f("hfocus")[h]), "focused": bool(side),
+            # what stands for the hero on the map: "figure", "pilot" (token) or "mech"
+            "form": _FORM_WORDS[int(T.hero_stat[h, side, HS_FORM])],
+            "pilot_damage": int(f("hpilot_dmg")[h]),  # set aside while in the mech
+            "actions_left": int(f("hactions")[h]),
+            # defeated this hero turn: off the map, returns at the end of the turn
+            "defeated": bool(f("hdefeated")[h]),
+            "hero_card_exhausted": bool(f("hexh")[h]),
+            "hand": hand, "play_area": [cards[c] for c in play],
+            "play_area_exhausted": [bool(f("hcexh")[h][c]) for c in play],
+            "deck_size": int(f("hdeck_n")[h]),
+            "discard_size": int(np.sum(zones[:HERO_DECK] == L.L_DISCARD)),
+            "clues": [sc.clue_names[i] for i in range(len(sc.clue_names))
+                      if f("clue_loc")[i] == h],
+            "threat_area": self._threat_area(h),
+            "ally": self._ally(h),
+        }
 
     def _ally(self, h: int) -> dict[str, Any] | None:
         """Seat ``h``'s Ally card and figure (Allies rule), or None without one."""

@@ -225,6 +225,36 @@ def _display(path: Path) -> str:
         return str(path)
 
 
+def _check_draws(where: Where, family: str, board: tuple[str, str], eval_teams: Any,
+                 eval_boards: Any, procgen: Any) -> None:
+    """A task draws its teams, its boards or generated content per game as its family
+    says, and evaluates on hand-made boards that include its own ``board``."""
+    if procgen is not None and not eval_boards:
+        raise where.key("boards").error("a procgen task evaluates on hand-made boards: it "
+                                        "needs boards: {eval: [issues]}")
+    if eval_boards and eval_teams:
+        raise where.key("boards").error("a task draws either its teams or its boards per "
+                                        "game, not both")
+    if eval_boards and board not in eval_boards:
+        raise where.key("issue").error(f"villain x issue {board[0]} x {board[1]} must be one "
+                                       "of the evaluation boards")
+    if (family == "generalist") != bool(eval_teams or eval_boards):
+        raise where.key("teams").error("a generalist task, and only one, draws its teams or "
+                                       "boards per game: it needs teams or boards (train and "
+                                       "eval)")
+
+
+def _check_adhoc(where: Where, heroes: list, eval_teams: Any, eval_boards: Any,
+                 procgen: Any) -> None:
+    """An ad-hoc task plays one team of two or more on one board."""
+    if eval_teams or eval_boards or procgen is not None:
+        raise where.key("partners").error("an adhoc task plays one team on one board: no "
+                                          "teams, boards or procgen")
+    if len(heroes) < 2:
+        raise where.key("heroes").error("an adhoc task needs at least two heroes: seat 0 "
+                                        "and a partner")
+
+
 def _parse(path: Path) -> Task:
     where = Where(_display(path))
     try:
@@ -259,19 +289,7 @@ def _parse(path: Path) -> Task:
     train_teams, eval_teams = _teams(data, where, heroes, content["heroes"])
     procgen, train_gen, eval_gen = _procgen(data, where)
     train_boards, eval_boards = _boards(data, where, content, procgen is not None)
-    if procgen is not None and not eval_boards:
-        raise where.key("boards").error("a procgen task evaluates on hand-made boards: it "
-                                        "needs boards: {eval: [issues]}")
-    if eval_boards and eval_teams:
-        raise where.key("boards").error("a task draws either its teams or its boards per "
-                                        "game, not both")
-    if eval_boards and (villain, issue) not in eval_boards:
-        raise where.key("issue").error(f"villain x issue {villain} x {issue} must be one of "
-                                       "the evaluation boards")
-    if (family == "generalist") != bool(eval_teams or eval_boards):
-        raise where.key("teams").error("a generalist task, and only one, draws its teams or "
-                                       "boards per game: it needs teams or boards (train and "
-                                       "eval)")
+    _check_draws(where, family, (villain, issue), eval_teams, eval_boards, procgen)
     rules = as_mapping(data.get("rules") or {}, where.key("rules"))
     caps = as_mapping(data.get("caps") or {}, where.key("caps"))
     train_partners, eval_partners = _partners(data, where)
@@ -279,12 +297,8 @@ def _parse(path: Path) -> Task:
         raise where.key("partners").error("an adhoc task, and only one, draws its partners "
                                           "per game: it needs partners: {train: SPLIT, "
                                           "eval: SPLIT}")
-    if eval_partners is not None and (eval_teams or eval_boards or procgen is not None):
-        raise where.key("partners").error("an adhoc task plays one team on one board: no "
-                                          "teams, boards or procgen")
-    if eval_partners is not None and len(heroes) < 2:
-        raise where.key("heroes").error("an adhoc task needs at least two heroes: seat 0 "
-                                        "and a partner")
+    if eval_partners is not None:
+        _check_adhoc(where, heroes, eval_teams, eval_boards, procgen)
     games = read_int(data, "eval_games", where, 1, MAX_EVAL_GAMES, DEFAULT_EVAL_GAMES)
     task = Task(name=name, description=read_str(data, "description", where), family=family,
                 heroes=tuple(heroes), villain=villain, issue=issue,

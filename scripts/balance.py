@@ -24,6 +24,7 @@ import itertools
 import json
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -154,6 +155,119 @@ def villain_pairs(villains: list[str]) -> list[str]:
     return [f"{a}+{b}" for a, b in itertools.permutations(villains, 2)]
 
 
+def _reasons(results: list[EvalResult]) -> str:
+    """The loss reasons of ``results`` pooled, each as a share of all their games."""
+    reasons: dict[str, int] = {}
+    for r in results:
+        for k, v in r.loss_reasons.items():
+            reasons[k] = reasons.get(k, 0) + v
+    total = sum(r.games for r in results)
+    return ", ".join(f"{k} {v / total:.2f}" for k, v in sorted(reasons.items()))
+
+
+def _intro(games: int, seed: int, command: str, played: str, sizes: list[int],
+           two_fronts: bool) -> list[str]:
+    """The page's title, what was measured and the targets."""
+    if two_fronts:
+        low, high = TWO_FRONTS_BAND
+        return ["# Two Fronts balance: two villains", "",
+                f"Measured with `{command}`: {games} games per cell (seeds {seed}+; random "
+                "play: " + played + "ordered villain pair × issue, teams of "
+                f"{min(sizes)}-{max(sizes)} heroes. Re-run the command to refresh this page "
+                "and the heatmap (docs/variants.md, Two Fronts).", "",
+                "Targets for the scripted team (`load_policy(\"heuristic\")`): every pair "
+                f"in [{low:.2f}, {high:.2f}]; random play about 0. Win rates outside the band "
+                "are in **bold**.", ""]
+    return ["# Balance across team sizes", "",
+            f"Measured with `{command}`: {games} games per cell (seeds {seed}+; random "
+            "play: " + played + "villain × issue pair, teams of 1-6 heroes. Re-run the "
+            "command to refresh this page and the heatmap.", "",
+            "Targets for the scripted team (`load_policy(\"heuristic\")`): every pair in "
+            "[0.30, 0.80] with 1-4 heroes, at least 0.20 with 5-6 heroes (nemeses as the "
+            f"5-6 hero setup adds them); random play at most {RANDOM_MAX:.2f} everywhere. "
+            "Win rates outside their band are in **bold**.", ""]
+
+
+def _policy_sections(name: str, scripted: list[Cell], sizes: list[int],
+                     ok: Callable[[int, float], bool]) -> list[str]:
+    """One scripted policy: its fixed teams per pair, then every team per team size."""
+    out = [f"## `{name}`: fixed teams, win rate [95% Wilson interval]", ""]
+    fixed = [c for c in scripted if c.policy == name and c.team == tuple(FIXED_ORDER[:c.size])]
+    pairs = sorted({pair_name(c.result) for c in fixed})
+    out.append("| pair | " + " | ".join(f"{s} hero{'es' if s > 1 else ''}" for s in sizes)
+               + " |")
+    out.append("|---" * (len(sizes) + 1) + "|")
+    for p in pairs:
+        row = [p]
+        for s in sizes:
+            m = [c for c in fixed if c.size == s and pair_name(c.result) == p]
+            if not m:
+                row.append("")
+                continue
+            r = m[0].result
+            txt = f"{r.win_rate:.2f} [{r.ci_low:.2f}, {r.ci_high:.2f}]"
+            row.append(txt if ok(s, r.win_rate) else f"**{txt}**")
+        out.append("| " + " | ".join(row) + " |")
+    out.append("")
+    out += [f"## `{name}`: every team, per team size", "",
+            "| heroes | team | min | max | mean | pairs in band | mean rounds | "
+            "losses by reason |", "|---|---|---|---|---|---|---|---|"]
+    for s in sizes:
+        for team in dict.fromkeys(c.team for c in scripted if c.size == s):
+            m = [c.result for c in scripted if c.policy == name and c.team == team]
+            rates = [r.win_rate for r in m]
+            out.append(f"| {s} | {', '.join(team)} | {min(rates):.2f} | {max(rates):.2f} | "
+                       f"{np.mean(rates):.2f} | {sum(ok(s, x) for x in rates)}/"
+                       f"{len(rates)} | {np.mean([r.mean_rounds for r in m]):.1f} | "
+                       f"{_reasons(m)} |")
+    out.append("")
+    return out
+
+
+def _compared(scripted: list[Cell], sizes: list[int]) -> list[str]:
+    """The scripted teams side by side, every pair pooled (with two or more of them)."""
+    names = sorted({c.policy for c in scripted})
+    if len(names) < 2:
+        return []
+    out = ["## Scripted teams compared: every pair pooled, fixed teams", "",
+           "| heroes | " + " | ".join(f"`{n}`" for n in names) + " |",
+           "|---" * (len(names) + 1) + "|"]
+    for s in sizes:
+        row = [str(s)]
+        for name in names:
+            m = [c.result for c in scripted if c.policy == name and c.size == s
+                 and c.team == tuple(FIXED_ORDER[:s])]
+            w, n = sum(r.wins for r in m), sum(r.games for r in m)
+            low, high = wilson_interval(w, n)
+            row.append(f"{w / n:.3f} [{low:.3f}, {high:.3f}] ({n} games)")
+        out.append("| " + " | ".join(row) + " |")
+    out.append("")
+    return out
+
+
+def _random_section(rnd: list[Cell], sizes: list[int]) -> list[str]:
+    """Random play over every cell, and per team size."""
+    if not rnd:
+        return []
+    wins = sum(c.result.wins for c in rnd)
+    n = sum(c.result.games for c in rnd)
+    worst = max(rnd, key=lambda c: c.result.win_rate)
+    low, high = wilson_interval(wins, n)
+    out = ["## Random play", "",
+           f"{wins} wins in {n} games over every cell ({wins / n:.4f} [{low:.4f}, "
+           f"{high:.4f}]); the highest cell: {worst.result.win_rate:.3f} "
+           f"({pair_name(worst.result)}, {', '.join(worst.team)}).", "",
+           "| heroes | games | wins | mean rounds | losses by reason |",
+           "|---|---|---|---|---|"]
+    for s in sizes:
+        m = [c.result for c in rnd if c.size == s]
+        total = sum(r.games for r in m)
+        out.append(f"| {s} | {total} | {sum(r.wins for r in m)} | "
+                   f"{np.mean([r.mean_rounds for r in m]):.1f} | " + _reasons(m) + " |")
+    out.append("")
+    return out
+
+
 def report(cells: list[Cell], games: int, seed: int, command: str, image: str | None,
            two_fronts: bool = False) -> str:
     """The Markdown of ``docs/balance.md`` (``docs/two_fronts_balance.md``)."""
@@ -165,102 +279,13 @@ def report(cells: list[Cell], games: int, seed: int, command: str, image: str | 
         return in_band(size, rate, two_fronts)
 
     played = f"{rnd[0].result.games if rnd else 0}), every "
-    if two_fronts:
-        low, high = TWO_FRONTS_BAND
-        out = ["# Two Fronts balance: two villains", "",
-               f"Measured with `{command}`: {games} games per cell (seeds {seed}+; random "
-               "play: " + played + "ordered villain pair × issue, teams of "
-               f"{min(sizes)}-{max(sizes)} heroes. Re-run the command to refresh this page "
-               "and the heatmap (docs/variants.md, Two Fronts).", "",
-               "Targets for the scripted team (`load_policy(\"heuristic\")`): every pair "
-               f"in [{low:.2f}, {high:.2f}]; random play about 0. Win rates outside the band "
-               "are in **bold**.", ""]
-    else:
-        out = ["# Balance across team sizes", "",
-               f"Measured with `{command}`: {games} games per cell (seeds {seed}+; random "
-               "play: " + played + "villain × issue pair, teams of 1-6 heroes. Re-run the "
-               "command to refresh this page and the heatmap.", ""]
-        out += ["Targets for the scripted team (`load_policy(\"heuristic\")`): every pair in "
-                "[0.30, 0.80] with 1-4 heroes, at least 0.20 with 5-6 heroes (nemeses as the "
-                f"5-6 hero setup adds them); random play at most {RANDOM_MAX:.2f} everywhere. "
-                "Win rates outside their band are in **bold**.", ""]
+    out = _intro(games, seed, command, played, sizes, two_fronts)
     if image:
         out += [f"![win rates of the fixed teams]({image})", ""]
     for name in sorted({c.policy for c in scripted}):
-        out += [f"## `{name}`: fixed teams, win rate [95% Wilson interval]", ""]
-        fixed = [c for c in scripted if c.policy == name and c.team == tuple(FIXED_ORDER[:c.size])]
-        pairs = sorted({pair_name(c.result) for c in fixed})
-        out.append("| pair | " + " | ".join(f"{s} hero{'es' if s > 1 else ''}" for s in sizes)
-                   + " |")
-        out.append("|---" * (len(sizes) + 1) + "|")
-        for p in pairs:
-            row = [p]
-            for s in sizes:
-                m = [c for c in fixed if c.size == s and pair_name(c.result) == p]
-                if not m:
-                    row.append("")
-                    continue
-                r = m[0].result
-                txt = f"{r.win_rate:.2f} [{r.ci_low:.2f}, {r.ci_high:.2f}]"
-                row.append(txt if ok(s, r.win_rate) else f"**{txt}**")
-            out.append("| " + " | ".join(row) + " |")
-        out.append("")
-        out += [f"## `{name}`: every team, per team size", "",
-                "| heroes | team | min | max | mean | pairs in band | mean rounds | "
-                "losses by reason |", "|---|---|---|---|---|---|---|---|"]
-        for s in sizes:
-            for team in dict.fromkeys(c.team for c in scripted if c.size == s):
-                m = [c.result for c in scripted if c.policy == name and c.team == team]
-                rates = [r.win_rate for r in m]
-                reasons: dict[str, int] = {}
-                for r in m:
-                    for k, v in r.loss_reasons.items():
-                        reasons[k] = reasons.get(k, 0) + v
-                total = sum(r.games for r in m)
-                why = ", ".join(f"{k} {v / total:.2f}" for k, v in sorted(reasons.items()))
-                out.append(f"| {s} | {', '.join(team)} | {min(rates):.2f} | {max(rates):.2f} | "
-                           f"{np.mean(rates):.2f} | {sum(ok(s, x) for x in rates)}/"
-                           f"{len(rates)} | {np.mean([r.mean_rounds for r in m]):.1f} | "
-                           f"{why} |")
-        out.append("")
-    names = sorted({c.policy for c in scripted})
-    if len(names) > 1:
-        out += ["## Scripted teams compared: every pair pooled, fixed teams", "",
-                "| heroes | " + " | ".join(f"`{n}`" for n in names) + " |",
-                "|---" * (len(names) + 1) + "|"]
-        for s in sizes:
-            row = [str(s)]
-            for name in names:
-                m = [c.result for c in scripted if c.policy == name and c.size == s
-                     and c.team == tuple(FIXED_ORDER[:s])]
-                w, n = sum(r.wins for r in m), sum(r.games for r in m)
-                low, high = wilson_interval(w, n)
-                row.append(f"{w / n:.3f} [{low:.3f}, {high:.3f}] ({n} games)")
-            out.append("| " + " | ".join(row) + " |")
-        out.append("")
-    if rnd:
-        wins = sum(c.result.wins for c in rnd)
-        n = sum(c.result.games for c in rnd)
-        worst = max(rnd, key=lambda c: c.result.win_rate)
-        low, high = wilson_interval(wins, n)
-        out += ["## Random play", "",
-                f"{wins} wins in {n} games over every cell ({wins / n:.4f} [{low:.4f}, "
-                f"{high:.4f}]); the highest cell: {worst.result.win_rate:.3f} "
-                f"({pair_name(worst.result)}, {', '.join(worst.team)}).", "",
-                "| heroes | games | wins | mean rounds | losses by reason |",
-                "|---|---|---|---|---|"]
-        for s in sizes:
-            m = [c.result for c in rnd if c.size == s]
-            reasons = {}
-            for r in m:
-                for k, v in r.loss_reasons.items():
-                    reasons[k] = reasons.get(k, 0) + v
-            total = sum(r.games for r in m)
-            out.append(f"| {s} | {total} | {sum(r.wins for r in m)} | "
-                       f"{np.mean([r.mean_rounds for r in m]):.1f} | "
-                       + ", ".join(f"{k} {v / total:.2f}" for k, v in sorted(reasons.items()))
-                       + " |")
-        out.append("")
+        out += _policy_sections(name, scripted, sizes, ok)
+    out += _compared(scripted, sizes)
+    out += _random_section(rnd, sizes)
     out += ["Loss reasons are shares of all games of the row: `issue_deck_empty` (the issue "
             "deck ran out: the heroes were too slow), `villain_objective` (the issue's loss "
             "counter reached its threshold), `round_cap` / `decision_cap` (truncated).", ""]

@@ -130,7 +130,8 @@ def soak_one(combo: dict, games: int, seed: int, batch: int, totals: dict) -> No
     totals["games"] += done
 
 
-def main(argv: list[str] | None = None) -> int:
+def parser() -> argparse.ArgumentParser:
+    """The command line (``--help`` lists every flag)."""
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--games", type=int, default=100_000, help="games in all (default 100000)")
     p.add_argument("--batch", type=int, default=512, help="most games stepped together")
@@ -145,6 +146,11 @@ def main(argv: list[str] | None = None) -> int:
                    help="stop starting new combinations after this long (the report says "
                         "how many were played)")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = parser()
     args = p.parse_args(argv)
     if args.games < 1 or args.batch < 1:
         p.error("--games and --batch must be positive")
@@ -186,11 +192,16 @@ def main(argv: list[str] | None = None) -> int:
         if not args.quiet and played % 20 == 0:
             print(f"[{time.time() - t0:6.0f}s] {played}/{len(combos)} combinations, "
                   f"{totals['games']} games, rss {rss_mib():.0f} MiB", flush=True)
-    seconds = time.time() - t0
+    return finish(args, totals, len(combos), played, time.time() - t0, rss_start)
+
+
+def finish(args: argparse.Namespace, totals: dict, n_combos: int, played: int,
+           seconds: float, rss_start: float | None) -> int:
+    """Print (and with ``--json`` write) the report; 1 when anything failed."""
     report = {
         "games": totals["games"], "decisions": totals["decisions"],
         "wins": totals["win"], "losses": totals["loss"], "truncations": totals["truncated"],
-        "batched_steps": totals["steps"], "combinations": len(combos),
+        "batched_steps": totals["steps"], "combinations": n_combos,
         "combinations_played": played, "started_at": args.start,
         "invariant_violations": len(totals["violations"]),
         "exceptions": len(totals["exceptions"]),

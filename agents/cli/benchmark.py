@@ -270,7 +270,8 @@ def machine() -> str:
     return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}"
 
 
-def main(argv: list[str] | None = None) -> None:
+def parser() -> argparse.ArgumentParser:
+    """hon-bench's command line (``--help`` lists every flag)."""
     p = argparse.ArgumentParser(prog="hon-bench", description=__doc__.split("\n")[0],
                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     p.add_argument("--scenario", default="origin_story",
@@ -300,7 +301,60 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--out", default=str(CHECKOUT_DOCS) if CHECKOUT_DOCS.exists() else None,
                    help="Markdown file for the table (None: print only; from a checkout: "
                         "its docs/benchmarks.md)")
-    args = p.parse_args(argv)
+    return p
+
+
+def cold_start_lines() -> list[str]:
+    """The cold start table: the README quick start and each kernel's first call."""
+    quick_s, kernels = bench_cold_start()
+    return ["| cold start, empty kernel cache | s |", "|---|---|",
+            f"| README quick start, end to end | {quick_s:.1f} |",
+            *[f"| first call of `{name}` | {s:.1f} |" for name, s in kernels.items()],
+            f"| all kernels above | {sum(kernels.values()):.1f} |"]
+
+
+def training_rows(dev: list[str]) -> list[tuple[str, float]]:
+    """The trainers' env steps/s with their default configs (and two variations)."""
+    return [
+        ("MAPPO, `configs/train/mappo.yaml` (512-512, scripted labels each step)",
+         bench_training("mappo", 16 * 32768, dev)),
+        (mappo_row(4), bench_training("mappo", MAPPO_TEAM_STEPS, mappo_team(4) + dev)),
+        ("MAPPO, 128-128 networks, no kickstarting",
+         bench_training("mappo", 16 * 32768,
+                        ["--hidden", "128", "128", "--kickstart-coef", "0", *dev])),
+        ("MaskablePPO, `configs/train/ppo.yaml` (512-512, no warm start)",
+         bench_training("ppo", 8 * 16384, ["--pretrain-steps", "0"])),
+    ]
+
+
+def write_page(out: Path, text: str, seconds: float, compile_s: float, per_game: int,
+               peak_mb: float) -> None:
+    """docs/benchmarks.md: the tables of one run and what they measure."""
+    out.write_text(
+        "# Benchmarks\n\n"
+        f"Measured by `hon-bench` (`python scripts/benchmark.py`) on {machine()}, all rows "
+        "in one run "
+        f"({seconds:g} s per row; random legal actions chosen inside the measurement, "
+        "auto-reset included). Absolute numbers drift on shared machines; compare rows of "
+        "one run.\n\n"
+        f"{text}\n\n"
+        f"- Numba compile or cache load before the first call: {compile_s:.1f} s "
+        "(a first run on a new machine compiles for a few minutes, later runs load the "
+        "cache).\n"
+        f"- Memory per game kept by the vector env: {per_game / 1024:.1f} KiB "
+        f"(state {L.STATE_LEN * 4} B, mask {L.N_ACTIONS} B, observation, final observation "
+        f"and global state {(OBS_DIM * 2 + STATE_DIM) * 4} B); process peak RSS "
+        f"{peak_mb:,.0f} MiB.\n"
+        "- The AEC env encodes an observation for every `last()` call; the Game facade row "
+        "plays without observations.\n"
+        "- Training rows: the scripts with their default configs (`configs/train/`), "
+        "rollouts and updates together, evaluation games left out; MAPPO's hidden layers "
+        "run in bf16 where the CPU has AMX/AVX-512 BF16 (`amp: auto`).\n")
+    print(f"wrote {out}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parser().parse_args(argv)
     dev = ["--device", args.device]
     if args.mappo_heroes is not None:
         rate = bench_training("mappo", MAPPO_TEAM_STEPS, mappo_team(args.mappo_heroes) + dev)
@@ -315,11 +369,7 @@ def main(argv: list[str] | None = None) -> None:
         return
     cold_lines: list[str] = []
     if args.cold_only or not (args.quick or args.no_cold_start):
-        quick_s, kernels = bench_cold_start()
-        cold_lines = ["| cold start, empty kernel cache | s |", "|---|---|",
-                      f"| README quick start, end to end | {quick_s:.1f} |",
-                      *[f"| first call of `{name}` | {s:.1f} |" for name, s in kernels.items()],
-                      f"| all kernels above | {sum(kernels.values()):.1f} |"]
+        cold_lines = cold_start_lines()
         if args.cold_only:
             print("\n".join(cold_lines))
             return
@@ -345,18 +395,7 @@ def main(argv: list[str] | None = None) -> None:
     rows.append(("vector env + scripted team, batch 1024", "no",
                   bench_heuristic(sc, 1024, seconds)))
     render_rows = bench_render(sc, seconds)
-    train_rows = []
-    if not (args.quick or args.no_training):
-        train_rows = [
-            ("MAPPO, `configs/train/mappo.yaml` (512-512, scripted labels each step)",
-             bench_training("mappo", 16 * 32768, dev)),
-            (mappo_row(4), bench_training("mappo", MAPPO_TEAM_STEPS, mappo_team(4) + dev)),
-            ("MAPPO, 128-128 networks, no kickstarting",
-             bench_training("mappo", 16 * 32768,
-                            ["--hidden", "128", "128", "--kickstart-coef", "0", *dev])),
-            ("MaskablePPO, `configs/train/ppo.yaml` (512-512, no warm start)",
-             bench_training("ppo", 8 * 16384, ["--pretrain-steps", "0"])),
-        ]
+    train_rows = [] if args.quick or args.no_training else training_rows(dev)
     per_game = (L.STATE_LEN * 4 + L.N_ACTIONS + (OBS_DIM * 2 + STATE_DIM) * 4 + 16 * 4)
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
@@ -379,28 +418,7 @@ def main(argv: list[str] | None = None) -> None:
           f"process peak RSS {peak_mb:,.0f} MiB")
     if args.quick or not args.out:
         return
-    out = Path(args.out)
-    out.write_text(
-        "# Benchmarks\n\n"
-        f"Measured by `hon-bench` (`python scripts/benchmark.py`) on {machine()}, all rows "
-        "in one run "
-        f"({seconds:g} s per row; random legal actions chosen inside the measurement, "
-        "auto-reset included). Absolute numbers drift on shared machines; compare rows of "
-        "one run.\n\n"
-        f"{text}\n\n"
-        f"- Numba compile or cache load before the first call: {compile_s:.1f} s "
-        "(a first run on a new machine compiles for a few minutes, later runs load the "
-        "cache).\n"
-        f"- Memory per game kept by the vector env: {per_game / 1024:.1f} KiB "
-        f"(state {L.STATE_LEN * 4} B, mask {L.N_ACTIONS} B, observation, final observation "
-        f"and global state {(OBS_DIM * 2 + STATE_DIM) * 4} B); process peak RSS "
-        f"{peak_mb:,.0f} MiB.\n"
-        "- The AEC env encodes an observation for every `last()` call; the Game facade row "
-        "plays without observations.\n"
-        "- Training rows: the scripts with their default configs (`configs/train/`), "
-        "rollouts and updates together, evaluation games left out; MAPPO's hidden layers "
-        "run in bf16 where the CPU has AMX/AVX-512 BF16 (`amp: auto`).\n")
-    print(f"wrote {out}")
+    write_page(Path(args.out), text, seconds, compile_s, per_game, peak_mb)
 
 
 if __name__ == "__main__":

@@ -58,7 +58,8 @@ from agents.registry import load_policy
 from hon_env import list_content, load_scenario
 
 
-def main(argv: list[str] | None = None) -> None:
+def parser() -> argparse.ArgumentParser:
+    """hon-eval's command line (``--help`` lists every flag)."""
     p = argparse.ArgumentParser(prog="hon-eval", description=__doc__.split("\n")[0],
                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     p.add_argument("--policy", "--policies", nargs="+", default=["random"], dest="policy",
@@ -102,6 +103,11 @@ def main(argv: list[str] | None = None) -> None:
                         "--villain-policy the payoff table's (default mastermind)")
     p.add_argument("--plot", default=None,
                    help="with --villain-policy or --crossplay: heatmap PNG path")
+    return p
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = parser()
     args = p.parse_args(argv)
     if args.crossplay:
         if not args.task:
@@ -121,6 +127,11 @@ def main(argv: list[str] | None = None) -> None:
     if args.task:
         evaluate_task(args, p)
         return
+    evaluate_grid(args, p)
+
+
+def evaluate_grid(args: argparse.Namespace, p: argparse.ArgumentParser) -> None:
+    """Every villain x issue of the content (or of ``--scenario``), a row each."""
     args.games = 200 if args.games is None else args.games
     rules = yaml.safe_load(args.rules) if args.rules else None
     if rules is not None and not isinstance(rules, dict):

@@ -70,8 +70,10 @@ import os
 # torch's OpenMP workers must not spin between calls: the engine's threads need the cores
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numba
 import torch
@@ -250,6 +252,24 @@ def training_setup(cfg: Config, seed: int, device: str, ranks: Ranks | None = No
     return games, league, load_opponent(cfg.side, spec, seed=cfg.seed, greedy=True)
 
 
+def evaluator_of(cfg: Config, games: RunGames, opponent: Policy | None
+                 ) -> tuple[Any, Callable[[dict[str, float]], str]]:
+    """What the run's evaluations play and the line each prints: an ad-hoc task's partners,
+    the heroes' evaluation games against ``opponent``, or (side villain) the villain
+    against ``opponent``'s heroes."""
+    task = adhoc_task(cfg)
+    if task is not None:
+        from agents.adhoc import AdhocEvaluator
+
+        return AdhocEvaluator(task, cfg.eval_games, seed=cfg.seed), eval_summary
+    if cfg.side == HEROES:
+        return BaselineEvaluator(games.eval_target, games.eval_games, games.eval_seed,
+                                 villain_policy=opponent), eval_summary
+    return VillainEvaluator(opponent, cfg.eval_games, scenario=cfg.scenario,
+                            heroes=cfg.heroes, villain=cfg.villain,
+                            issue=cfg.issue), villain_eval_summary
+
+
 def train(cfg: Config) -> dict[str, float]:
     """Run the training loop; returns the last evaluation row."""
     cfg.check()
@@ -278,19 +298,7 @@ def train(cfg: Config) -> dict[str, float]:
     task = adhoc_task(cfg)
     roll = Rollout(env, cfg, cfg.side, league, device, learner,
                    seat=None if task is None else LEARNER_SEAT)
-    if task is not None:
-        from agents.adhoc import AdhocEvaluator
-
-        evaluator = AdhocEvaluator(task, cfg.eval_games, seed=cfg.seed)
-        summary = eval_summary
-    elif cfg.side == HEROES:
-        evaluator = BaselineEvaluator(games.eval_target, games.eval_games, games.eval_seed,
-                                      villain_policy=eval_opponent)
-        summary = eval_summary
-    else:
-        evaluator = VillainEvaluator(eval_opponent, cfg.eval_games, scenario=cfg.scenario,
-                                     heroes=cfg.heroes, villain=cfg.villain, issue=cfg.issue)
-        summary = villain_eval_summary
+    evaluator, summary = evaluator_of(cfg, games, eval_opponent)
     log = RunLogger(cfg.run_dir, cfg, cfg.total_steps, tensorboard=cfg.tensorboard,
                     progress=cfg.progress, start_step=global_step, quiet=not ranks.main)
     batch = cfg.num_envs * cfg.num_steps * ranks.world  # rows stepped per update, all ranks

@@ -138,6 +138,36 @@ def show_commands(console: Console, n_moves: int) -> None:
     console.print(table)
 
 
+def _command(console: Console, match: Match, choice: str, n_moves: int
+             ) -> tuple[bool, bool] | None:
+    """Carry out ``choice`` when it is a command (u, l, b, ?, t, c N): whether the board and
+    the decision are shown again before the next prompt; None for any other input."""
+    if choice == "u":
+        if match.undo():
+            console.print("[yellow]undone: back to your previous decision[/yellow]")
+            return True, True
+        console.print("[yellow]nothing to undo[/yellow]")
+        return False, True
+    if choice == "l":
+        for entry in match.log or []:
+            console.print(format_entry(entry), highlight=False)
+        if not match.log:
+            console.print("(no decisions yet)")
+        return False, True
+    if choice == "b":
+        return True, True
+    if choice == "?":
+        show_commands(console, n_moves)
+        return False, False
+    if choice == "t":
+        show_in_play(console, match)
+        return False, False
+    if choice[:1] == "c" and (choice[1:2] in ("", " ") or choice[1:].isdigit()):  # c, c N
+        read_hand_card(console, match, choice[1:].strip())
+        return False, False
+    return None
+
+
 def play_terminal(match: Match, console: Console | None = None, stdin: TextIO | None = None,
                   show_bots: bool = True) -> str:
     """Play ``match`` to its end (or until ``q`` / end of input).
@@ -176,33 +206,9 @@ def play_terminal(match: Match, console: Console | None = None, stdin: TextIO | 
         console.print(choice, highlight=False)
         if choice == "q":
             return "quit"
-        if choice == "u":
-            if match.undo():
-                console.print("[yellow]undone: back to your previous decision[/yellow]")
-            else:
-                console.print("[yellow]nothing to undo[/yellow]")
-                show_board = False
-            continue
-        if choice == "l":
-            for entry in match.log or []:
-                console.print(format_entry(entry), highlight=False)
-            if not match.log:
-                console.print("(no decisions yet)")
-            show_board = False
-            continue
-        if choice == "b":
-            continue
-        if choice == "?":
-            show_commands(console, len(moves))
-            show_board = show_decision = False
-            continue
-        if choice == "t":
-            show_in_play(console, match)
-            show_board = show_decision = False
-            continue
-        if choice[:1] == "c" and (choice[1:2] in ("", " ") or choice[1:].isdigit()):  # c, c N
-            read_hand_card(console, match, choice[1:].strip())
-            show_board = show_decision = False
+        shown = _command(console, match, choice, len(moves))
+        if shown is not None:
+            show_board, show_decision = shown
             continue
         if not choice.isdigit() or not 1 <= int(choice) <= len(moves):
             console.print(f"[red]{choice!r} is not a choice: {HELP} (1-{len(moves)})[/red]")

@@ -313,77 +313,99 @@ def _pale(color: str) -> str:
     return "#{:02x}{:02x}{:02x}".format(*(round(v + (255 - v) * 0.75) for v in (r, g, b)))
 
 
-def _side_panel(out: list[Prim], game: Game, snap: dict, legal: list[int]) -> None:
-    x = SIDE_X + 18
-    y = 70.0
+class _Column:
+    """The side panel's text column: lines written top down from ``y``."""
 
-    def line(text: str, color: str = "#000000", bold: bool = False, indent: float = 0.0,
-             wrap: bool = False) -> None:
-        nonlocal y
+    def __init__(self, out: list[Prim], x: float, y: float) -> None:
+        self.out, self.x, self.y = out, x, y
+
+    def line(self, text: str, color: str = "#000000", bold: bool = False,
+             indent: float = 0.0, wrap: bool = False) -> None:
         width = 76 - int(indent / 6)
         parts = textwrap.wrap(text, width, subsequent_indent="    ")[:3] if wrap else [text]
         for part in parts:
-            out.append(("text", x + indent, y, _short(part, width), 11, color, bold, "start"))
-            y += LINE
+            self.out.append(("text", self.x + indent, self.y, _short(part, width), 11, color,
+                             bold, "start"))
+            self.y += LINE
 
+
+def _table_lines(col: _Column, snap: dict) -> None:
+    """The villains, the issue, the supplies, special minions, crises and nemeses."""
     for label, key in (("Villain", "villain"), ("Villain 2 (W)", "villain2")):
         if key not in snap:  # the second villain: Two Fronts only
             continue
         v = snap[key]
         status = (f"justice {v['justice']}/{v['danger']}" if v["side"] == "scheming"
                   else f"damage {v['damage']}/{v['health']}")
-        line(f"{label}: {v['name']} ({v['side']}), {status}", bold=True)
-        line(f"hidden tokens {v['hidden_tokens']}, villain deck {v['deck_size']}", indent=12)
+        col.line(f"{label}: {v['name']} ({v['side']}), {status}", bold=True)
+        col.line(f"hidden tokens {v['hidden_tokens']}, villain deck {v['deck_size']}",
+                 indent=12)
     counters = ", ".join(f"{k} {n}" for k, n in snap["issue"]["counters"].items())
-    line(f"Issue: {snap['issue']['name']}, deck {snap['issue']['deck_size']}; {counters}")
+    col.line(f"Issue: {snap['issue']['name']}, deck {snap['issue']['deck_size']}; {counters}")
     s = snap["supplies"]
-    line(f"Supply: minions {s['minions']}, bystanders {s['bystanders']}, defeated "
-         f"{s['bystanders_defeated']}, clue deck {s['clue_deck']}")
+    col.line(f"Supply: minions {s['minions']}, bystanders {s['bystanders']}, defeated "
+             f"{s['bystanders_defeated']}, clue deck {s['clue_deck']}")
     for m in snap["special_minions"]:
-        line(f"{m['supply']} of them {m['name']} (health {m['health']}, inflict "
-             f"{m['inflict']})", indent=12)
+        col.line(f"{m['supply']} of them {m['name']} (health {m['health']}, inflict "
+                 f"{m['inflict']})", indent=12)
     for c in snap["crisis_cards"]:
-        line(f"Crisis: {c['name']}: {crisis_status(c)}")
+        col.line(f"Crisis: {c['name']}: {crisis_status(c)}")
     for name in snap["issue"]["crisis_area"]:
-        line(f"Crisis: {name} (stays in play)")
+        col.line(f"Crisis: {name} (stays in play)")
     for nem in snap["nemeses"]:
         state = "defeated" if nem["defeated"] else f"{nem['side']} side at {nem['location']}"
-        line(f"Nemesis: {nem['name']} ({state})")
-    y += 4
+        col.line(f"Nemesis: {nem['name']} ({state})")
+
+
+def _hero_lines(col: _Column, game: Game, snap: dict) -> None:
+    """Each hero: a seat marker, where it stands, its state and its cards."""
     for seat, h in enumerate(snap["heroes"]):
         deciding = game.current_seat == seat
-        out.append(("circle", x - 10, y, 6.0, HERO_COLORS[seat % 6], "#000000",
-                    2 if deciding else 1))
+        col.out.append(("circle", col.x - 10, col.y, 6.0, HERO_COLORS[seat % 6], "#000000",
+                        2 if deciding else 1))
         where = h["location"] or "-"
         faces = f", faces {h['facing']}" if "facing" in h else ""
-        line(f"{seat + 1} {h['name']} ({h['form']}) at {where}{faces}"
-             + ("   <- deciding" if deciding else ""), bold=True)
-        line(f"damage {h['damage']}/{h['health']}, focus {h['focus']}, actions "
-             f"{h['actions_left']}, deck {h['deck_size']}, discard {h['discard_size']}",
-             indent=12)
-        line("hand: " + (", ".join(h["hand"]) or "-"), indent=12, wrap=True)
+        col.line(f"{seat + 1} {h['name']} ({h['form']}) at {where}{faces}"
+                 + ("   <- deciding" if deciding else ""), bold=True)
+        col.line(f"damage {h['damage']}/{h['health']}, focus {h['focus']}, actions "
+                 f"{h['actions_left']}, deck {h['deck_size']}, discard {h['discard_size']}",
+                 indent=12)
+        col.line("hand: " + (", ".join(h["hand"]) or "-"), indent=12, wrap=True)
         if h["play_area"]:
-            line("play: " + ", ".join(h["play_area"]), indent=12, wrap=True)
+            col.line("play: " + ", ".join(h["play_area"]), indent=12, wrap=True)
         if h["clues"]:
-            line("clues: " + ", ".join(h["clues"]), indent=12, wrap=True)
+            col.line("clues: " + ", ".join(h["clues"]), indent=12, wrap=True)
         if h["threat_area"]:
-            line("threats: " + ", ".join(threat_text(t) for t in h["threat_area"]), indent=12,
-                 wrap=True)
+            col.line("threats: " + ", ".join(threat_text(t) for t in h["threat_area"]),
+                     indent=12, wrap=True)
         if h["ally"]:
             a = h["ally"]
-            line(f"ally: {a['name']} at {a['location'] or '-'}, damage {a['damage']}/"
-                 f"{a['health']}", indent=12)
-        y += 3
-    if game.is_over:
-        return
+            col.line(f"ally: {a['name']} at {a['location'] or '-'}, damage {a['damage']}/"
+                     f"{a['health']}", indent=12)
+        col.y += 3
+
+
+def _decision_lines(col: _Column, game: Game, legal: list[int]) -> None:
+    """The pending decision and as many of its legal actions as the column holds."""
     # many heroes with long threat areas can fill the column: keep two decision lines
-    y = min(y + 4, HEIGHT - 2.5 * LINE)
-    out.append(("rect", x - 16, y - LINE / 2 - 2, WIDTH - x + 10, HEIGHT - y + 2, "#fff8e1",
-                HIGHLIGHT, 1))
-    line(f"Decision: {game.decision} ({game.current_agent}), {len(legal)} legal", bold=True)
-    room = max(1, int((HEIGHT - 8 - y) / LINE))
+    col.y = min(col.y + 4, HEIGHT - 2.5 * LINE)
+    x, y = col.x, col.y
+    col.out.append(("rect", x - 16, y - LINE / 2 - 2, WIDTH - x + 10, HEIGHT - y + 2,
+                    "#fff8e1", HIGHLIGHT, 1))
+    col.line(f"Decision: {game.decision} ({game.current_agent}), {len(legal)} legal",
+             bold=True)
+    room = max(1, int((HEIGHT - 8 - col.y) / LINE))
     shown = legal if len(legal) <= room else legal[:room - 1]
     for a in shown:
-        line(f"{a:>3}  " + game.action_to_string(a), "#333333", indent=4)
+        col.line(f"{a:>3}  " + game.action_to_string(a), "#333333", indent=4)
     if len(shown) < len(legal):
-        line(f"... {len(legal) - len(shown)} more", "#333333", indent=4)
+        col.line(f"... {len(legal) - len(shown)} more", "#333333", indent=4)
+
+
+def _side_panel(out: list[Prim], game: Game, snap: dict, legal: list[int]) -> None:
+    col = _Column(out, SIDE_X + 18, 70.0)
+    _table_lines(col, snap)
+    col.y += 4
+    _hero_lines(col, game, snap)
+    if not game.is_over:
+        _decision_lines(col, game, legal)

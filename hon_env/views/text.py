@@ -22,6 +22,7 @@ from hon_env.views.board import (
 )
 
 if TYPE_CHECKING:
+    from hon_env.content.compile import Scenario
     from hon_env.game import Game
 
 _CELL = 6  # characters inside a text hex cell
@@ -75,35 +76,10 @@ def render_draft(game: Game) -> str:
     return "\n".join(out)
 
 
-def render_ansi(game: Game) -> str:
-    """A readable text board of ``game``.
-
-    Contains the title line (scenario, round, turn, decisions), the hex map with markers,
-    the scheme panels (minions, captives, Scheme cards), figures and tokens by name, the
-    villain, issue and supplies, every hero (status, hand, play area, clues, threat area)
-    and the pending decision with each legal action as ``index  action_to_string``.
-    """
-    if game.state[0, L.DRAFTING]:
-        return render_draft(game)
-    snap = game.snapshot()
-    sc = game.scenario
+def _board_lines(sc: Scenario, spaces: list, panels: list) -> list[str]:
+    """The scheme panels, then every figure and token on the map by name."""
     T = sc.tables
-    spaces, panels = read_board(game, snap)
-    turn = "" if game.is_over else f", {snap['turn']} turn"
-    out = [f"{sc.issue_name} vs {' and '.join(sc.villain_names or (sc.villain_name,))}  |  "
-           f"round {snap['round']}{turn}, "
-           f"{int(game.field('decisions'))} decisions"]
-    if game.is_over:
-        reason = f" ({game.loss_reason})" if game.loss_reason else ""
-        out.append(f"GAME OVER: {game.outcome}{reason}")
-    out.append("")
-    out += _text_map(game, spaces)
-    out.append("  markers: 1-6 hero seat, a ally, V villain, N nemesis, L lackey, p peril "
-               "token, b bystander, B/D special bystander, e issue card, c crisis token;")
-    out.append("  spaces: S start, P1-P6 scheme panel, !r/!g/!u/!y peril space, b bystander "
-               "space")
-    out.append("")
-    out.append("Panels:")
+    out = ["Panels:"]
     for p in panels:
         here = spaces[p.space]
         who = "".join(f" {w}," for w in here.in_panel())
@@ -123,6 +99,13 @@ def render_ansi(game: Game) -> str:
         placed += [f"{n} (crisis token) at {label}" for n in s.crises]
     if placed:
         out.append("On the map: " + "; ".join(placed))
+    return out
+
+
+def _threat_lines(sc: Scenario, snap: dict) -> list[str]:
+    """The villains, nemeses, issue, crisis cards, supplies and special bystanders."""
+    T = sc.tables
+    out = []
     for label, key in (("Villain", "villain"), ("Villain 2", "villain2")):
         if key not in snap:
             continue
@@ -161,7 +144,12 @@ def render_ansi(game: Game) -> str:
         out.append(f"Special bystanders {mark}: {sb['name']}: on the map "
                    f"{', '.join(sb['on_map']) or '-'}; captured {held or '-'}; supply "
                    f"{sb['supply']}; defeated {sb['defeated']}")
-    out.append("")
+    return out
+
+
+def _hero_lines(game: Game, snap: dict) -> list[str]:
+    """Every hero: status, hand, play area, clues, threat area and ally."""
+    out = []
     for seat, h in enumerate(snap["heroes"]):
         mark = ">" if game.current_seat == seat else " "
         out.append(f"{mark}[{seat + 1}] {h['id']} ({h['name']}{_side(h)}) at {h['location']}: "
@@ -178,6 +166,40 @@ def render_ansi(game: Game) -> str:
             out.append("     threats: " + ", ".join(threat_text(t) for t in h["threat_area"]))
         if h["ally"]:
             out.append("     ally: " + _ally(h["ally"]))
+    return out
+
+
+def render_ansi(game: Game) -> str:
+    """A readable text board of ``game``.
+
+    Contains the title line (scenario, round, turn, decisions), the hex map with markers,
+    the scheme panels (minions, captives, Scheme cards), figures and tokens by name, the
+    villain, issue and supplies, every hero (status, hand, play area, clues, threat area)
+    and the pending decision with each legal action as ``index  action_to_string``.
+    """
+    if game.state[0, L.DRAFTING]:
+        return render_draft(game)
+    snap = game.snapshot()
+    sc = game.scenario
+    spaces, panels = read_board(game, snap)
+    turn = "" if game.is_over else f", {snap['turn']} turn"
+    out = [f"{sc.issue_name} vs {' and '.join(sc.villain_names or (sc.villain_name,))}  |  "
+           f"round {snap['round']}{turn}, "
+           f"{int(game.field('decisions'))} decisions"]
+    if game.is_over:
+        reason = f" ({game.loss_reason})" if game.loss_reason else ""
+        out.append(f"GAME OVER: {game.outcome}{reason}")
+    out.append("")
+    out += _text_map(game, spaces)
+    out.append("  markers: 1-6 hero seat, a ally, V villain, N nemesis, L lackey, p peril "
+               "token, b bystander, B/D special bystander, e issue card, c crisis token;")
+    out.append("  spaces: S start, P1-P6 scheme panel, !r/!g/!u/!y peril space, b bystander "
+               "space")
+    out.append("")
+    out += _board_lines(sc, spaces, panels)
+    out += _threat_lines(sc, snap)
+    out.append("")
+    out += _hero_lines(game, snap)
     if not game.is_over:
         out.append("")
         out.append(f"Decision: {game.decision}, {game.current_agent} decides")
