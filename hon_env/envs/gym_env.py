@@ -34,8 +34,6 @@ instead: they run the same engine batched.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 import gymnasium
@@ -48,7 +46,6 @@ from hon_env.envs.autoplay import is_hero, play_others
 from hon_env.envs.session import Session, SessionViews
 from hon_env.envs.vector import require_team_reward
 from hon_env.options import RENDER_MODES, EnvOptions
-from hon_env.replay import Replay
 from hon_env.spec import layout as L
 
 ENV_ID = "hon_env/HourOfNeed-v8"
@@ -99,20 +96,6 @@ class HourOfNeedEnv(SessionViews, gymnasium.Env):
         """bool [N_ACTIONS] legal mask of the deciding hero (all False once over)."""
         return self._session.legal_mask().astype(bool)
 
-    def replay(self, players: Sequence[str] | None = None) -> Replay:
-        """The episode so far as a ``hon_env.replay.Replay``."""
-        return self._session.replay(players)
-
-    def save_replay(self, path: str | Path, players: Sequence[str] | None = None) -> Path:
-        """Write the episode so far as replay JSON (``hon-replay FILE`` shows it)."""
-        return self.replay(players).save(path)
-
-    def render(self) -> str | np.ndarray | None:
-        """``"ansi"``: the text board; ``"rgb_array"``: an image; ``"human"``: print text."""
-        return self._session.render(self.render_mode)
-
-    def close(self) -> None:
-        """Nothing to release."""
 
     def _villain_plays(self) -> float:
         """Play the villain agent's decisions (if any) with ``villain_policy``; the team

@@ -243,8 +243,7 @@ hero.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from pathlib import Path
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -253,12 +252,9 @@ from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 
 from hon_env.checks import as_action
-from hon_env.content import Scenario
 from hon_env.core.observe import OBS_DIM, STATE_DIM
-from hon_env.envs.session import Session
-from hon_env.game import Game
+from hon_env.envs.session import Session, SessionViews
 from hon_env.options import RENDER_MODES, EnvOptions
-from hon_env.replay import Replay
 from hon_env.spec import layout as L
 
 __all__ = ["env", "parallel_env", "raw_env"]
@@ -284,7 +280,7 @@ def state_space() -> spaces.Box:
     return spaces.Box(0.0, np.inf, shape=(STATE_DIM,), dtype=np.float32)
 
 
-class _Front:
+class _Front(SessionViews):
     """What the AEC and Parallel envs share: options, spaces, rendering, state()."""
 
     metadata = METADATA
@@ -313,37 +309,9 @@ class _Front:
     def action_space(self, agent: str) -> spaces.Discrete:
         return self.action_spaces[agent]
 
-    @property
-    def game(self) -> Game:
-        """The running ``Game`` (for inspection: ``snapshot()``, ``action_to_string``...).
-
-        Changing it changes the episode; the env's rewards and infos assume you do not.
-        """
-        return self._session.require_game()
-
-    @property
-    def scenario(self) -> Scenario:
-        return self._session.scenario
-
     def state(self) -> np.ndarray:
         """float32 [STATE_DIM] global state (``Game.global_state``)."""
         return self._session.require_game().global_state()
-
-    def replay(self, players: Sequence[str] | None = None) -> Replay:
-        """The episode so far as a ``hon_env.replay.Replay`` (seed, scenario, actions;
-        ``players``: who played each seat, e.g. ``["human", "heuristic"]``)."""
-        return self._session.replay(players)
-
-    def save_replay(self, path: str | Path, players: Sequence[str] | None = None) -> Path:
-        """Write the episode so far as replay JSON (``hon-replay FILE`` shows it)."""
-        return self.replay(players).save(path)
-
-    def render(self) -> str | np.ndarray | None:
-        """Render per ``render_mode`` (see the module documentation)."""
-        return self._session.render(self.render_mode)
-
-    def close(self) -> None:
-        """Nothing to release: rendering opens no windows and keeps no figures."""
 
     def action_mask(self, agent: str) -> np.ndarray:
         """int8 [N_ACTIONS] legal mask of ``agent`` now, as in its observation (no encoding)."""

@@ -181,13 +181,6 @@ class HourOfNeedRLlibEnv(SessionViews, MultiAgentEnv):
             self.render()
         return self._observe(ended), rewards, terminateds, truncateds, self._infos(ended)
 
-    def render(self) -> str | np.ndarray | None:
-        """Render per ``render_mode``, as the PettingZoo env does."""
-        return self._session.render(self.render_mode)
-
-    def close(self) -> None:
-        """Nothing to release."""
-
     # --- helpers ------------------------------------------------------------------------
     def _observe(self, agents: list[str]) -> dict[str, dict[str, np.ndarray]]:
         """Observations of ``agents``; updates every hero's ``LegalDiscrete.legal``."""

@@ -28,6 +28,7 @@ translations of this one class, so they agree on every number they report:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import gymnasium
@@ -358,10 +359,12 @@ class Session:
 
 
 class SessionViews:
-    """The ``scenario`` and ``game`` properties of a front end that keeps its ``Session``
-    in ``_session`` (the Gymnasium, villain and RLlib envs)."""
+    """What every front end that keeps its ``Session`` in ``_session`` answers from it
+    (the Gymnasium, villain, PettingZoo and RLlib envs): the scenario, the running game,
+    the replay and the rendering (per ``render_mode``)."""
 
     _session: Session
+    render_mode: str | None
 
     @property
     def scenario(self) -> Scenario:
@@ -370,5 +373,25 @@ class SessionViews:
 
     @property
     def game(self) -> Game:
-        """The running ``Game`` (for inspection)."""
+        """The running ``Game`` (for inspection: ``snapshot()``, ``action_to_string``...).
+
+        Changing it changes the episode; the env's rewards and infos assume you do not.
+        """
         return self._session.require_game()
+
+    def replay(self, players: Sequence[str] | None = None) -> Replay:
+        """The episode so far as a ``hon_env.replay.Replay`` (seed, scenario, actions;
+        ``players``: who played each seat, e.g. ``["human", "heuristic"]``)."""
+        return self._session.replay(players)
+
+    def save_replay(self, path: str | Path, players: Sequence[str] | None = None) -> Path:
+        """Write the episode so far as replay JSON (``hon-replay FILE`` shows it)."""
+        return self.replay(players).save(path)
+
+    def render(self) -> str | np.ndarray | None:
+        """``"ansi"``: the text board; ``"rgb_array"``: an image; ``"human"``: print the
+        text board (``render_mode``)."""
+        return self._session.render(self.render_mode)
+
+    def close(self) -> None:
+        """Nothing to release: rendering opens no windows and keeps no figures."""

@@ -109,12 +109,6 @@ class HourOfNeedVillainEnv(SessionViews, gymnasium.Env):
         """bool [N_ACTIONS] legal mask of the villain's decision (all False once over)."""
         return self._session.legal_mask().astype(bool)
 
-    def render(self) -> str | np.ndarray | None:
-        return self._session.render(self.render_mode)
-
-    def close(self) -> None:
-        """Nothing to release."""
-
     def _heroes_play(self) -> float:
         return play_others(self._session, self.hero_policy, is_villain, VILLAIN_AGENT,
                            self._hero_rng)
