@@ -28,7 +28,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from hon_env.content.errors import Where, as_mapping, check_int, rule_settings, type_name
+from hon_env.content.errors import (
+    Where,
+    as_mapping,
+    check_int,
+    one_of,
+    rule_settings,
+    type_name,
+)
 from hon_env.spec.tables import (
     DRAFT_DEAL,
     DRAFT_OFF,
@@ -86,9 +93,7 @@ def check_draft(raw: object, where: Where) -> dict[str, Any] | bool:
     out = dict(DRAFT_DEFAULTS)
     for key, value, at in rule_settings(raw, where, "draft", DRAFT_DEFAULTS):
         if key == "mode":
-            if value not in DRAFT_MODES:
-                raise at.error(f"expected one of {', '.join(DRAFT_MODES)}, got {value!r}")
-            out[key] = value
+            out[key] = one_of(value, at, DRAFT_MODES)
         elif key == "pool":
             out[key] = _check_pool(value, at)
         elif key == "offer":

@@ -106,6 +106,13 @@ def rule_settings(raw: object, where: Where, rule: str,
         yield key, value, at
 
 
+def one_of(value: Any, where: Where, choices: Collection[Any]) -> Any:
+    """Check that ``value`` is one of ``choices`` (a setting's names); return it."""
+    if value not in choices:
+        raise where.error(f"expected one of {', '.join(map(str, choices))}, got {value!r}")
+    return value
+
+
 def as_list(value: object, where: Where) -> list[Any]:
     """Check that ``value`` is a list; return it."""
     if not isinstance(value, list):

@@ -30,6 +30,7 @@ from hon_env.content.errors import (
     as_mapping,
     check_int,
     check_keys,
+    one_of,
     rule_settings,
     type_name,
 )
@@ -121,9 +122,7 @@ def check_fame(raw: object, where: Where) -> dict[str, Any] | bool:
     out = _defaults()
     for key, value, at in rule_settings(raw, where, "fame", FAME_DEFAULTS):
         if key == "reward":
-            if value not in REWARD_MODES:
-                raise at.error(f"expected one of {', '.join(REWARD_MODES)}, got {value!r}")
-            out[key] = value
+            out[key] = one_of(value, at, REWARD_MODES)
         elif key == "team_weight":
             out[key] = _number(value, at, 0.0, 100.0)
         elif key == "loss_keep":

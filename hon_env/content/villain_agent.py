@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hon_env.content.errors import Where, check_int, rule_settings, type_name
+from hon_env.content.errors import Where, check_int, one_of, rule_settings, type_name
 from hon_env.spec.tables import (
     CFG_VCUNNING,
     CFG_VHAND,
@@ -55,13 +55,9 @@ def check_villain_agent(raw: object, where: Where) -> dict[str, Any] | bool:
                 raise at.error(f"expected true or false, got {type_name(value)}")
             out[key] = value
         elif key == "enemy_ties":
-            if value not in _TIE_BREAKERS:
-                raise at.error(f"expected one of {', '.join(_TIE_BREAKERS)}, got {value!r}")
-            out[key] = value
+            out[key] = one_of(value, at, _TIE_BREAKERS)
         else:
-            if value not in _CHOOSERS:
-                raise at.error(f"expected one of {', '.join(_CHOOSERS)}, got {value!r}")
-            out[key] = value
+            out[key] = one_of(value, at, _CHOOSERS)
     return out
 
 
