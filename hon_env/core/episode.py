@@ -31,7 +31,7 @@ from numba import njit
 
 from hon_env.core.fame import MODE_TEAM, fame_rewards
 from hon_env.spec import layout as L
-from hon_env.spec.tables import CFG_N_HEROES, MAX_HEROES
+from hon_env.spec.tables import CFG_MAX_DECISIONS, CFG_MAX_ROUNDS, CFG_N_HEROES, MAX_HEROES
 
 WIN_REWARD = 1.0
 LOSS_REWARD = -1.0
@@ -124,3 +124,17 @@ def is_terminated(outcome):
 def is_truncated(outcome):
     """A cap cut the episode short."""
     return outcome == L.OUT_TRUNCATED
+
+
+@njit(cache=True)
+def past_round_cap(s, b, T):
+    """Does the round game ``b`` starts lie past the ``max_rounds`` cap? (The interpreter
+    then truncates the episode instead of playing it.) Reads the state row and tables."""
+    return s[b, L.ROUND] > T.cfg[CFG_MAX_ROUNDS]
+
+
+@njit(cache=True)
+def at_decision_cap(s, b, T):
+    """Has ongoing game ``b`` answered its ``max_decisions`` decisions? (The interpreter
+    then truncates the episode after the answer.) Reads the state row and tables."""
+    return s[b, L.OUTCOME] == L.OUT_ONGOING and s[b, L.DECISIONS] >= T.cfg[CFG_MAX_DECISIONS]

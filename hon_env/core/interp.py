@@ -44,6 +44,7 @@ from hon_env.core.effects import (
     turn_focused,
 )
 from hon_env.core.enemy_ties import step_options, target_kind, target_options
+from hon_env.core.episode import at_decision_cap, past_round_cap
 from hon_env.core.facing import (
     blindside,
     card_villain,
@@ -370,7 +371,7 @@ def op_round(s, b, T):
     for v in range(TB.VILLAINS):
         s[b, def_bonus_col(v)] = 0
         s[b, def_bonus_col(v) + 1] = 0
-    if s[b, L.ROUND] > T.cfg[TB.CFG_MAX_ROUNDS]:
+    if past_round_cap(s, b, T):
         end_game(s, b, T, L.OUT_TRUNCATED, L.LOSS_CAP_ROUNDS)
         return
     push(s, b, F_ROUND, 0, 0, 0, -1, -1)
@@ -1930,7 +1931,7 @@ def apply_action(s, b, T, action, mask):
         s[b, L.ERROR_SEAT] = seat
         s[b, L.ERROR_ACTION] = action
         return 3
-    if s[b, L.OUTCOME] == L.OUT_ONGOING and s[b, L.DECISIONS] >= T.cfg[TB.CFG_MAX_DECISIONS]:
+    if at_decision_cap(s, b, T):
         end_game(s, b, T, L.OUT_TRUNCATED, L.LOSS_CAP_DECISIONS)
         s[b, L.DEC_KIND] = L.D_NONE
         mask[:] = 0
