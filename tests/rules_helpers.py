@@ -7,12 +7,14 @@ and the layout constants, so every expected value in the tests is stated in rule
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 
 import numpy as np
 
-from hon_env import Game, load_scenario
+from hon_env import Game, Scenario, load_scenario
 from hon_env import positions as P
 from hon_env.core import interp
+from hon_env.core.invariants import violations
 from hon_env.spec import layout as L
 from hon_env.spec.tables import (
     CFG_N_PANELS,
@@ -164,11 +166,83 @@ def setup(scenario, where="C3", cards=("Throne Breaker",), seed=0, seat=0) -> Ga
     return g
 
 
+def heroes_at(scenario: Scenario, *where: str | int, keep_schemes: bool = True,
+              cards: tuple[str, ...] | None = None, seed: int = 0) -> Game:
+    """Cleared board with hero ``k`` on ``where[k]`` (Scheme cards taken out unless
+    ``keep_schemes``); with ``cards``, each placed hero holds exactly those cards."""
+    g = Game(scenario, seed=seed)
+    P.clear_board(g)
+    if not keep_schemes:
+        remove_schemes(g)
+    for seat, place in enumerate(where):
+        P.place_hero(g, seat, place)
+    if cards is not None:
+        for seat in range(len(where)):
+            P.empty_hand(g, seat)
+            P.give_cards(g, seat, list(cards))
+    return g
+
+
+def roll_attack(g: Game, where: str | int, faces: list[int]) -> None:
+    """Force the next dice to ``faces``, jump to the hero turn and Attack ``where``."""
+    P.force_dice(g, faces)
+    P.jump(g, "hero_turn")
+    g.apply(L.A_ATTACK + sp(g, where))
+
+
+def stop_at_next_villain_turn(g: Game) -> None:
+    """Stack Inside Man on the issue deck and A Word in the Right Ear on the villain deck."""
+    P.stack_issue_deck(g, ["Inside Man"])
+    P.stack_villain_deck(g, ["A Word in the Right Ear"])
+
+
+def roll_solve(g: Game, where: str | int, faces: list[int]) -> None:
+    """Force the next dice to ``faces``, jump to the hero turn and Solve at ``where``."""
+    P.force_dice(g, faces)
+    P.jump(g, "hero_turn")
+    g.apply(L.A_SOLVE + sp(g, where))
+
+
 def move_one(g: Game, where: str | int) -> None:
     """A Move action of a single step, then stop."""
     step(g, where)
     if g.decision == "move":
         g.apply(PASS)
+
+
+def every_front_end(**kw: object) -> tuple:
+    """A Game, the PettingZoo AEC env, the ``gym.make`` env and a 4-game vector env built from
+    the same options ``kw``, each reset with seed 0: ``(game, aec, single, vec)``."""
+    import gymnasium as gym
+
+    from hon_env import hour_of_need_v8, vector_env
+
+    g = Game(seed=0, **kw)
+    aec = hour_of_need_v8.env(**kw)
+    aec.reset(seed=0)
+    single = gym.make("hon_env/HourOfNeed-v8", **kw)
+    single.reset(seed=0)
+    vec = vector_env(4, seed=0, **kw)
+    vec.reset()
+    return g, aec, single, vec
+
+
+def move_twice_into_threat_phase(g: Game, first: str | int, second: str | int) -> None:
+    """``stop_at_next_villain_turn``, jump to the hero turn and spend both actions on
+    one-step Moves to ``first`` then ``second`` (the threat phase follows)."""
+    stop_at_next_villain_turn(g)
+    P.jump(g, "hero_turn")
+    move_one(g, first)
+    move_one(g, second)
+
+
+def invariant_checker(sc: Scenario, tag: object = None) -> Callable[..., None]:
+    """A ``play_batch`` ``on_step`` callback asserting that no invariant of ``sc`` is violated
+    (the failure shows the problems, or ``(tag, problems)`` when ``tag`` is given)."""
+    def check(state: np.ndarray, masks: np.ndarray) -> None:
+        problems = violations(state, sc.tables, masks)
+        assert not problems, problems if tag is None else (tag, problems)
+    return check
 
 
 # --- helpers of the per-card scenario tests (tests/test_cards_*.py) --------------------------

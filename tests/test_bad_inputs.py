@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import decimal
 import fractions
+from collections.abc import Callable, Iterable, Iterator
 
 import numpy as np
 import pytest
@@ -134,29 +135,33 @@ def _front(kind: str, origin, illegal_action: str = "raise"):
     return e, (lambda a: e.step(a))
 
 
+def _refused_steps(env: object, step: Callable[[object], object], values: Iterable[object],
+                   exc: type[Exception], match: str | None = None) -> Iterator[tuple[object, str]]:
+    """Step with each of ``values``, each raising ``exc`` (matching ``match``): yields the
+    value and the error message, then checks that the game state is as before."""
+    before = _game_of(env).state.copy()
+    for value in values:
+        with pytest.raises(exc, match=match) as err:
+            step(value)
+        yield value, str(err.value)
+        np.testing.assert_array_equal(_game_of(env).state, before)
+
+
 @pytest.mark.parametrize("mode", ["raise", "penalize"])
 @pytest.mark.parametrize("kind", FRONTS)
 def test_envs_refuse_non_integer_actions(origin, kind, mode):
     """In both modes a non-integer is a TypeError: a bug in the caller, not a policy's
     illegal choice to penalize."""
     env, step = _front(kind, origin, mode)
-    before = _game_of(env).state.copy()
-    for value in NOT_INTEGERS:
-        with pytest.raises(TypeError, match="must be an integer") as err:
-            step(value)
-        assert _named(value, str(err.value)), (value, str(err.value))
-        np.testing.assert_array_equal(_game_of(env).state, before)
+    for value, msg in _refused_steps(env, step, NOT_INTEGERS, TypeError, "must be an integer"):
+        assert _named(value, msg), (value, msg)
 
 
 @pytest.mark.parametrize("kind", FRONTS)
 def test_envs_refuse_out_of_range_actions(origin, kind):
     env, step = _front(kind, origin)
-    before = _game_of(env).state.copy()
-    for value in OUT_OF_RANGE_ACTIONS:
-        with pytest.raises(IllegalActionError) as err:
-            step(value)
-        assert f"action {int(value)} " in str(err.value) and f"[0, {N})" in str(err.value)
-        np.testing.assert_array_equal(_game_of(env).state, before)
+    for value, msg in _refused_steps(env, step, OUT_OF_RANGE_ACTIONS, IllegalActionError):
+        assert f"action {int(value)} " in msg and f"[0, {N})" in msg
 
 
 @pytest.mark.parametrize("kind", FRONTS)

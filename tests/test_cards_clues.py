@@ -46,6 +46,17 @@ def clue_game(clue: str, *, partner: bool = False) -> tuple[Game, int]:
     return g, P.give_clue(g, 0, clue)
 
 
+def use_clue_near_and_far(clue: str, near: str, far: str) -> tuple[Game, int, int]:
+    """``clue_game`` with villain card ``near`` 2 spaces and ``far`` 3 spaces from the hero,
+    the clue used in the hero turn; returns the game and the two cards."""
+    g, i = clue_game(clue)
+    near_card = P.add_villain_card(g, near, 0, space_at(g, HERE, 2))
+    far_card = P.add_villain_card(g, far, 0, space_at(g, HERE, 3))
+    P.jump(g, "hero_turn")
+    use_clue(g, i)
+    return g, near_card, far_card
+
+
 @pytest.mark.parametrize("roll", ["attack", "solve"])
 @pytest.mark.parametrize("clue,attack,solve", DICE, ids=[c for c, _, _ in DICE])
 def test_clue_bonus_dice(clue, attack, solve, roll):
@@ -123,11 +134,7 @@ def test_deep_breath_and_contingency_plan():
 def test_anonymous_tip_places_two_justice_within_two():
     """Rulebook: Clue Cards / Problem Cards — Anonymous Tip: 2 justice on a problem up to 2
     spaces away (one 3 away is not a target)."""
-    g, i = clue_game("Anonymous Tip")
-    near = P.add_villain_card(g, "Gala Firebomb", 0, space_at(g, HERE, 2))
-    far = P.add_villain_card(g, "Favours Called In", 0, space_at(g, HERE, 3))
-    P.jump(g, "hero_turn")
-    use_clue(g, i)
+    g, near, far = use_clue_near_and_far("Anonymous Tip", "Gala Firebomb", "Favours Called In")
     assert int(g.field("vjust")[near]) == 2
     assert int(g.field("vjust")[far]) == 0
 
@@ -135,11 +142,7 @@ def test_anonymous_tip_places_two_justice_within_two():
 def test_cheap_shot_deals_two_within_two():
     """Rulebook: Clue Cards / Defense Value — Cheap Shot: 2 damage, defense ignored, to an
     enemy up to 2 spaces away (Hatchet Hollis, defense 1)."""
-    g, i = clue_game("Cheap Shot")
-    hollis = P.add_villain_card(g, "Hatchet Hollis", 0, space_at(g, HERE, 2))
-    vance = P.add_villain_card(g, "Chauffeur Vance", 0, space_at(g, HERE, 3))
-    P.jump(g, "hero_turn")
-    use_clue(g, i)
+    g, hollis, vance = use_clue_near_and_far("Cheap Shot", "Hatchet Hollis", "Chauffeur Vance")
     assert int(g.field("vdmg")[hollis]) == 2
     assert int(g.field("vdmg")[vance]) == 0
 

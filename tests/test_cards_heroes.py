@@ -65,6 +65,17 @@ def hero_game(hero: str, where: str = HERE, hand_cards=(), play_cards=(), *,
     return g
 
 
+def card_game(hero: str, card: str | None, how: str, **kw: object) -> Game:
+    """``hero_game`` with ``card`` where ``activate(g, how, card)`` takes it: in hand to be
+    played (``instant``/``constant``) or in play for its ability (``exhaust``/``action``;
+    ``card`` None: the Hero card, nothing added)."""
+    assert how in ("instant", "constant", "exhaust", "action"), how
+    cards = [] if card is None else [card]
+    if how in ("instant", "constant"):
+        return hero_game(hero, hand_cards=cards, **kw)
+    return hero_game(hero, play_cards=cards, **kw)
+
+
 def start(g: Game) -> Game:
     P.jump(g, "hero_turn")
     assert g.decision == "main" and g.current_seat == 0
@@ -259,8 +270,7 @@ HEAL_SELF = [
 def test_heal_yourself(hero, card, how, n):
     """Rulebook: Hero Deck E (Hero ability) / Exhausted Cards — the effect removes up to n
     damage from its hero, for free (no action token)."""
-    g = hero_game(hero, hand_cards=[card] if how == "instant" else [],
-                  play_cards=[card] if how == "exhaust" else [], damage=3)
+    g = card_game(hero, card, how, damage=3)
     start(g)
     activate(g, how, card)
     assert int(g.field("hdmg")[0]) == 3 - n
@@ -282,8 +292,7 @@ def test_heal_a_hero_within_range(hero, card, how, n, rng, left):
     """Rulebook: Within X Spaces — a heal with a range may pick any hero that many spaces
     away (or the user); a hero one space farther is not offered."""
     for d, reachable in ((rng, True), (rng + 1, False)):
-        g = hero_game(hero, partner="majesty", hand_cards=[card] if how == "instant" else [],
-                      play_cards=[card] if how == "action" else [], damage=1)
+        g = card_game(hero, card, how, partner="majesty", damage=1)
         P.place_hero(g, 1, space_at(g, HERE, d))
         P.set_hero(g, 1, damage=3)
         start(g)
@@ -334,8 +343,7 @@ def test_justice_on_a_problem_within_range(hero, card, how, rng):
     """Rulebook: Within X Spaces / Problem Cards — 1 justice goes on a problem exactly
     ``rng`` spaces away (0: in the hero's own space); a problem one space farther is not a
     target, so the near one is chosen without a question."""
-    g = hero_game(hero, hand_cards=[card] if how == "instant" else [],
-                  play_cards=[card] if how == "exhaust" and card else [])
+    g = card_game(hero, card, how)
     near_space = sp(g, HERE) if rng == 0 else space_at(g, HERE, rng)
     near = P.add_villain_card(g, "Gala Firebomb", 0, near_space)
     far = P.add_villain_card(g, "Favours Called In", 0, space_at(g, HERE, rng + 1))
@@ -379,8 +387,7 @@ def test_damage_to_an_enemy_within_range(hero, card, how, n, rng, left):
     """Rulebook: Within X Spaces / Defense Value — n damage to an enemy exactly ``rng``
     spaces away, defense ignored (Hatchet Hollis, defense 1, takes all n); an enemy one
     space farther is not a target."""
-    g = hero_game(hero, hand_cards=[card] if how == "instant" else [],
-                  play_cards=[card] if how in ("exhaust", "action") and card else [])
+    g = card_game(hero, card, how)
     hollis = P.add_villain_card(g, "Hatchet Hollis", 0, space_at(g, HERE, rng))
     vance = P.add_villain_card(g, "Chauffeur Vance", 0, space_at(g, HERE, rng + 1))
     start(g)
@@ -456,8 +463,7 @@ MOVE_THEN_ATTACK = [
 def test_move_then_attack_with_extra_die(hero, card, how, n, dice):
     """Rulebook: Actions in Text Effects — move up to n, then Attack with one extra die:
     the move brings Big Bertram (n + 1 away) into reach; each success is 1 damage."""
-    g = hero_game(hero, hand_cards=[card] if how == "instant" else [],
-                  play_cards=[card] if how == "action" else [])
+    g = card_game(hero, card, how)
     target = space_at(g, HERE, n + 1)
     bertram = P.add_villain_card(g, "Big Bertram", 0, target)
     start(g)
@@ -525,8 +531,7 @@ MOVE_THEN_RESCUE = [
 def test_move_then_rescue_nearby(hero, card, how, n):
     """Rulebook: Rescuing Bystanders — move up to n, then rescue a bystander within 1: the
     bystander n + 1 away returns to the supply and the hero gains a clue."""
-    g = hero_game(hero, hand_cards=[card] if how == "instant" else [],
-                  play_cards=[card] if how == "action" else [])
+    g = card_game(hero, card, how)
     target = space_at(g, HERE, n + 1)
     put_bystander(g, target)
     supply = int(g.field("bystander_supply"))
@@ -551,8 +556,7 @@ MOVE_THEN_JUSTICE = [
 def test_move_then_justice_nearby(hero, card, how, n):
     """Rulebook: Problem Cards / Within X Spaces — move up to n, then 1 justice on a
     problem within 1 (the peril the move reached)."""
-    g = hero_game(hero, hand_cards=[card] if how == "instant" else [],
-                  play_cards=[card] if how == "action" else [])
+    g = card_game(hero, card, how)
     target = space_at(g, HERE, n + 1)
     peril = P.add_villain_card(g, "Gala Firebomb", 0, target)
     start(g)
@@ -614,8 +618,7 @@ SOLVE_PLUS = [
 def test_solve_with_extra_die_then_bonus(hero, card, how, dice, extra):
     """Rulebook: Solve / Focus Tokens / Draw 1 Card — Solve with one extra die (3 dice
     solve Gala Firebomb, danger 3), then gain 1 focus or draw 1 card."""
-    g = hero_game(hero, hand_cards=[card] if how == "instant" else [],
-                  play_cards=[card] if how == "action" else [])
+    g = card_game(hero, card, how)
     peril = P.add_villain_card(g, "Gala Firebomb", 0, "D3")
     start(g)
     P.force_dice(g, [SUCCESS] * dice + [BLANK] * 4)
@@ -737,8 +740,7 @@ DRAW = [
 def test_draw_cards(hero, card, how, n):
     """Rulebook: Draw 1 Card / Hero Deck I (Constant) — the effect draws n cards from the
     hero's deck; a constant that draws when played stays in the play area."""
-    g = hero_game(hero, hand_cards=[card] if how != "exhaust" else [],
-                  play_cards=[card] if how == "exhaust" else [])
+    g = card_game(hero, card, how)
     start(g)
     deck = int(g.field("hdeck_n")[0])
     activate(g, how, card)
@@ -761,8 +763,7 @@ CLUE = [
 def test_gain_a_clue(hero, card, how, draws):
     """Rulebook: Clue Cards — the effect gives the hero the top clue card (Case Notes also
     draws a hero card)."""
-    g = hero_game(hero, hand_cards=[card] if how == "instant" else [],
-                  play_cards=[card] if how == "action" else [])
+    g = card_game(hero, card, how)
     start(g)
     top = int(g.field("clue_order")[int(g.field("clue_n")) - 1])
     activate(g, how, card)
@@ -776,8 +777,7 @@ def test_gain_a_clue(hero, card, how, draws):
 def test_exhaust_a_threat_card_skips_its_activation(hero, card, how):
     """Rulebook: Exhausted Cards / Activating Enemies — exhausting Gala Firebomb in the
     hero's threat area means it readies instead of dealing its 2 damage this threat phase."""
-    g = hero_game(hero, hand_cards=[card] if how == "instant" else [],
-                  play_cards=[card] if how == "exhaust" else [])
+    g = card_game(hero, card, how)
     peril = P.add_villain_card(g, "Gala Firebomb", 0)
     start(g)
     activate(g, how, card)

@@ -155,6 +155,23 @@ PANELS = [
 ]
 
 
+def _start(g: Game) -> tuple[int, int, dict]:
+    """Stack the stop card on the villain deck; return the hero's space, the villain's space
+    and the ``summary`` before the effect."""
+    P.stack_villain_deck(g, [STOP_CARD])
+    return int(g.field("hloc")[0]), int(g.field("vil_loc")), summary(g)
+
+
+def _split_forced_move(got: dict, expected: dict) -> tuple[dict, bool]:
+    """A copy of ``expected`` without a ``"hero0": "moved 2"`` entry (then ``hero0`` is taken
+    out of ``got`` too), and whether that entry was there."""
+    expected = dict(expected)
+    moved = expected.pop("hero0", None) == "moved 2"
+    if moved:
+        got.pop("hero0")
+    return expected, moved
+
+
 @pytest.mark.parametrize("issue,panel,pieces,expected", PANELS,
                          ids=[f"{i}-{p}-{k}" for k, (i, p, _, _) in enumerate(PANELS)])
 def test_panel_scheme_effect(issue, panel, pieces, expected):
@@ -162,19 +179,15 @@ def test_panel_scheme_effect(issue, panel, pieces, expected):
     (here: a cunning icon, answered "scheme") the Scheme effect of its panel resolves;
     "advance" moves it to the next panel."""
     g = issue_game(issue, villain_panel=panel, **pieces)
-    P.stack_villain_deck(g, [STOP_CARD])
-    hero = int(g.field("hloc")[0])
-    villain = int(g.field("vil_loc"))
-    before = summary(g)
+    hero, villain, before = _start(g)
     P.jump(g, "villain_turn")
     assert g.decision == "cunning"
     g.apply(L.A_OPTION)  # the villain schemes
     answer_until(g)
     got = changes(before, summary(g))
-    expected = dict(expected)
-    if expected.pop("hero0", None) == "moved 2":  # forced movement: check the distance
+    expected, moved = _split_forced_move(got, expected)
+    if moved:  # forced movement: check the distance
         assert dist(g, int(g.field("hloc")[0]), villain) == dist(g, hero, villain) + 2
-        got.pop("hero0")
     placed = sum(v for k, v in expected.items() if k.startswith("minions"))
     expected.setdefault("minion_supply", -placed)
     expected = {k: v for k, v in expected.items() if v != 0}
@@ -357,17 +370,13 @@ def test_issue_card_effect(issue, card, pieces, expected):
     that hero's threat area as a problem at its printed location."""
     g = issue_game(issue, **pieces)
     i = P.stack_issue_deck(g, [card])[0]
-    P.stack_villain_deck(g, [STOP_CARD])
-    hero = int(g.field("hloc")[0])
-    villain = int(g.field("vil_loc"))
-    before = summary(g)
+    hero, villain, before = _start(g)
     P.jump(g, "issue_turn")
     until_next_villain_card(g)
     got = changes(before, summary(g))
-    expected = dict(expected)
-    if expected.pop("hero0", None) == "moved 2":  # forced movement: check the distance
+    expected, moved = _split_forced_move(got, expected)
+    if moved:  # forced movement: check the distance
         assert dist(g, int(g.field("hloc")[0]), villain) == dist(g, hero, villain) + 2
-        got.pop("hero0")
     assert got == expected
     if card in STAYS_AT:
         assert int(g.field("iloc")[i]) == L.L_THREAT and int(g.field("iowner")[i]) == 0

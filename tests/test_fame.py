@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, parallel_api_test
-from rules_helpers import BLANK, SUCCESS, put_minions, setup, sp
+from rules_helpers import BLANK, SUCCESS, put_minions, roll_attack, setup
 
 from hon_env import Game, hour_of_need_v8, load_scenario, vector_env
 from hon_env import positions as P
@@ -44,6 +44,14 @@ def hev(g: Game, name: str, seat: int = 0) -> int:
     """Hero ``seat``'s own counter ``name`` (``layout.HERO_COUNTER_NAMES``)."""
     col = L.HERO_COUNTER_COLS[L.HERO_COUNTER_NAMES.index(name)]
     return int(g.field("hev")[seat, col])
+
+
+def showdown_attack(g: Game, damage: int, faces: list[int]) -> None:
+    """Put the villain on its Showdown side on D3 with ``damage`` (Contested Will on top of
+    its deck), then Attack D3 with the dice forced to ``faces``."""
+    P.set_villain(g, side="showdown", where="D3", owner=0, damage=damage)
+    P.stack_villain_deck(g, ["Contested Will"])
+    roll_attack(g, "D3", faces)
 
 
 def fame(g: Game, seat: int = 0) -> int:
@@ -196,9 +204,7 @@ def test_minion_gives_one_fame():
     hero's attack gives it 1 fame and counts as its minion."""
     g = setup(fame_scenario(), "G5")
     put_minions(g, 2, 3)
-    P.force_dice(g, [SUCCESS, SUCCESS, BLANK])
-    P.jump(g, "hero_turn")
-    g.apply(L.A_ATTACK + sp(g, "panel 2"))
+    roll_attack(g, "panel 2", [SUCCESS, SUCCESS, BLANK])
     assert hev(g, "minions_defeated") == 2 and fame(g) == 2
 
 
@@ -208,9 +214,7 @@ def test_lackey_gives_two_fame():
     for table, want in (({}, 2), ({"enemy": 5}, 5)):
         g = setup(fame_scenario(table=table), "C3")
         P.add_villain_card(g, "Chauffeur Vance", 0, "D3")  # health 3, defense 0
-        P.force_dice(g, [SUCCESS, SUCCESS, SUCCESS])
-        P.jump(g, "hero_turn")
-        g.apply(L.A_ATTACK + sp(g, "D3"))
+        roll_attack(g, "D3", [SUCCESS, SUCCESS, SUCCESS])
         assert hev(g, "enemies_defeated") == 1 and fame(g) == want
 
 
@@ -220,11 +224,7 @@ def test_final_blow_and_villain_damage_at_the_end():
     dealt gives 0 end fame (rounded down); a lone hero gets no most-damage or most-enemies
     award (001 §Solo and Campaign Mode)."""
     g = setup(fame_scenario(), "C3")
-    P.set_villain(g, side="showdown", where="D3", owner=0, damage=5)
-    P.stack_villain_deck(g, ["Contested Will"])
-    P.force_dice(g, [SUCCESS, SUCCESS, BLANK])
-    P.jump(g, "hero_turn")
-    g.apply(L.A_ATTACK + sp(g, "D3"))
+    showdown_attack(g, 5, [SUCCESS, SUCCESS, BLANK])
     assert g.outcome == "win"
     assert hev(g, "final_blows") == 1 and hev(g, "villain_damage") == 1
     # 3 final blow + 0 (1 damage // 2); solo: no most-villain-damage or most-enemies award
@@ -238,11 +238,7 @@ def test_a_lone_hero_scores_without_the_most_damage_and_enemies_awards():
     blow (3) and 1 fame for the 2 damage: 4, not 7."""
     g = setup(fame_scenario(), "C3")
     assert g.scenario.n_heroes == 1
-    P.set_villain(g, side="showdown", where="D3", owner=0, damage=4)
-    P.stack_villain_deck(g, ["Contested Will"])
-    P.force_dice(g, [SUCCESS, SUCCESS, SUCCESS])
-    P.jump(g, "hero_turn")
-    g.apply(L.A_ATTACK + sp(g, "D3"))
+    showdown_attack(g, 4, [SUCCESS, SUCCESS, SUCCESS])
     assert g.outcome == "win"
     assert hev(g, "final_blows") == 1 and hev(g, "villain_damage") == 2
     assert fame(g) == 3 + 1
@@ -264,11 +260,7 @@ def test_villain_damage_pays_one_per_two():
 
     for dealt, want in ((3, 1), (4, 2)):
         g = setup(fame_scenario(table={"most_villain_damage": 0}), "C3")
-        P.set_villain(g, side="showdown", where="D3", owner=0, damage=0)
-        P.stack_villain_deck(g, ["Contested Will"])
-        P.force_dice(g, [SUCCESS, SUCCESS, BLANK])
-        P.jump(g, "hero_turn")
-        g.apply(L.A_ATTACK + sp(g, "D3"))
+        showdown_attack(g, 0, [SUCCESS, SUCCESS, BLANK])
         assert hev(g, "villain_damage") == 1 and fame(g) == 0
         g.field("hev")[0, L.HV_VILLAIN_DAMAGE] = dealt  # as after more attacks
         end_game(g.state, 0, g.scenario.tables, L.OUT_LOSS, L.LOSS_ISSUE_DECK)

@@ -6,6 +6,7 @@ import json
 
 import numpy as np
 import pytest
+from rules_helpers import every_front_end
 
 from hon_env import N_ACTIONS, Game, IllegalActionError, action_meanings, list_content
 from hon_env import positions as P
@@ -122,23 +123,15 @@ def test_list_content_names_the_nemeses():
 def test_nemeses_chosen_through_every_front_end():
     """``nemeses=[...]`` reaches the scenario from Game, the PettingZoo and Gymnasium envs
     and the vector env alike; a string instead of a list is refused."""
-    import gymnasium as gym
+    from hon_env import hour_of_need_v8
 
-    from hon_env import hour_of_need_v8, vector_env
-
-    kw = {"heroes": ["majesty"] * 5, "nemeses": ["whisperloom"]}
-    assert Game(seed=0, **kw).snapshot()["nemeses"][0]["name"] == "Whisperloom"
-    aec = hour_of_need_v8.env(**kw)
-    aec.reset(seed=0)
+    g, aec, single, vec = every_front_end(heroes=["majesty"] * 5, nemeses=["whisperloom"])
+    assert g.snapshot()["nemeses"][0]["name"] == "Whisperloom"
     assert aec.unwrapped.game.scenario.nemesis_ids == ("whisperloom",)
     par = hour_of_need_v8.parallel_env(n_heroes=2, rules={"nemeses": 1}, nemeses=["rampart"])
     par.reset(seed=0)
     assert par.game.snapshot()["nemeses"][0]["name"] == "Rampart"
-    single = gym.make("hon_env/HourOfNeed-v8", **kw)
-    single.reset(seed=0)
     assert single.unwrapped.game.scenario.n_nemeses == 1
-    vec = vector_env(4, seed=0, **kw)
-    vec.reset()
     assert (L.field_view(vec.state, "nem_card")[:, 0] == 0).all()
     assert vec.scenario.nemesis_ids == ("whisperloom",)
     with pytest.raises(TypeError, match="list of nemesis ids"):

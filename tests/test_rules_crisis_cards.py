@@ -22,8 +22,10 @@ from rules_helpers import (
     clues_held,
     edited_content,
     event,
+    invariant_checker,
     legal,
     put_bystander,
+    roll_solve,
     run_op,
     setup,
     sp,
@@ -149,9 +151,7 @@ def test_random_play_with_crisis_cards_keeps_invariants():
     sc = load_scenario("origin_story", heroes=["majesty", "stride"],
                        rules={"crisis_cards": [ABDUCTOR, MEANER]})
 
-    def check(state, masks):
-        problems = violations(state, sc.tables, masks)
-        assert not problems, problems
+    check = invariant_checker(sc)
 
     res = play_batch(sc, np.arange(16, dtype=np.int64), random_policy(rng), on_step=check)
     assert np.isin(res.outcome, [L.OUT_WIN, L.OUT_LOSS]).all()
@@ -185,9 +185,7 @@ def test_random_play_with_every_optional_card_rule_on_every_pair():
                 sc = load_scenario("origin_story", heroes=team, villain=villain, issue=issue,
                                    rules=rules)
 
-                def check(state, masks, sc=sc, team=team):
-                    problems = violations(state, sc.tables, masks)
-                    assert not problems, (team, problems)
+                check = invariant_checker(sc, team)
 
                 res = play_batch(sc, np.arange(16, dtype=np.int64) + 100 * k,
                                  random_policy(rng), on_step=check)
@@ -358,9 +356,7 @@ def test_danger_per_hero_and_token_in_a_panel(tmp_path: Path):
     P.jump(g, "hero_turn")
     assert L.A_SOLVE + sp(g, "panel 2") not in legal(g)
     P.place_hero(g, 0, "panel 2")
-    P.force_dice(g, [SUCCESS, SUCCESS])
-    P.jump(g, "hero_turn")
-    g.apply(L.A_SOLVE + sp(g, "panel 2"))
+    roll_solve(g, "panel 2", [SUCCESS, SUCCESS])
     suffer(g)
     assert int(g.field("crisis_just")[0]) == 2 and int(g.field("crisis_out")[0]) == 0
 
@@ -444,9 +440,7 @@ def test_random_play_with_a_crisis_card_with_danger_value_keeps_invariants():
     sc = load_scenario("origin_story", heroes=["majesty", "cipher"],
                        rules={"crisis_cards": [ABDUCTOR, FIRE]})
 
-    def check(state, masks):
-        problems = violations(state, sc.tables, masks)
-        assert not problems, problems
+    check = invariant_checker(sc)
 
     seen = []
     res = play_batch(sc, np.arange(64, dtype=np.int64), random_policy(rng),
@@ -468,9 +462,7 @@ def test_random_play_with_a_crisis_card_with_danger_value_many_games():
             sc = load_scenario("origin_story", heroes=team, issue=issue,
                                rules={"crisis_cards": [FIRE, MEANER]})
 
-            def check(state, masks, sc=sc):
-                problems = violations(state, sc.tables, masks)
-                assert not problems, problems
+            check = invariant_checker(sc)
 
             res = play_batch(sc, np.arange(25, dtype=np.int64) + 1000 * i + size,
                              random_policy(rng), on_step=check)

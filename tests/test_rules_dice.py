@@ -15,13 +15,13 @@ from rules_helpers import (
     SUCCESS,
     SUCCESS_FOCUS,
     legal,
+    roll_attack,
     setup,
-    sp,
     suffer,
     vcard,
 )
 
-from hon_env import Game
+from hon_env import Game, Scenario
 from hon_env import positions as P
 from hon_env.spec import layout as L
 
@@ -30,8 +30,14 @@ def bertram(g: Game, where="D3") -> int:
     return P.add_villain_card(g, "Big Bertram", 0, where)
 
 
-def attack_d3(g: Game) -> None:
-    g.apply(L.A_ATTACK + sp(g, "D3"))
+def bertram_game(scenario: Scenario, **hero: object) -> tuple[Game, int]:
+    """Majesty on C3 (``setup``) with Big Bertram on D3 and the hero's ``hero`` values set
+    (``P.set_hero``); returns the game and Big Bertram's card."""
+    g = setup(scenario)
+    b = bertram(g)
+    if hero:
+        P.set_hero(g, 0, **hero)
+    return g, b
 
 
 # --- Rolling and Resolving Hero Dice ------------------------------------------------------
@@ -39,11 +45,8 @@ def attack_d3(g: Game) -> None:
 def test_burst_is_success_and_adds_a_die(origin):
     """Rulebook: Rolling and Resolving Hero Dice step 4 — each burst notes a success and
     rolls 1 additional die: 3 dice + 2 bursts = 5 dice, 2 successes."""
-    g = setup(origin)
-    b = bertram(g)
-    P.force_dice(g, [BURST, BURST, BLANK, BLANK, BLANK, SUCCESS])
-    P.jump(g, "hero_turn")
-    attack_d3(g)
+    g, b = bertram_game(origin)
+    roll_attack(g, "D3", [BURST, BURST, BLANK, BLANK, BLANK, SUCCESS])
     assert int(g.field("vdmg")[b]) == 2
     assert int(g.field("dice_n")) == 1  # exactly 5 dice were rolled
 
@@ -51,11 +54,8 @@ def test_burst_is_success_and_adds_a_die(origin):
 def test_bursts_repeat_until_none_left(origin):
     """Rulebook: Rolling and Resolving Hero Dice step 4 — repeat until no bursts are left:
     a burst on an added die adds another die."""
-    g = setup(origin)
-    b = bertram(g)
-    P.force_dice(g, [BURST, BLANK, BLANK, BURST, SUCCESS, SUCCESS])
-    P.jump(g, "hero_turn")
-    attack_d3(g)
+    g, b = bertram_game(origin)
+    roll_attack(g, "D3", [BURST, BLANK, BLANK, BURST, SUCCESS, SUCCESS])
     assert int(g.field("vdmg")[b]) == 3  # burst + burst + success
     assert int(g.field("dice_n")) == 1
 
@@ -63,11 +63,8 @@ def test_bursts_repeat_until_none_left(origin):
 def test_unspent_focus_results_become_focus_tokens(origin):
     """Rulebook: Rolling and Resolving Hero Dice step 8 — each unspent focus result gives
     the active hero 1 focus token (a success+focus face gives both)."""
-    g = setup(origin)
-    b = bertram(g)
-    P.force_dice(g, [FOCUS, SUCCESS_FOCUS, BLANK])
-    P.jump(g, "hero_turn")
-    attack_d3(g)
+    g, b = bertram_game(origin)
+    roll_attack(g, "D3", [FOCUS, SUCCESS_FOCUS, BLANK])
     assert int(g.field("vdmg")[b]) == 1
     assert int(g.field("hfocus")[0]) == 2
 
@@ -75,12 +72,8 @@ def test_unspent_focus_results_become_focus_tokens(origin):
 def test_focus_tokens_capped_at_five(origin):
     """Rulebook: Focus Tokens — each hero can have up to five focus tokens (a Focused hero
     with 4 focus rolling 3 unspent focus results ends with 5)."""
-    g = setup(origin)
-    bertram(g)
-    P.set_hero(g, 0, focused=True, focus=4)
-    P.force_dice(g, [FOCUS, FOCUS, FOCUS, BLANK])  # Focused: 3 + 1 attack dice
-    P.jump(g, "hero_turn")
-    attack_d3(g)
+    g, _ = bertram_game(origin, focused=True, focus=4)
+    roll_attack(g, "D3", [FOCUS, FOCUS, FOCUS, BLANK])  # Focused: 3 + 1 attack dice
     assert g.decision == "focus_spend"
     g.apply(L.A_OPTION + 0)
     assert int(g.field("hfocus")[0]) == 5
@@ -92,12 +85,8 @@ def test_spending_focus_converts_focus_results_to_successes(origin):
     """Rulebook: Rolling and Resolving Hero Dice step 6 — the hero may spend focus tokens to
     convert an equal number of focus results into successes; converted results are spent
     and give no focus in step 8."""
-    g = setup(origin)
-    b = bertram(g)
-    P.set_hero(g, 0, focus=2)
-    P.force_dice(g, [FOCUS, FOCUS, BLANK])
-    P.jump(g, "hero_turn")
-    attack_d3(g)
+    g, b = bertram_game(origin, focus=2)
+    roll_attack(g, "D3", [FOCUS, FOCUS, BLANK])
     assert g.decision == "focus_spend"
     assert legal(g) == {L.A_OPTION + k for k in range(3)}
     g.apply(L.A_OPTION + 2)
@@ -108,12 +97,8 @@ def test_spending_focus_converts_focus_results_to_successes(origin):
 def test_partial_focus_spend_keeps_other_focus_result(origin):
     """Rulebook: Rolling and Resolving Hero Dice steps 6 and 8 — converting 1 of 2 focus
     results: 1 success, and the unconverted result becomes a focus token."""
-    g = setup(origin)
-    b = bertram(g)
-    P.set_hero(g, 0, focus=2)
-    P.force_dice(g, [FOCUS, FOCUS, BLANK])
-    P.jump(g, "hero_turn")
-    attack_d3(g)
+    g, b = bertram_game(origin, focus=2)
+    roll_attack(g, "D3", [FOCUS, FOCUS, BLANK])
     g.apply(L.A_OPTION + 1)
     assert int(g.field("vdmg")[b]) == 1
     assert int(g.field("hfocus")[0]) == 2  # 2 - 1 spent + 1 gained
@@ -122,12 +107,8 @@ def test_partial_focus_spend_keeps_other_focus_result(origin):
 def test_focus_spend_limited_by_focus_results(origin):
     """Rulebook: Rolling and Resolving Hero Dice step 6 — focus converts focus *results*:
     with 5 tokens but 1 focus result, at most 1 can be converted."""
-    g = setup(origin)
-    bertram(g)
-    P.set_hero(g, 0, focus=5, focused=True)
-    P.force_dice(g, [FOCUS, BLANK, BLANK, BLANK])
-    P.jump(g, "hero_turn")
-    attack_d3(g)
+    g, _ = bertram_game(origin, focus=5, focused=True)
+    roll_attack(g, "D3", [FOCUS, BLANK, BLANK, BLANK])
     assert g.decision == "focus_spend"
     assert legal(g) == {L.A_OPTION, L.A_OPTION + 1}
 
@@ -136,12 +117,8 @@ def test_gaining_focus_past_five_flips_to_focused_keeping_remainder(origin):
     """Rulebook: Becoming Focused / Focus Tokens — a hero gaining an excess of five focus
     during the hero turn discards 5 to flip to their Focused side and keeps the remainder
     (4 + 3 = 7: Focused with 2)."""
-    g = setup(origin)
-    bertram(g)
-    P.set_hero(g, 0, focus=4)
-    P.force_dice(g, [FOCUS, FOCUS, FOCUS])
-    P.jump(g, "hero_turn")
-    attack_d3(g)
+    g, _ = bertram_game(origin, focus=4)
+    roll_attack(g, "D3", [FOCUS, FOCUS, FOCUS])
     g.apply(L.A_OPTION + 0)
     assert int(g.field("hside")[0]) == 1
     assert int(g.field("hfocus")[0]) == 2
@@ -173,12 +150,8 @@ def test_cannot_become_focused_with_four_focus(origin):
 def test_focused_side_adds_attack_die(origin):
     """Rulebook: Becoming Focused — the Focused side's values apply (Majesty's Sovereign
     Fury: +1 attack die, 4 dice in all)."""
-    g = setup(origin)
-    b = bertram(g)
-    P.set_hero(g, 0, focused=True)
-    P.force_dice(g, [SUCCESS] * 5)
-    P.jump(g, "hero_turn")
-    attack_d3(g)
+    g, b = bertram_game(origin, focused=True)
+    roll_attack(g, "D3", [SUCCESS] * 5)
     assert int(g.field("vdmg")[b]) == 4
     assert int(g.field("dice_n")) == 1
 
@@ -188,12 +161,9 @@ def test_focused_side_adds_attack_die(origin):
 def test_clue_bonus_dice_before_roll(origin):
     """Rulebook: Clue Cards — before rolling, a hero may discard clue cards to add their
     bonus dice to their own Attack (Perfect Opening: +2 attack dice, 5 dice)."""
-    g = setup(origin)
-    b = bertram(g)
+    g, b = bertram_game(origin)
     i = P.give_clue(g, 0, "Perfect Opening")
-    P.force_dice(g, [SUCCESS] * 6)
-    P.jump(g, "hero_turn")
-    attack_d3(g)
+    roll_attack(g, "D3", [SUCCESS] * 6)
     assert g.decision == "clue_dice"
     assert legal(g) == {PASS, L.A_CLUE + i}
     g.apply(L.A_CLUE + i)
@@ -204,12 +174,9 @@ def test_clue_bonus_dice_before_roll(origin):
 
 def test_clue_bonus_dice_declined(origin):
     """Rulebook: Clue Cards — using a clue for dice is optional; passing keeps the clue."""
-    g = setup(origin)
-    b = bertram(g)
+    g, b = bertram_game(origin)
     i = P.give_clue(g, 0, "Perfect Opening")
-    P.force_dice(g, [SUCCESS] * 6)
-    P.jump(g, "hero_turn")
-    attack_d3(g)
+    roll_attack(g, "D3", [SUCCESS] * 6)
     g.apply(PASS)
     assert int(g.field("clue_loc")[i]) == 0
     assert int(g.field("vdmg")[b]) == 3
@@ -219,12 +186,9 @@ def test_clue_bonus_dice_declined(origin):
 def test_clue_dice_only_for_matching_roll(origin):
     """Rulebook: Clue Cards — the clue's dice icons say which roll it helps: Hunch (solve
     dice only) cannot add dice to an Attack."""
-    g = setup(origin)
-    b = bertram(g)
+    g, b = bertram_game(origin)
     i = P.give_clue(g, 0, "Hunch")
-    P.force_dice(g, [SUCCESS] * 4)
-    P.jump(g, "hero_turn")
-    attack_d3(g)
+    roll_attack(g, "D3", [SUCCESS] * 4)
     assert g.decision == "main"  # no clue-dice question was asked
     assert int(g.field("clue_loc")[i]) == 0
     assert int(g.field("vdmg")[b]) == 3
@@ -262,9 +226,7 @@ def test_attacking_revealed_villain_draws_card_for_showdown_effect(origin):
     P.set_villain(g, side="showdown", where="D3", owner=0, damage=3)
     heir = P.stack_villain_deck(g, ["Family Heirlooms"])[0]
     n = int(g.field("vdeck_n"))
-    P.force_dice(g, [BLANK, BLANK, BLANK])
-    P.jump(g, "hero_turn")
-    attack_d3(g)
+    roll_attack(g, "D3", [BLANK, BLANK, BLANK])
     assert int(g.field("vil_damage")) == 2
     assert int(g.field("vdeck_n")) == n - 1
     assert int(g.field("vloc")[heir]) == L.L_DISCARD
@@ -278,9 +240,7 @@ def test_showdown_reaction_then_damage_with_villain_defense(origin):
     g = setup(origin)
     P.set_villain(g, side="showdown", where="D3", owner=0, damage=3)
     P.stack_villain_deck(g, ["Family Heirlooms"])
-    P.force_dice(g, [SUCCESS, SUCCESS, BLANK])
-    P.jump(g, "hero_turn")
-    attack_d3(g)
+    roll_attack(g, "D3", [SUCCESS, SUCCESS, BLANK])
     assert int(g.field("vil_damage")) == 3 - 1 + (2 - 1)
 
 
@@ -290,9 +250,7 @@ def test_showdown_effect_can_damage_attacker(origin):
     g = setup(origin)
     P.set_villain(g, side="showdown", where="D3", owner=0)
     P.stack_villain_deck(g, ["Charity Gala"])
-    P.force_dice(g, [BLANK, BLANK, BLANK])
-    P.jump(g, "hero_turn")
-    attack_d3(g)
+    roll_attack(g, "D3", [BLANK, BLANK, BLANK])
     assert g.decision == "damage"
     suffer(g)
     assert int(g.field("hdmg")[0]) == 1
@@ -301,11 +259,8 @@ def test_showdown_effect_can_damage_attacker(origin):
 
 def test_attacking_lackey_draws_no_villain_card(origin):
     """Rulebook: Attack — only attacks on the villain's space draw a Showdown card."""
-    g = setup(origin)
-    bertram(g)
+    g, _ = bertram_game(origin)
     P.set_villain(g, side="showdown", where="H2", owner=0)
     n = int(g.field("vdeck_n"))
-    P.force_dice(g, [BLANK, BLANK, BLANK])
-    P.jump(g, "hero_turn")
-    attack_d3(g)
+    roll_attack(g, "D3", [BLANK, BLANK, BLANK])
     assert int(g.field("vdeck_n")) == n

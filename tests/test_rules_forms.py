@@ -18,6 +18,7 @@ from rules_helpers import (
     event,
     hand,
     hcard,
+    heroes_at,
     legal,
     neighbours,
     put_bystander,
@@ -95,10 +96,7 @@ def test_setup_micro_guy_starts_as_his_pilot_token(pair):
 def test_pilot_token_occupies_its_space(pair):
     """Rulebook: Micro-guy's Pilot Token / Empty Spaces — the pilot token counts as a
     figure: another hero cannot move into its space."""
-    g = Game(pair, seed=0)
-    P.clear_board(g)
-    P.place_hero(g, 0, "C3")
-    P.place_hero(g, 1, "C4")
+    g = heroes_at(pair, "C3", "C4")
     P.jump(g, "hero_turn")
     assert g.current_seat == 0
     assert L.A_SPACE + sp(g, "C4") not in legal(g)

@@ -25,17 +25,20 @@ from rules_helpers import (
     event,
     hand,
     hcard,
+    heroes_at,
     legal,
     move_one,
     neighbours,
     put_bystander,
     put_issue_in_threat,
     put_minions,
-    remove_schemes,
+    roll_attack,
+    roll_solve,
     set_scheme,
     setup,
     sp,
     step,
+    stop_at_next_villain_turn,
     suffer,
 )
 
@@ -91,17 +94,9 @@ def test_hero_must_use_both_actions(origin):
 def test_each_hero_draws_one_card_at_end_of_hero_turn(duo):
     """Rulebook: Hero Turn — after the last hero's threat phase each hero draws 1 card from
     their deck, then the issue turn follows."""
-    g = Game(duo, seed=0)
-    P.clear_board(g)
-    remove_schemes(g)
-    P.place_hero(g, 0, "C3")
-    P.place_hero(g, 1, "F5")
-    for seat in (0, 1):
-        P.empty_hand(g, seat)
-        P.give_cards(g, seat, ["Throne Breaker"])
+    g = heroes_at(duo, "C3", "F5", keep_schemes=False, cards=("Throne Breaker",))
     decks = [int(g.field("hdeck_n")[s]) for s in (0, 1)]
-    P.stack_issue_deck(g, ["Inside Man"])
-    P.stack_villain_deck(g, ["A Word in the Right Ear"])
+    stop_at_next_villain_turn(g)
     P.jump(g, "hero_turn")
     assert g.current_seat == 0
     move_one(g, "D3")
@@ -207,10 +202,7 @@ def test_move_only_into_empty_spaces(origin):
 def test_move_cannot_enter_other_hero_space(duo):
     """Rulebook: Empty Spaces — figures can never occupy the same space: a hero cannot move
     into the space of another hero."""
-    g = Game(duo, seed=0)
-    P.clear_board(g)
-    P.place_hero(g, 0, "C3")
-    P.place_hero(g, 1, "C4")
+    g = heroes_at(duo, "C3", "C4")
     P.jump(g, "hero_turn")
     assert g.current_seat == 0
     assert L.A_SPACE + sp(g, "C4") not in legal(g)
@@ -437,9 +429,7 @@ def test_defense_reduces_attack_damage(origin):
     defense value (Hatchet Hollis, defense 1: 3 successes deal 2 damage)."""
     g = setup(origin, "C3")
     hollis = P.add_villain_card(g, "Hatchet Hollis", 0, "D3")
-    P.force_dice(g, [SUCCESS, SUCCESS, SUCCESS])
-    P.jump(g, "hero_turn")
-    g.apply(L.A_ATTACK + sp(g, "D3"))
+    roll_attack(g, "D3", [SUCCESS, SUCCESS, SUCCESS])
     assert int(g.field("vdmg")[hollis]) == 2
     assert int(g.field("vloc")[hollis]) == L.L_THREAT
     assert actions(g) == 1
@@ -452,9 +442,7 @@ def test_attack_successes_distributed_among_enemies(origin):
     put_minions(g, 2, 2)
     bertram = P.add_villain_card(g, "Big Bertram", 0, "panel 2")
     supply = int(g.field("minion_supply"))
-    P.force_dice(g, [SUCCESS, SUCCESS, SUCCESS])
-    P.jump(g, "hero_turn")
-    g.apply(L.A_ATTACK + sp(g, "panel 2"))
+    roll_attack(g, "panel 2", [SUCCESS, SUCCESS, SUCCESS])
     assert g.decision == "assign"
     assert legal(g) == {L.A_TARGET + L.T_MINION, L.A_TARGET + L.T_V0 + bertram}
     g.apply(L.A_TARGET + L.T_MINION)
@@ -471,9 +459,7 @@ def test_minion_defeated_by_one_damage_returns_to_supply(origin):
     g = setup(origin, "G5")
     put_minions(g, 2, 3)
     supply = int(g.field("minion_supply"))
-    P.force_dice(g, [SUCCESS, BLANK, BLANK])
-    P.jump(g, "hero_turn")
-    g.apply(L.A_ATTACK + sp(g, "panel 2"))
+    roll_attack(g, "panel 2", [SUCCESS, BLANK, BLANK])
     assert int(g.field("minions")[2]) == 2
     assert int(g.field("minion_supply")) == supply + 1
     assert clues_held(g) == 0
@@ -484,9 +470,7 @@ def test_defeating_lackey_discards_it_and_gains_clue(origin):
     leaves the map, its card is discarded and the hero who defeated it draws 1 clue card."""
     g = setup(origin, "C3")
     vance = P.add_villain_card(g, "Chauffeur Vance", 0, "D3")  # health 3, defense 0
-    P.force_dice(g, [SUCCESS, SUCCESS, SUCCESS])
-    P.jump(g, "hero_turn")
-    g.apply(L.A_ATTACK + sp(g, "D3"))
+    roll_attack(g, "D3", [SUCCESS, SUCCESS, SUCCESS])
     assert int(g.field("vloc")[vance]) == L.L_DISCARD
     assert int(g.field("vpos")[vance]) == -1
     assert clues_held(g) == 1
@@ -535,9 +519,7 @@ def test_partial_justice_stays_on_scheme(origin):
     problem stays unsolved with its justice."""
     g = setup(origin, "panel 2")
     i = set_scheme(g, 0, "Hostages at the Counter")
-    P.force_dice(g, [SUCCESS, BLANK])
-    P.jump(g, "hero_turn")
-    g.apply(L.A_SOLVE + sp(g, "panel 2"))
+    roll_solve(g, "panel 2", [SUCCESS, BLANK])
     assert int(g.field("ijust")[i]) == 1
     assert int(g.field("iside")[i]) == 0
     assert int(g.field("vil_hidden")) == 1
@@ -567,9 +549,7 @@ def test_solving_villain_card_reveals_villain(origin):
     villain figure moves to the scheme space of its current panel."""
     g = setup(origin, "panel 1")
     P.set_villain(g, hidden=0)
-    P.force_dice(g, [BURST, SUCCESS, SUCCESS])  # 3 justice = danger 3 (1 hero)
-    P.jump(g, "hero_turn")
-    g.apply(L.A_SOLVE + sp(g, "panel 1"))
+    roll_solve(g, "panel 1", [BURST, SUCCESS, SUCCESS])  # 3 justice = danger 3 (1 hero)
     f = g.field
     assert int(f("vil_side")) == 1
     assert int(f("vil_justice")) == 0
@@ -590,9 +570,7 @@ def test_revealed_villain_placed_in_nearest_empty_space_when_occupied(origin):
     g = setup(origin, "panel 1")
     P.add_villain_card(g, "Big Bertram", 0, "panel 1")
     P.set_villain(g, hidden=0)
-    P.force_dice(g, [BURST, SUCCESS, SUCCESS])
-    P.jump(g, "hero_turn")
-    g.apply(L.A_SOLVE + sp(g, "panel 1"))
+    roll_solve(g, "panel 1", [BURST, SUCCESS, SUCCESS])
     assert int(g.field("vil_side")) == 1
     assert int(g.field("vil_loc")) in neighbours(g, "panel 1")
 
@@ -606,9 +584,7 @@ def test_nearby_enemies_inflict_after_solve(origin):
     put_minions(g, 2, 2)
     P.add_villain_card(g, "Chauffeur Vance", 0, "G5")
     P.add_villain_card(g, "Big Bertram", 0, "E5")
-    P.force_dice(g, [SUCCESS, BLANK])
-    P.jump(g, "hero_turn")
-    g.apply(L.A_SOLVE + sp(g, "panel 2"))
+    roll_solve(g, "panel 2", [SUCCESS, BLANK])
     suffer(g)
     assert int(g.field("hdmg")[0]) == 3
 
@@ -619,9 +595,7 @@ def test_no_inflict_after_solve_without_nearby_enemies(origin):
     g = setup(origin, "panel 2")
     set_scheme(g, 0, "Hostages at the Counter")
     put_minions(g, 4, 3)
-    P.force_dice(g, [SUCCESS, BLANK])
-    P.jump(g, "hero_turn")
-    g.apply(L.A_SOLVE + sp(g, "panel 2"))
+    roll_solve(g, "panel 2", [SUCCESS, BLANK])
     assert g.decision == "main"
     assert int(g.field("hdmg")[0]) == 0
 
@@ -631,9 +605,7 @@ def test_solving_peril_discards_it_and_gains_clue(origin):
     solve it; a solved Peril card is discarded with its token and the solver draws 1 clue."""
     g = setup(origin, "C6")
     fire = P.add_villain_card(g, "Gala Firebomb", 0, "D6")  # danger 3
-    P.force_dice(g, [BURST, SUCCESS, SUCCESS])
-    P.jump(g, "hero_turn")
-    g.apply(L.A_SOLVE + sp(g, "D6"))
+    roll_solve(g, "D6", [BURST, SUCCESS, SUCCESS])
     assert int(g.field("vloc")[fire]) == L.L_DISCARD
     assert int(g.field("vpos")[fire]) == -1
     assert clues_held(g) == 1
@@ -646,9 +618,7 @@ def test_solve_successes_rescue_captured_bystanders(origin):
     g = setup(origin, "panel 3")
     capture(g, 3, 2)
     supply = int(g.field("bystander_supply"))
-    P.force_dice(g, [SUCCESS, SUCCESS])
-    P.jump(g, "hero_turn")
-    g.apply(L.A_SOLVE + sp(g, "panel 3"))
+    roll_solve(g, "panel 3", [SUCCESS, SUCCESS])
     assert int(g.field("captured")[3]) == 0
     assert int(g.field("bystander_supply")) == supply + 2
     assert clues_held(g) == 2
@@ -765,11 +735,7 @@ def test_move_steps_mid_move_also_need_empty_spaces(origin):
 def test_heroes_take_actions_in_any_order(duo):
     """Rulebook: The Game Round / Hero Turn — heroes may collectively take their actions in
     any order, one at a time: hero 1 may act before hero 0 has finished."""
-    g = Game(duo, seed=0)
-    P.clear_board(g)
-    remove_schemes(g)
-    P.place_hero(g, 0, "C3")
-    P.place_hero(g, 1, "F5")
+    g = heroes_at(duo, "C3", "F5", keep_schemes=False)
     P.jump(g, "hero_turn")
     assert g.current_seat == 0
     assert PASS in legal(g)  # hand the initiative on
@@ -787,9 +753,7 @@ def test_solve_justice_distributed_among_problems(origin):
     g = setup(origin, "panel 2")
     i = set_scheme(g, 0, "Hostages at the Counter")
     capture(g, 2, 1)
-    P.force_dice(g, [SUCCESS, SUCCESS])
-    P.jump(g, "hero_turn")
-    g.apply(L.A_SOLVE + sp(g, "panel 2"))
+    roll_solve(g, "panel 2", [SUCCESS, SUCCESS])
     assert g.decision == "assign"
     assert legal(g) == {L.A_TARGET + L.T_I0 + i, L.A_TARGET + L.T_CAPTURED}
     g.apply(L.A_TARGET + L.T_CAPTURED)
@@ -808,9 +772,7 @@ def test_per_hero_scheme_danger(duo):
     set_scheme(g, 1, "Crack the Vault")
     P.place_hero(g, 0, "panel 1")
     P.place_hero(g, 1, "B7")
-    P.force_dice(g, [BURST, SUCCESS, SUCCESS])
-    P.jump(g, "hero_turn")
-    g.apply(L.A_SOLVE + sp(g, "panel 1"))
+    roll_solve(g, "panel 1", [BURST, SUCCESS, SUCCESS])
     assert int(g.field("ijust")[i]) == 3
     assert int(g.field("iside")[i]) == 0
     assert int(g.field("vil_hidden")) == 2
@@ -821,9 +783,7 @@ def test_scheming_villain_inflicts_after_solve_in_its_panel(origin):
     panel, the Scheming villain (inflict 1) inflicts the solver."""
     g = setup(origin, "panel 1")
     i = set_scheme(g, 0, "Case the Lobby")  # danger 2
-    P.force_dice(g, [SUCCESS, SUCCESS])
-    P.jump(g, "hero_turn")
-    g.apply(L.A_SOLVE + sp(g, "panel 1"))
+    roll_solve(g, "panel 1", [SUCCESS, SUCCESS])
     assert int(g.field("iside")[i]) == 1
     assert int(g.field("vil_hidden")) == 0
     suffer(g)

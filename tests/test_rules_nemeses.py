@@ -21,8 +21,10 @@ from rules_helpers import (
     event,
     hcard,
     legal,
-    move_one,
+    move_twice_into_threat_phase,
     neighbours,
+    roll_attack,
+    roll_solve,
     setup,
     sp,
     suffer,
@@ -57,11 +59,6 @@ def nemesis_game(nemesis: str = "rampart", where: str = "C3", heroes: int = 1,
     g = setup(sc, where, cards)
     assert int(g.field("nem_card")[0]) == 0 and int(g.field("nem_card")[1]) == -1
     return g
-
-
-def stop_at_next_villain_turn(g: Game) -> None:
-    P.stack_issue_deck(g, ["Inside Man"])
-    P.stack_villain_deck(g, ["A Word in the Right Ear"])
 
 
 # --- Setup -------------------------------------------------------------------------------
@@ -212,9 +209,7 @@ def test_flipped_nemesis_takes_nearest_empty_space_when_scheme_space_is_occupied
     g = nemesis_game("whisperloom", where="panel 3")
     P.add_villain_card(g, "Hatchet Hollis", 0, "A3")
     P.set_nemesis(g, 0, seat=0, side="scheme", where="panel 3", justice=2)
-    P.force_dice(g, [SUCCESS, BLANK])
-    P.jump(g, "hero_turn")
-    g.apply(L.A_SOLVE + sp(g, "panel 3"))
+    roll_solve(g, "panel 3", [SUCCESS, BLANK])
     pos = int(g.field("nem_pos")[0])
     assert int(g.field("nem_side")[0]) == 1
     assert pos in neighbours(g, "A3")
@@ -226,10 +221,7 @@ def test_scheming_nemesis_resolves_its_scheme_effect_in_threat_phase():
     owner's threat phase; Rampart's Scheme side deals its owner 1 damage."""
     g = nemesis_game("rampart", where="C3")
     P.set_nemesis(g, 0, seat=0, side="scheme", where="panel 3")
-    stop_at_next_villain_turn(g)
-    P.jump(g, "hero_turn")
-    move_one(g, "D3")
-    move_one(g, "C3")
+    move_twice_into_threat_phase(g, "D3", "C3")
     assert g.decision == "damage" and int(g.field("dec_a")) == 1
     suffer(g)
     assert int(g.field("hdmg")[0]) == 1
@@ -243,10 +235,7 @@ def test_nemesis_enemy_activates_like_an_enemy():
     once near."""
     g = nemesis_game("rampart", where="C3")
     P.set_nemesis(g, 0, seat=0, side="enemy", where="F3")
-    stop_at_next_villain_turn(g)
-    P.jump(g, "hero_turn")
-    move_one(g, "D3")
-    move_one(g, "C3")
+    move_twice_into_threat_phase(g, "D3", "C3")
     assert int(g.field("nem_pos")[0]) == sp(g, "D3")
     assert g.decision == "damage" and int(g.field("dec_a")) == 2
     suffer(g)
@@ -258,10 +247,7 @@ def test_exhausted_nemesis_readies_instead_of_activating():
     of resolving its Activate effect."""
     g = nemesis_game("rampart", where="C3")
     P.set_nemesis(g, 0, seat=0, side="enemy", where="F3", exhausted=True)
-    stop_at_next_villain_turn(g)
-    P.jump(g, "hero_turn")
-    move_one(g, "D3")
-    move_one(g, "C3")
+    move_twice_into_threat_phase(g, "D3", "C3")
     assert int(g.field("nem_exh")[0]) == 0
     assert int(g.field("nem_pos")[0]) == sp(g, "F3")
     assert int(g.field("hdmg")[0]) == 0
@@ -273,9 +259,7 @@ def test_nemesis_near_a_solver_inflicts():
     g = nemesis_game("rampart", where="panel 3")
     P.set_nemesis(g, 0, seat=0, side="enemy", where="B3")
     capture(g, 3, 1)  # something to solve in panel 3: a captive to rescue
-    P.force_dice(g, [SUCCESS, BLANK])
-    P.jump(g, "hero_turn")
-    g.apply(L.A_SOLVE + sp(g, "panel 3"))
+    roll_solve(g, "panel 3", [SUCCESS, BLANK])
     assert g.decision == "damage" and int(g.field("dec_a")) == 2
 
 
@@ -285,9 +269,7 @@ def test_defeating_a_nemesis_gives_a_clue_and_removes_it_from_the_game():
     health 6, defense 1; 4 damage + 3 successes - 1)."""
     g = nemesis_game("rampart", where="C3")
     P.set_nemesis(g, 0, seat=0, side="enemy", where="D3", damage=4)
-    P.force_dice(g, [SUCCESS, SUCCESS, SUCCESS])
-    P.jump(g, "hero_turn")
-    g.apply(L.A_ATTACK + sp(g, "D3"))
+    roll_attack(g, "D3", [SUCCESS, SUCCESS, SUCCESS])
     f = g.field
     assert int(f("nem_owner")[0]) == -1 and int(f("nem_pos")[0]) == -1
     assert clues_held(g) == 1
@@ -308,9 +290,7 @@ def test_villain_cannot_be_defeated_while_a_nemesis_remains(heroes):
     P.set_villain(g, side="showdown", where="D3", owner=0, damage=health - 1)
     P.set_nemesis(g, 0, seat=0, side="enemy", where="B3")
     P.stack_villain_deck(g, ["Contested Will", "Old Money"])  # no Showdown effects
-    P.force_dice(g, [SUCCESS, SUCCESS, BLANK, SUCCESS, SUCCESS, BLANK])
-    P.jump(g, "hero_turn")
-    g.apply(L.A_ATTACK + sp(g, "D3"))
+    roll_attack(g, "D3", [SUCCESS, SUCCESS, BLANK, SUCCESS, SUCCESS, BLANK])
     assert not g.is_over
     assert int(g.field("vil_damage")) == health - 1
     P.set_nemesis(g, 0, defeated=True)

@@ -20,6 +20,7 @@ from rules_helpers import (
     clues_held,
     dist,
     event,
+    every_front_end,
     hand,
     move_one,
     put_bystander,
@@ -544,21 +545,13 @@ def test_random_play_with_special_bystanders_keeps_invariants(ids):
 def test_special_bystanders_through_every_front_end():
     """``rules={"special_bystanders": [...]}`` reaches the scenario from Game, the
     PettingZoo and Gymnasium envs and the vector env alike; a bad id is refused up front."""
-    import gymnasium as gym
+    from hon_env import hour_of_need_v8
 
-    from hon_env import hour_of_need_v8, vector_env
-
-    kw = {"heroes": ["majesty"], "rules": {"special_bystanders": ["panicked_tourists"]}}
-    g = Game(seed=0, **kw)
+    g, aec, single, vec = every_front_end(
+        heroes=["majesty"], rules={"special_bystanders": ["panicked_tourists"]})
     assert g.scenario.special_bystander_names == ("Panicked Tourists",)
-    aec = hour_of_need_v8.env(**kw)
-    aec.reset(seed=0)
     assert aec.unwrapped.game.scenario.tables.sby[0, 0] == 1
-    single = gym.make("hon_env/HourOfNeed-v8", **kw)
-    single.reset(seed=0)
     assert single.unwrapped.game.scenario.special_bystander_names == ("Panicked Tourists",)
-    vec = vector_env(4, seed=0, **kw)
-    vec.reset()
     on = L.field_view(vec.state, "sby_on")
     total = (L.field_view(vec.state, "sby_supply")[:, 0] + (on == 0).sum(axis=1)
              + L.field_view(vec.state, "sby_capt")[:, :, 0].sum(axis=1))

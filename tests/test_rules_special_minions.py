@@ -9,7 +9,17 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from rules_helpers import BLANK, SUCCESS, clues_held, setup, sp, suffer
+from rules_helpers import (
+    BLANK,
+    SUCCESS,
+    clues_held,
+    every_front_end,
+    invariant_checker,
+    roll_attack,
+    roll_solve,
+    setup,
+    suffer,
+)
 
 from hon_env import ContentError, Game, list_content, load_scenario
 from hon_env import positions as P
@@ -125,9 +135,7 @@ def test_special_minion_keeps_damage_below_its_health(both):
     g = setup(special_scenario(["phase_ii_brinkbots"]), "G5")
     P.put_special_minions(g, BRINKBOTS, 2, 1)
     P.put_minions(g, 2, 1)  # one normal minion beside it
-    P.force_dice(g, [SUCCESS, SUCCESS, BLANK])
-    P.jump(g, "hero_turn")
-    g.apply(L.A_ATTACK + sp(g, "panel 2"))
+    roll_attack(g, "panel 2", [SUCCESS, SUCCESS, BLANK])
     f = g.field
     assert int(f("minions")[2]) == 1  # the normal one fell
     assert int(f("smin")[2, BRINKBOTS]) == 1
@@ -144,9 +152,7 @@ def test_defeated_special_minion_resolves_its_card_effect(both):
     P.put_special_minions(g, BRINKBOTS, 2, 1, damage=1)
     P.put_special_minions(g, MUSCLE, 2, 1)
     supply = int(g.field("smin_supply")[BRINKBOTS])
-    P.force_dice(g, [SUCCESS, SUCCESS, SUCCESS])
-    P.jump(g, "hero_turn")
-    g.apply(L.A_ATTACK + sp(g, "panel 2"))
+    roll_attack(g, "panel 2", [SUCCESS, SUCCESS, SUCCESS])
     suffer(g)
     f = g.field
     assert int(f("minions")[2]) == 0
@@ -167,9 +173,7 @@ def test_special_minions_inflict_their_card_value_after_solve(both):
     set_scheme(g, 0, "Hostages at the Counter")
     P.put_special_minions(g, BRINKBOTS, 2, 1)
     P.put_minions(g, 2, 1)
-    P.force_dice(g, [SUCCESS, BLANK])
-    P.jump(g, "hero_turn")
-    g.apply(L.A_SOLVE + sp(g, "panel 2"))
+    roll_solve(g, "panel 2", [SUCCESS, BLANK])
     suffer(g)
     assert int(g.field("hdmg")[0]) == 3
 
@@ -209,21 +213,13 @@ def test_random_play_with_special_minions_keeps_invariants(ids):
 def test_special_minions_through_every_front_end():
     """``rules={"special_minions": [...]}`` reaches the scenario from Game, the PettingZoo
     and Gymnasium envs and the vector env alike; a bad id is refused up front."""
-    import gymnasium as gym
+    from hon_env import hour_of_need_v8
 
-    from hon_env import hour_of_need_v8, vector_env
-
-    kw = {"heroes": ["majesty"], "rules": {"special_minions": ["hired_muscle"]}}
-    g = Game(seed=0, **kw)
+    g, aec, single, vec = every_front_end(
+        heroes=["majesty"], rules={"special_minions": ["hired_muscle"]})
     assert g.scenario.special_minion_names == ("Hired Muscle",)
-    aec = hour_of_need_v8.env(**kw)
-    aec.reset(seed=0)
     assert aec.unwrapped.game.scenario.tables.smin[0, 0] == 1
-    single = gym.make("hon_env/HourOfNeed-v8", **kw)
-    single.reset(seed=0)
     assert single.unwrapped.game.scenario.special_minion_names == ("Hired Muscle",)
-    vec = vector_env(4, seed=0, **kw)
-    vec.reset()
     smin = L.field_view(vec.state, "smin_supply")
     assert (smin[:, 0] + L.field_view(vec.state, "smin")[:, :, 0].sum(axis=1) == 5).all()
     with pytest.raises(ContentError, match="no minion"):
@@ -244,9 +240,7 @@ def test_random_play_with_special_minions_on_every_pair(card):
             sc = load_scenario("origin_story", heroes=team, villain=villain, issue=issue,
                                rules={"special_minions": ids})
 
-            def check(state, masks, sc=sc, team=team):
-                problems = violations(state, sc.tables, masks)
-                assert not problems, (team, problems)
+            check = invariant_checker(sc, team)
 
             res = play_batch(sc, np.arange(24, dtype=np.int64) + 100 * k,
                              random_policy(rng), on_step=check)

@@ -16,28 +16,27 @@ from rules_helpers import (
     event,
     hand,
     hcard,
+    heroes_at,
     legal,
     move_one,
+    move_twice_into_threat_phase,
     neighbours,
     pass_while,
     put_bystander,
     put_minions,
     remove_schemes,
+    roll_solve,
     set_scheme,
     setup,
     sp,
+    stop_at_next_villain_turn,
     suffer,
 )
 
-from hon_env import Game, load_scenario
+from hon_env import Game, Scenario, load_scenario
 from hon_env import positions as P
 from hon_env.spec import layout as L
 from hon_env.spec.tables import CFG_START_SPACE, HERO_DECK, SP_PLAIN
-
-
-def stop_at_next_villain_turn(g: Game) -> None:
-    P.stack_issue_deck(g, ["Inside Man"])
-    P.stack_villain_deck(g, ["A Word in the Right Ear"])
 
 
 def two_draws(g: Game) -> None:
@@ -49,6 +48,17 @@ def two_draws(g: Game) -> None:
 
 
 
+def vance_after_two_draws(scenario: Scenario, hero_at: str, vance_at: str) -> tuple[Game, int]:
+    """Majesty on ``hero_at`` and Chauffeur Vance on ``vance_at``; the hero spends both
+    actions drawing (Vance activates in the threat phase). Returns the game and Vance's
+    space afterwards."""
+    g = setup(scenario, hero_at)
+    vance = P.add_villain_card(g, "Chauffeur Vance", 0, vance_at)
+    P.jump(g, "hero_turn")
+    two_draws(g)
+    return g, int(g.field("vpos")[vance])
+
+
 # --- Activating Enemies / Exhausted Cards ---------------------------------------------------
 
 def test_exhausted_enemy_readies_instead_of_activating(origin):
@@ -57,10 +67,7 @@ def test_exhausted_enemy_readies_instead_of_activating(origin):
     g = setup(origin, "C3")
     tallow = P.add_villain_card(g, "Miss Tallow, Bookkeeper", 0, "H2")  # inflict_owner 1
     P.exhaust(g, "Miss Tallow, Bookkeeper")
-    stop_at_next_villain_turn(g)
-    P.jump(g, "hero_turn")
-    move_one(g, "D3")
-    move_one(g, "C3")
+    move_twice_into_threat_phase(g, "D3", "C3")
     assert g.decision == "cunning"  # no damage window was opened
     assert int(g.field("vexh")[tallow]) == 0
     assert int(g.field("hdmg")[0]) == 0
@@ -71,10 +78,7 @@ def test_ready_enemy_activates_in_threat_phase(origin):
     effect (Miss Tallow inflicts her owner for 1, wherever he stands)."""
     g = setup(origin, "C3")
     P.add_villain_card(g, "Miss Tallow, Bookkeeper", 0, "H2")
-    stop_at_next_villain_turn(g)
-    P.jump(g, "hero_turn")
-    move_one(g, "D3")
-    move_one(g, "C3")
+    move_twice_into_threat_phase(g, "D3", "C3")
     assert g.decision == "damage" and int(g.field("dec_a")) == 1
     suffer(g)
     assert int(g.field("hdmg")[0]) == 1
@@ -100,12 +104,8 @@ def test_lackey_moves_toward_nearest_hero_and_inflicts_when_near(origin):
     """Rulebook: Movement and Targeting Priority / Enemy Activation — Chauffeur Vance
     (move 3, inflict 1), 4 spaces from the hero, moves 3 spaces toward the hero, ends near
     the hero and inflicts 1."""
-    g = setup(origin, "D5")
-    vance = P.add_villain_card(g, "Chauffeur Vance", 0, "D1")
+    g, pos = vance_after_two_draws(origin, "D5", "D1")
     assert dist(g, "D1", "D5") == 4
-    P.jump(g, "hero_turn")
-    two_draws(g)
-    pos = int(g.field("vpos")[vance])
     assert dist(g, pos, "D5") == 1
     assert dist(g, pos, "D1") == 3
     assert g.decision == "damage" and int(g.field("dec_a")) == 1
@@ -116,12 +116,8 @@ def test_lackey_moves_toward_nearest_hero_and_inflicts_when_near(origin):
 def test_lackey_stops_moving_when_near_hero(origin):
     """Rulebook: Movement and Targeting Priority — enemies stop moving when they reach
     their destination: Vance (move 3) 3 spaces away stops after 2, next to the hero."""
-    g = setup(origin, "D3")
-    vance = P.add_villain_card(g, "Chauffeur Vance", 0, "B1")
+    g, pos = vance_after_two_draws(origin, "D3", "B1")
     assert dist(g, "B1", "D3") == 3
-    P.jump(g, "hero_turn")
-    two_draws(g)
-    pos = int(g.field("vpos")[vance])
     assert dist(g, pos, "D3") == 1
     assert dist(g, pos, "B1") == 2
 
@@ -129,11 +125,8 @@ def test_lackey_stops_moving_when_near_hero(origin):
 def test_lackey_already_near_does_not_move(origin):
     """Rulebook: Movement and Targeting Priority — an enemy already at its target position
     does not move; it still inflicts."""
-    g = setup(origin, "C3")
-    vance = P.add_villain_card(g, "Chauffeur Vance", 0, "D3")
-    P.jump(g, "hero_turn")
-    two_draws(g)
-    assert int(g.field("vpos")[vance]) == sp(g, "D3")
+    g, pos = vance_after_two_draws(origin, "C3", "D3")
+    assert pos == sp(g, "D3")
     assert g.decision == "damage" and int(g.field("dec_a")) == 1
 
 
@@ -142,10 +135,7 @@ def test_lackey_out_of_reach_moves_but_does_not_inflict(origin):
     Big Bertram (move 1) far from the hero moves 1 space and deals no damage."""
     g = setup(origin, "B7")
     bertram = P.add_villain_card(g, "Big Bertram", 0, "H1")
-    stop_at_next_villain_turn(g)
-    P.jump(g, "hero_turn")
-    move_one(g, "C7")
-    move_one(g, "B7")
+    move_twice_into_threat_phase(g, "C7", "B7")
     assert g.decision == "cunning"
     pos = int(g.field("vpos")[bertram])
     assert dist(g, pos, "H1") == 1
@@ -174,14 +164,7 @@ def test_lackey_captures_bystander_it_moves_into(origin):
 def test_several_nearby_heroes_choose_who_suffers_inflict(duo):
     """Rulebook: Enemy Activation and Inflict Effects — if several heroes are near an
     inflicting enemy, the heroes choose which one suffers the whole inflict."""
-    g = Game(duo, seed=0)
-    P.clear_board(g)
-    remove_schemes(g)
-    P.place_hero(g, 0, "C3")
-    P.place_hero(g, 1, "D4")
-    for seat in (0, 1):
-        P.empty_hand(g, seat)
-        P.give_cards(g, seat, ["Throne Breaker"])
+    g = heroes_at(duo, "C3", "D4", keep_schemes=False, cards=("Throne Breaker",))
     P.add_villain_card(g, "Chauffeur Vance", 0, "D3")
     P.jump(g, "hero_turn")
     assert g.current_seat == 0
@@ -249,9 +232,7 @@ def test_toughness_feat_reduces_damage_by_three(origin):
     g = setup(sc, "panel 2", cards=["Backhand"])
     set_scheme(g, 0, "Hostages at the Counter")
     put_minions(g, 2, 1)
-    P.force_dice(g, [BLANK, BLANK])
-    P.jump(g, "hero_turn")
-    g.apply(L.A_SOLVE + sp(g, "panel 2"))
+    roll_solve(g, "panel 2", [BLANK, BLANK])
     assert g.decision == "damage" and int(g.field("dec_a")) == 4
     c = hcard(g, "Backhand")
     assert L.A_CARD + c in legal(g)
@@ -341,10 +322,7 @@ def test_hero_defeat_in_threat_phase_returns_at_end_of_turn(origin):
     g = setup(origin, "H2", cards=["Throne Breaker"])
     P.set_hero(g, 0, damage=10)
     P.add_villain_card(g, "Gala Firebomb", 0)
-    stop_at_next_villain_turn(g)
-    P.jump(g, "hero_turn")
-    move_one(g, "H3")
-    move_one(g, "H2")
+    move_twice_into_threat_phase(g, "H3", "H2")
     assert g.decision == "damage"
     suffer(g)
     assert g.decision == "cunning"
@@ -437,10 +415,7 @@ def test_hero_defeated_exactly_at_health(origin, damage, defeated):
     g = setup(origin, "H2", cards=["Throne Breaker"])
     P.set_hero(g, 0, damage=damage)
     P.add_villain_card(g, "Gala Firebomb", 0)
-    stop_at_next_villain_turn(g)
-    P.jump(g, "hero_turn")
-    move_one(g, "H3")
-    move_one(g, "H2")
+    move_twice_into_threat_phase(g, "H3", "H2")
     suffer(g)
     assert event(g, "hero_defeats") == (1 if defeated else 0)
     assert int(g.field("hdmg")[0]) == (0 if defeated else damage + 2)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from vector_helpers import lockstep
 
 from agents.scripted import HeuristicPolicy
 from hon_env import Game, load_scenario, vector_env
@@ -31,13 +32,8 @@ def test_each_game_plays_the_single_game_of_its_pool_entry_and_seed():
     assert set(info["team"].tolist()) == {0, 1, 2}
     games = [Game(env.scenarios[info["team"][i]], seed=env.episode_seed(i)) for i in range(12)]
     assert all(_same_row(env.state[i], g) for i, g in enumerate(games))
-    rng = np.random.default_rng(1)
     ended = 0
-    for _ in range(400):
-        actions = env.sample_actions(rng)
-        for i, g in enumerate(games):
-            g.apply(int(actions[i]))
-        obs, rewards, term, trunc, info = env.step(actions)
+    for obs, _rewards, term, trunc, info in lockstep(env, games):
         for i in range(12):
             if term[i] or trunc[i]:  # the next episode may draw another entry
                 ended += 1

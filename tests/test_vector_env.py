@@ -5,6 +5,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 import pytest
+from vector_helpers import lockstep
 
 from hon_env import Game, vector_env
 from hon_env.spec import layout as L
@@ -17,13 +18,8 @@ def test_vector_matches_single_games_across_auto_resets(origin):
     obs, _ = env.reset()
     games = [Game(origin, seed=seed + i) for i in range(B)]
     episodes = [0] * B
-    rng = np.random.default_rng(1)
     finished = 0
-    for _ in range(400):
-        actions = env.sample_actions(rng)
-        for i, g in enumerate(games):
-            g.apply(int(actions[i]))
-        obs, rewards, term, trunc, info = env.step(actions)
+    for obs, rewards, term, trunc, info in lockstep(env, games):
         for i in range(B):
             if info["_final"][i]:
                 g = games[i]
