@@ -88,6 +88,16 @@ def test_every_field_out_of_range_is_refused_by_name(origin):
     assert checked > 90
 
 
+def test_draft_decision_outside_the_draft_is_refused(origin):
+    """A running game whose pending decision says "draft" (only the draft asks it) is
+    refused with the field named, not a lookup error."""
+    row = _played(origin, seed=6, steps=10).state[0].copy()
+    row[L.DEC_KIND] = L.D_DRAFT
+    with pytest.raises(StateError, match="dec_kind = 20 .draft.") as err:
+        Game.from_array(origin, row)
+    assert err.value.field == "dec_kind"
+
+
 def test_impossible_stack_is_refused(origin):
     g = _played(origin, seed=6, steps=10)
     top = L.STACK + (int(g.field("sp")) - 1) * L.STACK_W

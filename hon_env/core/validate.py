@@ -268,6 +268,9 @@ def _flow_problem(row: np.ndarray) -> str | None:
     if sp == 0:
         return "field sp = 0: a running game needs an op on its interpreter stack"
     if kind != L.D_NONE:
+        if kind not in DECISION_OPS:  # the draft's decision: only while drafting runs
+            return (f"field dec_kind = {kind} ({L.DECISION_NAMES[kind]}): that decision is "
+                    "pending only during the draft (drafting = 1)")
         op = int(row[L.STACK + (sp - 1) * L.STACK_W])
         if op not in DECISION_OPS[kind]:
             return (f"field dec_kind = {kind} ({L.DECISION_NAMES[kind]}) does not match the "
