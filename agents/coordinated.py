@@ -24,7 +24,10 @@ but the team decides together where each hero goes and what counts:
   reach yields the initiative (while the rules allow a yield) to the next hero when that
   hero already stands in reach of their goal: the hero best placed acts first.
 
-Inside rolls, damage, inflicts and heals it plays as the per-hero team does. Like it, it
+Its weights (``MINION_THREAT``, ``WOUNDED_LEFT``, ``PROTECT_BONUS``) live with every
+style's in ``agents.target_weights``; this module holds its goals (``team_goal``) and the
+hand-over (``should_yield``), and ``agents.scripted`` runs the menu. Inside rolls, damage,
+inflicts and heals it plays as the per-hero team does. Like it, it
 reads only what the players see (positions, damage, justice, cards in play, threat areas,
 the deciding hero's hand), never deck orders or the random generator; it is
 deterministic and every action it returns is legal under the mask.
