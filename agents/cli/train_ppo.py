@@ -181,10 +181,11 @@ class CheckpointEvery(BaseCallback):
     def __init__(self, run_dir: Path, every: int) -> None:
         super().__init__()
         self.run_dir = run_dir
+        self.period = every
         self.every = Every(every)
 
-    def _on_training_start(self) -> None:
-        self.every = Every(self.every.every, self.num_timesteps)
+    def _on_training_start(self) -> None:  # a resumed model keeps a fresh run's cadence
+        self.every = Every(self.period, self.num_timesteps)
 
     def _on_step(self) -> bool:
         if self.every.due(self.num_timesteps):
@@ -205,12 +206,13 @@ class EvalCallback(BaseCallback):
         self.evaluator = evaluator
         self.summary = summary
         self.log = log
+        self.period = every
         self.every = Every(every)
         self.timer = timer
         self.last: dict[str, float] = {}
 
-    def _on_training_start(self) -> None:
-        self.every = Every(self.every.every, self.num_timesteps)
+    def _on_training_start(self) -> None:  # a resumed model keeps a fresh run's cadence
+        self.every = Every(self.period, self.num_timesteps)
 
     def _on_step(self) -> bool:
         if self.every.due(self.num_timesteps):
