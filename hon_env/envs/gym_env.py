@@ -51,10 +51,64 @@ from hon_env.spec import layout as L
 ENV_ID = "hon_env/HourOfNeed-v8"
 
 
-class HourOfNeedEnv(SessionViews, gymnasium.Env):
-    """One game; one policy plays the deciding hero at every step (see the module doc)."""
+class OneLearnerEnv(SessionViews, gymnasium.Env):
+    """A Gymnasium env over one ``Session`` in which the learner answers one side's
+    decisions and ``_others_play`` answers the rest (the hero env below, the villain env).
+
+    A subclass sets ``_session``, ``render_mode`` and the spaces (``_declare_spaces``) and
+    says whose decisions the learner answers (``_others_play``, ``_observation``)."""
 
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 2}
+    _others_rng: np.random.Generator
+
+    def _declare_spaces(self) -> None:
+        self.observation_space = spaces.Box(0.0, np.inf, shape=(OBS_DIM,), dtype=np.float32)
+        self.action_space = spaces.Discrete(L.N_ACTIONS)
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Start an episode and play the other side up to the learner's first decision;
+        ``options`` is accepted and ignored."""
+        seed = None if seed is None else check_seed(seed)  # before anything changes
+        self._session.reset(seed)
+        # seeds np_random as Gymnasium expects (a Python int); the game's RNG is in its state
+        super().reset(seed=seed)
+        self._others_rng = np.random.default_rng(self._session.seed)
+        self._others_play()
+        self._check_started()
+        if self.render_mode == "human":
+            self.render()
+        return self._observation(), self._info()
+
+    def action_masks(self) -> np.ndarray:
+        """bool [N_ACTIONS] legal mask of the learner's decision (all False once over)."""
+        return self._session.legal_mask().astype(bool)
+
+    def _transition(self, reward: float) -> tuple[np.ndarray, float, bool, bool,
+                                                  dict[str, Any]]:
+        """What ``step`` returns once the learner's action and the others' answers are in."""
+        if self.render_mode == "human":
+            self.render()
+        return (self._observation(), reward, self._session.terminated,
+                self._session.truncated, self._info())
+
+    def _check_started(self) -> None:
+        """Refuse an episode the learner has no decision in (the villain env's check)."""
+
+    def _others_play(self) -> float:
+        raise NotImplementedError
+
+    def _observation(self) -> np.ndarray:
+        raise NotImplementedError
+
+    def _info(self) -> dict[str, Any]:
+        info = self._session.info()
+        info["action_mask"] = self._session.legal_mask()
+        return info
+
+
+class HourOfNeedEnv(OneLearnerEnv):
+    """One game; one policy plays the deciding hero at every step (see the module doc)."""
 
     def __init__(self, villain_policy: Any = None, **options: Any) -> None:
         opts = EnvOptions.build(**options)  # the options of every front end
@@ -65,51 +119,23 @@ class HourOfNeedEnv(SessionViews, gymnasium.Env):
                              "which this scenario does not have")
         # Mastermind variant: the villain's decisions are played inside the env
         self.villain_policy = villain_policy
-        self._villain_rng = np.random.default_rng(0)
+        self._others_rng = np.random.default_rng(0)
         self.render_mode = opts.render_mode
-        self.observation_space = spaces.Box(0.0, np.inf, shape=(OBS_DIM,), dtype=np.float32)
-        self.action_space = spaces.Discrete(L.N_ACTIONS)
+        self._declare_spaces()
         self.agents = list(self._session.agents)
-
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
-              ) -> tuple[np.ndarray, dict[str, Any]]:
-        """Start an episode; ``options`` is accepted and ignored."""
-        seed = None if seed is None else check_seed(seed)  # before anything changes
-        self._session.reset(seed)
-        # seeds np_random as Gymnasium expects (a Python int); the game's RNG is in its state
-        super().reset(seed=seed)
-        self._villain_rng = np.random.default_rng(self._session.seed)
-        self._villain_plays()
-        if self.render_mode == "human":
-            self.render()
-        return self._observation(), self._info()
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """Answer the pending decision for the deciding hero."""
-        reward = self._session.step(action) + self._villain_plays()
-        if self.render_mode == "human":
-            self.render()
-        return (self._observation(), reward, self._session.terminated,
-                self._session.truncated, self._info())
+        return self._transition(self._session.step(action) + self._others_play())
 
-    def action_masks(self) -> np.ndarray:
-        """bool [N_ACTIONS] legal mask of the deciding hero (all False once over)."""
-        return self._session.legal_mask().astype(bool)
-
-
-    def _villain_plays(self) -> float:
+    def _others_play(self) -> float:
         """Play the villain agent's decisions (if any) with ``villain_policy``; the team
         reward of those steps."""
         if not self.scenario.villain_agent:
             return 0.0
         return play_others(self._session, self.villain_policy, is_hero,
-                           self.scenario.agent_names[0], self._villain_rng)
+                           self.scenario.agent_names[0], self._others_rng)
 
     def _observation(self) -> np.ndarray:
         seat = self._session.game.current_seat if not self._session.over else -1
         return self._session.observation(seat if seat >= 0 else self._session.last_seat)
-
-    def _info(self) -> dict[str, Any]:
-        info = self._session.info()
-        info["action_mask"] = self._session.legal_mask()
-        return info

@@ -29,17 +29,13 @@ from __future__ import annotations
 
 from typing import Any
 
-import gymnasium
 import numpy as np
-from gymnasium import spaces
 
-from hon_env.checks import check_seed
 from hon_env.content.villain_agent import VILLAIN_AGENT
-from hon_env.core.observe import OBS_DIM
 from hon_env.envs.autoplay import is_villain, play_others
-from hon_env.envs.gym_env import ENV_ID
-from hon_env.envs.session import Session, SessionViews
-from hon_env.options import RENDER_MODES, EnvOptions
+from hon_env.envs.gym_env import ENV_ID, OneLearnerEnv
+from hon_env.envs.session import Session
+from hon_env.options import EnvOptions
 from hon_env.spec import layout as L
 
 VILLAIN_ENV_ID = ENV_ID.replace("HourOfNeed-", "HourOfNeedVillain-")
@@ -61,10 +57,8 @@ def check_hero_policy(hero_policy: Any) -> None:
                         f"method (agents.policy.Policy), got {type(hero_policy).__name__}")
 
 
-class HourOfNeedVillainEnv(SessionViews, gymnasium.Env):
+class HourOfNeedVillainEnv(OneLearnerEnv):
     """One game; the learner plays the villain agent (see the module documentation)."""
-
-    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 2}
 
     def __init__(self, hero_policy: Any = None, scenario: Any = "mastermind",
                  **options: Any) -> None:
@@ -76,47 +70,26 @@ class HourOfNeedVillainEnv(SessionViews, gymnasium.Env):
         self._session = Session(opts)
         self.render_mode = opts.render_mode
         self.hero_policy = hero_policy
-        self._hero_rng = np.random.default_rng(0)
-        self.observation_space = spaces.Box(0.0, np.inf, shape=(OBS_DIM,), dtype=np.float32)
-        self.action_space = spaces.Discrete(L.N_ACTIONS)
+        self._others_rng = np.random.default_rng(0)
+        self._declare_spaces()
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
-              ) -> tuple[np.ndarray, dict[str, Any]]:
-        """Start an episode and play the heroes up to the villain's first decision."""
-        seed = None if seed is None else check_seed(seed)
-        self._session.reset(seed)
-        super().reset(seed=seed)
-        self._hero_rng = np.random.default_rng(self._session.seed)
-        self._heroes_play()
+    def _check_started(self) -> None:
         if self._session.over:
             raise RuntimeError(f"episode of seed {self._session.seed} ended before the "
                                "villain's first decision (a hand of 1 with the rulebook's "
                                "cunning and inflict choices leaves the villain none)")
-        return self._observation(), self._info()
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """Answer the villain's pending decision, then let the heroes play to the next."""
         if self._session.over:
             raise RuntimeError("the episode is over; call reset() to start the next one")
         reward = self._session.agent_rewards(self._session.step(action))[VILLAIN_AGENT]
-        reward += self._heroes_play()
-        if self.render_mode == "human":
-            self.render()
-        return (self._observation(), reward, self._session.terminated,
-                self._session.truncated, self._info())
+        return self._transition(reward + self._others_play())
 
-    def action_masks(self) -> np.ndarray:
-        """bool [N_ACTIONS] legal mask of the villain's decision (all False once over)."""
-        return self._session.legal_mask().astype(bool)
-
-    def _heroes_play(self) -> float:
+    def _others_play(self) -> float:
+        """Play the heroes' decisions with ``hero_policy``; the villain's reward of them."""
         return play_others(self._session, self.hero_policy, is_villain, VILLAIN_AGENT,
-                           self._hero_rng)
+                           self._others_rng)
 
     def _observation(self) -> np.ndarray:
         return self._session.observation(L.VILLAIN_SEAT)
-
-    def _info(self) -> dict[str, Any]:
-        info = self._session.info()
-        info["action_mask"] = self._session.legal_mask()
-        return info
