@@ -7,7 +7,7 @@
   of a checklist does). Every code name a step cites in backticks is found in one of the
   files that step names: as a name the code defines, imports, reads or uses as a string
   key (comments and docstrings do not count), or, in a file that is not Python, as a
-  word of its text. A dotted name (``interp.count_value``, ``Game.snapshot``) is looked
+  word of its text. A dotted name (``stack.count_value``, ``Game.snapshot``) is looked
   up in the module or class its prefix names, wherever that is.
 - The layer diagram between the markers is what ``scripts/layer_diagram.py`` draws from
   pyproject.toml's ``[tool.importlinter]`` contracts.
@@ -324,7 +324,7 @@ def test_names_cited_in_a_step_are_in_its_files():
 @pytest.mark.parametrize("name, path", [
     ("OpSpec", "hon_env/spec/ops.py"),
     ("HERO_OPS", "hon_env/spec/ops.py"),
-    ("is_choice_effect", "hon_env/core/interp.py"),
+    ("is_choice_effect", "hon_env/core/content_ops.py"),
     ("DECISION_OPS", "hon_env/core/validate.py"),
 ])
 def test_the_op_and_decision_vocabulary_is_documented_where_it_lives(name, path):
@@ -375,8 +375,8 @@ def test_step_parser_and_name_checker_reject_misplaced_names():
     assert name_problem("D_*", files) is None and name_problem("Q_*", files) is not None
     assert name_problem("Game.snapshot", files) is None
     assert name_problem("Game.no_such_member", files) is not None
-    assert name_problem("interp.count_value", []) is None
-    assert name_problem("interp.no_such_function", []) is not None
+    assert name_problem("stack.count_value", []) is None
+    assert name_problem("stack.no_such_function", []) is not None
 
 
 def test_layer_diagram_changes_with_the_contracts():

@@ -9,16 +9,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from hon_env.core.interp import (
-    F_HERO_TURN,
-    F_ISSUE_TURN,
-    F_RETURN,
-    F_ROUND,
-    F_VDRAW,
-    push,
-    run,
-)
+from hon_env.core.interp import run
 from hon_env.core.masks import legal_mask
+from hon_env.core.stack import F_HERO_TURN, F_ISSUE_TURN, F_RETURN, F_ROUND, F_VDRAW, push
 from hon_env.spec import layout as L
 from hon_env.spec import tables as TB
 

@@ -14,17 +14,10 @@ from hon_env.core.effects import initial_bystanders
 from hon_env.core.facing import two_villains
 from hon_env.core.fame import deal_headlines
 from hon_env.core.geometry import nearest_empty, nearest_empty_map
-from hon_env.core.interp import (
-    F_FACE,
-    F_MULLIGAN,
-    F_NEMESIS_SETUP,
-    F_ROUND,
-    push,
-    push_prog,
-    run,
-)
+from hon_env.core.interp import run
 from hon_env.core.queries import scaled
 from hon_env.core.rng import randint, seed_rng, shuffle_slice
+from hon_env.core.stack import F_FACE, F_MULLIGAN, F_NEMESIS_SETUP, F_ROUND, push, push_prog
 from hon_env.core.two_fronts import setup_second_villain
 from hon_env.core.zones import fewest_threats, hero_draw
 from hon_env.spec import layout as L

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from hon_env.core import interp as I
+from hon_env.core import stack as I
 from hon_env.core.draft_checks import draft_problems, draft_rows
 from hon_env.errors import StateError
 from hon_env.spec import layout as L
