@@ -18,6 +18,8 @@ The strategy, decision by decision (every hero runs the same rules):
 - **Goal.** A hero's goal is the target with the best weight per action needed to reach
   it (a Move covers ``move`` spaces); Scheme cards, the Scheming villain, captives and
   problems printed in a panel need the hero inside the panel, the rest need them near.
+  The goals are the list every style shares (``agents.goals``): in a Two Fronts game both
+  villains' cards, of which a hero weighs only those of the villain it faces.
 - **Main menu.** Free things first: flip to the Focused side, play cards without the
   action icon, use Exhaust abilities, use clue cards that carry an effect rather than
   dice. Then, with actions left: act on the best target in reach (an action card that
@@ -41,22 +43,22 @@ areas and the deciding hero's hand; never deck orders or the random generator.
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
+from agents.goals import G_IN, G_SP, MAX_GOALS, goal_weight, list_goals
 from agents.target_weights import (
     BIG,
     KIND_ATTACK,
     KIND_SOLVE,
-    attack_weight,
+    SOLO,
     health_left,
-    solve_weight,
 )
 from hon_env.core.facing import blindside, card_villain, facing_count
-from hon_env.core.geometry import FAR, bystander_at, captives, panel_of_space
+from hon_env.core.geometry import FAR, bystander_at, panel_of_space
 from hon_env.core.queries import (
     enemy_inflict,
     hero_health,
-    is_enemy_card,
     move_bonus,
     nem_in_play,
     target_space,
@@ -120,61 +122,18 @@ def consider(best, T, here, step, sp, inside, w):
 
 @njit(cache=True)
 def goal_of(s, b, T, h):
-    """Hero ``h``'s goal: (space, 1 if they must stand inside its panel), or (-1, 0)."""
+    """Hero ``h``'s goal: (space, 1 if they must stand inside its panel), or (-1, 0): the
+    goal (``agents.goals``) with the best weight per Move needed."""
     here = s[b, L.HLOC + h]
     if here < 0:
         return -1, 0
     step = max(1, T.cfg[TB.CFG_MOVE] + move_bonus(s, b, T, h))
+    g = np.empty((MAX_GOALS, 4), np.int64)
+    n = list_goals(s, b, T, g)
     best = (0, -1, 0)
-    for i in range(TB.VDECK):
-        if s[b, L.VLOC + i] != L.L_THREAT or s[b, L.VPOS + i] < 0:
-            continue
-        if T.vcard[i, TB.VC_TYPE] == TB.VT_LACKEY:
-            best = consider(best, T, here, step, s[b, L.VPOS + i], 0, attack_weight(s, b, T, i, h))
-        elif T.vcard[i, TB.VC_TYPE] == TB.VT_PERIL:
-            best = consider(best, T, here, step, s[b, L.VPOS + i], 0, solve_weight(s, b, T, i, h))
-    for i in range(TB.IDECK):
-        t = L.T_I0 + i
-        pos = s[b, L.IPOS + i]
-        if s[b, L.ILOC + i] != L.L_THREAT or pos < 0:
-            continue
-        inside = panel_of_space(T, pos) > 0
-        if is_enemy_card(s, b, T, t):
-            best = consider(best, T, here, step, pos, 0, attack_weight(s, b, T, t, h))
-        elif T.icard[i, TB.IC_TYPE] == TB.IT_SCHEME:
-            if s[b, L.ISIDE + i] == 0:
-                best = consider(best, T, here, step, pos, 1, solve_weight(s, b, T, t, h))
-            elif T.icard[i, TB.IC_BACK] == TB.BACK_PROBLEM:
-                best = consider(best, T, here, step, pos, inside, solve_weight(s, b, T, t, h))
-        elif T.icard[i, TB.IC_TYPE] == TB.IT_ISSUE and T.icard[i, TB.IC_STAYS] == 1:
-            best = consider(best, T, here, step, pos, inside, solve_weight(s, b, T, t, h))
-    for k in range(TB.NEMESES):
-        t = L.T_NEM0 + k
-        pos = s[b, L.NEM_POS + k]
-        if not nem_in_play(s, b, k) or pos < 0:
-            continue
-        if s[b, L.NEM_SIDE + k] == 1:
-            best = consider(best, T, here, step, pos, 0, attack_weight(s, b, T, t, h))
-        else:
-            best = consider(best, T, here, step, pos, 1, solve_weight(s, b, T, t, h))
-    vloc = s[b, L.VIL_LOC]
-    if vloc >= 0:
-        if s[b, L.VIL_SIDE] == 1:
-            best = consider(best, T, here, step, vloc, 0, attack_weight(s, b, T, L.T_VILLAIN, h))
-        elif s[b, L.VIL_HIDDEN] == 0 and s[b, L.VIL_IN_PANEL] == 1:
-            best = consider(best, T, here, step, vloc, 1, solve_weight(s, b, T, L.T_VILLAIN, h))
-    for k in range(TB.MAX_CRISES):
-        pos = s[b, L.CRISIS_POS + k]
-        if pos >= 0:  # a crisis card with a danger value, solved at its crisis token
-            best = consider(best, T, here, step, pos, panel_of_space(T, pos) > 0,
-                            solve_weight(s, b, T, L.T_CRISIS0 + k, h))
-    for p in range(1, T.cfg[TB.CFG_N_PANELS] + 1):
-        c = captives(s, b, T, p)
-        if c > 0:
-            best = consider(best, T, here, step, T.scheme_space[p], 1, 2 * c)
-    for sp in range(T.cfg[TB.CFG_N_SPACES]):
-        if T.space_kind[sp] != TB.SP_NONE and bystander_at(s, b, T, sp):
-            best = consider(best, T, here, step, sp, 1, 2)
+    for j in range(n):
+        best = consider(best, T, here, step, g[j, G_SP], g[j, G_IN],
+                        goal_weight(SOLO, s, b, T, g, j, h))
     return best[1], best[2]
 
 

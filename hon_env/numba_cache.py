@@ -38,7 +38,7 @@ _checked: set[str] = set()  # kernels looked up in the cache by this process
 ENGINE_SOURCES = ("spec/*.py", "core/*.py")
 # the scripted teams' kernels (the ``agents`` package beside this one), which call each
 # other across files and share this cache folder
-AGENT_SOURCES = ("target_weights.py", "heuristic.py", "coordinated.py", "glory.py",
+AGENT_SOURCES = ("target_weights.py", "goals.py", "heuristic.py", "coordinated.py", "glory.py",
                  "scripted.py")
 # a version's folder under the cache root, plain or debug (``configure_cache``)
 VERSION_FOLDER = re.compile(r"numba-[0-9a-f]+(-debug)?")
