@@ -87,6 +87,7 @@ lint: $(STAMP)
 	$(BIN)/python scripts/layer_diagram.py --check
 
 bench: $(STAMP)
+	$(BIN)/pip install -q -e ".[bench]"
 	$(BIN)/python scripts/benchmark.py
 
 # 100,000 random games over every content combination, invariants checked every step;

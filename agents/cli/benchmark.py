@@ -58,7 +58,23 @@ def bench_game(sc, seconds: float) -> float:
 
 def bench_aec(sc, seconds: float) -> float:
     """Decisions/s of the wrapped PettingZoo AEC env with random legal actions."""
-    env = hour_of_need_v8.env(scenario=sc)
+    return aec_rate(hour_of_need_v8.env(scenario=sc), seconds)
+
+
+def bench_reference(seconds: float) -> float | None:
+    """Decisions/s of PettingZoo's own ``connect_four_v3`` AEC env, played the same way:
+    the reference that makes AEC rows comparable across machines and loads (None when
+    its ``pygame`` import is missing: ``pip install -e ".[bench]"``)."""
+    try:
+        from pettingzoo.classic import connect_four_v3
+    except ImportError:
+        return None
+    return aec_rate(connect_four_v3.env(), seconds)
+
+
+def aec_rate(env, seconds: float) -> float:
+    """Decisions/s of a PettingZoo AEC env whose observations carry ``action_mask``,
+    random legal actions, episodes from seeds 0, 1, 2..."""
     rng = np.random.default_rng(0)
     n = 0
     seed = 0
@@ -75,6 +91,15 @@ def bench_aec(sc, seconds: float) -> float:
             env.step(int(legal[rng.integers(len(legal))]))
             n += 1
     return n / (time.perf_counter() - t0)
+
+
+def reference_row(aec: float, reference: float | None) -> str:
+    """The reference's table row, with the AEC env's rate as a share of it."""
+    if reference is None:
+        return ("| PettingZoo `connect_four_v3` (reference) | yes | not measured: it needs "
+                "pygame (`pip install -e \".[bench]\"`) |")
+    return (f"| PettingZoo `connect_four_v3` (reference; the AEC env runs at "
+            f"{aec / reference:.2f}x it) | yes | {reference:,.0f} |")
 
 
 def bench_vector(sc, batch: int, observations: bool, seconds: float, **kw) -> float:
@@ -384,7 +409,9 @@ def main(argv: list[str] | None = None) -> None:
     env.step(env.sample_actions(np.random.default_rng(0)))
     compile_s = time.perf_counter() - t0
 
-    rows = [("PettingZoo AEC env (wrapped)", "yes", bench_aec(sc, seconds)),
+    aec = bench_aec(sc, seconds)
+    reference = bench_reference(seconds)  # measured right after, on the same load
+    rows = [("PettingZoo AEC env (wrapped)", "yes", aec),
             ("Game facade (batch 1)", "-", bench_game(sc, seconds))]
     # observations: none, with the global state (MAPPO's critic), without it (IPPO, SB3)
     encodings = (("no", False, True), ("yes", True, True), ("yes, no global state", True, False))
@@ -403,6 +430,7 @@ def main(argv: list[str] | None = None) -> None:
         "| front end | observations | decisions/s |",
         "|---|---|---|",
         *[f"| {name} | {obs} | {rate:,.0f} |" for name, obs, rate in rows],
+        reference_row(aec, reference),
     ]
     lines += ["", "| renderer, one frame | ms |", "|---|---|",
               *[f"| {name} | {ms:.1f} |" for name, ms in render_rows]]
