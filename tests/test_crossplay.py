@@ -117,3 +117,24 @@ def test_hon_eval_crossplay_and_seat_policies(tmp_path):
     bad = subprocess.run(cmd[:-4] + ["heuristic", "--games", "3"], cwd=ROOT,
                          capture_output=True, text=True)
     assert bad.returncode == 2 and "1 policies for 2 hero seats" in bad.stderr
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--task", "duo", "--policy", "zoo:no_such_member"], "unknown zoo member"),
+    (["--task", "duo", "--policy", "no_such_checkpoint.pt"], "unknown policy"),
+    (["--task", "duo", "--seat-policies", "heuristic", "no_such"], "unknown policy"),
+    (["--task", "adhoc_duo", "--policy", "no_such"], "unknown policy"),
+    (["--scenario", "mastermind", "--policy", "heuristic", "--villain-policy", "no_such"],
+     "unknown villain"),
+    (["--task", "duo", "--seed", "-1"], "--seed: must be >= 0"),
+    (["--task", "duo", "--games", "0"], "--games: must be >= 1"),
+])
+def test_hon_eval_reports_bad_policies_and_numbers_as_usage_errors(argv, message, capsys):
+    """A policy name nobody ships, a missing checkpoint, a negative seed or no games: the
+    command's usage error (exit 2) naming the problem, not a traceback."""
+    from agents.cli.evaluate import main
+
+    with pytest.raises(SystemExit) as exit_info:
+        main([*argv, "--games", "2"] if "--games" not in argv else argv)
+    assert exit_info.value.code == 2
+    assert message in capsys.readouterr().err

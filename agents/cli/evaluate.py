@@ -82,10 +82,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--issues", nargs="*", default=None,
                    help="issue ids to play (None: every issue in the content; with "
                         "--scenario, the scenario's)")
-    p.add_argument("--games", type=int, default=None,
+    p.add_argument("--games", type=positive_int, default=None,
                    help="games per villain x issue (default 200; with --task: all of the "
                         "task's evaluation games)")
-    p.add_argument("--seed", type=int, default=0,
+    p.add_argument("--seed", type=non_negative_int, default=0,
                    help="seed of the first game (game i plays seed + i) and of the policy")
     p.add_argument("--rules", default=None,
                    help="optional rules as a YAML mapping, e.g. '{allies: [lox_lee]}'")
@@ -116,7 +116,7 @@ def main(argv: list[str] | None = None) -> None:
         return
     if args.villain_policy:
         args.scenario = args.scenario or "mastermind"
-        payoff(args)
+        payoff(args, p)
         return
     if len(args.policy) > 1:
         p.error("several --policy values need --villain-policy (a payoff table) or "
@@ -178,7 +178,7 @@ def evaluate_task(args: argparse.Namespace, p: argparse.ArgumentParser) -> None:
         if args.seat_policies or args.split != "eval":
             p.error(f"task {task.name!r} seats --policy in seat 0 with zoo partners: no "
                     "--seat-policies or --split")
-        evaluate_adhoc_task(args, task, games)
+        evaluate_adhoc_task(args, p, task, games)
         return
     policy = team_policy(args, p, len(task.heroes))
     pool = task.pool(args.split)
@@ -209,11 +209,12 @@ def evaluate_task(args: argparse.Namespace, p: argparse.ArgumentParser) -> None:
                        "policy": args.seat_policies or args.policy, **r.as_dict()}, f, indent=1)
 
 
-def evaluate_adhoc_task(args: argparse.Namespace, task, games: int) -> None:
+def evaluate_adhoc_task(args: argparse.Namespace, p: argparse.ArgumentParser, task,
+                        games: int) -> None:
     """An adhoc task: ``--policy`` in seat 0 with the held-out partners (``agents.adhoc``)."""
     from agents.adhoc import AdhocScore, evaluate_adhoc, load_reference
 
-    result = evaluate_adhoc(load_policy(args.policy, seed=args.seed), task, games,
+    result = evaluate_adhoc(policy_or_exit(p, args.policy, args.seed), task, games,
                             seed=args.seed)
     score = AdhocScore.of(result, load_reference(task.name, result.zoo_split))
     d = score.as_dict(args.policy)
@@ -248,12 +249,37 @@ def evaluate_adhoc_task(args: argparse.Namespace, task, games: int) -> None:
 def team_policy(args: argparse.Namespace, p: argparse.ArgumentParser, seats: int | None):
     """The heroes' policy: ``--policy`` for every seat, or the ``--seat-policies`` team."""
     if not args.seat_policies:
-        return load_policy(args.policy, seed=args.seed)
+        return policy_or_exit(p, args.policy, args.seed)
     if seats is not None and len(args.seat_policies) != seats:
         p.error(f"--seat-policies names {len(args.seat_policies)} policies for {seats} "
                 "hero seats")
-    return SeatPolicies([load_policy(s, seed=args.seed) for s in args.seat_policies],
+    return SeatPolicies([policy_or_exit(p, s, args.seed) for s in args.seat_policies],
                         list(args.seat_policies))
+
+
+def policy_or_exit(p: argparse.ArgumentParser, spec: str, seed: int):
+    """``load_policy(spec)``, or the command's usage error saying what is wrong with it (an
+    unknown name, a missing or unreadable checkpoint)."""
+    try:
+        return load_policy(spec, seed=seed)
+    except (ValueError, OSError) as exc:
+        p.error(f"policy {spec!r}: {exc}")
+
+
+def non_negative_int(text: str) -> int:
+    """argparse type: an integer >= 0."""
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0, got {value}")
+    return value
+
+
+def positive_int(text: str) -> int:
+    """argparse type: an integer >= 1."""
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
+    return value
 
 
 def crossplay_task(args: argparse.Namespace, p: argparse.ArgumentParser) -> None:
@@ -287,7 +313,7 @@ def crossplay_task(args: argparse.Namespace, p: argparse.ArgumentParser) -> None
                 "per cell", xlabel=f"policy in {other}", ylabel="policy in seat 0")
 
 
-def payoff(args: argparse.Namespace) -> None:
+def payoff(args: argparse.Namespace, p: argparse.ArgumentParser) -> None:
     """``--villain-policy``: hero policies x villain policies on one scenario."""
     from agents.villains import load_villain
 
@@ -298,8 +324,11 @@ def payoff(args: argparse.Namespace) -> None:
           f"(seeds {args.seed}+)")
     print(f"{'hero policy':28} {'villain policy':28} {'win rate [95% CI]':>24}")
     for hero_spec, villain_spec in itertools.product(args.policy, args.villain_policy):
-        villain = load_villain(villain_spec, seed=args.seed + 1)
-        r = evaluate(load_policy(hero_spec, seed=args.seed), scenario=args.scenario,
+        try:
+            villain = load_villain(villain_spec, seed=args.seed + 1)
+        except (ValueError, OSError) as exc:
+            p.error(f"villain policy {villain_spec!r}: {exc}")
+        r = evaluate(policy_or_exit(p, hero_spec, args.seed), scenario=args.scenario,
                      villain_policy=villain, games=games, seed=args.seed, **options)
         rows.append({"hero_policy": hero_spec, "villain_policy": villain_spec, **r.as_dict()})
         print(f"{hero_spec:28} {villain_spec:28} {r.win_rate:8.3f} "
