@@ -126,7 +126,10 @@ def test_scoreboard_rows_say_commit_author_and_reproduction(tmp_path):
     write("mine", 1, "a lab", None)
     write("ours", 1, None, None)
     write("ours", 2, None, {"match": False, "win_rate": 0.1})
+    write("half", 1, None, {"match": True, "win_rate": 0.5})
+    write("half", 2, None, None)
     table = render(load_results(tmp_path))
+    assert table.split("| half |", 1)[1].split("\n")[0].endswith("| 1 of 2 seeds |")
     assert "| abc1234 | hon_env | yes |" in table.split("| mappo |", 1)[1].split("\n")[0]
     assert table.split("| mine |", 1)[1].split("\n")[0].endswith("| a lab | unverified |")
     assert table.split("| ours |", 1)[1].split("\n")[0].endswith("| differs |")

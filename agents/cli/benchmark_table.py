@@ -113,7 +113,8 @@ def scoreboard_columns(runs: list[dict]) -> tuple[str, str, str]:
     """(commit, by, reproduced) of a row: the commits its seeds trained at, who ran them
     (``by``, default ``hon_env``: runs of ``scripts/benchmark_run.py`` in this repository;
     anyone else's result stays "unverified" until reproduced) and whether every seed was
-    reproduced from its command (``scripts/benchmark_run.py --reproduce``)."""
+    reproduced from its command (``scripts/benchmark_run.py --reproduce``): "yes", "k of n
+    seeds" while some are still to rerun, "differs" once one did not agree."""
     tr = [r["training"] for r in runs if r.get("training")]
     if not tr:
         return ("-", "-", "-")
@@ -121,10 +122,13 @@ def scoreboard_columns(runs: list[dict]) -> tuple[str, str, str]:
     commit = commits[0] if len(commits) == 1 else f"{len(commits)} commits"
     by = "/".join(sorted({str(t.get("by", "hon_env")) for t in tr}))
     checks = [r.get("reproduced") for r in runs]
-    if all(c and c.get("match") for c in checks):
+    matched = sum(1 for c in checks if c and c.get("match"))
+    if matched == len(checks):
         done = "yes"
     elif any(c and not c.get("match") for c in checks):
         done = "differs"
+    elif matched:
+        done = f"{matched} of {len(checks)} seeds"
     else:
         done = "no" if by == "hon_env" else "unverified"
     return (commit, by, done)
