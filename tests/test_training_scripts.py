@@ -133,20 +133,32 @@ def test_train_ppo_smoke(tmp_path, capsys):
     assert (tmp_path / "resumed" / "final.zip").exists()
 
 
-def test_config_layers_defaults_yaml_and_flags(tmp_path):
+def test_config_layers_defaults_yaml_and_flags(tmp_path, capsys):
     mod = _script("train_mappo")
     f = tmp_path / "c.yaml"
-    f.write_text("num_envs: 8\nhidden: [16, 16]\nlr: 0.001\n")
+    f.write_text("num_envs: 8\nhidden: [16, 16]\nlr: 0.001\nnum_minibatches: 4\n")
     cfg = parse_config(mod.Config, ["--config", str(f), "--lr", "0.002"], None)
     assert (cfg.num_envs, cfg.hidden, cfg.lr, cfg.gamma) == (8, [16, 16], 0.002, 0.995)
-    f.write_text("num_envz: 8\n")
-    with pytest.raises(ValueError, match="num_envz"):
-        parse_config(mod.Config, ["--config", str(f)], None)
-    f.write_text("num_envs: eight\n")
-    with pytest.raises(ValueError, match="num_envs"):
-        parse_config(mod.Config, ["--config", str(f)], None)
+    # a bad file, a bad flag or a value out of range: a usage error (status 2), no traceback
+    for text, argv, said in [
+            ("num_envz: 8\n", [], "unknown config keys ['num_envz']"),
+            ("num_envs: eight\n", [], "config 'num_envs' must be int"),
+            ("[unclosed\n", [], "expected"),
+            ("", ["--num-envs", "x"], "invalid int value"),
+            ("", ["--total-steps", "-5"], "total_steps must be positive, got -5"),
+            ("", ["--seed", "-1"], "seed must be >= 0, got -1"),
+            ("", ["--task", "nope"], "unknown task 'nope'"),
+            ("", ["--network", "cnn"], "network must be one of"),
+            ("", ["--gamma", "1.5"], "gamma must be in (0, 1]")]:
+        f.write_text(text)
+        with pytest.raises(SystemExit) as exit_:
+            parse_config(mod.Config, ["--config", str(f), *argv], None, prog="hon-train")
+        assert exit_.value.code == 2
+        err = capsys.readouterr().err
+        assert "hon-train: error:" in err and said in err, err
     with pytest.raises(SystemExit):
-        parse_config(mod.Config, ["--num-envs", "x"], None)
+        parse_config(mod.Config, ["--config", str(tmp_path / "missing.yaml")], None)
+    assert "missing.yaml" in capsys.readouterr().err
 
 
 def test_registry_rejects_unknown_policies(tmp_path):
@@ -323,3 +335,21 @@ def test_hon_train_forwards_ippo_to_the_mappo_trainer(monkeypatch):
     train.main(["--algo", "ippo", "--task", "duo"])
     train.main(["--task", "duo"])
     assert seen == [["--algo", "ippo", "--task", "duo"], ["--task", "duo"]]
+
+
+def test_hon_train_reports_bad_content_and_checkpoints_as_usage_errors(tmp_path, capsys):
+    """A scenario, hero or checkpoint on the command line that does not load ends
+    ``hon-train`` with status 2 and one line naming it, not a traceback."""
+    from agents.cli.train import main
+
+    common = ["--run-dir", str(tmp_path / "r"), "--total-steps", "256", "--progress", "false",
+              "--tensorboard", "false"]
+    for argv, said in [(["--scenario", "nosuch"], "no scenario 'nosuch'"),
+                       (["--heroes", "foo", "bar"], "no hero 'foo'"),
+                       (["--resume", str(tmp_path / "gone.pt")], "no such checkpoint file")]:
+        with pytest.raises(SystemExit) as exit_:
+            main([*common, *argv])
+        assert exit_.value.code == 2
+        err = capsys.readouterr().err
+        assert err.startswith("hon-train --algo mappo: error:") and said in err, err
+        assert "Traceback" not in err

@@ -48,7 +48,17 @@ def main(argv: list[str] | None = None) -> None:
         from agents.cli import train_mappo as trainer
         if args.algo is not None:
             rest = ["--algo", algo, *rest]
-    trainer.main(rest, prog=f"hon-train --algo {algo}")
+    from agents.checkpoints import CheckpointError
+    from hon_env.content.errors import ContentError
+
+    prog = f"hon-train --algo {algo}"
+    try:
+        trainer.main(rest, prog=prog)
+    except (ContentError, CheckpointError) as e:
+        # content or a checkpoint named on the command line that does not load: a usage
+        # error, as a bad flag is (the trainers check their flags before any game)
+        print(f"{prog}: error: {e}", file=sys.stderr)
+        sys.exit(2)
     if under_torchrun():
         # A torchrun rank leaves without the interpreter's teardown: worker threads of the
         # OpenMP and gloo runtimes torn down at exit can abort a rank ("terminate called

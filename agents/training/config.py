@@ -22,6 +22,8 @@ from typing import Any, TypeVar
 
 import yaml
 
+from hon_env.tasks import list_tasks
+
 C = TypeVar("C")
 
 
@@ -137,16 +139,27 @@ def config_parser(cls: type, default_file: str | Path | None, description: str =
 
 def parse_config(cls: type[C], argv: list[str] | None, default_file: str | Path | None,
                  description: str = "", prog: str | None = None) -> C:
-    """Build ``cls`` from its defaults, the YAML file (``--config``) and flags in ``argv``."""
+    """Build ``cls`` from its defaults, the YAML file (``--config``) and flags in ``argv``,
+    and run its ``check()`` where it has one.
+
+    A bad file or a value out of range is a usage error, as a bad flag is: the parser
+    prints it and exits with status 2, before any game or network is built."""
     hints = typing.get_type_hints(cls)
     parser = config_parser(cls, default_file, description, prog)
     ns = vars(parser.parse_args(argv))
     values: dict[str, Any] = {}
     path = ns.pop("config")
-    if path:
-        values.update(_read_file(cls, hints, path))
-    values.update({k: v for k, v in ns.items() if v is not None})
-    return cls(**values)
+    try:
+        if path:
+            values.update(_read_file(cls, hints, path))
+        values.update({k: v for k, v in ns.items() if v is not None})
+        cfg = cls(**values)
+        check = getattr(cfg, "check", None)
+        if check is not None:
+            check()
+    except (OSError, yaml.YAMLError, ValueError) as e:
+        parser.error(str(e))
+    return cfg
 
 
 def config_dict(cfg: Any) -> dict[str, Any]:
@@ -199,6 +212,23 @@ class RunConfig:
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be positive, got {getattr(self, name)}")
 
+    def check_run(self, *positive: str) -> None:
+        """Raise naming the first shared field out of range: the counts
+        (``check_positive`` over ``positive``), the seed and the task, all without loading
+        any content."""
+        self.check_positive(*positive)
+        if self.seed < 0:
+            raise ValueError(f"seed must be >= 0, got {self.seed}")
+        if self.task is None:
+            return
+        if self.task not in list_tasks():
+            raise ValueError(f"task: unknown task {self.task!r}; tasks: "
+                             f"{', '.join(list_tasks())}")
+        clashes = [k for k in ("heroes", "villain", "issue") if getattr(self, k) is not None]
+        if clashes:
+            raise ValueError(f"task {self.task!r} sets the heroes, villain and issue; do not "
+                             f"also set {', '.join(clashes)}")
+
 
 @dataclass
 class PpoFields(RunConfig):
@@ -219,9 +249,9 @@ class PpoFields(RunConfig):
     """hidden layer sizes of the policy and value networks"""
 
     def check_ppo(self, *positive: str) -> None:
-        """Raise naming the first shared field out of range (and ``check_positive`` over
+        """Raise naming the first shared field out of range (and ``check_run`` over
         ``positive``)."""
-        self.check_positive(*positive)
+        self.check_run(*positive)
         if not self.lr > 0:
             raise ValueError(f"lr must be positive, got {self.lr}")
         if not 0 < self.gamma <= 1:

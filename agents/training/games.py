@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from agents.training.baselines import EVAL_SEED
 from hon_env.content import Scenario
 from hon_env.game import resolve_scenario
-from hon_env.tasks import check_train_seed, get_task, list_tasks
+from hon_env.tasks import check_train_seed, get_task
 
 
 @dataclass(frozen=True)
@@ -60,12 +60,7 @@ def run_games(cfg, seed_spans: list[tuple[int, int]], rules: dict | None = None)
         return RunGames(scenario, scenario, EVAL_SEED, cfg.eval_games)
     if rules:
         raise ValueError(f"task {cfg.task!r} sets the rules; do not also override {rules}")
-    if cfg.task not in list_tasks():
-        raise ValueError(f"task: unknown task {cfg.task!r}; tasks: {', '.join(list_tasks())}")
-    clashes = [k for k in ("heroes", "villain", "issue") if getattr(cfg, k) is not None]
-    if clashes:
-        raise ValueError(f"task {cfg.task!r} sets the heroes, villain and issue; do not also "
-                         f"set {', '.join(clashes)}")
+    cfg.check_run()  # the task's name and what it fixes
     task = get_task(cfg.task)
     if cfg.eval_games > task.eval_games:
         raise ValueError(f"eval_games {cfg.eval_games} exceeds the {task.eval_games} "
