@@ -22,6 +22,8 @@ from agents.training.bc import (
     transitions,
 )
 from hon_env import Game, load_scenario
+from hon_env.core.observe import OBS_DIM
+from hon_env.spec.layout import N_ACTIONS
 from hon_env.replay import Recorder
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -148,3 +150,36 @@ def test_script_clones_human_seats_from_replays(replays, tmp_path, capsys):
         "human"]
     with pytest.raises(SystemExit):
         train_bc_main(["--players", "human"])
+
+
+def test_teacher_chunks_record_the_coordinated_team_in_bounded_chunks():
+    """The warm start's data: the coordinated team's legal actions in every seat, 256 games
+    a step, streamed in chunks of ``chunk_steps`` steps (the last one short)."""
+    from agents.training.bc import PRETRAIN_ENVS, teacher_chunks
+
+    chunks = list(teacher_chunks("origin_story", 5 * PRETRAIN_ENVS, seed=3, chunk_steps=2))
+    assert [len(c) for c in chunks] == [2 * PRETRAIN_ENVS, 2 * PRETRAIN_ENVS, PRETRAIN_ENVS]
+    for c in chunks:
+        assert c.masks[np.arange(len(c)), c.actions].all()
+        assert c.episode.tolist() == np.tile(np.arange(PRETRAIN_ENVS), len(c) // 256).tolist()
+    again = list(teacher_chunks("origin_story", 5 * PRETRAIN_ENVS, seed=3, chunk_steps=5))
+    assert len(again) == 1
+    np.testing.assert_array_equal(again[0].actions, np.concatenate([c.actions for c in chunks]))
+    np.testing.assert_array_equal(again[0].obs, np.concatenate([c.obs for c in chunks]))
+
+
+def test_clone_into_fits_an_actor_to_the_teacher():
+    """``clone_into`` moves a fresh actor's greedy choice towards the script's on decisions
+    of other games: from chance agreement to most of them."""
+    from agents.networks import Actor
+    from agents.training.bc import clone_into, score, teacher_chunks
+
+    torch.manual_seed(0)
+    actor = Actor(OBS_DIM, N_ACTIONS, [64])
+    held = next(teacher_chunks("origin_story", 2048, seed=99, chunk_steps=8))
+    before, _ = score(actor, held)
+    ce = clone_into(actor, teacher_chunks("origin_story", 16384, seed=0, chunk_steps=16),
+                    epochs=4, lr=1e-3, batch=512)
+    after, held_ce = score(actor, held)
+    assert after > 0.7 > before + 0.3, (before, after)
+    assert np.isfinite(ce) and held_ce < 1.0

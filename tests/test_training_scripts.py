@@ -353,3 +353,29 @@ def test_hon_train_reports_bad_content_and_checkpoints_as_usage_errors(tmp_path,
         err = capsys.readouterr().err
         assert err.startswith("hon-train --algo mappo: error:") and said in err, err
         assert "Traceback" not in err
+
+
+def test_mappo_warm_start_clones_the_script_before_the_first_update(tmp_path):
+    """``--pretrain-steps``: the actor is cloned from the coordinated team first (a
+    ``pretrain.csv`` row) and starts PPO agreeing with it more than a fresh actor does;
+    it refuses a learner or a scenario the hero script cannot play."""
+    from agents.training.bc import score, teacher_chunks
+
+    mod = _script("train_mappo")
+    args = ["--total-steps", "256", "--num-envs", "32", "--num-steps", "4",
+            "--num-minibatches", "2", "--hidden", "32", "--eval-games", "2",
+            "--progress", "false", "--tensorboard", "false", "--lr", "0.001",
+            "--kickstart-coef", "0"]
+    mod.main(["--run-dir", str(tmp_path / "fresh"), *args])
+    mod.main(["--run-dir", str(tmp_path / "warm"), "--pretrain-steps", "8192", *args])
+    rows = _rows(tmp_path / "warm" / "pretrain.csv")
+    assert len(rows) == 1 and 0 < float(rows[0]["cross_entropy"]) < 2
+    held = next(teacher_chunks("origin_story", 1024, seed=77, chunk_steps=4))
+    agree = {name: score(load_policy(str(tmp_path / name / "final.pt")).actor, held)[0]
+             for name in ("fresh", "warm")}
+    assert agree["warm"] > agree["fresh"] + 0.2, agree
+    with pytest.raises(ValueError, match="needs side heroes"):
+        mod.Config(pretrain_steps=10, side="villain").check()
+    with pytest.raises(ValueError, match="villain agent's seat"):
+        mod.main(["--run-dir", str(tmp_path / "mm"), "--scenario", "mastermind",
+                  "--opponent", "random", "--pretrain-steps", "256", *args])

@@ -40,6 +40,13 @@ the scripted villain's for ``side: villain``; the coefficient decays linearly to
 PPO starts from the scripted team's behaviour instead of from random play, which never
 wins.
 
+Warm start, off unless ``pretrain_steps > 0``: before the first update the actor is fit by
+behaviour cloning to ``pretrain_steps`` decisions of the coordinated scripted team in every
+seat of 256 training games (seeds of their own; ``agents.training.bc.teacher_chunks``),
+``pretrain_epochs`` passes over each 64-step chunk as it is recorded. Kickstarting adds its
+term to a few PPO epochs per rollout, while cloning fits the script's actions with as many
+gradient steps as the data bears; the two combine.
+
 ``task: NAME`` (``--task NAME``) trains on the task's training split and evaluates on its
 evaluation games (``agents.training.games``); the run refuses seeds that would reach them.
 An ad-hoc teamwork task (family ``adhoc``, ``agents.adhoc``) trains hero seat 0 only: the
@@ -87,6 +94,7 @@ from agents.training.baselines import (
     print_result,
     villain_eval_summary,
 )
+from agents.training.bc import PRETRAIN_ENVS, PRETRAIN_SEED, clone_into, teacher_chunks
 from agents.training.config import PpoFields, parse_config
 from agents.training.distributed import Ranks, is_main_process
 from agents.training.games import RunGames, run_games
@@ -148,6 +156,11 @@ class Config(PpoFields):
     """initial weight of the cross-entropy to the scripted team's action (0: off)"""
     kickstart_steps: int = 0
     """steps over which the kickstart weight decays linearly to 0"""
+    pretrain_steps: int = 0
+    """warm start: decisions of the coordinated scripted team cloned into the actor before
+    the first update (side heroes, a scenario without the villain agent; 0: off)"""
+    pretrain_epochs: int = 4
+    """warm start: passes over each recorded chunk (256 games x 64 steps)"""
     amp: str = "auto"
     """bf16 autocast of the hidden layers: auto (where fast), true or false"""
     threads: int = 0
@@ -187,6 +200,12 @@ class Config(PpoFields):
         if self.task and (self.side != HEROES or self.opponent is not None):
             raise ValueError("task names a heroes-only benchmark task: side villain and "
                              "opponent need a scenario with the villain agent (use --scenario)")
+        if self.pretrain_steps < 0 or self.pretrain_epochs < 1:
+            raise ValueError(f"pretrain_steps must be >= 0 and pretrain_epochs positive, got "
+                             f"{self.pretrain_steps} and {self.pretrain_epochs}")
+        if self.pretrain_steps and self.side != HEROES:
+            raise ValueError("pretrain_steps clones the scripted hero team: it needs side "
+                             "heroes")
         if self.side == VILLAIN and self.opponent == TOP_CARD:
             raise ValueError("opponent top_card is a villain; side villain plays against a "
                              "hero team (heuristic, random or a checkpoint)")
@@ -225,6 +244,8 @@ def training_setup(cfg: Config, seed: int, device: str, ranks: Ranks | None = No
     seeds is checked (each rank plays its own)."""
     ranks = ranks or Ranks()
     spans = [(seed + r * seed_span(cfg), seed_span(cfg)) for r in range(ranks.world)]
+    if cfg.pretrain_steps:  # the warm start's games: the same on every rank
+        spans.append((seed + PRETRAIN_SEED, cfg.pretrain_steps + 2 * PRETRAIN_ENVS))
     task = adhoc_task(cfg)
     if task is not None:
         from agents.adhoc import partner_league
@@ -270,6 +291,26 @@ def evaluator_of(cfg: Config, games: RunGames, opponent: Policy | None
                             issue=cfg.issue), villain_eval_summary
 
 
+def warm_start(cfg: Config, learner: MappoLearner, games: RunGames, seed: int,
+               log: RunLogger) -> None:
+    """Clone ``cfg.pretrain_steps`` decisions of the coordinated scripted team into the
+    actor (every rank the same games, gradients averaged), logged as phase ``pretrain``."""
+    if games.scenario.villain_agent:
+        raise ValueError("pretrain_steps: the scripted hero team cannot play the villain "
+                         "agent's seat; warm-start on a scenario without it")
+    log.phase("pretrain", f"behaviour cloning on {cfg.pretrain_steps:,} decisions of the "
+                          f"coordinated scripted team, {cfg.pretrain_epochs} epochs a chunk")
+    params = list(learner.actor.parameters())
+    ranks = learner.ranks
+    ce = clone_into(learner.actor, teacher_chunks(games.train_games, cfg.pretrain_steps,
+                                                  seed + PRETRAIN_SEED),
+                    cfg.pretrain_epochs, cfg.lr, seed=cfg.seed,
+                    before_step=(lambda: ranks.average_gradients(params)) if ranks.active
+                    else None)
+    log.log("pretrain", 0, {"cross_entropy": ce})
+    log.phase("pretrain", f"done: cross-entropy {ce:.3f} on the last chunk")
+
+
 def train(cfg: Config) -> dict[str, float]:
     """Run the training loop; returns the last evaluation row."""
     cfg.check()
@@ -308,6 +349,8 @@ def train(cfg: Config) -> dict[str, float]:
         what = f" in seat {LEARNER_SEAT}, partners drawn per game from {', '.join(league.names)}"
     if cfg.side == VILLAIN and cfg.reward_shaping:
         what += " (reward_shaping shapes the heroes' reward: the villain's is the result)"
+    if cfg.pretrain_steps and not cfg.resume:
+        warm_start(cfg, learner, games, first, log)
     log.phase("train", f"{cfg.algo.upper()} {cfg.side} from step {global_step:,} to "
                        f"{cfg.total_steps:,}{what}: {cfg.num_envs} games x {cfg.num_steps} "
                        f"steps per update, device {device}"

@@ -49,20 +49,17 @@ from stable_baselines3.common.logger import configure
 from agents.checkpoints import require_file, sb3_safe_objects
 from agents.networks import NETWORKS
 from agents.networks.sb3 import sb3_policy_kwargs
-from agents.scripted import CoordinatedPolicy
 from agents.trained import PpoPolicy
 from agents.training.baselines import BaselineEvaluator, eval_summary, print_result
+from agents.training.bc import PRETRAIN_ENVS, PRETRAIN_SEED, teacher_chunks
 from agents.training.config import PpoFields, parse_config
 from agents.training.games import run_games
 from agents.training.logger import RunLogger, checkpoint_path
 from agents.training.loop import Every, Throughput, log_eval
 from hon_env.content.loader import TRAIN_CONFIGS_DIR
 from hon_env.envs.sb3 import SB3VecEnv
-from hon_env.envs.vector import VectorEnv
 
 DEFAULT_CONFIG = TRAIN_CONFIGS_DIR / "ppo.yaml"
-PRETRAIN_ENVS = 256  # games the behaviour cloning records at once
-PRETRAIN_SEED = 7_000_003  # added to the run's seed: cloned games differ from trained ones
 
 
 @dataclass
@@ -231,17 +228,9 @@ class EvalCallback(BaseCallback):
 def pretrain(model: MaskablePPO, scenario, steps: int, epochs: int, seed: int) -> float:
     """Behaviour cloning on ``steps`` decisions of the scripted team; returns the final
     cross-entropy."""
-    env = VectorEnv(PRETRAIN_ENVS, seed + PRETRAIN_SEED, scenario)
-    obs, _ = env.reset()
-    teacher = CoordinatedPolicy()
-    xs, ms, ys = [], [], []
-    for _ in range((steps + env.num_envs - 1) // env.num_envs):
-        a = teacher.act(obs["observation"], obs["action_mask"], obs["agent"], engine=env.engine)
-        xs.append(obs["observation"].copy())
-        ms.append(obs["action_mask"].astype(bool))
-        ys.append(a)
-        obs, *_ = env.step(a)
-    x, m, y = (np.concatenate(v) for v in (xs, ms, ys))
+    # one chunk: every decision at once, shuffled together
+    data = next(teacher_chunks(scenario, steps, seed + PRETRAIN_SEED, chunk_steps=steps))
+    x, m, y = data.obs, data.masks, data.actions
     policy = model.policy
     device = policy.device
     loss = torch.zeros(())

@@ -20,7 +20,7 @@ policy loader reads (``algo: bc``), so ``load_policy(path)`` plays it and a ship
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,6 +34,9 @@ from hon_env.core.observe import OBS_DIM
 from hon_env.spec.layout import N_ACTIONS
 
 EVAL_CHUNK = 4096  # decisions per forward pass when scoring (bounds memory)
+PRETRAIN_ENVS = 256  # games a trainer's warm start records at once
+PRETRAIN_SEED = 7_000_003  # added to the run's seed: the cloned games are not the trained ones
+PRETRAIN_CHUNK = 64  # steps of those games recorded, then cloned, at a time (bounds memory)
 
 
 @dataclass
@@ -229,3 +232,63 @@ def save_checkpoint(result: CloneResult, path: str | Path, half: bool = False,
     torch.save({"algo": "bc", "config": config, "global_step": 0, "obs_dim": OBS_DIM,
                 "n_actions": N_ACTIONS, "actor": state}, path)
     return path
+
+
+def teacher_chunks(scenario: Any, decisions: int, seed: int, teacher: Any = None,
+                   chunk_steps: int = PRETRAIN_CHUNK) -> Iterator[Transitions]:
+    """About ``decisions`` decisions (whole steps of ``PRETRAIN_ENVS`` games) of ``teacher``
+    (default: the coordinated scripted team) in every seat of games of ``scenario`` (a
+    scenario or a pool, ``VectorEnv``'s argument) from game seed ``seed``, in chunks of
+    ``chunk_steps`` steps: the data a trainer's warm start clones, streamed so that a million
+    decisions never sit in memory at once (4,450 floats each). ``episode`` is the game's
+    slot in the batch; ``chunk_steps`` at least the steps needed records everything as one
+    chunk."""
+    from agents.scripted import CoordinatedPolicy
+    from hon_env.envs.vector import VectorEnv
+
+    env = VectorEnv(PRETRAIN_ENVS, seed, scenario, global_state=False)
+    teacher = teacher or CoordinatedPolicy()
+    obs, _ = env.reset()
+    left = (decisions + env.num_envs - 1) // env.num_envs
+    while left > 0:
+        xs, ms, ys = [], [], []
+        for _ in range(min(chunk_steps, left)):
+            a = teacher.act(obs["observation"], obs["action_mask"], obs["agent"],
+                            engine=env.engine)
+            xs.append(obs["observation"].copy())
+            ms.append(obs["action_mask"].astype(bool))
+            ys.append(np.asarray(a, np.int64))
+            obs, *_ = env.step(a)
+        left -= len(ys)
+        yield Transitions(np.concatenate(xs), np.concatenate(ms), np.concatenate(ys),
+                          np.tile(np.arange(env.num_envs), len(ys)))
+
+
+def clone_into(actor: nn.Module, chunks: Iterable[Transitions], epochs: int, lr: float,
+               batch: int = 2048, seed: int = 0,
+               before_step: Callable[[], None] | None = None) -> float:
+    """Warm-start ``actor`` (``log_probs(obs, mask)``, on its own device) by behaviour
+    cloning: ``epochs`` passes of Adam at ``lr`` on the cross-entropy over the legal
+    actions, in shuffled minibatches of ``batch``, over each chunk of ``chunks`` in turn
+    (``teacher_chunks``). ``before_step`` runs after each backward pass (a data-parallel
+    run averages its gradients there). Returns the mean cross-entropy of the last chunk's
+    last pass."""
+    device = next(actor.parameters()).device
+    opt = torch.optim.Adam(actor.parameters(), lr=lr)
+    gen = np.random.default_rng(seed)
+    last: list[float] = []
+    for data in chunks:
+        o, m, a = (torch.from_numpy(x).to(device) for x in (data.obs, data.masks,
+                                                           data.actions))
+        for _ in range(epochs):
+            last = []
+            for idx in np.array_split(gen.permutation(len(a)), max(1, len(a) // batch)):
+                i = torch.from_numpy(idx).to(device)
+                loss = -actor.log_probs(o[i], m[i]).gather(1, a[i, None]).mean()
+                opt.zero_grad()
+                loss.backward()
+                if before_step is not None:
+                    before_step()
+                opt.step()
+                last.append(float(loss.detach()))
+    return float(np.mean(last)) if last else float("nan")
