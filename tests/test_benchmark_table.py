@@ -62,6 +62,21 @@ def test_rows_show_their_prior_knowledge(tmp_path):
     assert "| mappo_entity | mappo | entity | none | sparse | 2.0M |" in table
 
 
+def test_prior_knowledge_names_the_kickstart_and_the_warm_start():
+    """``benchmark_run`` labels a run by what its config gave it besides the game."""
+    from agents.cli.benchmark_run import prior_knowledge
+
+    shaped = {"reward_shaping": {"schemes_solved": 0.2}}
+    assert prior_knowledge({"kickstart_coef": 2.0, **shaped}) == {
+        "kickstart": "coordinated", "reward": "shaped"}
+    assert prior_knowledge({"kickstart_coef": 0, "pretrain_steps": 1_000_000,
+                            "reward_shaping": {}})["kickstart"] == "clone 1M"
+    assert prior_knowledge({"kickstart_coef": 2.0, "pretrain_steps": 500_000})[
+        "kickstart"] == "coordinated + clone 0.5M"
+    assert prior_knowledge({"kickstart_coef": 0, "reward_shaping": {"crises": 0}}) == {
+        "kickstart": "none", "reward": "sparse"}
+
+
 @pytest.mark.parametrize("name, data, match", [
     ("mappo_s1.json", _result("solo", 0.5), "holds task 'solo', not 'duo'"),
     ("mappo_s1.json", _result("duo", 0.5, games=200), "200 games"),

@@ -10,7 +10,8 @@ evaluates the final policy on the task's 1,000 evaluation games and writes
 ``docs/benchmark/<task>/<row>_s<S>.json``: the result of ``hon-eval --task`` plus a
 ``training`` entry that says what the row is made of -- the algorithm, the network, the
 prior knowledge (``kickstart``: ``coordinated`` when the actor imitated the coordinated
-scripted team early on, else ``none``; ``reward``: ``shaped`` with event shaping, else
+scripted team early on, ``clone NM`` when N million of its decisions warm-started the
+actor, else ``none``; ``reward``: ``shaped`` with event shaping, else
 ``sparse``), the steps, steps/s, wall-clock, the machine and the command that reproduces
 it. ``scripts/benchmark_table.py`` builds docs/benchmark.md from those files.
 
@@ -41,8 +42,14 @@ RESULTS = ROOT / "docs" / "benchmark"
 
 
 def prior_knowledge(config: dict) -> dict[str, str]:
-    """The ``kickstart`` and ``reward`` labels of a run from its saved ``config.yaml``."""
-    kick = "coordinated" if float(config.get("kickstart_coef") or 0) > 0 else "none"
+    """The ``kickstart`` and ``reward`` labels of a run from its saved ``config.yaml``.
+    ``kickstart``: ``coordinated`` (imitated in the PPO loss early on), ``clone NM`` (N
+    million of its decisions cloned before the first update), both joined by `` + ``, or
+    ``none``."""
+    kicks = ["coordinated"] if float(config.get("kickstart_coef") or 0) > 0 else []
+    if int(config.get("pretrain_steps") or 0) > 0:
+        kicks.append(f"clone {int(config['pretrain_steps']) / 1e6:g}M")
+    kick = " + ".join(kicks) or "none"
     shaping = config.get("reward_shaping") or {}
     reward = "shaped" if any(float(v) != 0 for v in shaping.values()) else "sparse"
     return {"kickstart": kick, "reward": reward}
