@@ -23,8 +23,8 @@ from agents.training.bc import (
 )
 from hon_env import Game, load_scenario
 from hon_env.core.observe import OBS_DIM
-from hon_env.spec.layout import N_ACTIONS
 from hon_env.replay import Recorder
+from hon_env.spec.layout import N_ACTIONS
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
