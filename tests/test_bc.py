@@ -161,7 +161,8 @@ def test_teacher_chunks_record_the_coordinated_team_in_bounded_chunks():
     assert [len(c) for c in chunks] == [2 * PRETRAIN_ENVS, 2 * PRETRAIN_ENVS, PRETRAIN_ENVS]
     for c in chunks:
         assert c.masks[np.arange(len(c)), c.actions].all()
-        assert c.episode.tolist() == np.tile(np.arange(PRETRAIN_ENVS), len(c) // 256).tolist()
+        slots = np.tile(np.arange(PRETRAIN_ENVS), len(c) // PRETRAIN_ENVS)
+        assert c.episode.tolist() == slots.tolist()
     again = list(teacher_chunks("origin_story", 5 * PRETRAIN_ENVS, seed=3, chunk_steps=5))
     assert len(again) == 1
     np.testing.assert_array_equal(again[0].actions, np.concatenate([c.actions for c in chunks]))

@@ -48,6 +48,8 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import yaml
@@ -82,10 +84,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--issues", nargs="*", default=None,
                    help="issue ids to play (None: every issue in the content; with "
                         "--scenario, the scenario's)")
-    p.add_argument("--games", type=positive_int, default=None,
+    p.add_argument("--games", type=int_at_least(1), default=None,
                    help="games per villain x issue (default 200; with --task: all of the "
                         "task's evaluation games)")
-    p.add_argument("--seed", type=non_negative_int, default=0,
+    p.add_argument("--seed", type=int_at_least(0), default=0,
                    help="seed of the first game (game i plays seed + i) and of the policy")
     p.add_argument("--rules", default=None,
                    help="optional rules as a YAML mapping, e.g. '{allies: [lox_lee]}'")
@@ -257,29 +259,27 @@ def team_policy(args: argparse.Namespace, p: argparse.ArgumentParser, seats: int
                         list(args.seat_policies))
 
 
-def policy_or_exit(p: argparse.ArgumentParser, spec: str, seed: int):
-    """``load_policy(spec)``, or the command's usage error saying what is wrong with it (an
-    unknown name, a missing or unreadable checkpoint)."""
+def policy_or_exit(p: argparse.ArgumentParser, spec: str, seed: int,
+                   load: Callable[..., Any] = load_policy, what: str = "policy") -> Any:
+    """``load(spec, seed=seed)`` (``load_policy``, or ``load_villain`` for a villain), or
+    the command's usage error saying what is wrong with it (an unknown name, a missing or
+    unreadable checkpoint)."""
     try:
-        return load_policy(spec, seed=seed)
+        return load(spec, seed=seed)
     except (ValueError, OSError) as exc:
-        p.error(f"policy {spec!r}: {exc}")
+        p.error(f"{what} {spec!r}: {exc}")
 
 
-def non_negative_int(text: str) -> int:
-    """argparse type: an integer >= 0."""
-    value = int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be >= 0, got {value}")
-    return value
+def int_at_least(low: int) -> Callable[[str], int]:
+    """argparse type: an integer >= ``low``."""
+    def parse(text: str) -> int:
+        value = int(text)
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be >= {low}, got {value}")
+        return value
 
-
-def positive_int(text: str) -> int:
-    """argparse type: an integer >= 1."""
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
-    return value
+    parse.__name__ = "int"  # argparse names the type in "invalid int value: 'x'"
+    return parse
 
 
 def crossplay_task(args: argparse.Namespace, p: argparse.ArgumentParser) -> None:
@@ -324,10 +324,8 @@ def payoff(args: argparse.Namespace, p: argparse.ArgumentParser) -> None:
           f"(seeds {args.seed}+)")
     print(f"{'hero policy':28} {'villain policy':28} {'win rate [95% CI]':>24}")
     for hero_spec, villain_spec in itertools.product(args.policy, args.villain_policy):
-        try:
-            villain = load_villain(villain_spec, seed=args.seed + 1)
-        except (ValueError, OSError) as exc:
-            p.error(f"villain policy {villain_spec!r}: {exc}")
+        villain = policy_or_exit(p, villain_spec, args.seed + 1, load=load_villain,
+                                 what="villain policy")
         r = evaluate(policy_or_exit(p, hero_spec, args.seed), scenario=args.scenario,
                      villain_policy=villain, games=games, seed=args.seed, **options)
         rows.append({"hero_policy": hero_spec, "villain_policy": villain_spec, **r.as_dict()})
