@@ -169,6 +169,41 @@ def test_teacher_chunks_record_the_coordinated_team_in_bounded_chunks():
     np.testing.assert_array_equal(again[0].obs, np.concatenate([c.obs for c in chunks]))
 
 
+class _Spy:
+    """A policy that remembers the actions it gave."""
+
+    def __init__(self, inner) -> None:
+        self.inner, self.name, self.given = inner, inner.name, []
+        self.needs_engine = getattr(inner, "needs_engine", False)
+
+    def act(self, observations, masks, seats, engine=None):
+        a = np.asarray(self.inner.act(observations, masks, seats, engine=engine))
+        self.given.append(a)
+        return a
+
+
+def test_teacher_chunks_against_a_villain_agent_record_the_heroes_only():
+    """Mastermind (the villain is an agent): the named villain plays its rows, and the
+    recorded decisions are exactly the teacher's, in order; without a villain the
+    warm start's games cannot be played."""
+    from agents.scripted import CoordinatedPolicy
+    from agents.training.bc import PRETRAIN_ENVS, teacher_chunks
+    from agents.villains import load_villain
+
+    with pytest.raises(ValueError, match="villain of this scenario is an agent"):
+        next(teacher_chunks("mastermind", PRETRAIN_ENVS, seed=1))
+    heroes = _Spy(CoordinatedPolicy())
+    villain = _Spy(load_villain("random", seed=0))
+    chunks = list(teacher_chunks("mastermind", 60 * PRETRAIN_ENVS, seed=1, teacher=heroes,
+                                 villain=villain, chunk_steps=16))
+    recorded = np.concatenate([c.actions for c in chunks])
+    assert sum(map(len, villain.given)) > 0  # the villain decided in some rows
+    np.testing.assert_array_equal(recorded, np.concatenate(heroes.given))
+    assert len(recorded) >= 60 * PRETRAIN_ENVS
+    for c in chunks:
+        assert c.masks[np.arange(len(c)), c.actions].all()
+
+
 def test_clone_into_fits_an_actor_to_the_teacher():
     """``clone_into`` moves a fresh actor's greedy choice towards the script's on decisions
     of other games: from chance agreement to most of them."""

@@ -13,6 +13,7 @@ import json
 import numpy as np
 import pytest
 import torch
+import yaml
 
 from agents.cli import train_mappo, train_selfplay
 from agents.random_agent import RandomPolicy
@@ -158,15 +159,18 @@ def test_train_mappo_villain_side(tmp_path, capsys):
 def test_train_selfplay_smoke(tmp_path):
     """scripts/train_selfplay.py: each iteration adds a hero and a villain snapshot to the
     leagues, logs both learners and evaluates the heroes against the current, top-card
-    and scripted villains; the final heroes load as a hero policy."""
+    and scripted villains; the final heroes load as a hero policy. ``pretrain_steps``
+    clones the coordinated team into the heroes first, against the first villain."""
     run = tmp_path / "sp"
     train_selfplay.main(["--run-dir", str(run), "--iterations", "2", "--total-steps", "256",
                          "--villain-steps", "64", "--kickstart-steps", "128",
+                         "--pretrain-steps", "256", "--pretrain-epochs", "1",
                          "--villain-league", "random", "scripted", *TINY])
     league = json.loads((run / "league.json").read_text())
     assert league["heroes"] == [str(run / "heroes" / f"iter_{k}.pt") for k in range(2)]
     assert league["villain"] == ["random", "scripted"] + [
         str(run / "villain" / f"iter_{k}.pt") for k in range(2)]
+    assert len((run / "pretrain.csv").read_text().splitlines()) == 2  # header, one row
     header = (run / "eval.csv").read_text().splitlines()
     assert len(header) == 3 and "heroes_vs_top_card_win_rate" in header[0]
     assert len((run / "train_villain.csv").read_text().splitlines()) > 1
@@ -188,14 +192,18 @@ def test_selfplay_experiment_smoke(tmp_path):
     doc.write_text(f"before\n{exp.MARK_START}\nold\n{exp.MARK_END}\nafter\n")
     run = tmp_path / "exp"
     result = exp.main(["--run-dir", str(run), "--hero-steps", "128", "--iterations", "1",
-                       "--selfplay-villain-steps", "32", "--br-steps", "32", "--num-envs",
-                       "16", "--num-steps", "16", "--hidden", "16", "--games", "4",
+                       "--selfplay-villain-steps", "32", "--br-steps", "32",
+                       "--pretrain-steps", "256", "--hero-reward-shaping", "{}",
+                       "--num-envs", "16", "--num-steps", "16", "--hidden", "16", "--games", "4",
                        "--threads", "1", "--write-doc", str(doc)])
     cells = {(c["heroes"], c["villain"]) for c in result["cells"]}
     assert len(cells) == 3 * len(exp.VILLAINS)
     assert all(c["games"] == 4 for c in result["cells"])
     for stage in ("heroes_top_card", "heroes_selfplay", "br_top_card", "br_selfplay"):
         assert (run / stage / "final.pt").exists(), stage
+    for team in ("heroes_top_card", "heroes_selfplay"):  # warm-started on win/loss only
+        assert (run / team / "pretrain.csv").exists(), team
+        assert yaml.safe_load((run / team / "config.yaml").read_text())["reward_shaping"] == {}
     text = doc.read_text()
     assert text.startswith("before\n") and text.endswith("after\n") and "old" not in text
     assert "BR to self-play heroes" in text and "--hero-steps 128" in text

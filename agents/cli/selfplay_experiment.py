@@ -75,6 +75,12 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--kickstart-fraction", type=float, default=0.5,
                    help="share of each learner's budget over which it imitates its scripted "
                         "side (the config's kickstart_coef for heroes)")
+    p.add_argument("--pretrain-steps", type=int, default=0,
+                   help="each hero team's warm start: decisions of the coordinated team "
+                        "cloned before its first update (0: none)")
+    p.add_argument("--hero-reward-shaping", default=None, metavar="YAML",
+                   help="the hero teams' event rewards ('{}': win/loss only; default: the "
+                        "config's)")
     p.add_argument("--villain-kickstart-coef", type=float, default=1.0,
                    help="initial weight of the villains' imitation of the scripted villain")
     p.add_argument("--num-envs", type=int, default=None, help="games per learner (config)")
@@ -107,7 +113,10 @@ def stages(args: argparse.Namespace, run: Path) -> list[tuple[str, Any, list[str
     """(name, trainer main, its arguments, the checkpoint it leaves) in training order."""
     kick = str(max(1, int(args.hero_steps * args.kickstart_fraction)))
     vkick = str(max(1, int(args.br_steps * args.kickstart_fraction)))
-    heroes = ["--total-steps", str(args.hero_steps), "--kickstart-steps", kick]
+    heroes = ["--total-steps", str(args.hero_steps), "--kickstart-steps", kick,
+              "--pretrain-steps", str(args.pretrain_steps)]
+    if args.hero_reward_shaping is not None:
+        heroes += ["--reward-shaping", args.hero_reward_shaping]
     out = [
         ("heroes_top_card", train_mappo.main,
          _common(args, run, "heroes_top_card") + heroes + ["--opponent", TOP_CARD],
@@ -190,6 +199,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     for name in ("hero_steps", "br_steps", "selfplay_villain_steps", "iterations", "games"):
         if getattr(args, name) < 1:
             raise SystemExit(f"--{name.replace('_', '-')} must be positive")
+    if args.pretrain_steps < 0:
+        raise SystemExit("--pretrain-steps must be >= 0")
     if args.threads > 0:
         import numba
         import torch

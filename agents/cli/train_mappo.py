@@ -42,10 +42,11 @@ wins.
 
 Warm start, off unless ``pretrain_steps > 0``: before the first update the actor is fit by
 behaviour cloning to ``pretrain_steps`` decisions of the coordinated scripted team in every
-seat of 256 training games (seeds of their own; ``agents.training.bc.teacher_chunks``),
-``pretrain_epochs`` passes over each 64-step chunk as it is recorded. Kickstarting adds its
-term to a few PPO epochs per rollout, while cloning fits the script's actions with as many
-gradient steps as the data bears; the two combine.
+hero seat of 256 training games (seeds of their own; ``agents.training.bc.teacher_chunks``;
+against the run's opponent where the villain is an agent), ``pretrain_epochs`` passes over
+each 64-step chunk as it is recorded. Kickstarting adds its term to a few PPO epochs per
+rollout, while cloning fits the script's actions with as many gradient steps as the data
+bears; the two combine.
 
 ``task: NAME`` (``--task NAME``) trains on the task's training split and evaluates on its
 evaluation games (``agents.training.games``); the run refuses seeds that would reach them.
@@ -291,19 +292,19 @@ def evaluator_of(cfg: Config, games: RunGames, opponent: Policy | None
                             issue=cfg.issue), villain_eval_summary
 
 
-def warm_start(cfg: Config, learner: MappoLearner, games: RunGames, seed: int,
-               log: RunLogger) -> None:
-    """Clone ``cfg.pretrain_steps`` decisions of the coordinated scripted team into the
-    actor (every rank the same games, gradients averaged), logged as phase ``pretrain``."""
-    if games.scenario.villain_agent:
-        raise ValueError("pretrain_steps: the scripted hero team cannot play the villain "
-                         "agent's seat; warm-start on a scenario without it")
+def warm_start(cfg: Config, learner: MappoLearner, pool: Any, seed: int, log: RunLogger,
+               villain: Policy | None = None) -> None:
+    """Clone ``cfg.pretrain_steps`` decisions of the coordinated scripted team in games of
+    ``pool`` (a scenario or a pool of them) into the actor (every rank the same games,
+    gradients averaged), logged as phase ``pretrain``. Where the villain is an agent,
+    ``villain`` plays it in those games."""
     log.phase("pretrain", f"behaviour cloning on {cfg.pretrain_steps:,} decisions of the "
-                          f"coordinated scripted team, {cfg.pretrain_epochs} epochs a chunk")
+                          f"coordinated scripted team, {cfg.pretrain_epochs} epochs a chunk"
+                          + (f", against {villain.name}" if villain is not None else ""))
     params = list(learner.actor.parameters())
     ranks = learner.ranks
-    ce = clone_into(learner.actor, teacher_chunks(games.train_games, cfg.pretrain_steps,
-                                                  seed + PRETRAIN_SEED),
+    ce = clone_into(learner.actor, teacher_chunks(pool, cfg.pretrain_steps,
+                                                  seed + PRETRAIN_SEED, villain=villain),
                     cfg.pretrain_epochs, cfg.lr, seed=cfg.seed,
                     before_step=(lambda: ranks.average_gradients(params)) if ranks.active
                     else None)
@@ -350,7 +351,11 @@ def train(cfg: Config) -> dict[str, float]:
     if cfg.side == VILLAIN and cfg.reward_shaping:
         what += " (reward_shaping shapes the heroes' reward: the villain's is the result)"
     if cfg.pretrain_steps and not cfg.resume:
-        warm_start(cfg, learner, games, first, log)
+        # the hero side's league holds villains; an ad-hoc task's, partners (the
+        # coordinated team plays every seat of the warm start's games)
+        villain = league.members[0] if league is not None and games.scenario.villain_agent \
+            else None
+        warm_start(cfg, learner, games.train_games, first, log, villain)
     log.phase("train", f"{cfg.algo.upper()} {cfg.side} from step {global_step:,} to "
                        f"{cfg.total_steps:,}{what}: {cfg.num_envs} games x {cfg.num_steps} "
                        f"steps per update, device {device}"

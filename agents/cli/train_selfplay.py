@@ -25,6 +25,9 @@ a self-play run and a run against one villain can be given the same budget. The 
 kickstart (``kickstart_coef``, ``kickstart_steps``) imitates the scripted team, the
 villain's (``villain_kickstart_coef``, ``villain_kickstart_steps``) the scripted villain;
 ``reward_shaping`` shapes the heroes' reward, ``villain_reward_shaping`` the villain's.
+``pretrain_steps`` warm-starts the heroes' actor by cloning the coordinated team's
+decisions in games against the villain league's first member (the MAPPO trainer's warm
+start).
 
 Writes ``config.yaml``, ``train.csv`` (the heroes' updates, step = hero decisions) and
 ``train_villain.csv`` (the villain's, step = villain decisions) with the MAPPO trainer's
@@ -50,7 +53,7 @@ from pathlib import Path
 import torch
 
 from agents.cli.train_mappo import Config as MappoConfig
-from agents.cli.train_mappo import side_shaping
+from agents.cli.train_mappo import side_shaping, warm_start
 from agents.training.baselines import EVAL_SEED, VillainEvaluator, villain_eval_summary
 from agents.training.config import parse_config
 from agents.training.distributed import under_torchrun
@@ -112,7 +115,7 @@ class Config(MappoConfig):
                            for f in dataclasses.fields(MappoConfig)}),
             side=VILLAIN, total_steps=self.iterations * self.villain_steps,
             kickstart_coef=self.villain_kickstart_coef,
-            kickstart_steps=self.villain_kickstart_steps)
+            kickstart_steps=self.villain_kickstart_steps, pretrain_steps=0)
 
 
 class Side:
@@ -170,6 +173,8 @@ def train(cfg: Config) -> list[dict[str, float]]:
     vcfg = cfg.villain_config()
     villain = Side(vcfg, VILLAIN, device, seed + VILLAIN_SEED_OFFSET, scenario,
                    heroes_league)
+    if cfg.pretrain_steps:  # against the villain league's first member
+        warm_start(cfg, heroes.learner, scenario, seed, log, villains.members[0])
     hero_steps = -(-cfg.total_steps // cfg.iterations)
     rows = []
     for k in range(cfg.iterations):

@@ -31,6 +31,7 @@ from torch import nn
 
 from agents.networks import build_actor
 from hon_env.core.observe import OBS_DIM
+from hon_env.spec import layout as L
 from hon_env.spec.layout import N_ACTIONS
 
 EVAL_CHUNK = 4096  # decisions per forward pass when scoring (bounds memory)
@@ -235,33 +236,47 @@ def save_checkpoint(result: CloneResult, path: str | Path, half: bool = False,
 
 
 def teacher_chunks(scenario: Any, decisions: int, seed: int, teacher: Any = None,
-                   chunk_steps: int = PRETRAIN_CHUNK) -> Iterator[Transitions]:
-    """About ``decisions`` decisions (whole steps of ``PRETRAIN_ENVS`` games) of ``teacher``
-    (default: the coordinated scripted team) in every seat of games of ``scenario`` (a
-    scenario or a pool, ``VectorEnv``'s argument) from game seed ``seed``, in chunks of
-    ``chunk_steps`` steps: the data a trainer's warm start clones, streamed so that a million
-    decisions never sit in memory at once (4,450 floats each). ``episode`` is the game's
-    slot in the batch; ``chunk_steps`` at least the steps needed records everything as one
-    chunk."""
+                   chunk_steps: int = PRETRAIN_CHUNK, villain: Any = None
+                   ) -> Iterator[Transitions]:
+    """About ``decisions`` hero decisions (whole steps of ``PRETRAIN_ENVS`` games) of
+    ``teacher`` (default: the coordinated scripted team) in every hero seat of games of
+    ``scenario`` (a scenario or a pool, ``VectorEnv``'s argument) from game seed ``seed``,
+    in chunks of ``chunk_steps`` steps: the data a trainer's warm start clones, streamed so
+    that a million decisions never sit in memory at once (4,450 floats each). Where the
+    villain is an agent (Mastermind), ``villain`` (a ``Policy``) plays its rows, which are
+    not recorded. ``episode`` is the game's slot in the batch; ``chunk_steps`` at least
+    the steps needed records everything as one chunk."""
     from agents.scripted import CoordinatedPolicy
+    from agents.villains import VersusPolicy
     from hon_env.envs.vector import VectorEnv
 
     env = VectorEnv(PRETRAIN_ENVS, seed, scenario, global_state=False)
-    teacher = teacher or CoordinatedPolicy()
+    player = teacher or CoordinatedPolicy()
+    if env.villain_agent:
+        if villain is None:
+            raise ValueError("the villain of this scenario is an agent: name the villain "
+                             "policy the teacher's heroes play against")
+        player = VersusPolicy(player, villain)
     obs, _ = env.reset()
-    left = (decisions + env.num_envs - 1) // env.num_envs
+    left = decisions
     while left > 0:
-        xs, ms, ys = [], [], []
-        for _ in range(min(chunk_steps, left)):
-            a = teacher.act(obs["observation"], obs["action_mask"], obs["agent"],
-                            engine=env.engine)
-            xs.append(obs["observation"].copy())
-            ms.append(obs["action_mask"].astype(bool))
-            ys.append(np.asarray(a, np.int64))
+        xs, ms, ys, slots = [], [], [], []
+        recorded = 0
+        for _ in range(chunk_steps):
+            if recorded >= left:
+                break
+            a = player.act(obs["observation"], obs["action_mask"], obs["agent"],
+                           engine=env.engine)
+            heroes = np.flatnonzero(obs["agent"] != L.VILLAIN_SEAT)
+            xs.append(obs["observation"][heroes])
+            ms.append(obs["action_mask"][heroes].astype(bool))
+            ys.append(np.asarray(a, np.int64)[heroes])
+            slots.append(heroes)
+            recorded += heroes.size
             obs, *_ = env.step(a)
-        left -= len(ys)
+        left -= recorded
         yield Transitions(np.concatenate(xs), np.concatenate(ms), np.concatenate(ys),
-                          np.tile(np.arange(env.num_envs), len(ys)))
+                          np.concatenate(slots))
 
 
 def clone_into(actor: nn.Module, chunks: Iterable[Transitions], epochs: int, lr: float,
