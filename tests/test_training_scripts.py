@@ -149,7 +149,9 @@ def test_config_layers_defaults_yaml_and_flags(tmp_path, capsys):
             ("", ["--seed", "-1"], "seed must be >= 0, got -1"),
             ("", ["--task", "nope"], "unknown task 'nope'"),
             ("", ["--network", "cnn"], "network must be one of"),
-            ("", ["--gamma", "1.5"], "gamma must be in (0, 1]")]:
+            ("", ["--gamma", "1.5"], "gamma must be in (0, 1]"),
+            ("", ["--kickstart-coef", "-1"], "kickstart_coef and kickstart_steps must be"),
+            ("", ["--kickstart-coef", "2"], "needs kickstart_steps > 0")]:
         f.write_text(text)
         with pytest.raises(SystemExit) as exit_:
             parse_config(mod.Config, ["--config", str(f), *argv], None, prog="hon-train")

@@ -159,7 +159,8 @@ class Config(PpoFields):
     """steps over which the kickstart weight decays linearly to 0"""
     pretrain_steps: int = 0
     """warm start: decisions of the coordinated scripted team cloned into the actor before
-    the first update (side heroes, a scenario without the villain agent; 0: off)"""
+    the first update (side heroes; where the villain is an agent, against the opponent;
+    0: off)"""
     pretrain_epochs: int = 4
     """warm start: passes over each recorded chunk (256 games x 64 steps)"""
     amp: str = "auto"
@@ -201,6 +202,12 @@ class Config(PpoFields):
         if self.task and (self.side != HEROES or self.opponent is not None):
             raise ValueError("task names a heroes-only benchmark task: side villain and "
                              "opponent need a scenario with the villain agent (use --scenario)")
+        if self.kickstart_coef < 0 or self.kickstart_steps < 0:
+            raise ValueError(f"kickstart_coef and kickstart_steps must be >= 0, got "
+                             f"{self.kickstart_coef} and {self.kickstart_steps}")
+        if self.kickstart_coef > 0 and self.kickstart_steps == 0:
+            raise ValueError("kickstart_coef > 0 needs kickstart_steps > 0, the steps over "
+                             "which its weight decays (kickstart_coef 0: no kickstart)")
         if self.pretrain_steps < 0 or self.pretrain_epochs < 1:
             raise ValueError(f"pretrain_steps must be >= 0 and pretrain_epochs positive, got "
                              f"{self.pretrain_steps} and {self.pretrain_epochs}")
