@@ -47,3 +47,42 @@ def test_each_seed_gets_its_share_of_the_cores_and_says_so(tmp_path, monkeypatch
     assert entry["kickstart"] == "coordinated" and entry["reward"] == "shaped"
     alone = br.training_entry(tmp_path, 12.0, "hon-train --task solo --seed S")
     assert "at once" not in alone["machine"]
+
+
+def test_a_stopped_runner_stops_its_children(tmp_path):
+    """SIGTERM to the runner (``kill``, a chain stopped) terminates the trainer it started
+    instead of leaving it training into the run folder."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    up = tmp_path / "child.pid"
+    child_py = tmp_path / "child.py"
+    child_py.write_text("import os, sys, time\n"
+                        "open(sys.argv[1], 'w').write(str(os.getpid()))\n"
+                        "time.sleep(120)\n")
+    runner = tmp_path / "runner.py"
+    runner.write_text("import signal, sys\n"
+                      "from agents.cli.benchmark_run import CHILDREN\n"
+                      "signal.signal(signal.SIGTERM, CHILDREN.stop)\n"
+                      f"CHILDREN.run([sys.executable, {str(child_py)!r}, {str(up)!r}])\n")
+    proc = subprocess.Popen([sys.executable, str(runner)], cwd=br.ROOT)
+    deadline = time.time() + 60
+    while not (up.exists() and up.read_text()) and time.time() < deadline:
+        time.sleep(0.1)
+    child = int(up.read_text())
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=60) == 128 + signal.SIGTERM
+    with pytest.raises(ProcessLookupError):  # gone, and reaped by the runner
+        os.kill(child, 0)
+
+
+def test_a_failed_child_fails_the_run():
+    import subprocess
+    import sys
+
+    with pytest.raises(subprocess.CalledProcessError):
+        br.Children().run([sys.executable, "-c", "raise SystemExit(3)"])
+    br.Children().run([sys.executable, "-c", "pass"])

@@ -18,7 +18,9 @@ it. ``scripts/benchmark_table.py`` builds docs/benchmark.md from those files.
 Seeds run one after another (each trainer uses every core), or ``--parallel N`` at a
 time, each with its share of the cores (torch and numba threads: cores / N), as on a GPU
 machine whose one device serves several seeds; the machine entry says so. A seed whose
-result file exists is skipped, so an interrupted row resumes where it stopped.
+result file exists is skipped, so an interrupted row resumes where it stopped. Stopping the
+runner (SIGTERM, as ``kill`` sends it, or Ctrl-C) stops the trainers and evaluations it
+started, so no orphan goes on writing into a run folder.
 """
 
 from __future__ import annotations
@@ -29,8 +31,10 @@ import json
 import os
 import platform
 import shlex
+import signal
 import subprocess
 import sys
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -104,6 +108,43 @@ def training_entry(run_dir: Path, wall_s: float, command: str, at_once: int = 1)
             "by": os.environ.get("HON_ENV_RESULT_BY", "hon_env")}
 
 
+class Children:
+    """The trainers and evaluations a runner started, stopped with it: ``run`` is
+    ``subprocess.run(check=True)`` from any thread; ``stop``, installed as the SIGTERM
+    handler, terminates every child still running and exits."""
+
+    def __init__(self) -> None:
+        self.running: set[subprocess.Popen] = set()
+        self.lock = threading.Lock()
+
+    def run(self, cmd: list[str], **kwargs: object) -> None:
+        proc = subprocess.Popen(cmd, **kwargs)  # type: ignore[call-overload]
+        with self.lock:
+            self.running.add(proc)
+        try:
+            code = proc.wait()
+        except BaseException:  # stopped (the handler raised here) or interrupted: reap it
+            proc.terminate()
+            proc.wait()
+            raise
+        finally:
+            with self.lock:
+                self.running.discard(proc)
+        if code:
+            raise subprocess.CalledProcessError(code, cmd)
+
+    def stop(self, signum: int = signal.SIGTERM, frame: object = None) -> None:
+        """Terminate every running child and exit (each ``run`` reaps its own)."""
+        with self.lock:
+            procs = list(self.running)
+        for proc in procs:
+            proc.terminate()
+        raise SystemExit(128 + signum)
+
+
+CHILDREN = Children()
+
+
 def share_of_cores(at_once: int) -> int:
     """Threads for each of ``at_once`` seeds training side by side (at least 1)."""
     return max(1, (os.cpu_count() or 1) // at_once)
@@ -126,15 +167,14 @@ def run_seed(task: str, row: str, seed: int, flags: list[str], python: str,
         env = {**os.environ, "NUMBA_NUM_THREADS": str(threads),
                "OMP_NUM_THREADS": str(threads)}
     start = time.perf_counter()
-    subprocess.run(train, check=True, cwd=ROOT, env=env)
+    CHILDREN.run(train, cwd=ROOT, env=env)
     wall = time.perf_counter() - start
     final = run_dir / "final.pt"
     if not final.exists():
         final = run_dir / "final.zip"
     tmp = out.with_suffix(".eval.json")
-    subprocess.run([python, str(ROOT / "scripts" / "evaluate.py"), "--task", task, "--policy",
-                    str(final.relative_to(ROOT)), "--json", str(tmp)], check=True, cwd=ROOT,
-                   env=env)
+    CHILDREN.run([python, str(ROOT / "scripts" / "evaluate.py"), "--task", task, "--policy",
+                  str(final.relative_to(ROOT)), "--json", str(tmp)], cwd=ROOT, env=env)
     result = json.loads(tmp.read_text())
     tmp.unlink()
     command = " ".join(["hon-train", "--task", task, "--seed", "S", *map(shlex.quote, flags)])
@@ -176,6 +216,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.parallel > 1 and "--threads" in flags:
         p.error("--parallel sets each seed's --threads; do not pass it after --")
     (RESULTS / args.task).mkdir(parents=True, exist_ok=True)
+    signal.signal(signal.SIGTERM, CHILDREN.stop)
     todo = []
     for seed in args.seeds:
         out = RESULTS / args.task / f"{args.row}_s{seed}.json"
