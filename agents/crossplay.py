@@ -18,6 +18,7 @@ column policy in every other seat.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -110,9 +111,11 @@ class CrossPlayResult:
 
 
 def crossplay(specs: list[str], task_name: str, games: int, labels: list[str] | None = None,
-              seed: int = 0) -> CrossPlayResult:
+              seed: int = 0, on_cell: Callable[[int, int], None] | None = None
+              ) -> CrossPlayResult:
     """Play every ordered assignment of the policies ``specs`` (``load_policy`` specs) to
-    the hero seats of task ``task_name`` on its first ``games`` evaluation games."""
+    the hero seats of task ``task_name`` on its first ``games`` evaluation games;
+    ``on_cell(done, total)`` follows each assignment (progress of a long matrix)."""
     from hon_env.tasks import get_task
 
     task = get_task(task_name)
@@ -127,12 +130,15 @@ def crossplay(specs: list[str], task_name: str, games: int, labels: list[str] | 
     result = CrossPlayResult(task.name, labels, [policy_algorithm(s) for s in specs], seats,
                              games)
     pool = task.pool("eval")
-    for assignment in itertools.product(range(len(specs)), repeat=seats):
+    total = len(specs) ** seats
+    for done, assignment in enumerate(itertools.product(range(len(specs)), repeat=seats), 1):
         team = SeatPolicies([load_policy(specs[i], seed=seed) for i in assignment],
                             [labels[i] for i in assignment])
         r = evaluate(team, scenario=pool if len(pool) > 1 else pool[0], games=games,
                      seed=task.eval_seed)
         result.wins[assignment] = r.wins
+        if on_cell is not None:
+            on_cell(done, total)
     return result
 
 

@@ -89,8 +89,11 @@ def test_sp_xp_gap_from_counts():
 
 
 def test_crossplay_on_a_task_plays_every_ordered_assignment():
-    r = crossplay(["heuristic", "random"], "duo", games=4)
+    seen = []
+    r = crossplay(["heuristic", "random"], "duo", games=4,
+                  on_cell=lambda done, total: seen.append((done, total)))
     assert sorted(r.wins) == [(0, 0), (0, 1), (1, 0), (1, 1)]
+    assert seen == [(1, 4), (2, 4), (3, 4), (4, 4)]
     assert r.algorithms == ["coordinated", "random"]
     assert r.wins[1, 1] == 0  # random play never wins
     # a shipped seed is its checkpoint's algorithm and network, like its row's other seeds
@@ -105,8 +108,10 @@ def test_hon_eval_crossplay_and_seat_policies(tmp_path):
     cmd = [sys.executable, "scripts/evaluate.py", "--crossplay", "--task", "duo",
            "--policies", "heuristic", "heuristic_solo", "--games", "3", "--json", str(out),
            "--plot", str(plot)]
-    text = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, check=True)
+    text = done.stdout
     assert "cross-play on duo" in text and "coordinated: self-play" in text
+    assert "[crossplay] 4/4 assignments" in done.stderr
     data = json.loads(out.read_text())
     assert data["games"] == 3 and len(data["cells"]) == 4
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -48,6 +48,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -282,13 +283,19 @@ def int_at_least(low: int) -> Callable[[str], int]:
     return parse
 
 
+def progress_line(done: int, total: int) -> None:
+    """One line on stderr, rewritten in place, ended after the last of ``total``."""
+    print(f"\r[crossplay] {done}/{total} assignments", end="\n" if done == total else "",
+          file=sys.stderr, flush=True)
+
+
 def crossplay_task(args: argparse.Namespace, p: argparse.ArgumentParser) -> None:
     """``--crossplay``: the cross-play of ``--policy`` on the task's evaluation games."""
     from agents.crossplay import crossplay, heatmap
 
     games = 200 if args.games is None else args.games
     try:
-        r = crossplay(args.policy, args.task, games, seed=args.seed)
+        r = crossplay(args.policy, args.task, games, seed=args.seed, on_cell=progress_line)
     except ValueError as exc:
         p.error(str(exc))
     m = r.matrix()
