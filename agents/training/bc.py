@@ -30,8 +30,8 @@ import torch
 from torch import nn
 
 from agents.networks import build_actor
+from agents.training.league import HEROES, side_rows
 from hon_env.core.observe import OBS_DIM
-from hon_env.spec import layout as L
 from hon_env.spec.layout import N_ACTIONS
 
 EVAL_CHUNK = 4096  # decisions per forward pass when scoring (bounds memory)
@@ -267,9 +267,9 @@ def teacher_chunks(scenario: Any, decisions: int, seed: int, teacher: Any = None
                 break
             a = player.act(obs["observation"], obs["action_mask"], obs["agent"],
                            engine=env.engine)
-            heroes = np.flatnonzero(obs["agent"] != L.VILLAIN_SEAT)
+            heroes = np.flatnonzero(side_rows(obs["agent"], HEROES))
             xs.append(obs["observation"][heroes])
-            ms.append(obs["action_mask"][heroes].astype(bool))
+            ms.append(obs["action_mask"][heroes].astype(bool, copy=False))
             ys.append(np.asarray(a, np.int64)[heroes])
             slots.append(heroes)
             recorded += heroes.size
