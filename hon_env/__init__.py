@@ -19,10 +19,17 @@ Entry points:
 - ``hon_env.actions``: named action constructors (``move("D4", g)``, ``attack(...)``...).
 
 Importing the package first points numba's kernel cache at a folder keyed by the engine
-source (``hon_env/numba_cache.py``), so a changed engine never runs stale compiled code.
+source (``hon_env/numba_cache.py``), so a changed engine never runs stale compiled code,
+and makes idle OpenMP workers sleep rather than spin (``hon_env/threads.py``) unless
+``OMP_WAIT_POLICY`` is set: import it before torch for that to take effect.
 """
 
-# ruff: noqa: E402  (the cache folder must be set before any kernel module is imported)
+# ruff: noqa: E402  (the cache folder and the OpenMP wait policy must be set before any
+# kernel module, and torch, is imported)
+from hon_env.threads import configure_openmp_wait
+
+configure_openmp_wait()
+
 from hon_env.numba_cache import configure_cache
 
 NUMBA_CACHE_DIR = configure_cache()

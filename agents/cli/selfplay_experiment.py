@@ -27,12 +27,7 @@ Writes ``<run-dir>/<stage>/`` for each training (the trainers' run layout),
 again (delete its folder to retrain it). ``--threads`` sets torch's and numba's threads.
 """
 
-# ruff: noqa: E402  (the environment variable below must be set before torch loads)
 from __future__ import annotations
-
-import os
-
-os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 import argparse
 import json

@@ -70,13 +70,7 @@ TensorBoard events in ``tb/``, ``checkpoints/step_<N>.pt`` and ``final.pt`` (loa
 (training, evaluation) prints a line.
 """
 
-# ruff: noqa: E402  (the environment variable below must be set before torch loads)
 from __future__ import annotations
-
-import os
-
-# torch's OpenMP workers must not spin between calls: the engine's threads need the cores
-os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 from collections.abc import Callable
 from dataclasses import dataclass, field

@@ -27,15 +27,9 @@ TensorBoard events in ``tb/``; ``checkpoints/step_<N>.zip`` and ``final.zip`` (l
 training, evaluation) prints a line.
 """
 
-# ruff: noqa: E402  (the environment variable below must be set before torch loads)
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
-
-# torch's OpenMP workers must not spin between calls: the engine's threads need the cores
-os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
-
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any

@@ -30,12 +30,7 @@ scripted baselines, every ``eval_every`` steps and at the end), TensorBoard even
 its step count. Each phase prints a line.
 """
 
-# ruff: noqa: E402  (the environment variable below must be set before torch loads)
 from __future__ import annotations
-
-import os
-
-os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 import math
 from dataclasses import dataclass

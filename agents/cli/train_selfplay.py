@@ -37,12 +37,7 @@ checkpoints: ``agents.load_policy`` / ``agents.villains.load_villain``), ``final
 (the heroes) and ``villain_final.pt``, and ``league.json`` (both leagues' members).
 """
 
-# ruff: noqa: E402  (the environment variable below must be set before torch loads)
 from __future__ import annotations
-
-import os
-
-os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 import dataclasses
 import json

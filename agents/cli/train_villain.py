@@ -19,12 +19,7 @@ top-card villain (the rulebook's deck) and the scripted villain, with 95% interv
 learned villain is better when the heroes win less against it.
 """
 
-# ruff: noqa: E402  (the environment variable below must be set before torch loads)
 from __future__ import annotations
-
-import os
-
-os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 from dataclasses import dataclass, field
 
