@@ -17,11 +17,14 @@ import argparse
 import sys
 from pathlib import Path
 
-import torch
-
 # the checkout's packages, not whichever copy is installed
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from hon_env.threads import configure_openmp_wait  # noqa: E402
+
+configure_openmp_wait()  # before torch loads: idle engine workers sleep (hon_env/threads.py)
+
+import torch  # noqa: E402
 from benchmarl.algorithms import IppoConfig, MappoConfig  # noqa: E402
 from benchmarl.experiment import Experiment, ExperimentConfig  # noqa: E402
 from benchmarl.models import MlpConfig  # noqa: E402
