@@ -1,17 +1,18 @@
-"""How the engine's parallel kernels' worker threads wait between calls.
+"""How idle OpenMP worker threads wait: sleeping, not spinning.
 
-numba runs the vector env's parallel kernels on an OpenMP pool (libgomp; the same library
-torch's CPU build loads, shared by its soname). By default libgomp's idle workers spin
-after every parallel region before they sleep. The engine launches its kernels once per
-step, between torch's forward passes, so the spinning workers take cores from the threads
-that do the work; when another busy process shares the cores (a second run, an
-evaluation beside training) the loss is far larger than a fair share: a 4-hero MAPPO run
-beside another ran at 1,070 env steps/s with spinning workers and 10,000 with sleeping
-ones on 2 cores (docs/benchmarks.md, "Idle OpenMP workers").
+A training process holds two OpenMP thread pools: torch's CPU build brings its own libgomp
+(loaded when torch is imported) and numba runs the engine's parallel kernels on the
+system's libgomp (loaded at the first parallel kernel). By default idle libgomp workers
+spin for a while after each parallel region before they sleep. The engine launches its
+kernels once per step, between torch's forward passes, so each pool's workers must be
+scheduled while the other's spin; with another busy process on the same cores (a second
+run, an evaluation beside training) that went far past a fair share of the machine: a
+4-hero MAPPO run beside another ran at 1,060 env steps/s with spinning workers and
+9,700-10,000 with sleeping ones on 2 cores; alone on the machine the two ran alike
+(docs/benchmarks.md, "Idle OpenMP workers").
 
-libgomp reads ``OMP_WAIT_POLICY`` once, when it is first loaded, which is when torch is
-imported or the first parallel kernel runs, whichever comes first; so the package sets it
-on import, before either. A value the user set is kept.
+Each libgomp reads ``OMP_WAIT_POLICY`` once, when it is loaded; so the package sets it on
+import, before torch or a kernel can load either. A value the user set is kept.
 """
 
 from __future__ import annotations
