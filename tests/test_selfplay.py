@@ -208,3 +208,38 @@ def test_selfplay_experiment_smoke(tmp_path):
     assert text.startswith("before\n") and text.endswith("after\n") and "old" not in text
     assert "BR to self-play heroes" in text and "--hero-steps 128" in text
     assert json.loads((run / "table.json").read_text())["settings"]["br_steps"] == 32
+
+
+def test_selfplay_experiment_gives_heroes_and_villains_their_networks(tmp_path):
+    """``--network`` reaches both hero trainings, ``--villain-network`` the self-play
+    villain and both best responses; without it the villains take the heroes' network."""
+    from agents.cli import selfplay_experiment as exp
+
+    def networks(extra):
+        args = exp.parser().parse_args(["--run-dir", str(tmp_path), *extra])
+        out = {}
+        for name, _, argv, _ in exp.stages(args, tmp_path):
+            flags = {a: argv[i + 1] for i, a in enumerate(argv[:-1]) if a.startswith("--")}
+            out[name] = (flags.get("--network"), flags.get("--villain-network"))
+        return out
+
+    assert networks(["--network", "entity", "--villain-network", "mlp"]) == {
+        "heroes_top_card": ("entity", None), "heroes_selfplay": ("entity", "mlp"),
+        "br_top_card": ("mlp", None), "br_selfplay": ("mlp", None)}
+    assert networks(["--network", "entity"]) == {
+        "heroes_top_card": ("entity", None), "heroes_selfplay": ("entity", None),
+        "br_top_card": ("entity", None), "br_selfplay": ("entity", None)}
+    assert set(networks([]).values()) == {(None, None)}  # the config decides
+    with pytest.raises(SystemExit):
+        exp.parser().parse_args(["--network", "transformer"])
+
+
+def test_selfplay_villain_network_defaults_to_the_heroes_and_is_checked():
+    """The villain learner's actor is ``villain_network`` when set, else ``network``."""
+    cfg = train_selfplay.Config(network="entity")
+    assert cfg.villain_config().network == "entity"
+    cfg = train_selfplay.Config(network="entity", villain_network="mlp")
+    cfg.check()
+    assert cfg.villain_config().network == "mlp" and cfg.network == "entity"
+    with pytest.raises(ValueError, match="villain_network"):
+        train_selfplay.Config(villain_network="cnn").check()

@@ -25,6 +25,9 @@ Writes ``<run-dir>/<stage>/`` for each training (the trainers' run layout),
 ``<run-dir>/table.md``; ``--write-doc FILE`` also replaces the table between the
 ``selfplay-table`` markers of FILE. A stage whose final checkpoint exists is not trained
 again (delete its folder to retrain it). ``--threads`` sets torch's and numba's threads.
+``--network`` picks the hero teams' actor and ``--villain-network`` the villain learners'
+(default: the heroes'): ``--network entity --villain-network mlp`` changes the heroes'
+network alone.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ from typing import Any
 
 from agents.cli import train_mappo, train_selfplay
 from agents.evaluation import evaluate
+from agents.networks import NETWORKS
 from agents.registry import load_policy
 from agents.villains import TOP_CARD, load_villain
 
@@ -81,6 +85,11 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--num-envs", type=int, default=None, help="games per learner (config)")
     p.add_argument("--num-steps", type=int, default=None, help="rollout steps (config)")
     p.add_argument("--hidden", type=int, nargs="+", default=None, help="layers (config)")
+    p.add_argument("--network", choices=NETWORKS, default=None,
+                   help="the hero teams' actor (config)")
+    p.add_argument("--villain-network", choices=NETWORKS, default=None,
+                   help="the villain learners' actor, self-play's and the best responses' "
+                        "(default: the heroes')")
     p.add_argument("--games", type=int, default=1000, help="games per table cell")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--device", default="auto", help="torch device: auto, cpu, cuda, ...")
@@ -110,6 +119,11 @@ def stages(args: argparse.Namespace, run: Path) -> list[tuple[str, Any, list[str
     vkick = str(max(1, int(args.br_steps * args.kickstart_fraction)))
     heroes = ["--total-steps", str(args.hero_steps), "--kickstart-steps", kick,
               "--pretrain-steps", str(args.pretrain_steps)]
+    if args.network:
+        heroes += ["--network", args.network]
+    # the villain learners take the heroes' actor unless told otherwise
+    villain_net = args.villain_network or args.network
+    villain = ["--network", villain_net] if villain_net else []
     if args.hero_reward_shaping is not None:
         heroes += ["--reward-shaping", args.hero_reward_shaping]
     out = [
@@ -123,7 +137,8 @@ def stages(args: argparse.Namespace, run: Path) -> list[tuple[str, Any, list[str
              "--villain-kickstart-coef", str(args.villain_kickstart_coef),
              "--villain-kickstart-steps",
              str(max(1, int(args.iterations * args.selfplay_villain_steps
-                            * args.kickstart_fraction)))],
+                            * args.kickstart_fraction))),
+            ] + (["--villain-network", args.villain_network] if args.villain_network else []),
          run / "heroes_selfplay" / "final.pt"),
     ]
     for team in HERO_TEAMS:
@@ -131,7 +146,7 @@ def stages(args: argparse.Namespace, run: Path) -> list[tuple[str, Any, list[str
         out.append((name, train_mappo.main, _common(args, run, name) + [
             "--side", "villain", "--opponent", str(run / team / "final.pt"),
             "--total-steps", str(args.br_steps), "--kickstart-coef",
-            str(args.villain_kickstart_coef), "--kickstart-steps", vkick],
+            str(args.villain_kickstart_coef), "--kickstart-steps", vkick] + villain,
             run / name / "final.pt"))
     return out
 

@@ -49,6 +49,7 @@ import torch
 
 from agents.cli.train_mappo import Config as MappoConfig
 from agents.cli.train_mappo import side_shaping, warm_start
+from agents.networks import NETWORKS
 from agents.training.baselines import EVAL_SEED, VillainEvaluator, villain_eval_summary
 from agents.training.config import parse_config
 from agents.training.distributed import under_torchrun
@@ -85,6 +86,8 @@ class Config(MappoConfig):
     """the villain league's first members (random, scripted or villain checkpoints)"""
     hero_league: list[str] = field(default_factory=list)
     """the hero league's first members besides the snapshots (heuristic, checkpoints...)"""
+    villain_network: str | None = None
+    """the villain learner's actor (mlp | entity; default: the heroes' ``network``)"""
 
     def check(self) -> None:
         super().check()
@@ -102,6 +105,9 @@ class Config(MappoConfig):
                              "order of chance")
         if not self.villain_league:
             raise ValueError("villain_league needs at least one first member")
+        if self.villain_network is not None and self.villain_network not in NETWORKS:
+            raise ValueError(f"villain_network must be one of {', '.join(NETWORKS)}, got "
+                             f"{self.villain_network!r}")
 
     def villain_config(self) -> MappoConfig:
         """The villain learner's settings: the same, with its own budget and kickstart."""
@@ -110,7 +116,8 @@ class Config(MappoConfig):
                            for f in dataclasses.fields(MappoConfig)}),
             side=VILLAIN, total_steps=self.iterations * self.villain_steps,
             kickstart_coef=self.villain_kickstart_coef,
-            kickstart_steps=self.villain_kickstart_steps, pretrain_steps=0)
+            kickstart_steps=self.villain_kickstart_steps, pretrain_steps=0,
+            network=self.villain_network or self.network)
 
 
 class Side:
