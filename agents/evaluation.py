@@ -8,7 +8,7 @@ at 0 and 100% wins, where the normal approximation does not.
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +57,8 @@ class EvalResult:
     mean_fame: tuple[float, ...] = ()
     # each seat's mean of fame x [win]: the fame prize when a lost game cancels it
     mean_fame_won: tuple[float, ...] = ()
+    # a pool's games by entry (``entry_label``): {"games", "wins"}; empty for one scenario
+    per_entry: dict[str, dict[str, int]] = field(default_factory=dict)
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -67,23 +69,37 @@ def villain_label(sc: Scenario) -> str:
     return "+".join(sc.villain_ids) or sc.villain_id
 
 
+def entry_label(sc: Scenario, pool: list[Scenario]) -> str:
+    """How a pool entry is named in ``EvalResult.per_entry``: what varies over ``pool``,
+    its team (``"a+b"``) and/or its board (``"villain x issue"``)."""
+    parts = []
+    if len({s.hero_ids for s in pool}) > 1:
+        parts.append("+".join(sc.hero_ids))
+    if len({(villain_label(s), s.issue_id) for s in pool}) > 1 or not parts:
+        parts.append(f"{villain_label(sc)} x {sc.issue_id}")
+    return " vs ".join(parts)
+
+
 def villain_option(label: str) -> str | list[str]:
     """The ``villain`` option of a label: an id, or ``"a+b"`` as the list of both."""
     return label.split("+") if "+" in label else label
 
 
 def _play(policy: Policy, games: int, seed: int, batch: int, scenario: Any
-          ) -> tuple[list[int], list[int], list[int], list[np.ndarray]]:
+          ) -> tuple[list[int], list[int], list[int], list[np.ndarray], list[int]]:
     """Play games ``seed`` .. ``seed + games - 1`` to their end, ``batch`` at a time: each
-    game's outcome, loss reason, rounds and fame per seat, in the order they end."""
+    game's outcome, loss reason, rounds, fame per seat and pool entry (``scenarios``
+    index; 0 without a pool), in the order they end."""
     outcomes: list[int] = []
     reasons: list[int] = []
     rounds: list[int] = []
     fames: list[np.ndarray] = []
+    entries: list[int] = []
     for start in range(0, games, batch):
         n = min(batch, games - start)
         env = VectorEnv(n, seed + start, scenario, global_state=False)
         obs, _ = env.reset()
+        first = env.teams  # each game plays one episode: the entry its seed drew
         done = np.zeros(n, bool)
         while not done.all():
             actions = policy.act(obs["observation"], obs["action_mask"], obs["agent"],
@@ -95,7 +111,8 @@ def _play(policy: Policy, games: int, seed: int, batch: int, scenario: Any
                 reasons.append(int(info["final_loss_reason"][i]))
                 rounds.append(int(info["final_rounds"][i]))
                 fames.append(info["final_fame"][i].copy())
-    return outcomes, reasons, rounds, fames
+                entries.append(int(first[i]))
+    return outcomes, reasons, rounds, fames, entries
 
 
 def evaluate(policy: Policy, *, games: int, seed: int = 0, batch: int = 256,
@@ -140,6 +157,7 @@ def evaluate(policy: Policy, *, games: int, seed: int = 0, batch: int = 256,
         sc = resolve_scenario(scenario, **options)
         scenario, options = sc, {}
         team_names = tuple(sc.hero_ids)
+        pool = [sc]
     if sc.villain_agent:
         if villain_policy is None:
             raise ValueError(f"the villain of scenario {sc.id!r} is an agent (rules "
@@ -148,8 +166,16 @@ def evaluate(policy: Policy, *, games: int, seed: int = 0, batch: int = 256,
     elif villain_policy is not None and villain_policy != TOP_CARD:
         raise ValueError(f"scenario {sc.id!r} has no villain agent (rules villain_agent), "
                          "so villain_policy would never act")
-    outcomes, reasons, rounds, fames = _play(policy, games, seed, batch, scenario)
+    outcomes, reasons, rounds, fames, entries = _play(policy, games, seed, batch, scenario)
     out = np.array(outcomes)
+    per_entry: dict[str, dict[str, int]] = {}
+    if len(pool) > 1:
+        labels = [entry_label(s, pool) for s in pool]
+        for e, o in zip(entries, outcomes, strict=True):
+            row = per_entry.setdefault(labels[e], {"games": 0, "wins": 0})
+            row["games"] += 1
+            row["wins"] += int(o == L.OUT_WIN)
+        per_entry = dict(sorted(per_entry.items()))
     wins = int((out == L.OUT_WIN).sum())
     low, high = wilson_interval(wins, games)
     by_reason = {L.LOSS_REASON_NAMES[r]: reasons.count(r) for r in sorted(set(reasons)) if r}
@@ -158,4 +184,4 @@ def evaluate(policy: Policy, *, games: int, seed: int = 0, batch: int = 256,
                       int((out == L.OUT_LOSS).sum()), int((out == L.OUT_TRUNCATED).sum()),
                       wins / games, low, high, float(np.mean(rounds)), by_reason,
                       tuple(float(x) for x in np.mean(fames, axis=0)),
-                      tuple(float(x) for x in won.mean(axis=0)))
+                      tuple(float(x) for x in won.mean(axis=0)), per_entry)

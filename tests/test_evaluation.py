@@ -52,3 +52,28 @@ def test_evaluate_with_optional_rules():
     with pytest.raises(ContentError, match="allies"):
         evaluate(RandomPolicy(seed=0), games=4, heroes=["majesty"],
                  rules={"allies": ["nobody"]})
+
+
+def test_a_pool_is_counted_per_entry_and_one_scenario_is_not():
+    """Each game of a pool counts once under the entry its seed drew: the entries add up
+    to the whole, their labels name what varies (the board here, the team below), the
+    same games give the same split whatever the batch, and a single scenario has none."""
+    from agents import load_policy
+    from hon_env import load_scenario
+
+    boards = [("dowager", "rooftop_relay"), ("refuser", "rooftop_relay"),
+              ("refuser", "blackout_gala")]
+    scenarios = [load_scenario(villain=v, issue=i, heroes=["majesty", "stride"])
+                 for v, i in boards]
+    heuristic = load_policy("heuristic")
+    r = evaluate(heuristic, scenario=scenarios, games=60, seed=3, batch=16)
+    assert set(r.per_entry) <= {f"{v} x {i}" for v, i in boards}
+    assert len(r.per_entry) >= 2
+    assert sum(e["games"] for e in r.per_entry.values()) == 60
+    assert sum(e["wins"] for e in r.per_entry.values()) == r.wins
+    again = evaluate(heuristic, scenario=scenarios, games=60, seed=3, batch=32)
+    assert again.per_entry == r.per_entry
+    teams = evaluate(RandomPolicy(0), heroes=[["majesty", "stride"], ["vigil", "cipher"]],
+                     games=20, seed=0)
+    assert set(teams.per_entry) == {"majesty+stride", "vigil+cipher"}
+    assert evaluate(RandomPolicy(0), heroes=["majesty"], games=4).per_entry == {}

@@ -19,7 +19,10 @@ a checkpoint (``.zip`` from ``hon-train --algo ppo``, ``.pt`` from ``hon-train``
 
 ``--task NAME`` (``hon_env.tasks``, ``configs/tasks/``) plays the task's evaluation games:
 its heroes, villain, issue, rules and caps, and its fixed evaluation seeds (``--games``
-plays only the first games, for a quick look; ``--seed`` seeds the policy alone).
+plays only the first games, for a quick look; ``--seed`` seeds the policy alone). A task
+whose evaluation games draw from a pool (several boards or teams: ``generalist_board``,
+``generalist_duo``, ``procgen_duo``...) also prints the win rate per pool entry (up to 32;
+every entry in ``--json``'s ``per_entry``).
 
 An ad-hoc teamwork task (``--task adhoc_duo``, family ``adhoc``; ``agents.adhoc``) seats
 ``--policy`` in seat 0 and, in every evaluation game, a held-out zoo partner drawn from the
@@ -55,7 +58,7 @@ from typing import Any
 import numpy as np
 import yaml
 
-from agents.evaluation import evaluate, villain_label, villain_option
+from agents.evaluation import evaluate, villain_label, villain_option, wilson_interval
 from agents.mixed import SeatPolicies
 from agents.registry import load_policy
 from hon_env import list_content, load_scenario
@@ -206,10 +209,28 @@ def evaluate_task(args: argparse.Namespace, p: argparse.ArgumentParser) -> None:
     print(f"{task.metric} over {games} evaluation games (seeds {task.eval_seed}+): "
           f"{r.win_rate:.3f} [{r.ci_low:.3f}, {r.ci_high:.3f}]  wins {r.wins} losses "
           f"{r.losses} truncated {r.truncated}  rounds {r.mean_rounds:.2f}")
+    print_per_entry(r.per_entry)
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"task": task.name, "split": args.split,
                        "policy": args.seat_policies or args.policy, **r.as_dict()}, f, indent=1)
+
+
+PER_ENTRY_ROWS = 32  # a longer pool (generated content) is in --json only
+
+
+def print_per_entry(per_entry: dict[str, dict[str, int]]) -> None:
+    """A pool's win rate per entry (team and/or board), when it has a few."""
+    if not 1 < len(per_entry) <= PER_ENTRY_ROWS:
+        if per_entry:
+            print(f"({len(per_entry)} pool entries: per entry in --json)")
+        return
+    width = max(len(k) for k in per_entry) + 2
+    print(f"{'pool entry':{width}} {'games':>5} {'wins':>5} {'win rate [95% CI]':>24}")
+    for name, row in per_entry.items():
+        low, high = wilson_interval(row["wins"], row["games"])
+        print(f"{name:{width}} {row['games']:5d} {row['wins']:5d} "
+              f"{row['wins'] / row['games']:8.3f} [{low:.3f}, {high:.3f}]")
 
 
 def evaluate_adhoc_task(args: argparse.Namespace, p: argparse.ArgumentParser, task,
