@@ -124,6 +124,8 @@ def stages(args: argparse.Namespace, run: Path) -> list[tuple[str, Any, list[str
     # the villain learners take the heroes' actor unless told otherwise
     villain_net = args.villain_network or args.network
     villain = ["--network", villain_net] if villain_net else []
+    selfplay_villain = (["--villain-network", args.villain_network] if args.villain_network
+                        else [])
     if args.hero_reward_shaping is not None:
         heroes += ["--reward-shaping", args.hero_reward_shaping]
     out = [
@@ -137,8 +139,7 @@ def stages(args: argparse.Namespace, run: Path) -> list[tuple[str, Any, list[str
              "--villain-kickstart-coef", str(args.villain_kickstart_coef),
              "--villain-kickstart-steps",
              str(max(1, int(args.iterations * args.selfplay_villain_steps
-                            * args.kickstart_fraction))),
-            ] + (["--villain-network", args.villain_network] if args.villain_network else []),
+                            * args.kickstart_fraction)))] + selfplay_villain,
          run / "heroes_selfplay" / "final.pt"),
     ]
     for team in HERO_TEAMS:
