@@ -50,6 +50,7 @@ from agents.training.config import PpoFields, parse_config
 from agents.training.games import run_games
 from agents.training.logger import RunLogger, checkpoint_path
 from agents.training.loop import Every, Throughput, log_eval
+from agents.training.sb3_buffer import FlatMaskableRolloutBuffer
 from hon_env.content.loader import TRAIN_CONFIGS_DIR
 from hon_env.envs.sb3 import SB3VecEnv
 
@@ -79,6 +80,12 @@ class Config(PpoFields):
     live_input: bool = False
     """network mlp: one first layer shared by the policy and value networks, reading only
     the observation columns not 0 somewhere in the batch (faster; agents/networks/sb3.py)"""
+    shared_trunk: bool = False
+    """network mlp: the whole MLP one trunk under the policy and value heads, its first
+    layer the live-input one (configs/train/ppo_fast.yaml)"""
+    amp: str = "false"
+    """shared_trunk: the trunk in bf16 (auto: where the CPU or GPU makes it fast; true;
+    false)"""
     pretrain_steps: int = 0
     """decisions of the scripted team to clone before PPO (0: start from scratch)"""
     pretrain_epochs: int = 4
@@ -95,11 +102,19 @@ class Config(PpoFields):
             raise ValueError(f"entity_dim must be positive, got {self.entity_dim}")
         if self.live_input and self.network != "mlp":
             raise ValueError("live_input applies to network mlp only")
+        if self.shared_trunk and self.network != "mlp":
+            raise ValueError("shared_trunk applies to network mlp only")
+        if self.amp not in ("auto", "true", "false"):
+            raise ValueError(f"amp must be auto, true or false, got {self.amp!r}")
+        if self.amp != "false" and not self.shared_trunk:
+            raise ValueError("amp applies to the shared trunk only (shared_trunk true): "
+                             "SB3's own networks run in float32")
 
     def network_config(self) -> dict[str, Any]:
         """What the checkpoint records of its network (``LoggedMaskablePPO.network``)."""
         return {"network": self.network, "hidden": list(self.hidden),
-                "entity_dim": self.entity_dim, "live_input": self.live_input}
+                "entity_dim": self.entity_dim, "live_input": self.live_input,
+                "shared_trunk": self.shared_trunk, "amp": self.amp}
 
 
 class LoggedMaskablePPO(MaskablePPO):
@@ -110,6 +125,12 @@ class LoggedMaskablePPO(MaskablePPO):
     # the network config (``Config.network_config``), saved as plain data in the .zip so
     # that a loader rebuilds the policy's keyword arguments without unpickling them
     network: dict[str, Any] | None = None
+
+    def _setup_model(self) -> None:
+        # also on a resumed model, whose .zip names no buffer class (agents/checkpoints.py)
+        if self.rollout_buffer_class is None:
+            self.rollout_buffer_class = FlatMaskableRolloutBuffer
+        super()._setup_model()
 
     def train(self) -> None:
         super().train()
@@ -262,7 +283,7 @@ def build_model(cfg: Config, env: Any, device: str) -> LoggedMaskablePPO:
         batch_size=cfg.batch_size, n_epochs=cfg.n_epochs, gamma=cfg.gamma,
         gae_lambda=cfg.gae_lambda, clip_range=cfg.clip_range, ent_coef=cfg.ent_coef,
         vf_coef=cfg.vf_coef, seed=cfg.seed, device=device,
-        policy_kwargs=sb3_policy_kwargs(cfg.network_config()))
+        policy_kwargs=sb3_policy_kwargs(cfg.network_config(), device))
     model.network = cfg.network_config()
     return model
 

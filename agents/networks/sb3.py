@@ -8,7 +8,11 @@
   shared by the policy and value networks, multiplying only the observation columns that
   are not 0 somewhere in the batch (about a quarter of them), as MAPPO's actor does
   (``Actor.features``). SB3's default MLP runs two full first layers over all 4,450
-  columns (one per network), which is most of MaskablePPO's update time."""
+  columns (one per network), which is most of MaskablePPO's update time.
+- ``LiveTrunkFeatures`` (``network: mlp`` with ``shared_trunk``): the whole MLP as one
+  trunk under the policy and value heads (MAPPO's default ``shared_trunk``), its first
+  layer the live-input one, its layers in bf16 where ``amp`` says so (MAPPO's
+  ``amp``): the throughput configuration, ``configs/train/ppo_fast.yaml``."""
 
 from __future__ import annotations
 
@@ -20,6 +24,7 @@ from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from torch import nn
 
 from agents.networks.entity import EntityActor
+from agents.networks.mlp import bf16_is_fast
 from hon_env.core.observe import OBS_DIM
 from hon_env.spec.layout import N_ACTIONS
 
@@ -54,12 +59,55 @@ class LiveInputFeatures(BaseFeaturesExtractor):
                                                self.first.weight[:, cols], self.first.bias))
 
 
-def sb3_policy_kwargs(network: dict[str, Any]) -> dict[str, Any]:
+class LiveTrunkFeatures(BaseFeaturesExtractor):
+    """Observation [B, D] -> tanh MLP features [B, hidden[-1]], float32: the first layer
+    ``LiveInputFeatures``' (only the columns not 0 somewhere in the batch), the rest
+    plain linear + tanh, all under bf16 autocast when ``amp`` (the heads on top stay
+    float32, as in MAPPO's ``MLP``)."""
+
+    def __init__(self, observation_space: gym.spaces.Box, hidden: list[int],
+                 amp: bool = False) -> None:
+        hidden = list(hidden)
+        super().__init__(observation_space, features_dim=hidden[-1])
+        self.first = LiveInputFeatures(observation_space, hidden[0])
+        layers: list[nn.Module] = []
+        for a, b in zip(hidden[:-1], hidden[1:], strict=True):
+            layers += [nn.Linear(a, b), nn.Tanh()]
+        self.rest = nn.Sequential(*layers)
+        self.amp = bool(amp)
+
+    def forward(self, observations: torch.Tensor) -> torch.Tensor:
+        with torch.autocast(observations.device.type, dtype=torch.bfloat16,
+                            enabled=self.amp):
+            h = self.rest(self.first(observations))
+        return h.float()
+
+
+def resolve_amp(amp: str, device: str | torch.device) -> bool:
+    """``amp`` (``auto`` | ``true`` | ``false``) for a model on ``device``: ``auto`` is bf16
+    where it is fast (``bf16_is_fast``)."""
+    if amp not in ("auto", "true", "false"):
+        raise ValueError(f"amp must be auto, true or false, got {amp!r}")
+    if amp == "auto":
+        return bf16_is_fast(torch.device(device))
+    return amp == "true"
+
+
+def sb3_policy_kwargs(network: dict[str, Any], device: str | torch.device = "cpu"
+                      ) -> dict[str, Any]:
     """MaskablePPO's ``policy_kwargs`` for a network config (``network``, ``hidden``,
-    ``entity_dim``, ``live_input``): the MLP's ``net_arch`` (with ``live_input``, its first
-    layer a shared ``LiveInputFeatures``), or the entity extractor with linear heads."""
+    ``entity_dim``, ``live_input``, ``shared_trunk``, ``amp``) on ``device``: the MLP's
+    ``net_arch`` (with ``live_input``, its first layer a shared ``LiveInputFeatures``;
+    with ``shared_trunk``, all of it a shared ``LiveTrunkFeatures`` under linear heads),
+    or the entity extractor with linear heads."""
     hidden = list(network["hidden"])
     if network.get("network", "mlp") == "mlp":
+        if network.get("shared_trunk", False):
+            return {"features_extractor_class": LiveTrunkFeatures,
+                    "features_extractor_kwargs": {
+                        "hidden": hidden,
+                        "amp": resolve_amp(network.get("amp", "false"), device)},
+                    "net_arch": []}
         if network.get("live_input", False):
             return {"features_extractor_class": LiveInputFeatures,
                     "features_extractor_kwargs": {"width": hidden[0]},

@@ -1,0 +1,123 @@
+"""MaskablePPO's throughput configuration (configs/train/ppo_fast.yaml): the shared live
+trunk (agents/networks/sb3.py) computes the MLP it stands for, the step-major rollout
+buffer (agents/training/sb3_buffer.py) hands PPO the same samples as SB3's, and a run
+with the trunk trains, loads from plain data, plays legal actions and resumes."""
+
+from __future__ import annotations
+
+import gymnasium as gym
+import numpy as np
+import pytest
+import torch
+from ppo_helpers import train_play_resume
+
+
+def test_live_trunk_is_the_mlp_it_stands_for():
+    from agents.networks.sb3 import LiveTrunkFeatures
+
+    torch.manual_seed(0)
+    space = gym.spaces.Box(0.0, np.inf, shape=(12,), dtype=np.float32)
+    net = LiveTrunkFeatures(space, hidden=[6, 5, 4])
+    x = torch.rand(7, 12)
+    x[:, [2, 9]] = 0.0
+    h = torch.tanh(net.first.first(x))
+    for layer in net.rest:
+        h = layer(h)
+    torch.testing.assert_close(net(x), h)
+    assert net(x).shape == (7, 4) and net.features_dim == 4
+
+
+def test_live_trunk_in_bf16_hands_float32_to_the_heads():
+    from agents.networks.sb3 import LiveTrunkFeatures
+
+    torch.manual_seed(0)
+    space = gym.spaces.Box(0.0, np.inf, shape=(12,), dtype=np.float32)
+    net = LiveTrunkFeatures(space, hidden=[8, 8], amp=True)
+    x = torch.rand(5, 12)
+    out = net(x)
+    assert out.dtype == torch.float32
+    net.amp = False
+    torch.testing.assert_close(out, net(x), atol=0.05, rtol=0.0)  # bf16 rounding only
+
+
+def _fill(buf, rng: np.random.Generator):
+    n_envs, dim = buf.n_envs, buf.obs_shape[0]
+    for _ in range(buf.buffer_size):
+        buf.add(rng.random((n_envs, dim), dtype=np.float32), rng.integers(6, size=n_envs),
+                rng.random(n_envs), np.zeros(n_envs), torch.as_tensor(rng.random(n_envs)),
+                torch.as_tensor(rng.random(n_envs)),
+                action_masks=(rng.random((n_envs, 6)) < 0.7).astype(np.float32))
+    buf.compute_returns_and_advantage(torch.as_tensor(rng.random(n_envs)), np.zeros(n_envs))
+
+
+def _rows(buf) -> np.ndarray:
+    """Every sample of the buffer's one whole batch, a row each, in sorted order."""
+    (batch,) = buf.get(batch_size=None)
+    cols = [batch.observations, batch.actions.reshape(-1, 1), batch.old_values[:, None],
+            batch.old_log_prob[:, None], batch.advantages[:, None], batch.returns[:, None],
+            batch.action_masks]
+    rows = torch.cat([c.float() for c in cols], 1).numpy()
+    return rows[np.lexsort(rows.T[::-1])]
+
+
+@pytest.mark.parametrize("rollouts", [1, 3])
+def test_step_major_buffer_hands_out_sb3s_samples(rollouts):
+    """The same samples as SB3's buffer, also after rollouts into the reused arrays."""
+    from sb3_contrib.common.maskable.buffers import MaskableRolloutBuffer
+
+    from agents.training.sb3_buffer import FlatMaskableRolloutBuffer
+
+    rows = []
+    for cls in (FlatMaskableRolloutBuffer, MaskableRolloutBuffer):
+        rng = np.random.default_rng(7)
+        buf = cls(4, gym.spaces.Box(-1.0, 1.0, (5,), np.float32), gym.spaces.Discrete(6),
+                  n_envs=3)
+        for k in range(rollouts):
+            if k:
+                list(buf.get(batch_size=4))
+                buf.reset()
+            _fill(buf, rng)
+        rows.append(_rows(buf))
+    np.testing.assert_array_equal(rows[0], rows[1])
+
+
+def test_shared_trunk_ppo_trains_loads_and_resumes(tmp_path):
+    from agents.networks.sb3 import LiveTrunkFeatures
+    from agents.training.sb3_buffer import FlatMaskableRolloutBuffer
+
+    policy = train_play_resume(tmp_path, ["--hidden", "32", "16", "--shared-trunk", "true",
+                                          "--amp", "true"])
+    extractor = policy.model.policy.features_extractor
+    assert isinstance(extractor, LiveTrunkFeatures) and extractor.amp
+    assert extractor.first.first.out_features == 32 and extractor.features_dim == 16
+    # the trainer's model, new or resumed from a .zip that names no buffer class
+    from agents.cli.train_ppo import Config, build_model
+    from hon_env.envs.sb3 import SB3VecEnv
+
+    env = SB3VecEnv(4, 0)
+    fresh = build_model(Config(num_envs=4, n_steps=8, batch_size=16), env, "cpu")
+    resumed = build_model(Config(resume=str(tmp_path / "resumed" / "final.zip")), env, "cpu")
+    for model in (fresh, resumed):
+        assert isinstance(model.rollout_buffer, FlatMaskableRolloutBuffer)
+
+
+@pytest.mark.parametrize(("fields", "match"), [
+    ({"network": "entity", "shared_trunk": True}, "shared_trunk"),
+    ({"amp": "true"}, "amp applies"),
+    ({"shared_trunk": True, "amp": "fast"}, "amp must be"),
+])
+def test_bad_fast_settings_are_refused(fields, match):
+    from agents.cli.train_ppo import Config
+
+    with pytest.raises(ValueError, match=match):
+        Config(**fields).check()
+
+
+def test_the_fast_config_file_loads():
+    from agents.cli.train_ppo import Config
+    from agents.training.config import parse_config
+    from hon_env.content.loader import TRAIN_CONFIGS_DIR
+
+    cfg = parse_config(Config, [], TRAIN_CONFIGS_DIR / "ppo_fast.yaml")
+    cfg.check()
+    assert cfg.shared_trunk and cfg.amp == "auto" and cfg.num_envs * cfg.n_steps == 32768
