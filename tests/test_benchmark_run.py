@@ -17,7 +17,8 @@ def test_parallel_trains_the_missing_seeds_side_by_side(tmp_path, monkeypatch, c
     (tmp_path / "solo" / "row_s2.json").write_text("{}")  # seed 2 is done: skipped
     calls, lock = [], threading.Lock()
 
-    def fake_run_seed(task, row, seed, flags, python, out=None, run_dir=None, at_once=1):
+    def fake_run_seed(task, row, seed, flags, python, out=None, run_dir=None, at_once=1,
+                      trained=False):
         with lock:
             calls.append((task, row, seed, tuple(flags), at_once))
         path = tmp_path / task / f"{row}_s{seed}.json"
@@ -86,3 +87,46 @@ def test_a_failed_child_fails_the_run():
     with pytest.raises(subprocess.CalledProcessError):
         br.Children().run([sys.executable, "-c", "raise SystemExit(3)"])
     br.Children().run([sys.executable, "-c", "pass"])
+
+
+def test_a_maskable_ppo_run_is_labelled_ppo(tmp_path):
+    """MaskablePPO's config names no algo: its .zip checkpoint says what trained."""
+    (tmp_path / "config.yaml").write_text(yaml.safe_dump({"seed": 1, "device": "cpu"}))
+    (tmp_path / "train.csv").write_text("step,steps_per_s\n1000,500.0\n")
+    assert br.training_entry(tmp_path, 1.0, "hon-train")["algo"] == "mappo"
+    (tmp_path / "final.zip").write_bytes(b"")
+    assert br.training_entry(tmp_path, 1.0, "hon-train --algo ppo")["algo"] == "ppo"
+
+
+def test_trained_evaluates_a_finished_run_without_training(tmp_path, monkeypatch):
+    import json
+    import os
+
+    run = tmp_path / "runs" / "solo_row_s1"
+    run.mkdir(parents=True)
+    (run / "config.yaml").write_text(yaml.safe_dump({"seed": 1, "device": "cpu"}))
+    (run / "train.csv").write_text("step,steps_per_s\n1000,500.0\n")
+    (run / "final.zip").write_bytes(b"")
+    t0 = (run / "config.yaml").stat().st_mtime
+    os.utime(run / "final.zip", (t0 + 600, t0 + 600))
+    ran = []
+
+    def fake_run(cmd, **kwargs):
+        ran.append(cmd)
+        if "--json" in cmd:
+            from pathlib import Path
+
+            Path(cmd[cmd.index("--json") + 1]).write_text(json.dumps({"win_rate": 0.5}))
+
+    monkeypatch.setattr(br, "ROOT", tmp_path)
+    monkeypatch.setattr(br.CHILDREN, "run", fake_run)
+    (tmp_path / "solo").mkdir()
+    out = br.run_seed("solo", "row", 1, ["--algo", "ppo"], "python", tmp_path / "solo" / "r.json",
+                      run, trained=True)
+    assert len(ran) == 1 and "evaluate.py" in ran[0][1]  # no trainer ran
+    entry = json.loads(out.read_text())["training"]
+    assert entry["algo"] == "ppo" and entry["wall_s"] == pytest.approx(600, abs=1)
+    with pytest.raises(SystemExit, match="no final"):
+        (run / "final.zip").unlink()
+        br.run_seed("solo", "row", 1, [], "python", tmp_path / "solo" / "r.json", run,
+                    trained=True)

@@ -32,6 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from hon_env import Game, hour_of_need_v8, load_scenario, vector_env
+from hon_env.content.loader import TRAIN_CONFIGS_DIR
 from hon_env.core.observe import OBS_DIM, STATE_DIM
 from hon_env.spec import layout as L
 
@@ -315,6 +316,9 @@ def parser() -> argparse.ArgumentParser:
                    metavar="N",
                    help="only measure MAPPO's training steps/s with N heroes (default N: 4; "
                         "task quartet for 4) and print it; nothing else, no file")
+    p.add_argument("--sb3", action="store_true",
+                   help="only measure MaskablePPO's steps/s (the default and the fast config) "
+                        "and print them; nothing else, no file")
     p.add_argument("--per-game-heroes", type=int, default=None, metavar="N",
                    help="only compare the vector env (largest --batches size) with N fixed "
                         "heroes against heroes='random' (a team per game), in alternating "
@@ -347,8 +351,20 @@ def training_rows(dev: list[str]) -> list[tuple[str, float]]:
         ("MAPPO, 128-128 networks, no kickstarting",
          bench_training("mappo", 16 * 32768,
                         ["--hidden", "128", "128", "--kickstart-coef", "0", *dev])),
+        *sb3_rows(),
+    ]
+
+
+def sb3_rows() -> list[tuple[str, float]]:
+    """MaskablePPO's env steps/s on Origin Story: the default config and the throughput
+    one (``configs/train/ppo_fast.yaml``), no warm start."""
+    fast = str(TRAIN_CONFIGS_DIR / "ppo_fast.yaml")
+    return [
         ("MaskablePPO, `configs/train/ppo.yaml` (512-512, no warm start)",
          bench_training("ppo", 8 * 16384, ["--pretrain-steps", "0"])),
+        ("MaskablePPO, `configs/train/ppo_fast.yaml` (one shared live-input trunk, bf16 where "
+         "fast, 1024 games x 32 steps, 2 epochs of 2048; no warm start)",
+         bench_training("ppo", 8 * 32768, ["--config", fast, "--pretrain-steps", "0"])),
     ]
 
 
@@ -381,6 +397,10 @@ def write_page(out: Path, text: str, seconds: float, compile_s: float, per_game:
 def main(argv: list[str] | None = None) -> None:
     args = parser().parse_args(argv)
     dev = ["--device", args.device]
+    if args.sb3:
+        for row, rate in sb3_rows():
+            print(f"| {row} | {rate:,.0f} |")
+        return
     if args.mappo_heroes is not None:
         rate = bench_training("mappo", MAPPO_TEAM_STEPS, mappo_team(args.mappo_heroes) + dev)
         print(f"| {mappo_row(args.mappo_heroes)}, device {args.device} | {rate:,.0f} |")

@@ -96,7 +96,8 @@ def training_entry(run_dir: Path, wall_s: float, command: str, at_once: int = 1)
     if not rows:
         raise RuntimeError(f"{run_dir}/train.csv has no update rows")
     last = rows[-1]
-    algo = config.get("algo", "mappo")
+    # MaskablePPO's config has no algo field; its runs end in a .zip
+    algo = config.get("algo") or ("ppo" if (run_dir / "final.zip").exists() else "mappo")
     return {"algo": algo, "network": config.get("network", "mlp"),
             **prior_knowledge(config), "seed": int(config["seed"]),
             "steps": int(float(last["step"])), "steps_per_s": round(float(last["steps_per_s"])),
@@ -151,9 +152,12 @@ def share_of_cores(at_once: int) -> int:
 
 
 def run_seed(task: str, row: str, seed: int, flags: list[str], python: str,
-             out: Path | None = None, run_dir: Path | None = None, at_once: int = 1) -> Path:
+             out: Path | None = None, run_dir: Path | None = None, at_once: int = 1,
+             trained: bool = False) -> Path:
     """Train and evaluate one seed; returns its result file. ``at_once`` > 1: the seed
-    shares the machine with others, on its share of the cores."""
+    shares the machine with others, on its share of the cores. ``trained``: the run folder
+    holds a finished run of ``flags`` already; evaluate it only (its wall-clock: from its
+    ``config.yaml`` to its final checkpoint)."""
     out = out or RESULTS / task / f"{row}_s{seed}.json"
     run_dir = run_dir or ROOT / "runs" / f"{task}_{row}_s{seed}"
     train = [python, str(ROOT / "scripts" / "train_mappo.py"), "--task", task, "--seed",
@@ -167,11 +171,16 @@ def run_seed(task: str, row: str, seed: int, flags: list[str], python: str,
         env = {**os.environ, "NUMBA_NUM_THREADS": str(threads),
                "OMP_NUM_THREADS": str(threads)}
     start = time.perf_counter()
-    CHILDREN.run(train, cwd=ROOT, env=env)
+    if not trained:
+        CHILDREN.run(train, cwd=ROOT, env=env)
     wall = time.perf_counter() - start
     final = run_dir / "final.pt"
     if not final.exists():
         final = run_dir / "final.zip"
+    if trained:
+        if not final.exists():
+            raise SystemExit(f"{run_dir}: no final.pt or final.zip to evaluate (--trained)")
+        wall = final.stat().st_mtime - (run_dir / "config.yaml").stat().st_mtime
     tmp = out.with_suffix(".eval.json")
     CHILDREN.run([python, str(ROOT / "scripts" / "evaluate.py"), "--task", task, "--policy",
                   str(final.relative_to(ROOT)), "--json", str(tmp)], cwd=ROOT, env=env)
@@ -204,6 +213,9 @@ def main(argv: list[str] | None = None) -> None:
                    help="train existing seeds again from their recorded command and mark each "
                         "result file reproduced when the new win rate lies in its Wilson "
                         "interval (and the old one in the new interval)")
+    p.add_argument("--trained", action="store_true",
+                   help="the run folders runs/<task>_<row>_s<seed> hold finished runs of the "
+                        "flags after -- already: evaluate them only")
     args = p.parse_args(argv)
     from hon_env.tasks import list_tasks
 
@@ -229,7 +241,8 @@ def main(argv: list[str] | None = None) -> None:
     at_once = min(args.parallel, max(1, len(todo)))
 
     def one(seed: int) -> None:
-        path = run_seed(args.task, args.row, seed, flags, args.python, at_once=at_once)
+        path = run_seed(args.task, args.row, seed, flags, args.python, at_once=at_once,
+                        trained=args.trained)
         print(f"wrote {path.relative_to(ROOT)}", flush=True)
 
     with ThreadPoolExecutor(max_workers=at_once) as pool:
