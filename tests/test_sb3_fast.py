@@ -121,3 +121,4 @@ def test_the_fast_config_file_loads():
     cfg = parse_config(Config, [], TRAIN_CONFIGS_DIR / "ppo_fast.yaml")
     cfg.check()
     assert cfg.shared_trunk and cfg.amp == "auto" and cfg.num_envs * cfg.n_steps == 32768
+    assert cfg.batch_size == 2048 and cfg.n_epochs == 4

@@ -363,7 +363,7 @@ def sb3_rows() -> list[tuple[str, float]]:
         ("MaskablePPO, `configs/train/ppo.yaml` (512-512, no warm start)",
          bench_training("ppo", 8 * 16384, ["--pretrain-steps", "0"])),
         ("MaskablePPO, `configs/train/ppo_fast.yaml` (one shared live-input trunk, bf16 where "
-         "fast, 1024 games x 32 steps, 2 epochs of 2048; no warm start)",
+         "fast, 1024 games x 32 steps, 4 epochs of 2048; no warm start)",
          bench_training("ppo", 8 * 32768, ["--config", fast, "--pretrain-steps", "0"])),
     ]
 
