@@ -130,3 +130,34 @@ def test_trained_evaluates_a_finished_run_without_training(tmp_path, monkeypatch
         (run / "final.zip").unlink()
         br.run_seed("solo", "row", 1, [], "python", tmp_path / "solo" / "r.json", run,
                     trained=True)
+
+
+def test_a_maskable_ppo_row_trains_with_its_own_script(tmp_path, monkeypatch):
+    """``-- --algo ppo ...``: MaskablePPO's script, which takes no --algo, trains it; the
+    recorded command keeps the flag (it is hon-train's)."""
+    import json
+    from pathlib import Path
+
+    run = tmp_path / "runs" / "solo_row_s1"
+    ran = []
+
+    def fake_run(cmd, **kwargs):
+        ran.append(cmd)
+        if "--json" in cmd:
+            Path(cmd[cmd.index("--json") + 1]).write_text(json.dumps({"win_rate": 0.5}))
+        else:
+            run.mkdir(parents=True)
+            (run / "config.yaml").write_text(yaml.safe_dump({"seed": 1, "device": "cpu"}))
+            (run / "train.csv").write_text("step,steps_per_s\n1000,500.0\n")
+            (run / "final.zip").write_bytes(b"")
+
+    monkeypatch.setattr(br, "ROOT", tmp_path)
+    monkeypatch.setattr(br.CHILDREN, "run", fake_run)
+    (tmp_path / "solo").mkdir()
+    out = br.run_seed("solo", "row", 1, ["--algo", "ppo", "--n-epochs", "2"], "python",
+                      tmp_path / "solo" / "r.json", run)
+    train = ran[0]
+    assert train[1].endswith("train_ppo.py") and "--algo" not in train
+    assert train[-2:] == ["--n-epochs", "2"]
+    entry = json.loads(out.read_text())["training"]
+    assert entry["algo"] == "ppo" and "--algo ppo --n-epochs 2" in entry["command"]
