@@ -1,4 +1,4 @@
-"""MaskablePPO's throughput configuration (configs/train/ppo_fast.yaml): the shared live
+"""MaskablePPO's default configuration (configs/train/ppo.yaml): the shared live
 trunk (agents/networks/sb3.py) computes the MLP it stands for, the step-major rollout
 buffer (agents/training/sb3_buffer.py) hands PPO the same samples as SB3's, and a run
 with the trunk trains, loads from plain data, plays legal actions and resumes."""
@@ -102,9 +102,10 @@ def test_shared_trunk_ppo_trains_loads_and_resumes(tmp_path):
 
 
 @pytest.mark.parametrize(("fields", "match"), [
-    ({"network": "entity", "shared_trunk": True}, "shared_trunk"),
-    ({"amp": "true"}, "amp applies"),
-    ({"shared_trunk": True, "amp": "fast"}, "amp must be"),
+    ({"shared_trunk": False, "amp": "true"}, "amp true needs"),
+    ({"amp": "fast"}, "amp must be"),
+    ({"live_input": True}, "live_input applies"),
+    ({"network": "entity", "live_input": True, "shared_trunk": False}, "live_input applies"),
 ])
 def test_bad_fast_settings_are_refused(fields, match):
     from agents.cli.train_ppo import Config
@@ -113,12 +114,31 @@ def test_bad_fast_settings_are_refused(fields, match):
         Config(**fields).check()
 
 
-def test_the_fast_config_file_loads():
+def test_the_config_files_load_and_the_default_is_the_dataclass():
+    """ppo.yaml is what ``Config()`` says; ppo_sb3.yaml is SB3's own MLP in float32."""
+    import dataclasses
+
     from agents.cli.train_ppo import Config
     from agents.training.config import parse_config
     from hon_env.content.loader import TRAIN_CONFIGS_DIR
 
-    cfg = parse_config(Config, [], TRAIN_CONFIGS_DIR / "ppo_fast.yaml")
+    cfg = parse_config(Config, [], TRAIN_CONFIGS_DIR / "ppo.yaml")
     cfg.check()
     assert cfg.shared_trunk and cfg.amp == "auto" and cfg.num_envs * cfg.n_steps == 32768
     assert cfg.batch_size == 2048 and cfg.n_epochs == 4
+    base = Config()
+    for f in ("num_envs", "n_steps", "batch_size", "n_epochs", "hidden", "shared_trunk",
+              "amp", "live_input"):
+        assert getattr(cfg, f) == getattr(base, f), f
+    sb3 = parse_config(Config, [], TRAIN_CONFIGS_DIR / "ppo_sb3.yaml")
+    sb3.check()
+    assert not sb3.shared_trunk and sb3.amp == "false" and sb3.num_envs == 256
+    assert dataclasses.asdict(sb3)["batch_size"] == 4096
+
+
+def test_old_checkpoint_records_mean_sb3s_own_mlp():
+    """A network record without shared_trunk/amp (before they existed) rebuilds SB3's MLP."""
+    from agents.networks.sb3 import sb3_policy_kwargs
+
+    old = {"network": "mlp", "hidden": [512, 512], "entity_dim": 32, "live_input": False}
+    assert sb3_policy_kwargs(old) == {"net_arch": [512, 512]}

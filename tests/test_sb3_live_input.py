@@ -29,7 +29,8 @@ def test_live_columns_give_the_full_layer():
 def test_live_input_ppo_trains_loads_and_resumes(tmp_path):
     from agents.networks.sb3 import LiveInputFeatures
 
-    policy = train_play_resume(tmp_path, ["--hidden", "32", "16", "--live-input", "true"])
+    policy = train_play_resume(tmp_path, ["--hidden", "32", "16", "--shared-trunk", "false",
+                                          "--live-input", "true"])
     assert isinstance(policy.model.policy.features_extractor, LiveInputFeatures)
     assert policy.model.policy.features_extractor.first.out_features == 32
 
@@ -38,4 +39,4 @@ def test_live_input_needs_the_mlp():
     from agents.cli.train_ppo import Config
 
     with pytest.raises(ValueError, match="live_input"):
-        Config(network="entity", live_input=True).check()
+        Config(network="entity", live_input=True, shared_trunk=False).check()

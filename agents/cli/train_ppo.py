@@ -1,6 +1,7 @@
 """sb3-contrib MaskablePPO on the batched engine, one shared policy for every hero.
 
     hon-train --algo ppo                            # configs/train/ppo.yaml
+    hon-train --algo ppo --config configs/train/ppo_sb3.yaml   # SB3's own MLPs
     hon-train --algo ppo --total-steps 200000 --run-dir runs/ppo_try
     hon-train --algo ppo --resume runs/ppo/checkpoints/step_1000000.zip
     python scripts/train_ppo.py --help              # the same, from a checkout
@@ -8,7 +9,10 @@
 The environment is ``hon_env.envs.sb3.SB3VecEnv`` (all games in one process; the legal
 masks go to MaskablePPO through ``action_masks()``). The policy sees the deciding hero's
 observation, whose seat is one-hot in it, so one network plays the whole team. Rewards
-are the team's (+1 win, -1 loss, plus the config's event shaping).
+are the team's (+1 win, -1 loss, plus the config's event shaping). The default network is
+MAPPO's: one MLP trunk under the policy and value heads, reading only the live columns,
+bf16 where fast (``agents/networks/sb3.py``); the rollout buffer skips SB3's per-update
+copies (``agents/training/sb3_buffer.py``).
 
 ``pretrain_steps > 0`` first fits the policy to the coordinated scripted team's actions
 (``load_policy("heuristic")``) on that many decisions it plays (behaviour cloning), a warm
@@ -60,32 +64,34 @@ DEFAULT_CONFIG = TRAIN_CONFIGS_DIR / "ppo.yaml"
 @dataclass
 class Config(PpoFields):
     run_dir: str = "runs/ppo"
-    num_envs: int = 256
+    num_envs: int = 1024
     """games stepped together"""
-    n_steps: int = 64
+    n_steps: int = 32
     """rollout steps per game per update (batch = num_envs * n_steps decisions)"""
-    batch_size: int = 4096
+    batch_size: int = 2048
     """minibatch size"""
     n_epochs: int = 4
     """passes over each rollout batch"""
     clip_range: float = 0.2
     """PPO ratio clipping range"""
     network: str = "mlp"
-    """mlp: SB3's MLP policy over the observation vector; entity: the entity network's
-    encoders as SB3's features extractor (agents/networks/sb3.py) with linear heads"""
+    """mlp: an MLP over the observation vector; entity: the entity network's encoders as
+    SB3's features extractor (agents/networks/sb3.py) with linear heads"""
     hidden: list[int] = field(default_factory=lambda: [512, 512])
     """hidden layer sizes of the policy and value networks (entity: of the context MLP)"""
     entity_dim: int = 32
     """network entity: the embedding size of each entity row"""
-    live_input: bool = False
-    """network mlp: one first layer shared by the policy and value networks, reading only
-    the observation columns not 0 somewhere in the batch (faster; agents/networks/sb3.py)"""
-    shared_trunk: bool = False
+    shared_trunk: bool = True
     """network mlp: the whole MLP one trunk under the policy and value heads, its first
-    layer the live-input one (configs/train/ppo_fast.yaml)"""
-    amp: str = "false"
-    """shared_trunk: the trunk in bf16 (auto: where the CPU or GPU makes it fast; true;
-    false)"""
+    layer reading only the observation columns not 0 somewhere in the batch; false: SB3's
+    own separate policy and value MLPs (configs/train/ppo_sb3.yaml). Network entity: one
+    extractor under both heads either way."""
+    live_input: bool = False
+    """network mlp with shared_trunk false: SB3's two MLPs share one first layer that reads
+    only the live columns (agents/networks/sb3.py)"""
+    amp: str = "auto"
+    """bf16 for the shared trunk or the entity extractor: auto (where the CPU or GPU makes
+    it fast; SB3's own MLPs stay float32), true, false"""
     pretrain_steps: int = 0
     """decisions of the scripted team to clone before PPO (0: start from scratch)"""
     pretrain_epochs: int = 4
@@ -100,15 +106,15 @@ class Config(PpoFields):
                              f"{self.network!r}")
         if self.entity_dim < 1:
             raise ValueError(f"entity_dim must be positive, got {self.entity_dim}")
-        if self.live_input and self.network != "mlp":
-            raise ValueError("live_input applies to network mlp only")
-        if self.shared_trunk and self.network != "mlp":
-            raise ValueError("shared_trunk applies to network mlp only")
+        if self.live_input and (self.network != "mlp" or self.shared_trunk):
+            raise ValueError("live_input applies to SB3's own MLPs (network mlp, "
+                             "shared_trunk false); the shared trunk reads only the live "
+                             "columns already")
         if self.amp not in ("auto", "true", "false"):
             raise ValueError(f"amp must be auto, true or false, got {self.amp!r}")
-        if self.amp != "false" and not self.shared_trunk:
-            raise ValueError("amp applies to the shared trunk only (shared_trunk true): "
-                             "SB3's own networks run in float32")
+        if self.amp == "true" and self.network == "mlp" and not self.shared_trunk:
+            raise ValueError("amp true needs the shared trunk (shared_trunk true) or the "
+                             "entity network: SB3's own MLPs run in float32")
 
     def network_config(self) -> dict[str, Any]:
         """What the checkpoint records of its network (``LoggedMaskablePPO.network``)."""

@@ -54,6 +54,9 @@ class Config(PpoConfig):
     batch_size: int = 512
     gamma: float = 0.99
     hidden: list[int] = field(default_factory=lambda: [256, 256])
+    # SB3's own MLPs in float32, as every villain row of docs/mastermind.md trained
+    shared_trunk: bool = False
+    amp: str = "false"
     pretrain_steps: int = 0
 
     def check(self) -> None:

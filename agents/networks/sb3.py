@@ -9,10 +9,13 @@
   are not 0 somewhere in the batch (about a quarter of them), as MAPPO's actor does
   (``Actor.features``). SB3's default MLP runs two full first layers over all 4,450
   columns (one per network), which is most of MaskablePPO's update time.
-- ``LiveTrunkFeatures`` (``network: mlp`` with ``shared_trunk``): the whole MLP as one
-  trunk under the policy and value heads (MAPPO's default ``shared_trunk``), its first
-  layer the live-input one, its layers in bf16 where ``amp`` says so (MAPPO's
-  ``amp``): the throughput configuration, ``configs/train/ppo_fast.yaml``."""
+- ``LiveTrunkFeatures`` (``network: mlp`` with ``shared_trunk``, the default): the whole
+  MLP as one trunk under the policy and value heads (MAPPO's default ``shared_trunk``),
+  its first layer the live-input one, its layers in bf16 where ``amp`` says so (MAPPO's
+  ``amp``). ``shared_trunk: false`` gives SB3's own MLPs (``configs/train/ppo_sb3.yaml``).
+
+Checkpoints record these keys as plain data; a record without ``shared_trunk`` or ``amp``
+(older checkpoints) means SB3's own MLP in float32, as it was then."""
 
 from __future__ import annotations
 
@@ -30,18 +33,22 @@ from hon_env.spec.layout import N_ACTIONS
 
 
 class EntityFeatures(BaseFeaturesExtractor):
-    """Observation [B, OBS_DIM] -> the entity network's context [B, hidden[-1]]."""
+    """Observation [B, OBS_DIM] -> the entity network's context [B, hidden[-1]], float32
+    (computed under bf16 autocast when ``amp``)."""
 
     def __init__(self, observation_space: gym.spaces.Box, hidden: list[int],
-                 dim: int = 32) -> None:
+                 dim: int = 32, amp: bool = False) -> None:
         super().__init__(observation_space, features_dim=list(hidden)[-1])
         if observation_space.shape != (OBS_DIM,):
             raise ValueError(f"the entity network reads {OBS_DIM}-float observations, got "
                              f"shape {observation_space.shape}")
         self.net = EntityActor(OBS_DIM, N_ACTIONS, list(hidden), dim)
+        self.amp = bool(amp)
 
     def forward(self, observations: torch.Tensor) -> torch.Tensor:
-        return self.net.context(observations)[0]
+        with torch.autocast(observations.device.type, dtype=torch.bfloat16,
+                            enabled=self.amp):
+            return self.net.context(observations)[0].float()
 
 
 class LiveInputFeatures(BaseFeaturesExtractor):
@@ -96,17 +103,16 @@ def resolve_amp(amp: str, device: str | torch.device) -> bool:
 def sb3_policy_kwargs(network: dict[str, Any], device: str | torch.device = "cpu"
                       ) -> dict[str, Any]:
     """MaskablePPO's ``policy_kwargs`` for a network config (``network``, ``hidden``,
-    ``entity_dim``, ``live_input``, ``shared_trunk``, ``amp``) on ``device``: the MLP's
-    ``net_arch`` (with ``live_input``, its first layer a shared ``LiveInputFeatures``;
-    with ``shared_trunk``, all of it a shared ``LiveTrunkFeatures`` under linear heads),
-    or the entity extractor with linear heads."""
+    ``entity_dim``, ``live_input``, ``shared_trunk``, ``amp``) on ``device``: with
+    ``shared_trunk``, the MLP as one ``LiveTrunkFeatures`` under linear heads; without,
+    SB3's ``net_arch`` (with ``live_input``, its first layer a shared
+    ``LiveInputFeatures``); or the entity extractor under linear heads."""
     hidden = list(network["hidden"])
+    amp = resolve_amp(str(network.get("amp", "false")), device)
     if network.get("network", "mlp") == "mlp":
         if network.get("shared_trunk", False):
             return {"features_extractor_class": LiveTrunkFeatures,
-                    "features_extractor_kwargs": {
-                        "hidden": hidden,
-                        "amp": resolve_amp(network.get("amp", "false"), device)},
+                    "features_extractor_kwargs": {"hidden": hidden, "amp": amp},
                     "net_arch": []}
         if network.get("live_input", False):
             return {"features_extractor_class": LiveInputFeatures,
@@ -114,6 +120,6 @@ def sb3_policy_kwargs(network: dict[str, Any], device: str | torch.device = "cpu
                     "net_arch": hidden[1:]}
         return {"net_arch": hidden}
     return {"features_extractor_class": EntityFeatures,
-            "features_extractor_kwargs": {"hidden": hidden,
+            "features_extractor_kwargs": {"hidden": hidden, "amp": amp,
                                           "dim": int(network.get("entity_dim", 32))},
             "net_arch": []}
