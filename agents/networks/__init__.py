@@ -27,13 +27,15 @@ from agents.networks.mlp import (
     entropy,
     layer_init,
     live_columns,
+    resolve_amp,
     sample,
 )
 
 NETWORKS = ("mlp", "entity")
 
 __all__ = ["MASKED_LOGIT", "MLP", "NETWORKS", "Actor", "Critic", "TrunkCritic", "ValueNorm",
-           "bf16_is_fast", "build_actor", "entropy", "layer_init", "live_columns", "sample"]
+           "bf16_is_fast", "build_actor", "entropy", "layer_init", "live_columns", "resolve_amp",
+           "sample"]
 
 
 def build_actor(config: dict[str, Any], obs_dim: int, n_actions: int) -> nn.Module:

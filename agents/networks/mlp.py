@@ -191,3 +191,13 @@ def bf16_is_fast(device: torch.device) -> bool:
     except OSError:
         return False
     return "amx_bf16" in flags or "avx512_bf16" in flags
+
+
+def resolve_amp(amp: str, device: str | torch.device) -> bool:
+    """Whether a model on ``device`` runs under bf16 autocast for the setting ``amp``:
+    ``auto`` where it is fast (``bf16_is_fast``), ``true``, ``false``."""
+    if amp not in ("auto", "true", "false"):
+        raise ValueError(f"amp must be auto, true or false, got {amp!r}")
+    if amp == "auto":
+        return bf16_is_fast(torch.device(device))
+    return amp == "true"

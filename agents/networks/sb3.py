@@ -27,7 +27,7 @@ from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from torch import nn
 
 from agents.networks.entity import EntityActor
-from agents.networks.mlp import bf16_is_fast
+from agents.networks.mlp import resolve_amp
 from hon_env.core.observe import OBS_DIM
 from hon_env.spec.layout import N_ACTIONS
 
@@ -88,16 +88,6 @@ class LiveTrunkFeatures(BaseFeaturesExtractor):
                             enabled=self.amp):
             h = self.rest(self.first(observations))
         return h.float()
-
-
-def resolve_amp(amp: str, device: str | torch.device) -> bool:
-    """``amp`` (``auto`` | ``true`` | ``false``) for a model on ``device``: ``auto`` is bf16
-    where it is fast (``bf16_is_fast``)."""
-    if amp not in ("auto", "true", "false"):
-        raise ValueError(f"amp must be auto, true or false, got {amp!r}")
-    if amp == "auto":
-        return bf16_is_fast(torch.device(device))
-    return amp == "true"
 
 
 def sb3_policy_kwargs(network: dict[str, Any], device: str | torch.device = "cpu"

@@ -39,10 +39,10 @@ from agents.networks import (
     Critic,
     TrunkCritic,
     ValueNorm,
-    bf16_is_fast,
     build_actor,
     entropy,
     live_columns,
+    resolve_amp,
     sample,
 )
 from agents.trained import MappoPolicy
@@ -108,7 +108,7 @@ class MappoLearner:
         # the fused kernel does Adam's per-parameter arithmetic in one pass (CPU and CUDA)
         self.opt = torch.optim.Adam(self.params, lr=cfg.lr, eps=1e-5, fused=True)
         # bf16 autocast for the hidden layers (heads stay float32; see agents/networks.py)
-        self.amp = bf16_is_fast(device) if cfg.amp == "auto" else cfg.amp == "true"
+        self.amp = resolve_amp(cfg.amp, device)
         self.autocast = torch.autocast(device.type, dtype=torch.bfloat16, enabled=self.amp)
 
     def critic_input(self, obs: dict[str, np.ndarray]) -> np.ndarray | None:
