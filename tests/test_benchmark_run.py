@@ -126,15 +126,16 @@ def test_trained_evaluates_a_finished_run_without_training(tmp_path, monkeypatch
     assert len(ran) == 1 and "evaluate.py" in ran[0][1]  # no trainer ran
     entry = json.loads(out.read_text())["training"]
     assert entry["algo"] == "ppo" and entry["wall_s"] == pytest.approx(600, abs=1)
+    (run / "final.zip").unlink()
     with pytest.raises(SystemExit, match="no final"):
-        (run / "final.zip").unlink()
         br.run_seed("solo", "row", 1, [], "python", tmp_path / "solo" / "r.json", run,
                     trained=True)
 
 
-def test_a_maskable_ppo_row_trains_with_its_own_script(tmp_path, monkeypatch):
-    """``-- --algo ppo ...``: MaskablePPO's script, which takes no --algo, trains it; the
-    recorded command keeps the flag (it is hon-train's)."""
+def test_a_row_trains_through_hon_train(tmp_path, monkeypatch):
+    """``-- --algo ppo ...``: the row runs hon-train with the flags as given, so hon-train's
+    --algo picks MaskablePPO (whose own script takes no --algo), and the recorded command
+    is the one that ran."""
     import json
     from pathlib import Path
 
@@ -157,7 +158,15 @@ def test_a_maskable_ppo_row_trains_with_its_own_script(tmp_path, monkeypatch):
     out = br.run_seed("solo", "row", 1, ["--algo", "ppo", "--n-epochs", "2"], "python",
                       tmp_path / "solo" / "r.json", run)
     train = ran[0]
-    assert train[1].endswith("train_ppo.py") and "--algo" not in train
-    assert train[-2:] == ["--n-epochs", "2"]
+    assert train[1:3] == ["-m", "agents.cli.train"]
+    assert train[-4:] == ["--algo", "ppo", "--n-epochs", "2"]
+    from agents.cli import train as hon_train
+
+    routed = []
+    monkeypatch.setattr("agents.cli.train_ppo.main",
+                        lambda argv, prog=None: routed.append((prog, argv)))
+    hon_train.main(train[3:])  # what that command does: MaskablePPO, without --algo
+    assert routed[0][0] == "hon-train --algo ppo" and "--algo" not in routed[0][1]
+    assert routed[0][1][-2:] == ["--n-epochs", "2"]
     entry = json.loads(out.read_text())["training"]
     assert entry["algo"] == "ppo" and "--algo ppo --n-epochs 2" in entry["command"]

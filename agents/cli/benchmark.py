@@ -317,8 +317,8 @@ def parser() -> argparse.ArgumentParser:
                    help="only measure MAPPO's training steps/s with N heroes (default N: 4; "
                         "task quartet for 4) and print it; nothing else, no file")
     p.add_argument("--sb3", action="store_true",
-                   help="only measure MaskablePPO's steps/s (the default and the fast config) "
-                        "and print them; nothing else, no file")
+                   help="only measure MaskablePPO's steps/s (configs/train/ppo.yaml and "
+                        "ppo_sb3.yaml) and print them; nothing else, no file")
     p.add_argument("--per-game-heroes", type=int, default=None, metavar="N",
                    help="only compare the vector env (largest --batches size) with N fixed "
                         "heroes against heroes='random' (a team per game), in alternating "

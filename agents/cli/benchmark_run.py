@@ -160,13 +160,9 @@ def run_seed(task: str, row: str, seed: int, flags: list[str], python: str,
     ``config.yaml`` to its final checkpoint)."""
     out = out or RESULTS / task / f"{row}_s{seed}.json"
     run_dir = run_dir or ROOT / "runs" / f"{task}_{row}_s{seed}"
-    script, trainer_flags = "train_mappo.py", list(flags)
-    if "--algo" in flags and flags[flags.index("--algo") + 1 :][:1] == ["ppo"]:
-        # MaskablePPO's own script has no --algo (hon-train takes it off the same way)
-        at = flags.index("--algo")
-        script, trainer_flags = "train_ppo.py", flags[:at] + flags[at + 2:]
-    train = [python, str(ROOT / "scripts" / script), "--task", task, "--seed", str(seed),
-             "--run-dir", str(run_dir), "--progress", "false", *trainer_flags]
+    # hon-train itself, the command the result records: its --algo picks the trainer
+    train = [python, "-m", "agents.cli.train", "--task", task, "--seed", str(seed),
+             "--run-dir", str(run_dir), "--progress", "false", *flags]
     env = None
     if at_once > 1:  # the engine's threads and torch's on this seed's share of the cores
         threads = share_of_cores(at_once)

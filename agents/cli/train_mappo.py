@@ -80,7 +80,7 @@ from typing import Any
 import numba
 import torch
 
-from agents.networks import NETWORKS
+from agents.networks import NETWORKS, check_amp
 from agents.policy import Policy
 from agents.training.baselines import (
     BaselineEvaluator,
@@ -181,8 +181,7 @@ class Config(PpoFields):
             raise ValueError("num_envs * num_steps must divide into num_minibatches")
         if self.algo not in ALGOS:
             raise ValueError(f"algo must be one of {', '.join(ALGOS)}, got {self.algo!r}")
-        if self.amp not in ("auto", "true", "false"):
-            raise ValueError(f"amp must be auto, true or false, got {self.amp!r}")
+        check_amp(self.amp)
         if self.network not in NETWORKS:
             raise ValueError(f"network must be one of {', '.join(NETWORKS)}, got "
                              f"{self.network!r}")

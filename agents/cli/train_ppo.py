@@ -45,7 +45,7 @@ from stable_baselines3.common.callbacks import BaseCallback, CallbackList
 from stable_baselines3.common.logger import configure
 
 from agents.checkpoints import require_file, sb3_safe_objects
-from agents.networks import NETWORKS
+from agents.networks import NETWORKS, check_amp
 from agents.networks.sb3 import sb3_policy_kwargs
 from agents.trained import PpoPolicy
 from agents.training.baselines import BaselineEvaluator, eval_summary, print_result
@@ -110,8 +110,7 @@ class Config(PpoFields):
             raise ValueError("live_input applies to SB3's own MLPs (network mlp, "
                              "shared_trunk false); the shared trunk reads only the live "
                              "columns already")
-        if self.amp not in ("auto", "true", "false"):
-            raise ValueError(f"amp must be auto, true or false, got {self.amp!r}")
+        check_amp(self.amp)
         if self.amp == "true" and self.network == "mlp" and not self.shared_trunk:
             raise ValueError("amp true needs the shared trunk (shared_trunk true) or the "
                              "entity network: SB3's own MLPs run in float32")

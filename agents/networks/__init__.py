@@ -24,6 +24,7 @@ from agents.networks.mlp import (
     TrunkCritic,
     ValueNorm,
     bf16_is_fast,
+    check_amp,
     entropy,
     layer_init,
     live_columns,
@@ -34,8 +35,8 @@ from agents.networks.mlp import (
 NETWORKS = ("mlp", "entity")
 
 __all__ = ["MASKED_LOGIT", "MLP", "NETWORKS", "Actor", "Critic", "TrunkCritic", "ValueNorm",
-           "bf16_is_fast", "build_actor", "entropy", "layer_init", "live_columns", "resolve_amp",
-           "sample"]
+           "bf16_is_fast", "build_actor", "check_amp", "entropy", "layer_init", "live_columns",
+           "resolve_amp", "sample"]
 
 
 def build_actor(config: dict[str, Any], obs_dim: int, n_actions: int) -> nn.Module:

@@ -193,11 +193,19 @@ def bf16_is_fast(device: torch.device) -> bool:
     return "amx_bf16" in flags or "avx512_bf16" in flags
 
 
+AMP_SETTINGS = ("auto", "true", "false")
+
+
+def check_amp(amp: str) -> None:
+    """A config's ``amp`` setting must be one of ``AMP_SETTINGS``."""
+    if amp not in AMP_SETTINGS:
+        raise ValueError(f"amp must be auto, true or false, got {amp!r}")
+
+
 def resolve_amp(amp: str, device: str | torch.device) -> bool:
     """Whether a model on ``device`` runs under bf16 autocast for the setting ``amp``:
     ``auto`` where it is fast (``bf16_is_fast``), ``true``, ``false``."""
-    if amp not in ("auto", "true", "false"):
-        raise ValueError(f"amp must be auto, true or false, got {amp!r}")
+    check_amp(amp)
     if amp == "auto":
         return bf16_is_fast(torch.device(device))
     return amp == "true"

@@ -5,12 +5,13 @@ copies the whole observation buffer once per update (1024 games x 32 steps x 4,4
 floats: 583 MB), allocates that buffer afresh for every rollout (its pages then fault in
 one by one as the rollout writes them), and copies every minibatch twice (a fancy index,
 then ``torch.tensor``).
+
 Which sample sits where in the flat arrays does not matter to PPO: the minibatches are a
 random permutation of all of them, and every array is flattened the same way. So this
-buffer keeps one observation array for the whole run, flattens step-major (a free view
-of the contiguous arrays), and hands the indexed
-(already fresh) minibatch arrays to torch without another copy. The samples and their
-distribution are SB3's; only the permutation's order over them differs."""
+buffer keeps one observation array for the whole run, flattens step-major (a free view of
+the contiguous arrays), and hands the indexed (already fresh) minibatch arrays to torch
+without another copy. The samples and their distribution are SB3's; only the
+permutation's order over them differs."""
 
 from __future__ import annotations
 
