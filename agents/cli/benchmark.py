@@ -391,7 +391,7 @@ def write_page(out: Path, text: str, seconds: float, compile_s: float, per_game:
         "plays without observations.\n"
         "- Training rows: the scripts with their default configs (`configs/train/`), "
         "rollouts and updates together, evaluation games left out; MAPPO's hidden layers "
-        "run in bf16 where the CPU has AMX/AVX-512 BF16 (`amp: auto`).\n")
+        "run in bf16 where the CPU has AMX or on a GPU (`amp: auto`).\n")
     print(f"wrote {out}")
 
 

@@ -180,17 +180,26 @@ class ValueNorm(nn.Module):
 
 
 def bf16_is_fast(device: torch.device) -> bool:
-    """Does bf16 autocast speed up matmuls here? CUDA GPUs with bf16, and CPUs with
-    AMX or AVX-512 BF16 units (elsewhere bf16 is emulated and slower than float32)."""
+    """Does bf16 autocast speed up training here? CUDA GPUs with bf16, and CPUs with AMX
+    tiles. Without AMX, bf16 is slower on the CPU: emulated without AVX-512 BF16, and with
+    it (no AMX) the casts around each layer cost more than the dot products save (MAPPO at
+    4 heroes ran 1.45x faster in float32 on such a Xeon; docs/benchmarks.md, "bf16 on CPUs
+    without AMX")."""
     if device.type == "cuda":
         return torch.cuda.is_bf16_supported()
     if device.type != "cpu":
         return False
     try:
-        flags = open("/proc/cpuinfo").read()
+        with open("/proc/cpuinfo") as f:
+            return cpu_has_amx(f.read())
     except OSError:
         return False
-    return "amx_bf16" in flags or "avx512_bf16" in flags
+
+
+def cpu_has_amx(cpuinfo: str) -> bool:
+    """Does ``cpuinfo`` (the text of ``/proc/cpuinfo``) list AMX's bf16 tiles?"""
+    return any("amx_bf16" in line.split(":", 1)[-1].split()
+               for line in cpuinfo.splitlines() if line.startswith("flags"))
 
 
 AMP_SETTINGS = ("auto", "true", "false")
