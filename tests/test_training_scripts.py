@@ -151,7 +151,12 @@ def test_config_layers_defaults_yaml_and_flags(tmp_path, capsys):
             ("", ["--network", "cnn"], "network must be one of"),
             ("", ["--gamma", "1.5"], "gamma must be in (0, 1]"),
             ("", ["--kickstart-coef", "-1"], "kickstart_coef and kickstart_steps must be"),
-            ("", ["--kickstart-coef", "2"], "needs kickstart_steps > 0")]:
+            ("", ["--kickstart-coef", "2"], "needs kickstart_steps > 0"),
+            ("", ["--reward-shaping", "{bogus: 1}"], "unknown reward_shaping event 'bogus'"),
+            ("", ["--reward-shaping", "{rescues: much}"], "reward_shaping['rescues'] must be"),
+            ("", ["--reward-shaping", "[rescues]"], "reward_shaping must be a mapping"),
+            ("", ["--villain-reward-shaping", "{nope: 1}"],
+             "unknown villain_reward_shaping event 'nope'")]:
         f.write_text(text)
         with pytest.raises(SystemExit) as exit_:
             parse_config(mod.Config, ["--config", str(f), *argv], None, prog="hon-train")

@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 
 import yaml
 
+from hon_env.rewards import shaping_weights
 from hon_env.tasks import list_tasks
 
 C = TypeVar("C")
@@ -157,7 +158,7 @@ def parse_config(cls: type[C], argv: list[str] | None, default_file: str | Path 
         check = getattr(cfg, "check", None)
         if check is not None:
             check()
-    except (OSError, yaml.YAMLError, ValueError) as e:
+    except (OSError, yaml.YAMLError, ValueError, TypeError) as e:
         parser.error(str(e))
     return cfg
 
@@ -219,6 +220,8 @@ class RunConfig:
         self.check_positive(*positive)
         if self.seed < 0:
             raise ValueError(f"seed must be >= 0, got {self.seed}")
+        for name in ("reward_shaping", "villain_reward_shaping"):  # event names and weights
+            shaping_weights(getattr(self, name, None), name)
         if self.task is None:
             return
         if self.task not in list_tasks():
