@@ -183,7 +183,7 @@ def bf16_is_fast(device: torch.device) -> bool:
     """Does bf16 autocast speed up training here? CUDA GPUs with bf16, and CPUs with AMX
     tiles. Without AMX, bf16 is slower on the CPU: emulated without AVX-512 BF16, and with
     it (no AMX) the casts around each layer cost more than the dot products save (MAPPO at
-    4 heroes ran 1.45x faster in float32 on such a Xeon; docs/benchmarks.md, "bf16 on CPUs
+    4 heroes ran 1.39-1.46x faster in float32 on such a Xeon; docs/benchmarks.md, "bf16 on CPUs
     without AMX")."""
     if device.type == "cuda":
         return torch.cuda.is_bf16_supported()
