@@ -20,9 +20,11 @@ A task is one YAML file under ``configs/tasks/`` (``docs/tasks.md`` lists them):
                                   # tasks): a board per game, every villain of the content
                                   # on each issue of the split; the evaluation issues are
                                   # held out of training
-    procgen: {difficulty: 0.5, size: medium, train_seeds: [0, 256],
+    procgen: {difficulty: 0.5, size: medium, team: 2, train_seeds: [0, 256],
               eval_seeds: [1000000, 1000256]}   # optional (generalist tasks): train on
-                                  # generated content (hon_env.content.procgen), a generated
+                                  # generated content (hon_env.content.procgen; the knobs
+                                  # of procgen.Knobs, team: the team size the content is
+                                  # balanced for, default 2), a generated
                                   # scenario per game; generator seeds [first, end). The
                                   # "eval_procgen" split plays the held-out eval_seeds; the
                                   # "eval" split plays the hand-made ``boards: {eval: ...}``
@@ -62,7 +64,7 @@ from hon_env.content.errors import (
     read_int,
     read_str,
 )
-from hon_env.content.procgen import Knobs, generated_scenario, generated_scenarios
+from hon_env.content.procgen import KNOB_NAMES, Knobs, generated_scenario, generated_scenarios
 from hon_env.roster import random_teams
 
 TASKS_DIR = Path(__file__).resolve().parents[1] / "configs" / "tasks"
@@ -388,9 +390,9 @@ def _procgen(data: dict, where: Where) -> tuple[Knobs | None, range, range]:
         return None, range(0), range(0)
     pw = where.key("procgen")
     block = as_mapping(data["procgen"], pw)
-    check_keys(block, pw, ("train_seeds", "eval_seeds"), ("difficulty", "size"))
+    check_keys(block, pw, ("train_seeds", "eval_seeds"), KNOB_NAMES)
     try:
-        knobs = Knobs.from_dict({k: block[k] for k in ("difficulty", "size") if k in block})
+        knobs = Knobs.from_dict({k: block[k] for k in KNOB_NAMES if k in block})
     except (TypeError, ValueError) as e:
         raise pw.error(str(e)) from None
     seeds = []

@@ -41,11 +41,14 @@ def main() -> int:
     p.add_argument("--heroes", nargs="+", default=["majesty", "stride"])
     p.add_argument("--difficulty", type=float, default=0.5)
     p.add_argument("--size", default="medium", choices=sorted(SIZES))
+    p.add_argument("--team", type=int, default=None,
+                   help="the team size the content is balanced for (default: len(--heroes))")
     p.add_argument("--games", type=int, default=100, help="games per scenario and half")
     p.add_argument("--band", type=float, nargs=2, default=[0.30, 0.80])
     p.add_argument("--out", type=Path, default=None)
     args = p.parse_args()
-    knobs = Knobs(args.difficulty, args.size)
+    knobs = Knobs(args.difficulty, args.size,
+                  len(args.heroes) if args.team is None else args.team)
     lo, hi = args.band
     policy = CoordinatedPolicy()
     rates: dict[int, tuple[float, float]] = {}

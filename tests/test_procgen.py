@@ -182,6 +182,43 @@ def test_bad_knobs_are_refused():
         Knobs(0.5, "huge")
     with pytest.raises(ValueError, match="unknown procgen knobs"):
         Knobs.from_dict({"difficulty": 0.5, "walls": 3})
+    for bad, error in ((0, ValueError), (7, ValueError), (2.5, TypeError), (True, TypeError),
+                       ("3", TypeError)):
+        with pytest.raises(error, match="team"):
+            Knobs(0.5, "medium", bad)  # type: ignore[arg-type]
+
+
+def test_the_team_knob_caps_per_hero_scaling_past_two_heroes():
+    """Rulebook "Setup" and the cards' per-hero amounts: content balanced for a team of one
+    or two is today's content; for three, nothing is printed per hero (each per-hero
+    danger and health is flat at two heroes' worth: even, in twice the usual range) and
+    the map is the same. Card effects are drawn to a smaller budget, so the rest of the
+    content is another draw."""
+    for seed in (3, 4, 5):
+        two, one = generate(seed, Knobs(0.5)), generate(seed, Knobs(0.5, team=1))
+        assert two == one
+        three = generate(seed, Knobs(0.5, team=3))
+        assert three["issue"]["board"]["map"] == two["issue"]["board"]["map"]
+        card = three["villain"]["villain_card"]
+        assert not card["scheming"]["danger_per_hero"] and not card["showdown"]["health_per_hero"]
+        assert card["scheming"]["danger"] in (4, 6)
+        assert card["showdown"]["health"] in (12, 14, 16)
+        assert two["villain"]["villain_card"]["showdown"]["health_per_hero"]
+        assert not any("danger_per_hero" in c for c in three["issue"]["schemes"])
+        assert all(c["danger"] in (2, 3, 4) for c in three["issue"]["schemes"])
+    assert Knobs(0.5, team=1).tag == Knobs(0.5).tag != Knobs(0.5, team=3).tag
+
+
+def test_the_team_knob_brings_three_heroes_back_toward_the_two_hero_win_rate():
+    """A trio on content balanced for three wins more than on content balanced for two
+    (mean over 6 scenarios x 24 games; 100 x 200 in docs/procgen.md, "Team size")."""
+    trio = ["majesty", "stride", "vigil"]
+    rates = {}
+    for team in (2, 3):
+        pool = generated_scenarios(range(300, 306), trio, Knobs(0.5, team=team))
+        rates[team] = np.mean([evaluate(CoordinatedPolicy(), games=24, scenario=sc,
+                                        batch=24, seed=0).win_rate for sc in pool])
+    assert rates[3] > rates[2] + 0.1, rates
 
 
 def test_the_procgen_task_trains_on_generated_content_and_holds_out_the_hand_made_boards():

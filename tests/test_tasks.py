@@ -178,11 +178,7 @@ def test_a_generalist_task_holds_its_evaluation_teams_out_of_training():
     ("family: generalist", "family: team_size", "generalist task, and only one"),
 ])
 def test_bad_generalist_tasks_are_refused(tmp_path, old, new, message):
-    root = _copy_tasks(tmp_path)
-    path = root / "generalist_duo.yaml"
-    path.write_text(path.read_text().replace(old, new))
-    with pytest.raises(ContentError, match=message):
-        get_task("generalist_duo", root)
+    _refused(tmp_path, "generalist_duo", old, new, message)
 
 
 def test_a_generalist_board_task_holds_its_evaluation_board_out_of_training():
@@ -212,9 +208,23 @@ def test_a_generalist_board_task_holds_its_evaluation_board_out_of_training():
     ("family: generalist", "family: nemeses", "generalist task, and only one"),
 ])
 def test_bad_generalist_board_tasks_are_refused(tmp_path, old, new, message):
+    _refused(tmp_path, "generalist_board", old, new, message)
+
+
+@pytest.mark.parametrize("old,new,message", [
+    ("team: 3", "team: 7", "team must lie in"),
+    ("team: 3", "team: three", "whole number"),
+    ("team: 3", "teams: 3", "teams"),
+])
+def test_bad_procgen_knobs_in_a_task_are_refused(tmp_path, old, new, message):
+    _refused(tmp_path, "procgen_trio", old, new, message)
+
+
+def _refused(tmp_path, name, old, new, message):
+    """Task ``name`` with ``old`` replaced by ``new`` fails to load with ``message``."""
     root = _copy_tasks(tmp_path)
-    path = root / "generalist_board.yaml"
+    path = root / f"{name}.yaml"
     assert old in path.read_text()
     path.write_text(path.read_text().replace(old, new))
     with pytest.raises(ContentError, match=message):
-        get_task("generalist_board", root)
+        get_task(name, root)

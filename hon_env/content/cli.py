@@ -40,6 +40,8 @@ def build_parser() -> argparse.ArgumentParser:
     gen.add_argument("--difficulty", type=float, default=Knobs.difficulty,
                      help="0 (easy) .. 1 (hard)")
     gen.add_argument("--size", default=Knobs.size, choices=sorted(SIZES), help="board size")
+    gen.add_argument("--team", type=int, default=Knobs.team,
+                     help="heroes the content is balanced for, 1-6 (1 and 2 give the same)")
     gen.add_argument("--out", type=Path, required=True, help="folder to write")
     check = sub.add_parser("check", help="validate every file of a content folder")
     check.add_argument("content_dir", type=Path)
@@ -60,7 +62,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _generate(args: argparse.Namespace) -> int:
     if args.count < 1:
         raise ValueError(f"--count must be at least 1, got {args.count}")
-    knobs = Knobs(args.difficulty, args.size)
+    knobs = Knobs(args.difficulty, args.size, args.team)
     seeds = range(args.seed, args.seed + args.count)
     ids = [content_id(s) for s in seeds]  # refuses a negative seed before writing
     content = write_content(args.out, seeds, knobs)

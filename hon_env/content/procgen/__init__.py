@@ -11,7 +11,7 @@ Modules: ``board`` (the hex map), ``threats`` (villain-side effects to a power b
 (compiled games).
 """
 
-from hon_env.content.procgen.knobs import GENERATOR_VERSION, Knobs
+from hon_env.content.procgen.knobs import GENERATOR_VERSION, KNOB_NAMES, Knobs
 from hon_env.content.procgen.scenarios import generated_scenario, generated_scenarios
 from hon_env.content.procgen.store import (
     cache_content_dir,
@@ -22,6 +22,6 @@ from hon_env.content.procgen.store import (
     write_content,
 )
 
-__all__ = ["GENERATOR_VERSION", "Knobs", "cache_content_dir", "content_id",
+__all__ = ["GENERATOR_VERSION", "KNOB_NAMES", "Knobs", "cache_content_dir", "content_id",
            "ensure_generated", "generate", "generated_scenario", "generated_scenarios",
            "to_yaml", "write_content"]

@@ -29,7 +29,7 @@ def generate_issue(seed: int, ident: str, knobs: Knobs) -> dict[str, Any]:
     """The data of an issue file (``kind: issue``) drawn from ``seed`` and ``knobs``."""
     rng = np.random.default_rng([seed, ISSUE_STREAM])
     d = float(knobs.difficulty)
-    scale = 0.7 + 0.6 * d
+    scale = (0.7 + 0.6 * d) * knobs.budget_scale
     counter = names.pick(rng, names.COUNTERS)
     board_map = generate_map(rng, knobs.size, N_PANELS, int(rng.integers(5, 8)))
     nested = Slot(NESTED, N_PANELS, counter)
@@ -50,8 +50,8 @@ def generate_issue(seed: int, ident: str, knobs: Knobs) -> dict[str, Any]:
         panels[k] = {"name": panel_names[k - 1], "color": COLOR_NAMES[colors[k - 1]],
                      "scheme": scheme}
     titles = names.unique_names(rng, IDECK + N_PANELS, names.deed)
-    schemes = [_scheme_card(rng, k, titles[k - 1], titles[IDECK + k - 1], scale, anywhere)
-               for k in range(1, N_PANELS + 1)]
+    schemes = [_scheme_card(rng, k, titles[k - 1], titles[IDECK + k - 1], scale, anywhere,
+                            knobs) for k in range(1, N_PANELS + 1)]
     cards = _issue_cards(rng, titles[N_PANELS:IDECK], scale, anywhere, counter)
     setup_panels = rng.choice(np.arange(1, N_PANELS + 1), size=2, replace=False)
     return {
@@ -74,13 +74,16 @@ def generate_issue(seed: int, ident: str, knobs: Knobs) -> dict[str, Any]:
 
 
 def _scheme_card(rng: np.random.Generator, panel: int, name: str, back_name: str,
-                 scale: float, slot: Slot) -> dict[str, Any]:
+                 scale: float, slot: Slot, knobs: Knobs) -> dict[str, Any]:
     """A Scheme card on ``panel`` with a none, problem or enemy back."""
     per_hero = bool(rng.random() < 0.5)
-    card: dict[str, Any] = {"name": name, "panel": panel,
-                            "danger": 2 if per_hero else int(rng.integers(2, 4))}
+    card: dict[str, Any] = {"name": name, "panel": panel}
     if per_hero:
-        card["danger_per_hero"] = True
+        card["danger"], card["danger_per_hero"] = knobs.per_hero(2)
+        if not card["danger_per_hero"]:
+            del card["danger_per_hero"]
+    else:
+        card["danger"] = int(rng.integers(2, 4))
     kind = ("none", "problem", "enemy")[int(rng.integers(3))]
     if kind == "none":
         card["back"] = {"name": back_name, "type": "none"}

@@ -26,7 +26,7 @@ def generate_villain(seed: int, ident: str, knobs: Knobs) -> dict[str, Any]:
     """The data of a villain file (``kind: villain``) drawn from ``seed`` and ``knobs``."""
     rng = np.random.default_rng([seed, VILLAIN_STREAM])
     d = float(knobs.difficulty)
-    scale = 0.7 + 0.6 * d
+    scale = (0.7 + 0.6 * d) * knobs.budget_scale
     slot = Slot(ANYWHERE, N_PANELS)
     minion = names.pick(rng, names.MINION_WORDS)
     cards = [_lackey(rng, color, minion, scale, slot) for color in COLOR_NAMES]
@@ -36,16 +36,20 @@ def generate_villain(seed: int, ident: str, knobs: Knobs) -> dict[str, Any]:
                       {"op": "inflict"}]
     if rng.random() < 0.5:
         showdown_moves.insert(0, {"op": "place_minions", "n": 1, "panel": "villain"})
+    name = f"{names.pick(rng, names.TITLES)} {names.pick(rng, names.SURNAMES)}"
+    danger, danger_per_hero = knobs.per_hero(int(rng.integers(2, 4)) + (d > 0.7))
+    scheming = {"danger": danger, "danger_per_hero": danger_per_hero,
+                "inflict": int(rng.integers(1, 3))}
+    health, health_per_hero = knobs.per_hero(5 + round(2 * d) + int(rng.integers(0, 2)))
     return {
         "format_version": 1,
         "id": ident,
         "kind": "villain",
-        "name": f"{names.pick(rng, names.TITLES)} {names.pick(rng, names.SURNAMES)}",
+        "name": name,
         "villain_card": {
-            "scheming": {"danger": int(rng.integers(2, 4)) + (d > 0.7), "danger_per_hero": True,
-                         "inflict": int(rng.integers(1, 3))},
-            "showdown": {"health": 5 + round(2 * d) + int(rng.integers(0, 2)),
-                         "health_per_hero": True, "defense": int(rng.integers(0, 2)),
+            "scheming": scheming,
+            "showdown": {"health": health, "health_per_hero": health_per_hero,
+                         "defense": int(rng.integers(0, 2)),
                          "inflict": int(rng.integers(1, 3)), "activate": showdown_moves},
         },
         "lackey_colors": list(COLOR_NAMES),
