@@ -395,6 +395,43 @@ def write_page(out: Path, text: str, seconds: float, compile_s: float, per_game:
     print(f"wrote {out}")
 
 
+def warm_up(sc) -> float:
+    """Run every kernel the timed rows use once (compile, or load from the cache), so no
+    row times a compile; returns the seconds it took."""
+    t0 = time.perf_counter()
+    g = Game(sc, seed=0)
+    g.apply(int(g.legal_actions()[0]))
+    g.observation()
+    env = vector_env(2, scenario=sc)
+    env.reset()
+    env.step(env.sample_actions(np.random.default_rng(0)))
+    # one whole episode of the AEC env, whose wrapper calls kernels of its own: a cold
+    # cache would otherwise compile them inside the AEC row's timed seconds
+    bench_aec(sc, 1e-3)
+    return time.perf_counter() - t0
+
+
+def tables_text(rows: list[tuple[str, str, float]], reference: str,
+                render_rows: list[tuple[str, float]], train_rows: list[tuple[str, float]],
+                cold_lines: list[str]) -> str:
+    """The markdown tables of one run: front ends (then the reference row), renderers,
+    training where measured, cold start where measured."""
+    lines = [
+        "| front end | observations | decisions/s |",
+        "|---|---|---|",
+        *[f"| {name} | {obs} | {rate:,.0f} |" for name, obs, rate in rows],
+        reference,
+    ]
+    lines += ["", "| renderer, one frame | ms |", "|---|---|",
+              *[f"| {name} | {ms:.1f} |" for name, ms in render_rows]]
+    if train_rows:
+        lines += ["", "| training, end to end | env steps/s |", "|---|---|",
+                  *[f"| {name} | {rate:,.0f} |" for name, rate in train_rows]]
+    if cold_lines:
+        lines += ["", *cold_lines]
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> None:
     args = parser().parse_args(argv)
     dev = ["--device", args.device]
@@ -420,19 +457,7 @@ def main(argv: list[str] | None = None) -> None:
             print("\n".join(cold_lines))
             return
     sc = load_scenario(args.scenario)
-
-    t0 = time.perf_counter()
-    g = Game(sc, seed=0)
-    g.apply(int(g.legal_actions()[0]))
-    g.observation()
-    env = vector_env(2, scenario=sc)
-    env.reset()
-    env.step(env.sample_actions(np.random.default_rng(0)))
-    # one whole episode of the AEC env, whose wrapper calls kernels of its own: a cold
-    # cache would otherwise compile them inside the AEC row's timed seconds
-    bench_aec(sc, 1e-3)
-    compile_s = time.perf_counter() - t0
-
+    compile_s = warm_up(sc)
     aec = bench_aec(sc, seconds)
     reference = bench_reference(seconds)  # measured right after, on the same load
     rows = [("PettingZoo AEC env (wrapped)", "yes", aec),
@@ -450,20 +475,8 @@ def main(argv: list[str] | None = None) -> None:
     per_game = (L.STATE_LEN * 4 + L.N_ACTIONS + (OBS_DIM * 2 + STATE_DIM) * 4 + 16 * 4)
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
-    lines = [
-        "| front end | observations | decisions/s |",
-        "|---|---|---|",
-        *[f"| {name} | {obs} | {rate:,.0f} |" for name, obs, rate in rows],
-        reference_row(aec, reference),
-    ]
-    lines += ["", "| renderer, one frame | ms |", "|---|---|",
-              *[f"| {name} | {ms:.1f} |" for name, ms in render_rows]]
-    if train_rows:
-        lines += ["", "| training, end to end | env steps/s |", "|---|---|",
-                  *[f"| {name} | {rate:,.0f} |" for name, rate in train_rows]]
-    if cold_lines:
-        lines += ["", *cold_lines]
-    text = "\n".join(lines)
+    text = tables_text(rows, reference_row(aec, reference), render_rows, train_rows,
+                       cold_lines)
     print(text)
     print(f"numba compile or cache load: {compile_s:.1f} s")
     print(f"memory per game (vector env arrays): {per_game / 1024:.1f} KiB; "
