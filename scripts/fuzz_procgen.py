@@ -1,7 +1,8 @@
 """Generated content under random play: every scenario valid, every invariant kept.
 
 For each generator seed in ``--first .. --first + --scenarios - 1`` (knobs cycling through
-the difficulties and board sizes given) the issue and villain are generated, validated
+the difficulties and board sizes given, teams of 1-4 heroes in turn, each on content
+balanced for its size: the ``team`` knob) the issue and villain are generated, validated
 by the loader and compiled, then ``--games`` games are played with uniformly random legal
 actions through ``Game`` with the invariants of ``core/invariants.py`` checked after every
 decision (in debug mode, ``HON_ENV_DEBUG=1``, ``Game.apply`` checks them itself). Any
@@ -46,9 +47,9 @@ def main() -> int:
     failures = []
     for k in range(args.scenarios):
         seed = args.first + k
-        knobs = Knobs(args.difficulties[k % len(args.difficulties)],
-                      args.sizes[k % len(args.sizes)])
         team = TEAMS[k % len(TEAMS)]
+        knobs = Knobs(args.difficulties[k % len(args.difficulties)],
+                      args.sizes[k % len(args.sizes)], len(team))
         try:
             sc = generated_scenario(seed, team, knobs)
         except Exception as e:  # noqa: BLE001 (every exception is a finding)
