@@ -86,7 +86,7 @@ ZOO_SPLITS = ("train", "heldout")
 HELDOUT_SPLIT = "heldout"
 LEARNER_SEAT = 0  # the seat an adhoc task's policy plays; its partners play the others
 SPLITS = ("train", "eval", "eval_procgen")
-MAX_GENERATED = 256  # generated scenarios per split: one vector env pool (envs/pool.py)
+MAX_GENERATED = 1024  # generated scenarios per split: one vector env pool (envs/pool.MAX_POOL)
 
 
 @dataclass(frozen=True)

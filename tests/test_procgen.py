@@ -143,6 +143,18 @@ def test_a_pool_of_generated_scenarios_in_the_vector_env():
         env.step(np.array([np.flatnonzero(m)[0] for m in env.masks]))
 
 
+def test_a_pool_larger_than_the_cap_is_refused_and_tasks_agree_with_it(monkeypatch):
+    """A pool holds at most ``MAX_POOL`` entries (1,024: a procgen split of 1,000 boards
+    fits); one more is a clear error, and a task's generated split cannot ask for more."""
+    import hon_env.envs.pool as pool_module
+    from hon_env.tasks import MAX_GENERATED
+
+    assert MAX_GENERATED == pool_module.MAX_POOL >= 1000
+    monkeypatch.setattr(pool_module, "MAX_POOL", 2)
+    with pytest.raises(ValueError, match="more than 2 scenarios"):
+        vector_env(4, scenario=generated_scenarios(range(400, 403), DUO))
+
+
 def test_written_content_loads_from_its_folder_and_replays(tmp_path):
     """``write_content``: a self-contained folder a person can edit; a game of it records
     its content folder, so the replay plays back."""

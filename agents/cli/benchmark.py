@@ -137,7 +137,7 @@ def print_per_game_heroes(scenario: str, n: int, batch: int, seconds: float,
                   f"{pool / fixed:.2f} |", flush=True)
 
 
-def print_procgen(batch: int, seconds: float, pool_size: int = 256, pairs: int = 3) -> None:
+def print_procgen(batch: int, seconds: float, pool_size: int = 1000, pairs: int = 3) -> None:
     """Generated content: the first use of a generated scenario (generate, write, parse,
     compile; a fresh cache folder) and the vector env on a pool of ``pool_size`` generated
     scenarios against one generated scenario, alternated ``pairs`` times."""
@@ -324,7 +324,7 @@ def parser() -> argparse.ArgumentParser:
                         "heroes against heroes='random' (a team per game), in alternating "
                         "pairs, and print it; nothing else, no file")
     p.add_argument("--procgen", action="store_true",
-                   help="only the generated-content rows (first use, a pool of 256)")
+                   help="only the generated-content rows (first use, a pool of 1,000)")
     p.add_argument("--device", default="cpu",
                    help="torch device of the training rows (cpu, cuda, auto)")
     p.add_argument("--out", default=str(CHECKOUT_DOCS) if CHECKOUT_DOCS.exists() else None,

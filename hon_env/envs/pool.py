@@ -23,7 +23,7 @@ from hon_env.content import Scenario
 from hon_env.options import EnvOptions
 from hon_env.roster import RANDOM_TEAMS, random_teams
 
-MAX_POOL = 256  # scenarios one batch may hold (each keeps its tables, ~230 KB)
+MAX_POOL = 1024  # scenarios one batch may hold (each keeps its tables, ~230 KB)
 
 
 def is_pool(scenario: object, heroes: object) -> bool:
