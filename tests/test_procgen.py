@@ -183,6 +183,13 @@ def test_hon_content_generate_and_check(tmp_path, capsys):
                          str(tmp_path / "x")]) == 2
     assert "difficulty" in capsys.readouterr().err
     assert content_main(["generate", "--seed", "-3", "--out", str(tmp_path / "y")]) == 2
+    assert content_main(["generate", "--seed", "1", "--team", "9", "--out",
+                         str(tmp_path / "z")]) == 2
+    assert "team" in capsys.readouterr().err
+    assert content_main(["generate", "--seed", "4", "--team", "3", "--out",
+                         str(tmp_path / "t")]) == 0
+    text = (tmp_path / "t" / "content" / "villains" / "gen_4.yaml").read_text()
+    assert "--team 3" in text and "health_per_hero: false" in text
 
 
 def test_bad_knobs_are_refused():
