@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from numbers import Integral
 from typing import Any
 
 from hon_env.content.procgen.board import SIZES
@@ -42,8 +43,9 @@ class Knobs:
             raise ValueError(f"difficulty must lie in [0, 1], got {self.difficulty}")
         if self.size not in SIZES:
             raise ValueError(f"size must be one of {sorted(SIZES)}, got {self.size!r}")
-        if isinstance(self.team, bool) or not isinstance(self.team, int):
+        if isinstance(self.team, bool) or not isinstance(self.team, Integral):
             raise TypeError(f"team must be a whole number of heroes, got {self.team!r}")
+        object.__setattr__(self, "team", int(self.team))  # numpy integers too, one tag
         if not 1 <= self.team <= MAX_HEROES:
             raise ValueError(f"team must lie in [1, {MAX_HEROES}], got {self.team}")
 
