@@ -9,6 +9,14 @@ the same evaluation games) as horizontal lines with their 95% intervals shaded. 
 run directory also holds ``train.csv``, the win rate of its training episodes (sampled
 actions, training games, one point per update) is drawn too: a dense curve for runs with
 few evaluations.
+
+With ``--group LABEL RUN ...`` (repeated) the groups are drawn side by side instead, one
+colour each (every seed thin, the group's mean thick; no training-episode curves): rows
+of one task against each other, e.g. kickstarted against tabula rasa.
+
+    python scripts/plot_curves.py --out docs/img/curves_trio_prior.png --title trio \
+        --group kickstarted docs/curves/trio_mappo_s* \
+        --group "tabula rasa" docs/curves/trio_mappo_tabula_rasa_s?
 """
 
 from __future__ import annotations
@@ -44,24 +52,26 @@ def read_train(run: Path) -> dict[str, np.ndarray] | None:
     return read_csv(path) if path.is_file() else None
 
 
-def plot(runs: list[Path], out: Path, title: str) -> None:
-    data = [read_eval(r) for r in runs]
-    trains = [t for t in map(read_train, runs) if t is not None]
-    fig, ax = plt.subplots(figsize=(7, 4), dpi=110)
+def _baselines(ax, d: dict[str, np.ndarray]) -> None:
+    """The scripted and random policies' win rates on the same games, with their 95%
+    intervals shaded."""
     for name, color in (("heuristic", "tab:green"), ("random", "tab:gray")):
-        d = data[0]
         ax.axhline(d[f"{name}_win_rate"][-1], color=color, ls="--", label=name)
         ax.axhspan(d[f"{name}_ci_low"][-1], d[f"{name}_ci_high"][-1], color=color, alpha=0.12)
-    for i, t in enumerate(trains):
-        ax.plot(t["step"], t["episode_win_rate"], color="tab:orange", lw=0.6, alpha=0.5,
-                label="training episodes (each seed)" if i == 0 else None)
+
+
+def _seeds_and_mean(ax, data: list[dict[str, np.ndarray]], color: str, label: str) -> None:
+    """Each seed's greedy evaluations thin, their mean (over the steps all share) thick."""
     for i, d in enumerate(data):
-        ax.plot(d["step"], d["trained_win_rate"], color="tab:blue", lw=0.8, alpha=0.5,
-                marker="o", ms=3, label="trained (each seed)" if i == 0 else None)
+        ax.plot(d["step"], d["trained_win_rate"], color=color, lw=0.8, alpha=0.5,
+                marker="o", ms=3, label=f"{label} (each seed)" if i == 0 else None)
     n = min(len(d["step"]) for d in data)
     mean = np.mean([d["trained_win_rate"][:n] for d in data], axis=0)
-    ax.plot(data[0]["step"][:n], mean, color="tab:blue", lw=2.2,
-            label=f"trained (mean of {len(data)})")
+    ax.plot(data[0]["step"][:n], mean, color=color, lw=2.2,
+            label=f"{label} (mean of {len(data)})")
+
+
+def _finish(fig, ax, out: Path, title: str) -> None:
     ax.set_xlabel("environment steps (decisions)")
     ax.set_ylabel("win rate (evaluation: greedy policy)")
     ax.set_ylim(0, 1)
@@ -74,13 +84,47 @@ def plot(runs: list[Path], out: Path, title: str) -> None:
     plt.close(fig)
 
 
+def plot_groups(groups: list[tuple[str, list[Path]]], out: Path, title: str) -> None:
+    """Several rows of one task on one plot: each group's seeds and mean in its colour."""
+    if not groups or any(not runs for _, runs in groups):
+        raise ValueError("every group needs a label and at least one run folder")
+    fig, ax = plt.subplots(figsize=(7, 4), dpi=110)
+    _baselines(ax, read_eval(groups[0][1][0]))
+    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    for k, (label, runs) in enumerate(groups):
+        _seeds_and_mean(ax, [read_eval(r) for r in runs], colors[k % len(colors)], label)
+    _finish(fig, ax, out, title)
+
+
+def plot(runs: list[Path], out: Path, title: str) -> None:
+    data = [read_eval(r) for r in runs]
+    trains = [t for t in map(read_train, runs) if t is not None]
+    fig, ax = plt.subplots(figsize=(7, 4), dpi=110)
+    _baselines(ax, data[0])
+    for i, t in enumerate(trains):
+        ax.plot(t["step"], t["episode_win_rate"], color="tab:orange", lw=0.6, alpha=0.5,
+                label="training episodes (each seed)" if i == 0 else None)
+    _seeds_and_mean(ax, data, "tab:blue", "trained")
+    _finish(fig, ax, out, title)
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("runs", nargs="+", type=Path)
+    p.add_argument("runs", nargs="*", type=Path)
     p.add_argument("--out", type=Path, required=True)
     p.add_argument("--title", default="")
+    p.add_argument("--group", nargs="+", action="append", metavar=("LABEL", "RUN"),
+                   help="a labelled group of run folders (repeat: one colour per group)")
     args = p.parse_args()
-    plot(args.runs, args.out, args.title)
+    if bool(args.runs) == bool(args.group):
+        p.error("give run folders, or --group LABEL RUN ... (one or more), not both")
+    if args.group:
+        if any(len(g) < 2 for g in args.group):
+            p.error("--group needs a label and at least one run folder")
+        plot_groups([(g[0], [Path(r) for r in g[1:]]) for g in args.group], args.out,
+                    args.title)
+    else:
+        plot(args.runs, args.out, args.title)
 
 
 if __name__ == "__main__":

@@ -120,6 +120,14 @@ def test_curves_of_the_committed_runs_read_and_plot(tmp_path):
     out = tmp_path / "solo.png"
     plot_curves.plot(solo, out, "solo")
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    kick, rasa = ([r for r in runs if r.name.startswith(f"trio_mappo_{row}s")]
+                  for row in ("", "tabula_rasa_"))
+    assert kick and rasa
+    both = tmp_path / "both.png"
+    plot_curves.plot_groups([("kickstarted", kick), ("tabula rasa", rasa)], both, "trio")
+    assert both.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    with pytest.raises(ValueError, match="at least one run"):
+        plot_curves.plot_groups([("nothing", [])], tmp_path / "x.png", "solo")
 
 
 def test_scoreboard_rows_say_commit_author_and_reproduction(tmp_path):
