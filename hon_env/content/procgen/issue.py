@@ -79,9 +79,9 @@ def _scheme_card(rng: np.random.Generator, panel: int, name: str, back_name: str
     per_hero = bool(rng.random() < 0.5)
     card: dict[str, Any] = {"name": name, "panel": panel}
     if per_hero:
-        card["danger"], card["danger_per_hero"] = knobs.per_hero(2)
-        if not card["danger_per_hero"]:
-            del card["danger_per_hero"]
+        card["danger"], scales = knobs.per_hero(2)
+        if scales:
+            card["danger_per_hero"] = True
     else:
         card["danger"] = int(rng.integers(2, 4))
     kind = ("none", "problem", "enemy")[int(rng.integers(3))]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from numbers import Integral
 from typing import Any
 
@@ -10,7 +10,6 @@ from hon_env.content.procgen.board import SIZES
 from hon_env.spec.tables import MAX_HEROES
 
 GENERATOR_VERSION = 1  # bump when the same seed and knobs would yield other content
-KNOB_NAMES = ("difficulty", "size", "team")
 PER_HERO_CAP = 2  # the team size generated content was first calibrated for
 
 
@@ -82,3 +81,6 @@ class Knobs:
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+
+KNOB_NAMES = tuple(f.name for f in fields(Knobs))  # what a task's procgen block may set
