@@ -1045,3 +1045,31 @@ def test_every_content_kind_is_declared_once_and_loads_by_kind() -> None:
         loader.load("sidekick", "robin")
     with pytest.raises(ContentError, match="no hero 'nobody'"):
         loader.load("hero", "nobody")
+
+
+def _bfs_distances(adj: np.ndarray, n: int) -> np.ndarray:
+    """Reference: one queue per space, over the ``adj`` table."""
+    dist = np.full((adj.shape[0], adj.shape[0]), UNREACHABLE, dtype=np.int32)
+    for s in range(n):
+        dist[s, s], queue = 0, [s]
+        for u in queue:
+            for v in adj[u]:
+                if v >= 0 and dist[s, v] == UNREACHABLE:
+                    dist[s, v] = dist[s, u] + 1
+                    queue.append(v)
+    return dist
+
+
+def test_board_distances_are_breadth_first_step_counts_on_every_board() -> None:
+    """Movement (rulebook "Movement"): the distance table counts steps between adjacent
+    spaces; on every shipped issue's board and on generated ones of every size it equals a
+    plain breadth-first search, unreachable cells included."""
+    from hon_env.content.procgen import Knobs, generated_scenarios
+
+    boards = [load_scenario(heroes=["majesty"], villain="dowager", issue=issue)
+              for issue in list_content()["issues"]]
+    for size in ("small", "medium", "large"):
+        boards += generated_scenarios(range(4), ["majesty", "stride"], Knobs(size=size))
+    for scen in boards:
+        t = scen.tables
+        assert (t.dist == _bfs_distances(t.adj, len(scen.space_labels))).all()
