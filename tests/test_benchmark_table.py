@@ -14,6 +14,7 @@ from agents.cli.benchmark_table import (
     main,
     render,
     table_block,
+    verdict,
 )
 from agents.stats import iqm
 
@@ -167,3 +168,23 @@ def test_check_fails_on_a_stale_table(tmp_path):
         main(["--results", str(tmp_path), "--out", str(out), "--check"])
     main(["--results", str(tmp_path), "--out", str(out)])
     main(["--results", str(tmp_path), "--out", str(out), "--check"])
+
+
+def test_at_a_glance_names_each_tasks_best_row_of_five_seeds_against_the_script(tmp_path):
+    """The summary takes the highest IQM among rows of at least 5 seeds (a 3-seed row
+    with a higher one does not count) and compares intervals with the coordinated team."""
+    (tmp_path / "duo").mkdir()
+    rows = {"mappo": [0.80, 0.82, 0.84, 0.86, 0.88], "ippo": [0.6, 0.62, 0.64, 0.66, 0.68],
+            "mappo_lucky": [0.99, 0.99, 0.99]}
+    for row, rates in rows.items():
+        for s, r in enumerate(rates, 1):
+            (tmp_path / "duo" / f"{row}_s{s}.json").write_text(json.dumps(_result("duo", r)))
+    coordinated = _result("duo", 0.5) | {"ci_low": 0.47, "ci_high": 0.53}
+    (tmp_path / "duo" / "coordinated.json").write_text(json.dumps(coordinated))
+    summary = render(load_results(tmp_path)).split("**`")[0]
+    duo = next(line for line in summary.splitlines() if line.startswith("| `duo` |"))
+    assert duo.startswith("| `duo` | mappo | ") and duo.endswith("| above |")
+    assert "| `solo` | not run |" in summary
+    assert verdict(0.2, 0.4, 0.45, 0.6) == "below"
+    assert verdict(0.2, 0.5, 0.45, 0.6).startswith("level")
+    assert verdict(0.61, 0.7, 0.45, 0.6) == "above"

@@ -36,6 +36,7 @@ FILE = re.compile(r"^(?P<algo>[a-z0-9]+(?:_[a-z0-9]+)*?)(?:_s(?P<seed>\d+))?\.js
 # display order; algorithms not listed follow in name order
 ORDER = ("mappo", "ippo", "ppo", "coordinated", "per_hero", "random")
 MIN_SEEDS = 5
+SCRIPTED = ("coordinated", "per_hero", "random")  # rows that no training run made
 
 
 def load_results(folder: Path = RESULTS) -> dict[tuple[str, str], list[dict]]:
@@ -134,11 +135,50 @@ def scoreboard_columns(runs: list[dict]) -> tuple[str, str, str]:
     return (commit, by, done)
 
 
+def verdict(low: float, high: float, ref_low: float, ref_high: float) -> str:
+    """A row against a reference by their 95% intervals: "above" or "below" when the
+    intervals are apart, "level" when they overlap."""
+    if low > ref_high:
+        return "above"
+    if high < ref_low:
+        return "below"
+    return "level (intervals overlap)"
+
+
+def glance(results: dict[tuple[str, str], list[dict]]) -> list[str]:
+    """One line per task: its best learned row with at least ``MIN_SEEDS`` seeds (highest
+    IQM), what that row was given, and how it stands against the coordinated team."""
+    lines = ["**At a glance**: each task's best learned row of at least "
+             f"{MIN_SEEDS} seeds (highest IQM) against the coordinated scripted team.", "",
+             "| task | best learned row | network, kickstart, reward | IQM [95% CI] "
+             "| coordinated | learned vs coordinated |", "|---" * 6 + "|"]
+    for task in list_tasks():
+        learned = []
+        for (t, a), runs in results.items():
+            if t == task and runs[0]["seed"] is not None and len(runs) >= MIN_SEEDS:
+                agg = aggregate(np.array([[r["win_rate"]] for r in runs]))
+                learned.append((-agg["iqm"], a, agg, runs))
+        ref = results.get((task, "coordinated"))
+        ref_cell = cell(ref) if ref else "-"
+        if not learned:
+            some = any(t == task and a not in SCRIPTED for t, a in results)
+            lines.append(f"| `{task}` | {f'none of {MIN_SEEDS} seeds yet' if some else 'not run'}"
+                         f" | | | {ref_cell} | |")
+            continue
+        _, algo, agg, runs = min(learned, key=lambda x: x[:2])
+        _, net, kick, reward = prior(runs)
+        stand = "-" if not ref else verdict(agg["ci_low"], agg["ci_high"],
+                                            ref[0]["ci_low"], ref[0]["ci_high"])
+        lines.append(f"| `{task}` | {algo} | {net}, {kick}, {reward} | {agg['iqm']:.3f} "
+                     f"[{agg['ci_low']:.3f}, {agg['ci_high']:.3f}] | {ref_cell} | {stand} |")
+    return lines + [""]
+
+
 def render(results: dict[tuple[str, str], list[dict]]) -> str:
-    """The scoreboard: one table per task (its budget and evaluation games), one line per
-    row, then the training notes of each row."""
+    """The scoreboard: the at-a-glance table (``glance``), then one table per task (its
+    budget and evaluation games), one line per row, then the training notes of each row."""
     tasks = list_tasks()
-    lines: list[str] = []
+    lines: list[str] = glance(results)
     for task in tasks:
         spec = get_task(task)
         lines += [f"**`{task}`**: {spec.step_budget / 1e6:g}M-step budget, "
