@@ -84,13 +84,18 @@ def _finish(fig, ax, out: Path, title: str) -> None:
     plt.close(fig)
 
 
+# the tab10 colours but green and gray, which mark the baselines
+GROUP_COLORS = ("tab:blue", "tab:orange", "tab:red", "tab:purple", "tab:brown", "tab:pink",
+                "tab:olive", "tab:cyan")
+
+
 def plot_groups(groups: list[tuple[str, list[Path]]], out: Path, title: str) -> None:
     """Several rows of one task on one plot: each group's seeds and mean in its colour."""
     if not groups or any(not runs for _, runs in groups):
         raise ValueError("every group needs a label and at least one run folder")
     fig, ax = plt.subplots(figsize=(7, 4), dpi=110)
     _baselines(ax, read_eval(groups[0][1][0]))
-    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    colors = GROUP_COLORS
     for k, (label, runs) in enumerate(groups):
         _seeds_and_mean(ax, [read_eval(r) for r in runs], colors[k % len(colors)], label)
     _finish(fig, ax, out, title)
