@@ -95,9 +95,9 @@ def plot_groups(groups: list[tuple[str, list[Path]]], out: Path, title: str) -> 
         raise ValueError("every group needs a label and at least one run folder")
     fig, ax = plt.subplots(figsize=(7, 4), dpi=110)
     _baselines(ax, read_eval(groups[0][1][0]))
-    colors = GROUP_COLORS
     for k, (label, runs) in enumerate(groups):
-        _seeds_and_mean(ax, [read_eval(r) for r in runs], colors[k % len(colors)], label)
+        _seeds_and_mean(ax, [read_eval(r) for r in runs], GROUP_COLORS[k % len(GROUP_COLORS)],
+                        label)
     _finish(fig, ax, out, title)
 
 

@@ -1061,9 +1061,9 @@ def _bfs_distances(adj: np.ndarray, n: int) -> np.ndarray:
 
 
 def test_board_distances_are_breadth_first_step_counts_on_every_board() -> None:
-    """Movement (rulebook "Movement"): the distance table counts steps between adjacent
-    spaces; on every shipped issue's board and on generated ones of every size it equals a
-    plain breadth-first search, unreachable cells included."""
+    """Issue board: G Map: the map's distance table counts steps between adjacent spaces;
+    on every shipped issue's board and on generated ones of every size it equals a plain
+    breadth-first search, unreachable cells included."""
     from hon_env.content.procgen import Knobs, generated_scenarios
 
     boards = [load_scenario(heroes=["majesty"], villain="dowager", issue=issue)
