@@ -28,6 +28,7 @@ from pathlib import Path
 import matplotlib
 
 matplotlib.use("Agg")
+import matplotlib.colors as mcolors  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
@@ -52,10 +53,15 @@ def read_train(run: Path) -> dict[str, np.ndarray] | None:
     return read_csv(path) if path.is_file() else None
 
 
+BASELINE_COLORS = {"heuristic": "tab:green", "random": "tab:gray"}
+# the groups of ``plot_groups``: the tab10 colours the baselines leave free
+GROUP_COLORS = tuple(c for c in mcolors.TABLEAU_COLORS if c not in BASELINE_COLORS.values())
+
+
 def _baselines(ax, d: dict[str, np.ndarray]) -> None:
     """The scripted and random policies' win rates on the same games, with their 95%
     intervals shaded."""
-    for name, color in (("heuristic", "tab:green"), ("random", "tab:gray")):
+    for name, color in BASELINE_COLORS.items():
         ax.axhline(d[f"{name}_win_rate"][-1], color=color, ls="--", label=name)
         ax.axhspan(d[f"{name}_ci_low"][-1], d[f"{name}_ci_high"][-1], color=color, alpha=0.12)
 
@@ -82,11 +88,6 @@ def _finish(fig, ax, out: Path, title: str) -> None:
     out.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(out)
     plt.close(fig)
-
-
-# the tab10 colours but green and gray, which mark the baselines
-GROUP_COLORS = ("tab:blue", "tab:orange", "tab:red", "tab:purple", "tab:brown", "tab:pink",
-                "tab:olive", "tab:cyan")
 
 
 def plot_groups(groups: list[tuple[str, list[Path]]], out: Path, title: str) -> None:

@@ -34,9 +34,9 @@ RESULTS = ROOT / "docs" / "benchmark"
 OUT = ROOT / "docs" / "benchmark.md"
 FILE = re.compile(r"^(?P<algo>[a-z0-9]+(?:_[a-z0-9]+)*?)(?:_s(?P<seed>\d+))?\.json$")
 # display order; algorithms not listed follow in name order
-ORDER = ("mappo", "ippo", "ppo", "coordinated", "per_hero", "random")
-MIN_SEEDS = 5
 SCRIPTED = ("coordinated", "per_hero", "random")  # rows that no training run made
+ORDER = ("mappo", "ippo", "ppo", *SCRIPTED)
+MIN_SEEDS = 5
 
 
 def load_results(folder: Path = RESULTS) -> dict[tuple[str, str], list[dict]]:
@@ -59,12 +59,17 @@ def load_results(folder: Path = RESULTS) -> dict[tuple[str, str], list[dict]]:
     return out
 
 
+def seed_aggregate(runs: list[dict]) -> dict[str, float]:
+    """IQM and its 95% stratified bootstrap interval over a row's training seeds."""
+    return aggregate(np.array([[r["win_rate"]] for r in runs]))
+
+
 def cell(runs: list[dict]) -> str:
     """The table cell of one task x algorithm."""
     if runs[0]["seed"] is None:
         r = runs[0]
         return f"{r['win_rate']:.3f} [{r['ci_low']:.3f}, {r['ci_high']:.3f}]"
-    agg = aggregate(np.array([[r["win_rate"]] for r in runs]))
+    agg = seed_aggregate(runs)
     flag = "" if len(runs) >= MIN_SEEDS else f" (only {len(runs)} seeds)"
     return (f"{agg['iqm']:.3f} [{agg['ci_low']:.3f}, {agg['ci_high']:.3f}], "
             f"{len(runs)} seeds{flag}")
@@ -156,14 +161,14 @@ def glance(results: dict[tuple[str, str], list[dict]]) -> list[str]:
         learned = []
         for (t, a), runs in results.items():
             if t == task and runs[0]["seed"] is not None and len(runs) >= MIN_SEEDS:
-                agg = aggregate(np.array([[r["win_rate"]] for r in runs]))
+                agg = seed_aggregate(runs)
                 learned.append((-agg["iqm"], a, agg, runs))
         ref = results.get((task, "coordinated"))
         ref_cell = cell(ref) if ref else "-"
         if not learned:
             some = any(t == task and a not in SCRIPTED for t, a in results)
-            lines.append(f"| `{task}` | {f'none of {MIN_SEEDS} seeds yet' if some else 'not run'}"
-                         f" | | | {ref_cell} | |")
+            what = f"none of {MIN_SEEDS} seeds yet" if some else "not run"
+            lines.append(f"| `{task}` | {what} | | | {ref_cell} | |")
             continue
         _, algo, agg, runs = min(learned, key=lambda x: x[:2])
         _, net, kick, reward = prior(runs)
