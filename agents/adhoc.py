@@ -26,6 +26,7 @@ partners whose ``best`` exceeds ``random``. ``compute_reference`` measures both
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 from dataclasses import dataclass, field
@@ -237,6 +238,17 @@ def reference_candidates() -> list[str]:
     return specs
 
 
+def candidate_checkpoint(spec: str) -> str | None:
+    """16 hex digits of the sha256 of a shipped policy's file (``mappo:NAME``...), so a
+    stored reference says which weights it measured; None for the other candidates (the
+    scripted teams, and the zoo's members, whose manifest pins their own files)."""
+    from agents.registry import list_pretrained, pretrained_path
+
+    if spec not in list_pretrained():
+        return None
+    return hashlib.sha256(pretrained_path(spec).read_bytes()).hexdigest()[:16]
+
+
 def compute_reference(task: Task, candidates: list[str] | None = None,
                       games: int | None = None, seed: int = 0,
                       known: dict | None = None) -> dict:
@@ -244,9 +256,10 @@ def compute_reference(task: Task, candidates: list[str] | None = None,
     on ``task``'s first ``games`` evaluation games, and the best candidate.
 
     ``known``: a stored reference of the same task, games and seed whose measured
-    candidates are reused rather than played again (only the new candidates play), so
-    adding a policy to the known ones costs one evaluation; the result is the one a full
-    run over ``candidates`` gives (the games and partners are the task's, the policies
+    candidates are reused rather than played again (only the new candidates play, and a
+    shipped policy whose file changed since: ``checkpoints``), so adding a policy to the
+    known ones costs one evaluation; the result is the one a full run over
+    ``candidates`` gives (the games and partners are the task's, the policies
     deterministic for their seed)."""
     from agents.registry import load_policy
 
@@ -257,20 +270,25 @@ def compute_reference(task: Task, candidates: list[str] | None = None,
         raise ValueError(f"the known reference is of task {known.get('task')!r}, "
                          f"{known.get('games')} games, seed {known.get('partner_seed')}: "
                          f"not {task.name!r}, {games}, {seed}")
-    measured = set(known["candidates"]) if known is not None else set()
+    digests = {spec: candidate_checkpoint(spec) for spec in candidates}
+    reused: list[str] = []
+    if known is not None:
+        recorded = known.get("checkpoints", {})
+        reused = [spec for spec in known["candidates"]
+                  if recorded.get(spec) == candidate_checkpoint(spec)]
     runs = {spec: evaluate_adhoc(load_policy(spec, seed=seed), task, games, seed=seed)
             for spec in ([] if known is not None else ["random"])
-            + [c for c in candidates if c not in measured]}
+            + [c for c in candidates if c not in reused]}
     # wins per partner of every policy, from this run or the known reference
     wins = {spec: {name: r["wins"] for name, r in res.per_partner().items()}
             for spec, res in runs.items()}
     if known is not None:
-        for spec in ["random", *known["candidates"]]:
+        for spec in ["random", *reused]:
             wins[spec] = {name: (part["random_wins"] if spec == "random"
                                  else part["wins_by_policy"][spec])
                           for name, part in known["partners"].items()}
         counts = {name: part["games"] for name, part in known["partners"].items()}
-        overall = {spec: known["overall"][spec] for spec in ["random", *known["candidates"]]}
+        overall = {spec: known["overall"][spec] for spec in ["random", *reused]}
         zoo_split = known["zoo_split"]
     else:
         first = runs["random"].per_partner()
@@ -290,6 +308,7 @@ def compute_reference(task: Task, candidates: list[str] | None = None,
     return {"task": task.name, "zoo_split": zoo_split, "games": games,
             "eval_seed": task.eval_seed, "partner_seed": seed, "candidates": candidates,
             "overall": {spec: overall[spec] for spec in ["random", *candidates]},
+            "checkpoints": {spec: d for spec, d in digests.items() if d is not None},
             "partners": partners}
 
 

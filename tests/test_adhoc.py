@@ -241,3 +241,42 @@ def test_extending_a_reference_equals_measuring_every_candidate_again():
     assert same(swapped, compute_reference(task, cands[::-1], games=8))
     with pytest.raises(ValueError, match="8 games"):
         compute_reference(task, cands, games=6, known=first)
+
+
+def test_extending_plays_again_a_shipped_policy_whose_file_changed(monkeypatch):
+    """A stored reference records the checkpoint of each shipped candidate it measured;
+    --extend reuses a candidate only while that file is unchanged, so replacing a shipped
+    policy cannot leave its old numbers in the reference."""
+    import agents.adhoc as adhoc
+
+    task = get_task("adhoc_duo")
+    cands = ["heuristic", "zoo:heuristic_solo"]
+    file_of = {"zoo:heuristic_solo": "old"}
+    monkeypatch.setattr(adhoc, "candidate_checkpoint", lambda spec: file_of.get(spec))
+    first = adhoc.compute_reference(task, cands, games=8)
+    assert first["checkpoints"] == {"zoo:heuristic_solo": "old"}
+    # numbers no run would give: reused only while the file is the one they came from
+    for part in first["partners"].values():
+        part["wins_by_policy"]["zoo:heuristic_solo"] = part["games"] + 1
+    tampered = adhoc.compute_reference(task, cands, games=8, known=first)
+    assert all(p["wins_by_policy"]["zoo:heuristic_solo"] == p["games"] + 1
+               for p in tampered["partners"].values())
+    file_of["zoo:heuristic_solo"] = "new"
+    again = adhoc.compute_reference(task, cands, games=8, known=first)
+    assert same(again, adhoc.compute_reference(task, cands, games=8))
+    assert again["checkpoints"] == {"zoo:heuristic_solo": "new"}
+
+
+@pytest.mark.parametrize("name", ["adhoc_duo", "adhoc_trio"])
+def test_stored_references_measured_every_shipped_policy_as_shipped(name):
+    """docs/benchmark/<task>/reference: every known policy is a candidate, and each shipped
+    one was measured with the file that ships now (after shipping or replacing a policy,
+    `python scripts/adhoc_reference.py --task NAME --extend` brings the file up to date)."""
+    from agents.adhoc import candidate_checkpoint, load_reference, reference_candidates
+
+    ref = load_reference(name)
+    assert ref is not None
+    missing = [spec for spec in reference_candidates() if spec not in ref["candidates"]]
+    assert not missing, f"not measured in {name}'s reference: {missing}"
+    for spec in ref["candidates"]:
+        assert ref.get("checkpoints", {}).get(spec) == candidate_checkpoint(spec), spec
