@@ -1,8 +1,8 @@
 """Benchmark: decisions per second of the Game facade and the vector env, in one run.
 
-    hon-bench                   # full table (from a checkout: written to docs/benchmarks.md)
+    hon-bench                   # full table (from a checkout: into docs/benchmarks.md)
     hon-bench --quick           # smaller measurement, no file
-    hon-bench --out bench.md    # the table written to another file
+    hon-bench --out bench.md    # the table written into another file
     hon-bench --cold-only       # only the cold start and per-kernel compile rows
     hon-bench --mappo-heroes 4 --device cuda   # MAPPO steps/s at 4 heroes on a GPU
 
@@ -13,6 +13,10 @@ time is measured apart, on a first call that is excluded from the timings. The c
 rows run in fresh processes on an empty kernel cache: the README quick start end to end,
 and each kernel's first call (``python -m hon_env.warmup``). Memory per game counts the
 arrays the vector env keeps per game.
+
+A run's tables go into their own section of the ``--out`` page, between two markers: the
+next run replaces that section and nothing else, so a page of curated measurements (the
+repository's docs/benchmarks.md) keeps its other sections.
 """
 
 from __future__ import annotations
@@ -328,7 +332,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--device", default="cpu",
                    help="torch device of the training rows (cpu, cuda, auto)")
     p.add_argument("--out", default=str(CHECKOUT_DOCS) if CHECKOUT_DOCS.exists() else None,
-                   help="Markdown file for the table (None: print only; from a checkout: "
+                   help="Markdown file the run's section goes into, replacing the "
+                        "previous run's section only (None: print only; from a checkout: "
                         "its docs/benchmarks.md)")
     return p
 
@@ -369,11 +374,17 @@ def sb3_rows() -> list[tuple[str, float]]:
     ]
 
 
-def write_page(out: Path, text: str, seconds: float, compile_s: float, per_game: int,
-               peak_mb: float) -> None:
-    """docs/benchmarks.md: the tables of one run and what they measure."""
-    out.write_text(
-        "# Benchmarks\n\n"
+# the block of a page that ``hon-bench`` owns: a page's other text is never rewritten
+RUN_START = "<!-- hon-bench run: generated, replaced by the next run -->"
+RUN_END = "<!-- end of hon-bench run -->"
+
+
+def run_block(text: str, seconds: float, compile_s: float, per_game: int,
+              peak_mb: float) -> str:
+    """The markdown of one run: its tables and what they measure, between the markers."""
+    return (
+        f"{RUN_START}\n"
+        "## The latest `hon-bench` run\n\n"
         f"Measured by `hon-bench` (`python scripts/benchmark.py`) on {machine()}, all rows "
         "in one run "
         f"({seconds:g} s per row; random legal actions chosen inside the measurement, "
@@ -391,8 +402,31 @@ def write_page(out: Path, text: str, seconds: float, compile_s: float, per_game:
         "plays without observations.\n"
         "- Training rows: the scripts with their default configs (`configs/train/`), "
         "rollouts and updates together, evaluation games left out; MAPPO's hidden layers "
-        "run in bf16 where the CPU has AMX or on a GPU (`amp: auto`).\n")
-    print(f"wrote {out}")
+        "run in bf16 where the CPU has AMX or on a GPU (`amp: auto`).\n"
+        f"{RUN_END}\n")
+
+
+def merge_run(page: str | None, block: str) -> str:
+    """``page`` with ``block`` in place of its previous run's block, or appended when it
+    has none; a new page when there is no page. Text outside the block is kept."""
+    if page is None:
+        return "# Benchmarks\n\n" + block
+    start, end = page.find(RUN_START), page.find(RUN_END)
+    if start >= 0 and end > start:
+        return page[:start] + block + page[end + len(RUN_END):].lstrip("\n")
+    if start >= 0 or end >= 0:
+        raise ValueError(f"the page has one hon-bench marker without the other: restore "
+                         f"{RUN_START!r} ... {RUN_END!r} or remove both")
+    return page.rstrip("\n") + "\n\n" + block
+
+
+def write_page(out: Path, text: str, seconds: float, compile_s: float, per_game: int,
+               peak_mb: float) -> None:
+    """Write one run's block into ``out`` (``merge_run``): a curated page such as
+    docs/benchmarks.md keeps all its other sections."""
+    page = out.read_text() if out.is_file() else None
+    out.write_text(merge_run(page, run_block(text, seconds, compile_s, per_game, peak_mb)))
+    print(f"wrote the run into {out} (its section 'The latest `hon-bench` run')")
 
 
 def warm_up(sc) -> float:
