@@ -40,7 +40,8 @@ class _Kind(nn.Module):
     def __init__(self, group: E.Group, dim: int, ctx_dim: int) -> None:
         super().__init__()
         cols = E.row_columns(group)
-        self.register_buffer("cols", torch.from_numpy(np.maximum(cols, 0)), persistent=False)
+        self.register_buffer("cols", torch.from_numpy(np.maximum(cols, 0).reshape(-1)),
+                             persistent=False)
         # a float a row lacks (-1: row 0 of a shifted section) reads as 0
         self.register_buffer("valid", torch.from_numpy((cols >= 0).astype(np.float32))
                              if (cols < 0).any() else None, persistent=False)
@@ -57,7 +58,7 @@ class _Kind(nn.Module):
 
     def rows_of(self, obs: torch.Tensor) -> torch.Tensor:
         """[B, rows, width] floats of this kind's rows."""
-        x = obs[:, self.cols.reshape(-1)].reshape(obs.shape[0], self.rows, self.width)
+        x = obs.index_select(1, self.cols).reshape(obs.shape[0], self.rows, self.width)
         return x if self.valid is None else x * self.valid.to(x.dtype)
 
     def embed(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor | None]:
@@ -74,7 +75,7 @@ class _Kind(nn.Module):
         if bool(live.all()):
             return self.encode(x), present, None
         idx = live.nonzero().squeeze(1)
-        return self.encode(x[:, idx]), present[:, idx], idx
+        return self.encode(x.index_select(1, idx)), present.index_select(1, idx), idx
 
     def logits(self, e: torch.Tensor, idx: torch.Tensor | None, ctx: torch.Tensor
                ) -> torch.Tensor:
@@ -87,9 +88,7 @@ class _Kind(nn.Module):
             if idx is not None:
                 zero = self.encode(e.new_zeros(1, self.width, dtype=torch.float32))
                 full = (torch.einsum("d,bkd->bk", zero[0], q) + self.bias)[:, None, :]
-                full = full.expand(-1, self.rows, -1).clone()
-                full[:, idx] = out
-                out = full
+                out = full.expand(-1, self.rows, -1).index_copy(1, idx, out)
         return out.reshape(e.shape[0], -1)
 
 
@@ -140,21 +139,19 @@ class EntityActor(nn.Module):
         alone)."""
         embedded = [k.embed(k.rows_of(obs)) for k in self.kinds]
         pools = [masked_pools(e, p) for e, p, _ in embedded]
-        return self.trunk(torch.cat([obs[:, self.ctx_cols], *pools], -1)), embedded
+        return self.trunk(torch.cat([obs.index_select(1, self.ctx_cols), *pools], -1)), embedded
 
     def features(self, obs: torch.Tensor, cols: torch.Tensor | None = None) -> torch.Tensor:
         """``[ctx, logits]`` [B, feat_dim + N_ACTIONS] of observations ``obs`` [B, OBS_DIM]
         (unmasked logits in float32 precision)."""
         if cols is not None:  # a column subset: put it back in place
-            full = obs.new_zeros(obs.shape[0], OBS_DIM)
-            full[:, cols] = obs
-            obs = full
+            obs = obs.new_zeros(obs.shape[0], OBS_DIM).index_copy_(1, cols, obs)
         ctx, embedded = self.context(obs)
         parts = [k.logits(e, idx, ctx)
                  for k, (e, _, idx) in zip(self.kinds, embedded, strict=True) if k.kinds]
         with torch.autocast(device_type=ctx.device.type, enabled=False):
             parts.append(self.ctx_head(ctx.float()))
-            logits = torch.cat([p.float() for p in parts], -1)[:, self.order]
+            logits = torch.cat([p.float() for p in parts], -1).index_select(1, self.order)
         return torch.cat([ctx.float(), logits], -1)
 
     def value_features(self, h: torch.Tensor) -> torch.Tensor:

@@ -70,7 +70,7 @@ class Actor(nn.Module):
         if cols is None:
             return self.net.trunk(obs)
         first = self.net.trunk[0]
-        h = nn.functional.linear(obs, first.weight[:, cols], first.bias)
+        h = nn.functional.linear(obs, first.weight.index_select(1, cols), first.bias)
         return self.net.trunk[1:](h)
 
     def value_features(self, h: torch.Tensor) -> torch.Tensor:

@@ -62,8 +62,9 @@ class LiveInputFeatures(BaseFeaturesExtractor):
 
     def forward(self, observations: torch.Tensor) -> torch.Tensor:
         cols = (observations != 0).any(0).nonzero().squeeze(1)
-        return torch.tanh(nn.functional.linear(observations[:, cols],
-                                               self.first.weight[:, cols], self.first.bias))
+        return torch.tanh(nn.functional.linear(observations.index_select(1, cols),
+                                               self.first.weight.index_select(1, cols),
+                                               self.first.bias))
 
 
 class LiveTrunkFeatures(BaseFeaturesExtractor):

@@ -199,7 +199,7 @@ class MappoLearner:
         # the batch (a quarter of them at 4 heroes): the same result for less work
         cols = self.live(roll.seen)
         f_obs = roll.obs_b.reshape(batch, -1)
-        f_obs = f_obs if cols is None else f_obs[:, cols]
+        f_obs = f_obs if cols is None else f_obs.index_select(1, cols)
         f_state = None if roll.state_b is None else roll.state_b.reshape(batch, -1)
         f_mask = roll.mask_b.reshape(batch, -1)
         f_mine = roll.mine_b.reshape(-1)
@@ -377,7 +377,7 @@ class Rollout:
                     cols = torch.from_numpy(live_columns(obs["observation"],
                                                          self.seen)).to(dev)
                 h, value = learner.forward(
-                    self.obs_b[step] if cols is None else self.obs_b[step][:, cols],
+                    self.obs_b[step] if cols is None else self.obs_b[step].index_select(1, cols),
                     None if self.state_b is None else self.state_b[step], cols)
                 if every_row:  # no opponent rows: the plain MAPPO step
                     logp_all = learner.actor.log_probs_of(h, self.mask_b[step])
