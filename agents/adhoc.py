@@ -312,6 +312,60 @@ def compute_reference(task: Task, candidates: list[str] | None = None,
             "partners": partners}
 
 
+def score_partners(rows: dict[str, dict[str, Any]], reference: dict | None
+                   ) -> tuple[list[str], float]:
+    """Add each partner's reference numbers (``random``, ``best``, ``best_policy``) and
+    ``normalised`` score to ``rows`` (partner -> a dict with its ``win_rate``); returns
+    the partners with a defined scale and the mean of their scores (NaN: none)."""
+    scored = []
+    for name, row in rows.items():
+        ref = (reference or {}).get("partners", {}).get(name)
+        row["normalised"] = float("nan")
+        if ref is not None:
+            row.update(random=ref["random"], best=ref["best"], best_policy=ref["best_policy"])
+            row["normalised"] = normalised_score(row["win_rate"], ref["random"], ref["best"])
+            if not math.isnan(row["normalised"]):
+                scored.append(name)
+    mean = (float(np.mean([rows[n]["normalised"] for n in scored])) if scored
+            else float("nan"))
+    return scored, mean
+
+
+def rescore(result: dict, reference: dict) -> dict:
+    """A stored result file (``AdhocScore.as_dict``) scored again against ``reference``
+    (a reference of the same games that has changed since: a new or replaced shipped
+    policy), its wins untouched."""
+    if reference.get("games") != result["games"]:
+        raise ValueError(f"the reference is of {reference.get('games')} games, the result "
+                         f"of {result['games']}")
+    rows = {name: {k: (float("nan") if v is None else v) for k, v in row.items()}
+            for name, row in result["partners"].items()}
+    scored, mean = score_partners(rows, reference)
+    return {**result,
+            "partners": {n: {k: _plain(v) for k, v in row.items()} for n, row in rows.items()},
+            "normalised_mean": _plain(mean), "normalised_partners": scored}
+
+
+def rescore_stored(task: str, zoo_split: str = "heldout") -> list[Path]:
+    """Score the task's stored result files (``docs/benchmark/<task>/*.json`` scored
+    against ``reference_path(task, zoo_split)``) again against that reference as it is
+    now; returns the files whose numbers changed (rewritten)."""
+    reference = load_reference(task, zoo_split)
+    if reference is None:
+        return []
+    ref_name = str(reference_path(task, zoo_split).relative_to(ROOT))
+    changed = []
+    for path in sorted((REFERENCE_DIR / task).glob("*.json")):
+        result = json.loads(path.read_text())
+        if result.get("reference") != ref_name or result.get("games") != reference["games"]:
+            continue
+        new = rescore(result, reference)
+        if new != result:
+            path.write_text(json.dumps(new, indent=1) + "\n")
+            changed.append(path)
+    return changed
+
+
 @dataclass
 class AdhocScore:
     """An adhoc result scored against the reference numbers."""
@@ -327,19 +381,7 @@ class AdhocScore:
         if reference is not None and reference.get("games") != result.games:
             reference = None  # a reference of other games does not describe these
         rows = result.per_partner()
-        scored = []
-        for name, row in rows.items():
-            ref = (reference or {}).get("partners", {}).get(name)
-            row["normalised"] = float("nan")
-            if ref is not None:
-                row.update(random=ref["random"], best=ref["best"],
-                           best_policy=ref["best_policy"])
-                row["normalised"] = normalised_score(row["win_rate"], ref["random"],
-                                                     ref["best"])
-                if not math.isnan(row["normalised"]):
-                    scored.append(name)
-        mean = (float(np.mean([rows[n]["normalised"] for n in scored])) if scored
-                else float("nan"))
+        scored, mean = score_partners(rows, reference)
         return cls(result, reference, rows, mean, scored)
 
     def as_dict(self, policy: str) -> dict:

@@ -280,3 +280,27 @@ def test_stored_references_measured_every_shipped_policy_as_shipped(name):
     assert not missing, f"not measured in {name}'s reference: {missing}"
     for spec in ref["candidates"]:
         assert ref.get("checkpoints", {}).get(spec) == candidate_checkpoint(spec), spec
+
+
+@pytest.mark.parametrize("name", ["adhoc_duo", "adhoc_trio"])
+def test_stored_results_are_scored_on_the_stored_reference(name):
+    """Every stored result file of an adhoc task carries the normalised scores its stored
+    reference gives now (`adhoc_reference.py` scores them again when it rewrites the
+    reference), and scoring again changes nothing but the scores."""
+    from agents.adhoc import REFERENCE_DIR, load_reference, rescore
+
+    ref = load_reference(name)
+    files = sorted((REFERENCE_DIR / name).glob("*.json"))
+    assert files
+    for path in files:
+        result = json.loads(path.read_text())
+        assert rescore(result, ref) == result, path.name
+    # a moved best response moves the score of a partner it is best with
+    moved = json.loads(json.dumps(ref))
+    partner = next(iter(moved["partners"]))
+    moved["partners"][partner]["best"] += 0.1
+    result = json.loads(files[0].read_text())
+    again = rescore(result, moved)
+    assert again["partners"][partner]["normalised"] != result["partners"][partner]["normalised"]
+    assert {k: v for k, v in again.items() if k not in ("partners", "normalised_mean")} == \
+        {k: v for k, v in result.items() if k not in ("partners", "normalised_mean")}

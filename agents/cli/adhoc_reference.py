@@ -24,7 +24,13 @@ import shlex
 import sys
 from pathlib import Path
 
-from agents.adhoc import ROOT, compute_reference, reference_candidates, reference_path
+from agents.adhoc import (
+    ROOT,
+    compute_reference,
+    reference_candidates,
+    reference_path,
+    rescore_stored,
+)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -73,6 +79,10 @@ def main(argv: list[str] | None = None) -> None:
               f"{r['best_policy']}")
     shown = out.resolve().relative_to(ROOT) if out.resolve().is_relative_to(ROOT) else out
     print(f"wrote {shown}")
+    if args.out is None:
+        # the stored results' normalised scores follow the reference they were scored on
+        for path in rescore_stored(task.name, ref["zoo_split"]):
+            print(f"scored again against it: {path.relative_to(ROOT)}")
 
 
 if __name__ == "__main__":
