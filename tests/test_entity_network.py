@@ -34,10 +34,10 @@ def _observations(scenario: str = "origin_story", n: int = 16, steps: int = 40,
     return obs
 
 
-def _actor(seed: int = 0, pointer: str = "dot") -> EntityActor:
+def _actor(seed: int = 0) -> EntityActor:
     torch.manual_seed(seed)
-    actor = build_actor({"network": "entity", "hidden": [64, 48], "entity_dim": 16,
-                         "entity_pointer": pointer}, OBS_DIM, L.N_ACTIONS)
+    actor = build_actor({"network": "entity", "hidden": [64, 48], "entity_dim": 16},
+                        OBS_DIM, L.N_ACTIONS)
     # random biases and queries, so that no logit is trivially 0 and a wrong permutation
     # shows
     with torch.no_grad():
@@ -73,13 +73,11 @@ def test_every_action_is_scored_once():
             assert set(range(first, first + size)) <= set(pointed.tolist()), name
 
 
-@pytest.mark.parametrize("pointer", ["dot", "context"])
 @pytest.mark.parametrize("group", [g.name for g in E.GROUPS if g.set_like])
-def test_permuting_a_set_like_kind_permutes_its_logits_alike(group, pointer):
+def test_permuting_a_set_like_kind_permutes_its_logits_alike(group):
     """Rows of a set-like entity kind (board spaces, cards, threat cards...) are a set to
     the network: permuting them in the observation permutes the logits of the actions
-    that point at them and leaves every other logit and the value features unchanged,
-    with either pointer."""
+    that point at them and leaves every other logit and the value features unchanged."""
     g = next(g for g in E.GROUPS if g.name == group)
     scenario = {"villain2_card": "two_fronts", "headline": "fame_race",
                 "draft_hero": "draft_pick"}.get(group, "origin_story")
@@ -90,7 +88,7 @@ def test_permuting_a_set_like_kind_permutes_its_logits_alike(group, pointer):
     moved = obs.copy()
     for r in range(g.rows):  # row r of the new observation is row perm[r] of the old
         moved[:, cols[r]] = obs[:, cols[perm[r]]]
-    actor = _actor(pointer=pointer)
+    actor = _actor()
     with torch.no_grad():
         h = actor.features(torch.from_numpy(obs))
         h2 = actor.features(torch.from_numpy(moved))
@@ -127,11 +125,10 @@ def test_seats_are_ordered():
     assert not torch.allclose(h[:, :f], h2[:, :f])
 
 
-@pytest.mark.parametrize("pointer", ["dot", "context"])
 @pytest.mark.parametrize("scenario", SCENARIOS)
-def test_builds_for_every_variants_observation(scenario, pointer):
+def test_builds_for_every_variants_observation(scenario):
     obs = _observations(scenario, n=8, steps=12)
-    actor = _actor(pointer=pointer)
+    actor = _actor()
     mask = torch.from_numpy(obs["action_mask"]).bool()
     with torch.no_grad():
         logp = actor.log_probs(torch.from_numpy(obs["observation"]), mask)
@@ -141,13 +138,12 @@ def test_builds_for_every_variants_observation(scenario, pointer):
     assert (logp[~mask] < -1e6).all()
 
 
-@pytest.mark.parametrize("pointer", ["dot", "context"])
-def test_column_subset_gives_the_full_result(pointer):
+def test_column_subset_gives_the_full_result():
     """``features(obs[:, cols], cols)`` equals ``features(obs)`` when the other columns
     are 0 (the trainers may pass a column subset)."""
     obs = _observations()["observation"]
     cols = np.flatnonzero((obs != 0).any(0))
-    actor = _actor(pointer=pointer)
+    actor = _actor()
     with torch.no_grad():
         full = actor.features(torch.from_numpy(obs))
         part = actor.features(torch.from_numpy(obs[:, cols]), torch.from_numpy(cols))
@@ -162,9 +158,6 @@ def test_bad_configs_are_refused():
     with pytest.raises(ValueError, match="entity_dim"):
         build_actor({"network": "entity", "hidden": [8], "entity_dim": 0}, OBS_DIM,
                     L.N_ACTIONS)
-    with pytest.raises(ValueError, match="entity_pointer"):
-        build_actor({"network": "entity", "hidden": [8], "entity_pointer": "attention"},
-                    OBS_DIM, L.N_ACTIONS)
     with pytest.raises(ValueError, match="spaces"):  # an earlier env version's spaces
         build_actor({"network": "entity", "hidden": [8]}, OBS_DIM - 22, L.N_ACTIONS)
 
@@ -204,26 +197,3 @@ def test_maskable_ppo_with_the_entity_extractor_trains_loads_and_resumes(tmp_pat
     policy = train_play_resume(tmp_path, ["--hidden", "32", "--network", "entity",
                                           "--entity-dim", "8"])
     assert isinstance(policy.model.policy.features_extractor, EntityFeatures)
-
-
-def test_a_context_pointer_checkpoint_loads_with_its_pointer(tmp_path):
-    """The pointer is part of the trainer config a checkpoint stores: a context-pointer
-    actor saved as MAPPO saves it loads by name with the same head and gives the same
-    log-probabilities; unknown pointers are refused by the trainer's config check."""
-    from agents.cli.train_mappo import Config
-
-    actor = _actor(pointer="context")
-    assert all(k.pointer == "context" for k in actor.kinds)
-    assert not any(hasattr(k, "query") for k in actor.kinds)
-    config = {"network": "entity", "hidden": [64, 48], "entity_dim": 16,
-              "entity_pointer": "context"}
-    torch.save({"algo": "mappo", "obs_dim": OBS_DIM, "n_actions": L.N_ACTIONS,
-                "config": config, "actor": actor.state_dict()}, tmp_path / "ctx.pt")
-    policy = load_policy(str(tmp_path / "ctx.pt"))
-    assert all(k.pointer == "context" for k in policy.actor.kinds)
-    obs = _observations()
-    o, m = torch.from_numpy(obs["observation"]), torch.from_numpy(obs["action_mask"]).bool()
-    with torch.no_grad():
-        assert torch.allclose(policy.actor.log_probs(o, m), actor.log_probs(o, m))
-    with pytest.raises(ValueError, match="entity_pointer"):
-        Config(entity_pointer="attention").check()

@@ -81,7 +81,6 @@ import numba
 import torch
 
 from agents.networks import NETWORKS, check_amp
-from agents.networks.entity import POINTERS
 from agents.policy import Policy
 from agents.training.baselines import (
     BaselineEvaluator,
@@ -140,10 +139,6 @@ class Config(PpoFields):
     without shared_trunk"""
     entity_dim: int = 32
     """network entity: the embedding size of each entity row"""
-    entity_pointer: str = "dot"
-    """network entity: how an action that points at a row (a space, a card...) is scored:
-    dot (the row's embedding dotted with a query from the context) or context (the row's
-    embedding and the context mixed in a hidden layer first; agents/networks/entity.py)"""
     shared_trunk: bool = True
     """one trunk for actor and critic: the critic is a value head on the actor's last
     hidden layer plus, for MAPPO, the state's sections the deciding hero cannot see (the
@@ -192,9 +187,6 @@ class Config(PpoFields):
                              f"{self.network!r}")
         if self.entity_dim < 1:
             raise ValueError(f"entity_dim must be positive, got {self.entity_dim}")
-        if self.entity_pointer not in POINTERS:
-            raise ValueError(f"entity_pointer must be one of {', '.join(POINTERS)}, got "
-                             f"{self.entity_pointer!r}")
         if self.critic_hidden and min(self.critic_hidden) < 1:
             raise ValueError("critic_hidden must list positive layer sizes (or none), got "
                              f"{self.critic_hidden}")

@@ -40,9 +40,9 @@ __all__ = ["MASKED_LOGIT", "MLP", "NETWORKS", "Actor", "Critic", "TrunkCritic", 
 
 
 def build_actor(config: dict[str, Any], obs_dim: int, n_actions: int) -> nn.Module:
-    """The actor a trainer ``config`` (a dict: ``network``, ``hidden``, ``entity_dim``,
-    ``entity_pointer``) describes, for ``obs_dim`` floats and ``n_actions`` actions. A
-    config without ``network`` (checkpoints older than the entity network) is the MLP."""
+    """The actor a trainer ``config`` (a dict: ``network``, ``hidden``, ``entity_dim``)
+    describes, for ``obs_dim`` floats and ``n_actions`` actions. A config without
+    ``network`` (checkpoints older than the entity network) is the MLP."""
     network = config.get("network", "mlp")
     hidden = config.get("hidden")
     if (not isinstance(hidden, (list, tuple)) or not hidden
@@ -53,16 +53,11 @@ def build_actor(config: dict[str, Any], obs_dim: int, n_actions: int) -> nn.Modu
     if network == "mlp":
         return Actor(obs_dim, n_actions, list(hidden))
     if network == "entity":
-        from agents.networks.entity import POINTERS, EntityActor
+        from agents.networks.entity import EntityActor
 
         dim = config.get("entity_dim", 32)
         if not isinstance(dim, int) or isinstance(dim, bool) or dim < 1:
             raise ValueError(f"config 'entity_dim' must be a positive integer, got {dim!r}")
-        # checkpoints older than the option scored with the dot pointer
-        pointer = config.get("entity_pointer", "dot")
-        if pointer not in POINTERS:
-            raise ValueError(f"config 'entity_pointer' must be one of {', '.join(POINTERS)}, "
-                             f"got {pointer!r}")
-        return EntityActor(obs_dim, n_actions, list(hidden), dim, pointer)
+        return EntityActor(obs_dim, n_actions, list(hidden), dim)
     raise ValueError(f"config 'network' must be one of {', '.join(NETWORKS)}, got "
                      f"{network!r}")

@@ -5,7 +5,6 @@ scores each action from the entity it points at.
                    context floats [B, C] ───────────────────────────────────────┐
     masked mean and max of each kind's present rows ───────────────────────────┴─ MLP ──> ctx
     logits: action of kind k pointing at row r of kind g = e_g[r] . q_gk(ctx) + b_gk
-            (pointer "dot"), or v_gk . relu(A_g e_g[r] + C_g ctx) + b_gk ("context")
             every other action                 = linear(ctx)
 
 A row is present when any of its floats is not 0 (an empty board cell, a card still in the
@@ -15,13 +14,6 @@ spaces, cards...) permutes the logits of the actions that point at them and chan
 nothing else (DeepSets, Zaheer et al. 2017; tested). Seats are ordered: their rows add a
 learned embedding per seat. On another issue's board the same role (a peril space, the
 villain's space) reaches the policy through the same weights wherever its cell lies.
-
-The ``dot`` pointer scores a row by one dot product with a query from the context: each
-row's score is linear in its own embedding, which the row's encoder made without the
-context. The ``context`` pointer mixes each row's embedding with the context in a hidden
-layer first (one matrix product for the rows, one for the context, added), so a row's
-score can depend on the game as a whole non-linearly (a space worth moving to when the
-team needs what it holds); it stays symmetric in the rows.
 
 ``features`` returns ``ctx`` and the logits side by side ([B, ctx_dim + N_ACTIONS]); the
 value head (``TrunkCritic``) reads the ``ctx`` part (``value_features``), so MAPPO's
@@ -41,13 +33,11 @@ from agents.networks.mlp import MASKED_LOGIT, layer_init
 from hon_env.core.observe import OBS_DIM
 from hon_env.spec.layout import N_ACTIONS
 
-POINTERS = ("dot", "context")
-
 
 class _Kind(nn.Module):
-    """Encoder and pointer head of one entity kind (``pointer``: module docstring)."""
+    """Encoder and pointer head of one entity kind."""
 
-    def __init__(self, group: E.Group, dim: int, ctx_dim: int, pointer: str = "dot") -> None:
+    def __init__(self, group: E.Group, dim: int, ctx_dim: int) -> None:
         super().__init__()
         cols = E.row_columns(group)
         self.register_buffer("cols", torch.from_numpy(np.maximum(cols, 0).reshape(-1)),
@@ -61,15 +51,10 @@ class _Kind(nn.Module):
                                     layer_init(nn.Linear(dim, dim)), nn.ReLU())
         self.pos = nn.Parameter(torch.zeros(self.rows, self.width)) if not group.set_like \
             else None
-        self.pointer = pointer
-        if self.kinds and pointer == "dot":
+        if self.kinds:
             # one query per action kind from the context; bias: the kind's own row scorer
             self.query = layer_init(nn.Linear(ctx_dim, self.kinds * dim), std=0.01)
             self.bias = nn.Parameter(torch.zeros(self.kinds))
-        elif self.kinds:
-            self.mix_row = layer_init(nn.Linear(dim, 2 * dim))
-            self.mix_ctx = layer_init(nn.Linear(ctx_dim, 2 * dim))
-            self.score = layer_init(nn.Linear(2 * dim, self.kinds), std=0.01)
 
     def rows_of(self, obs: torch.Tensor) -> torch.Tensor:
         """[B, rows, width] floats of this kind's rows."""
@@ -98,18 +83,11 @@ class _Kind(nn.Module):
         row's embedding dotted with the kind's query; rows outside ``idx`` (all-zero in
         the whole batch) score with the zero row's embedding."""
         with torch.autocast(device_type=e.device.type, enabled=False):
-            if self.pointer == "dot":
-                q = self.query(ctx.float()).reshape(-1, self.kinds, self.dim)
-                out = torch.einsum("brd,bkd->brk", e.float(), q) + self.bias
-            else:
-                c = self.mix_ctx(ctx.float())[:, None, :]
-                out = self.score(torch.relu(self.mix_row(e.float()) + c))
+            q = self.query(ctx.float()).reshape(-1, self.kinds, self.dim)
+            out = torch.einsum("brd,bkd->brk", e.float(), q) + self.bias
             if idx is not None:
                 zero = self.encode(e.new_zeros(1, self.width, dtype=torch.float32))
-                if self.pointer == "dot":
-                    full = (torch.einsum("d,bkd->bk", zero[0], q) + self.bias)[:, None, :]
-                else:
-                    full = self.score(torch.relu(self.mix_row(zero) + c))
+                full = (torch.einsum("d,bkd->bk", zero[0], q) + self.bias)[:, None, :]
                 out = full.expand(-1, self.rows, -1).index_copy(1, idx, out)
         return out.reshape(e.shape[0], -1)
 
@@ -129,13 +107,11 @@ def masked_pools(e: torch.Tensor, present: torch.Tensor) -> torch.Tensor:
 class EntityActor(nn.Module):
     """Shared policy of every hero over entities (module docstring). ``hidden``: the
     context MLP's layer sizes (its last is ``feat_dim``, what the value head reads);
-    ``dim``: each entity row's embedding size; ``pointer``: how an action pointing at a
-    row is scored, ``dot`` or ``context`` (module docstring)."""
+    ``dim``: each entity row's embedding size."""
 
     sparse_input = False  # reads the whole observation (``Actor.features``' cols unused)
 
-    def __init__(self, obs_dim: int, n_actions: int, hidden: list[int], dim: int = 32,
-                 pointer: str = "dot") -> None:
+    def __init__(self, obs_dim: int, n_actions: int, hidden: list[int], dim: int = 32) -> None:
         super().__init__()
         if (obs_dim, n_actions) != (OBS_DIM, N_ACTIONS):
             raise ValueError(f"the entity network reads this env version's spaces "
@@ -144,9 +120,7 @@ class EntityActor(nn.Module):
         if not hidden or min(hidden) < 1 or dim < 1:
             raise ValueError(f"hidden must list positive sizes and dim be positive, got "
                              f"{hidden}, {dim}")
-        if pointer not in POINTERS:
-            raise ValueError(f"pointer must be one of {', '.join(POINTERS)}, got {pointer!r}")
-        self.kinds = nn.ModuleList(_Kind(g, dim, hidden[-1], pointer) for g in E.GROUPS)
+        self.kinds = nn.ModuleList(_Kind(g, dim, hidden[-1]) for g in E.GROUPS)
         self.register_buffer("ctx_cols", torch.from_numpy(E.context_columns()),
                              persistent=False)
         self.register_buffer("order", torch.from_numpy(E.action_order()), persistent=False)
