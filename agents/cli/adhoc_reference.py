@@ -11,9 +11,12 @@ policy play seat 0 of the task's first ``--games`` evaluation games with the hel
 partner each game draws; per partner the best candidate's win rate is the best response.
 Writes ``docs/benchmark/<task>/reference/heldout.json`` (``--out`` to write elsewhere):
 the games count, the seeds, the candidates, every candidate's wins per partner and the
-command, so the normalisation is reproducible. ``--extend`` keeps the stored reference's
-measurements and plays only the candidates it lacks (a newly shipped policy or zoo
-member); the file is then what the full command gives.
+command, so the normalisation is reproducible, and the sha256 of each shipped policy it
+measured. ``--extend`` keeps the stored reference's measurements and plays only the
+candidates it lacks (a newly shipped policy or zoo member) or whose shipped file has
+changed since; the file is then what the full command gives. Writing the task's own
+reference also scores its stored results (``docs/benchmark/<task>/*.json``) again against
+it, so their normalised scores always follow the reference.
 """
 
 from __future__ import annotations
