@@ -270,12 +270,10 @@ def compute_reference(task: Task, candidates: list[str] | None = None,
         raise ValueError(f"the known reference is of task {known.get('task')!r}, "
                          f"{known.get('games')} games, seed {known.get('partner_seed')}: "
                          f"not {task.name!r}, {games}, {seed}")
-    digests = {spec: candidate_checkpoint(spec) for spec in candidates}
-    reused: list[str] = []
-    if known is not None:
-        recorded = known.get("checkpoints", {})
-        reused = [spec for spec in known["candidates"]
-                  if recorded.get(spec) == candidate_checkpoint(spec)]
+    old = known["candidates"] if known is not None else []
+    digests = {spec: candidate_checkpoint(spec) for spec in {*candidates, *old}}
+    recorded = known.get("checkpoints", {}) if known is not None else {}
+    reused = [spec for spec in old if recorded.get(spec) == digests[spec]]
     runs = {spec: evaluate_adhoc(load_policy(spec, seed=seed), task, games, seed=seed)
             for spec in ([] if known is not None else ["random"])
             + [c for c in candidates if c not in reused]}
@@ -308,7 +306,8 @@ def compute_reference(task: Task, candidates: list[str] | None = None,
     return {"task": task.name, "zoo_split": zoo_split, "games": games,
             "eval_seed": task.eval_seed, "partner_seed": seed, "candidates": candidates,
             "overall": {spec: overall[spec] for spec in ["random", *candidates]},
-            "checkpoints": {spec: d for spec, d in digests.items() if d is not None},
+            "checkpoints": {spec: digests[spec] for spec in candidates
+                            if digests[spec] is not None},
             "partners": partners}
 
 
