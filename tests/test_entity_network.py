@@ -34,10 +34,10 @@ def _observations(scenario: str = "origin_story", n: int = 16, steps: int = 40,
     return obs
 
 
-def _actor(seed: int = 0) -> EntityActor:
+def _actor(seed: int = 0, blocks: int = 0) -> EntityActor:
     torch.manual_seed(seed)
-    actor = build_actor({"network": "entity", "hidden": [64, 48], "entity_dim": 16},
-                        OBS_DIM, L.N_ACTIONS)
+    actor = build_actor({"network": "entity", "hidden": [64, 48], "entity_dim": 16,
+                         "entity_blocks": blocks}, OBS_DIM, L.N_ACTIONS)
     # random biases and queries, so that no logit is trivially 0 and a wrong permutation
     # shows
     with torch.no_grad():
@@ -73,11 +73,13 @@ def test_every_action_is_scored_once():
             assert set(range(first, first + size)) <= set(pointed.tolist()), name
 
 
+@pytest.mark.parametrize("blocks", [0, 1])
 @pytest.mark.parametrize("group", [g.name for g in E.GROUPS if g.set_like])
-def test_permuting_a_set_like_kind_permutes_its_logits_alike(group):
+def test_permuting_a_set_like_kind_permutes_its_logits_alike(group, blocks):
     """Rows of a set-like entity kind (board spaces, cards, threat cards...) are a set to
     the network: permuting them in the observation permutes the logits of the actions
-    that point at them and leaves every other logit and the value features unchanged."""
+    that point at them and leaves every other logit and the value features unchanged,
+    with or without transformer blocks across the rows."""
     g = next(g for g in E.GROUPS if g.name == group)
     scenario = {"villain2_card": "two_fronts", "headline": "fame_race",
                 "draft_hero": "draft_pick"}.get(group, "origin_story")
@@ -88,7 +90,7 @@ def test_permuting_a_set_like_kind_permutes_its_logits_alike(group):
     moved = obs.copy()
     for r in range(g.rows):  # row r of the new observation is row perm[r] of the old
         moved[:, cols[r]] = obs[:, cols[perm[r]]]
-    actor = _actor()
+    actor = _actor(blocks=blocks)
     with torch.no_grad():
         h = actor.features(torch.from_numpy(obs))
         h2 = actor.features(torch.from_numpy(moved))
@@ -125,10 +127,11 @@ def test_seats_are_ordered():
     assert not torch.allclose(h[:, :f], h2[:, :f])
 
 
+@pytest.mark.parametrize("blocks", [0, 1])
 @pytest.mark.parametrize("scenario", SCENARIOS)
-def test_builds_for_every_variants_observation(scenario):
+def test_builds_for_every_variants_observation(scenario, blocks):
     obs = _observations(scenario, n=8, steps=12)
-    actor = _actor()
+    actor = _actor(blocks=blocks)
     mask = torch.from_numpy(obs["action_mask"]).bool()
     with torch.no_grad():
         logp = actor.log_probs(torch.from_numpy(obs["observation"]), mask)
@@ -136,6 +139,23 @@ def test_builds_for_every_variants_observation(scenario):
     assert torch.isfinite(logp[mask]).all()
     assert torch.allclose(logp.exp().sum(-1), torch.ones(8), atol=1e-4)
     assert (logp[~mask] < -1e6).all()
+
+
+def test_blocks_mix_rows_only_within_a_game():
+    """With transformer blocks a row attends to the rows of its own game: a game's logits
+    do not change when another game of the batch changes, and the blocks do change what a
+    game's rows score (so the test above can fail)."""
+    obs = _observations()["observation"]
+    actor, plain = _actor(blocks=1), _actor(blocks=0)
+    other = obs.copy()
+    other[1:] = _observations(seed=5)["observation"][1:]
+    with torch.no_grad():
+        h = actor.features(torch.from_numpy(obs))
+        h2 = actor.features(torch.from_numpy(other))
+        h0 = plain.features(torch.from_numpy(obs))
+    assert torch.allclose(h[0], h2[0], atol=1e-5)
+    assert not torch.allclose(h[1], h2[1], atol=1e-5)
+    assert not torch.allclose(h[:, plain.feat_dim:], h0[:, plain.feat_dim:], atol=1e-3)
 
 
 def test_column_subset_gives_the_full_result():
@@ -158,27 +178,32 @@ def test_bad_configs_are_refused():
     with pytest.raises(ValueError, match="entity_dim"):
         build_actor({"network": "entity", "hidden": [8], "entity_dim": 0}, OBS_DIM,
                     L.N_ACTIONS)
+    with pytest.raises(ValueError, match="entity_blocks"):
+        build_actor({"network": "entity", "hidden": [8], "entity_blocks": -1}, OBS_DIM,
+                    L.N_ACTIONS)
     with pytest.raises(ValueError, match="spaces"):  # an earlier env version's spaces
         build_actor({"network": "entity", "hidden": [8]}, OBS_DIM - 22, L.N_ACTIONS)
 
 
 def test_tabula_rasa_entity_mappo_trains_loads_by_name_and_resumes(tmp_path):
-    """MAPPO with the entity network and no kickstart on the sparse reward trains; its
-    checkpoint loads by name and plays legal actions; resuming it as an MLP is refused."""
+    """MAPPO with the entity network (one transformer block) and no kickstart on the
+    sparse reward trains; its checkpoint loads by name with its block and plays legal
+    actions; resuming it as an MLP is refused."""
     from agents.checkpoints import CheckpointError, load_checkpoint
     from agents.cli import train_mappo
 
     run = tmp_path / "entity"
     args = ["--run-dir", str(run), "--total-steps", "512", "--num-envs", "64",
             "--num-steps", "4", "--num-minibatches", "2", "--hidden", "32",
-            "--network", "entity", "--entity-dim", "8", "--kickstart-coef", "0",
+            "--network", "entity", "--entity-dim", "8", "--entity-blocks", "1",
+            "--kickstart-coef", "0",
             "--reward-shaping", "{}", "--eval-every", "512", "--eval-games", "4",
             "--checkpoint-every", "512", "--progress", "false", "--tensorboard", "false"]
     train_mappo.main(args)
     ckpt = load_checkpoint(run / "final.pt")
     assert ckpt["config"]["network"] == "entity" and ckpt["config"]["kickstart_coef"] == 0
     policy = load_policy(str(run / "final.pt"))
-    assert isinstance(policy.actor, EntityActor)
+    assert isinstance(policy.actor, EntityActor) and len(policy.actor.blocks) == 1
     env = vector_env(4, seed=0)
     obs, _ = env.reset()
     a = policy.act(obs["observation"], obs["action_mask"], obs["agent"])
@@ -195,5 +220,6 @@ def test_maskable_ppo_with_the_entity_extractor_trains_loads_and_resumes(tmp_pat
     from agents.networks.sb3 import EntityFeatures
 
     policy = train_play_resume(tmp_path, ["--hidden", "32", "--network", "entity",
-                                          "--entity-dim", "8"])
+                                          "--entity-dim", "8", "--entity-blocks", "1"])
     assert isinstance(policy.model.policy.features_extractor, EntityFeatures)
+    assert len(policy.model.policy.features_extractor.net.blocks) == 1

@@ -139,6 +139,9 @@ class Config(PpoFields):
     without shared_trunk"""
     entity_dim: int = 32
     """network entity: the embedding size of each entity row"""
+    entity_blocks: int = 0
+    """network entity: transformer blocks across the entity rows of every kind before
+    they are pooled and scored (0: none, each row read on its own)"""
     shared_trunk: bool = True
     """one trunk for actor and critic: the critic is a value head on the actor's last
     hidden layer plus, for MAPPO, the state's sections the deciding hero cannot see (the
@@ -187,6 +190,8 @@ class Config(PpoFields):
                              f"{self.network!r}")
         if self.entity_dim < 1:
             raise ValueError(f"entity_dim must be positive, got {self.entity_dim}")
+        if self.entity_blocks < 0:
+            raise ValueError(f"entity_blocks must be >= 0, got {self.entity_blocks}")
         if self.critic_hidden and min(self.critic_hidden) < 1:
             raise ValueError("critic_hidden must list positive layer sizes (or none), got "
                              f"{self.critic_hidden}")

@@ -81,6 +81,8 @@ class Config(PpoFields):
     """hidden layer sizes of the policy and value networks (entity: of the context MLP)"""
     entity_dim: int = 32
     """network entity: the embedding size of each entity row"""
+    entity_blocks: int = 0
+    """network entity: transformer blocks across the entity rows of every kind (0: none)"""
     shared_trunk: bool = True
     """network mlp: the whole MLP one trunk under the policy and value heads, its first
     layer reading only the observation columns not 0 somewhere in the batch; false: SB3's
@@ -106,6 +108,8 @@ class Config(PpoFields):
                              f"{self.network!r}")
         if self.entity_dim < 1:
             raise ValueError(f"entity_dim must be positive, got {self.entity_dim}")
+        if self.entity_blocks < 0:
+            raise ValueError(f"entity_blocks must be >= 0, got {self.entity_blocks}")
         if self.live_input and (self.network != "mlp" or self.shared_trunk):
             raise ValueError("live_input applies to SB3's own MLPs (network mlp, "
                              "shared_trunk false); the shared trunk reads only the live "
@@ -118,7 +122,8 @@ class Config(PpoFields):
     def network_config(self) -> dict[str, Any]:
         """What the checkpoint records of its network (``LoggedMaskablePPO.network``)."""
         return {"network": self.network, "hidden": list(self.hidden),
-                "entity_dim": self.entity_dim, "live_input": self.live_input,
+                "entity_dim": self.entity_dim, "entity_blocks": self.entity_blocks,
+                "live_input": self.live_input,
                 "shared_trunk": self.shared_trunk, "amp": self.amp}
 
 

@@ -40,9 +40,10 @@ __all__ = ["MASKED_LOGIT", "MLP", "NETWORKS", "Actor", "Critic", "TrunkCritic", 
 
 
 def build_actor(config: dict[str, Any], obs_dim: int, n_actions: int) -> nn.Module:
-    """The actor a trainer ``config`` (a dict: ``network``, ``hidden``, ``entity_dim``)
-    describes, for ``obs_dim`` floats and ``n_actions`` actions. A config without
-    ``network`` (checkpoints older than the entity network) is the MLP."""
+    """The actor a trainer ``config`` (a dict: ``network``, ``hidden``, ``entity_dim``,
+    ``entity_blocks``) describes, for ``obs_dim`` floats and ``n_actions`` actions. A
+    config without ``network`` (checkpoints older than the entity network) is the MLP;
+    without ``entity_blocks``, the entity network without transformer blocks."""
     network = config.get("network", "mlp")
     hidden = config.get("hidden")
     if (not isinstance(hidden, (list, tuple)) or not hidden
@@ -58,6 +59,10 @@ def build_actor(config: dict[str, Any], obs_dim: int, n_actions: int) -> nn.Modu
         dim = config.get("entity_dim", 32)
         if not isinstance(dim, int) or isinstance(dim, bool) or dim < 1:
             raise ValueError(f"config 'entity_dim' must be a positive integer, got {dim!r}")
-        return EntityActor(obs_dim, n_actions, list(hidden), dim)
+        blocks = config.get("entity_blocks", 0)
+        if not isinstance(blocks, int) or isinstance(blocks, bool) or blocks < 0:
+            raise ValueError(f"config 'entity_blocks' must be an integer >= 0, got "
+                             f"{blocks!r}")
+        return EntityActor(obs_dim, n_actions, list(hidden), dim, blocks)
     raise ValueError(f"config 'network' must be one of {', '.join(NETWORKS)}, got "
                      f"{network!r}")

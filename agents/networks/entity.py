@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 import torch
+import torch.nn.functional as F
 from torch import nn
 
 from agents.networks import entities as E
@@ -92,6 +93,41 @@ class _Kind(nn.Module):
         return out.reshape(e.shape[0], -1)
 
 
+class _Block(nn.Module):
+    """One pre-norm transformer block over the entity rows of every kind and a context
+    token: each row attends to the rows present in its game (and to the context), so a
+    board space's embedding can carry who stands near it before it is pooled or scored.
+    Attention and the row-wise MLP treat the rows alike, so the block keeps the set-like
+    kinds' permutation symmetry. One head: on CPU four heads of 8 floats made the
+    attention twice as slow for rows of 32 (docs/benchmark.md, "Networks")."""
+
+    def __init__(self, dim: int) -> None:
+        super().__init__()
+        self.norm1, self.norm2 = nn.LayerNorm(dim), nn.LayerNorm(dim)
+        self.qkv = layer_init(nn.Linear(dim, 3 * dim))
+        self.out = layer_init(nn.Linear(dim, dim), std=0.1)
+        self.mlp = nn.Sequential(layer_init(nn.Linear(dim, 2 * dim)), nn.ReLU(),
+                                 layer_init(nn.Linear(2 * dim, dim), std=0.1))
+
+    def forward(self, x: torch.Tensor, keys: torch.Tensor) -> torch.Tensor:
+        """``x`` [B, N, dim] rows; ``keys`` [B, N] bool: the rows others may attend to."""
+        q, k, v = self.qkv(self.norm1(x)).chunk(3, -1)
+        y = F.scaled_dot_product_attention(q, k, v, attn_mask=keys[:, None, :])
+        x = x + self.out(y)
+        return x + self.mlp(self.norm2(x))
+
+
+def masked_max_mean(e: torch.Tensor, present: torch.Tensor) -> torch.Tensor:
+    """Mean and max over the present rows of ``e`` [B, R, D] (any sign) -> [B, 2D] (0
+    where no row is present): ``masked_pools`` for rows that may be negative."""
+    if e.shape[1] == 0:
+        return e.new_zeros(e.shape[0], 2 * e.shape[2])
+    m = present.to(e.dtype)[..., None]
+    mean = (e * m).sum(1) / m.sum(1).clamp(min=1.0)
+    top = e.masked_fill(~present[..., None], float("-inf")).amax(1)
+    return torch.cat([mean, torch.where(present.any(1)[:, None], top, 0.0)], -1)
+
+
 def masked_pools(e: torch.Tensor, present: torch.Tensor) -> torch.Tensor:
     """Mean and max over the present rows of ``e`` [B, R, D] (values >= 0) -> [B, 2D]
     (0 where no row is present): symmetric in the rows. With e >= 0, zeroing the absent
@@ -107,22 +143,30 @@ def masked_pools(e: torch.Tensor, present: torch.Tensor) -> torch.Tensor:
 class EntityActor(nn.Module):
     """Shared policy of every hero over entities (module docstring). ``hidden``: the
     context MLP's layer sizes (its last is ``feat_dim``, what the value head reads);
-    ``dim``: each entity row's embedding size."""
+    ``dim``: each entity row's embedding size; ``blocks``: transformer blocks over the rows
+    of every kind before pooling and scoring (0: each row is scored from its own encoding,
+    DeepSets)."""
 
     sparse_input = False  # reads the whole observation (``Actor.features``' cols unused)
 
-    def __init__(self, obs_dim: int, n_actions: int, hidden: list[int], dim: int = 32) -> None:
+    def __init__(self, obs_dim: int, n_actions: int, hidden: list[int], dim: int = 32,
+                 blocks: int = 0) -> None:
         super().__init__()
         if (obs_dim, n_actions) != (OBS_DIM, N_ACTIONS):
             raise ValueError(f"the entity network reads this env version's spaces "
                              f"({OBS_DIM} floats, {N_ACTIONS} actions), not "
                              f"({obs_dim}, {n_actions})")
-        if not hidden or min(hidden) < 1 or dim < 1:
-            raise ValueError(f"hidden must list positive sizes and dim be positive, got "
-                             f"{hidden}, {dim}")
+        if not hidden or min(hidden) < 1 or dim < 1 or blocks < 0:
+            raise ValueError(f"hidden must list positive sizes, dim be positive and blocks "
+                             f">= 0, got {hidden}, {dim}, {blocks}")
         self.kinds = nn.ModuleList(_Kind(g, dim, hidden[-1]) for g in E.GROUPS)
         self.register_buffer("ctx_cols", torch.from_numpy(E.context_columns()),
                              persistent=False)
+        self.blocks = nn.ModuleList(_Block(dim) for _ in range(blocks))
+        if blocks:
+            # which kind a row is, and the context as one more row every row can read
+            self.kind_embed = nn.Parameter(torch.zeros(len(self.kinds), dim))
+            self.ctx_token = layer_init(nn.Linear(len(self.ctx_cols), dim))
         self.register_buffer("order", torch.from_numpy(E.action_order()), persistent=False)
         layers: list[nn.Module] = []
         d = len(self.ctx_cols) + 2 * dim * len(self.kinds)
@@ -138,8 +182,33 @@ class EntityActor(nn.Module):
         each kind's ``_Kind.embed`` result (the SB3 features extractor reads the context
         alone)."""
         embedded = [k.embed(k.rows_of(obs)) for k in self.kinds]
-        pools = [masked_pools(e, p) for e, p, _ in embedded]
-        return self.trunk(torch.cat([obs.index_select(1, self.ctx_cols), *pools], -1)), embedded
+        ctx_floats = obs.index_select(1, self.ctx_cols)
+        if self.blocks:
+            embedded = self.mix(embedded, ctx_floats)
+            pools = [masked_max_mean(e, p) for e, p, _ in embedded]
+        else:
+            pools = [masked_pools(e, p) for e, p, _ in embedded]
+        return self.trunk(torch.cat([ctx_floats, *pools], -1)), embedded
+
+    def mix(self, embedded: list, ctx_floats: torch.Tensor) -> list:
+        """``embedded`` after the transformer blocks: every kind's rows (present in the
+        batch) and a context token in one sequence, each row present in a game attending
+        to the rows present in that game and to the token."""
+        rows = [e + self.kind_embed[i].to(e.dtype) for i, (e, _, _) in enumerate(embedded)]
+        token = self.ctx_token(ctx_floats)[:, None, :]
+        x = torch.cat([token.to(rows[0].dtype), *rows], 1)
+        keys = torch.cat([torch.ones_like(embedded[0][1][:, :1]),
+                          *(p for _, p, _ in embedded)], 1)
+        for block in self.blocks:
+            x = block(x, keys)
+        out, start = [], 1
+        for e, p, idx in embedded:
+            # a row absent from its game keeps its own encoding, as a row absent from the
+            # whole batch does (``_Kind.logits``): no game reads another game's rows
+            mixed = x[:, start:start + e.shape[1]]
+            out.append((torch.where(p[..., None], mixed, e.to(mixed.dtype)), p, idx))
+            start += e.shape[1]
+        return out
 
     def features(self, obs: torch.Tensor, cols: torch.Tensor | None = None) -> torch.Tensor:
         """``[ctx, logits]`` [B, feat_dim + N_ACTIONS] of observations ``obs`` [B, OBS_DIM]

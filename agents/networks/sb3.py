@@ -37,12 +37,12 @@ class EntityFeatures(BaseFeaturesExtractor):
     (computed under bf16 autocast when ``amp``)."""
 
     def __init__(self, observation_space: gym.spaces.Box, hidden: list[int],
-                 dim: int = 32, amp: bool = False) -> None:
+                 dim: int = 32, amp: bool = False, blocks: int = 0) -> None:
         super().__init__(observation_space, features_dim=list(hidden)[-1])
         if observation_space.shape != (OBS_DIM,):
             raise ValueError(f"the entity network reads {OBS_DIM}-float observations, got "
                              f"shape {observation_space.shape}")
-        self.net = EntityActor(OBS_DIM, N_ACTIONS, list(hidden), dim)
+        self.net = EntityActor(OBS_DIM, N_ACTIONS, list(hidden), dim, blocks)
         self.amp = bool(amp)
 
     def forward(self, observations: torch.Tensor) -> torch.Tensor:
@@ -94,9 +94,9 @@ class LiveTrunkFeatures(BaseFeaturesExtractor):
 def sb3_policy_kwargs(network: dict[str, Any], device: str | torch.device = "cpu"
                       ) -> dict[str, Any]:
     """MaskablePPO's ``policy_kwargs`` for a network config (``network``, ``hidden``,
-    ``entity_dim``, ``live_input``, ``shared_trunk``, ``amp``) on ``device``: with
-    ``shared_trunk``, the MLP as one ``LiveTrunkFeatures`` under linear heads; without,
-    SB3's ``net_arch`` (with ``live_input``, its first layer a shared
+    ``entity_dim``, ``entity_blocks``, ``live_input``, ``shared_trunk``, ``amp``) on
+    ``device``: with ``shared_trunk``, the MLP as one ``LiveTrunkFeatures`` under linear
+    heads; without, SB3's ``net_arch`` (with ``live_input``, its first layer a shared
     ``LiveInputFeatures``); or the entity extractor under linear heads."""
     hidden = list(network["hidden"])
     amp = resolve_amp(str(network.get("amp", "false")), device)
@@ -112,5 +112,6 @@ def sb3_policy_kwargs(network: dict[str, Any], device: str | torch.device = "cpu
         return {"net_arch": hidden}
     return {"features_extractor_class": EntityFeatures,
             "features_extractor_kwargs": {"hidden": hidden, "amp": amp,
-                                          "dim": int(network.get("entity_dim", 32))},
+                                          "dim": int(network.get("entity_dim", 32)),
+                                          "blocks": int(network.get("entity_blocks", 0))},
             "net_arch": []}
