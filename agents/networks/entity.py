@@ -124,27 +124,21 @@ class _Block(nn.Module):
         return x + self.mlp(self.norm2(x))
 
 
-def masked_max_mean(e: torch.Tensor, present: torch.Tensor) -> torch.Tensor:
-    """Mean and max over the present rows of ``e`` [B, R, D] (any sign) -> [B, 2D] (0
-    where no row is present): ``masked_pools`` for rows that may be negative."""
-    if e.shape[1] == 0:
-        return e.new_zeros(e.shape[0], 2 * e.shape[2])
-    m = present.to(e.dtype)[..., None]
-    mean = (e * m).sum(1) / m.sum(1).clamp(min=1.0)
-    top = e.masked_fill(~present[..., None], float("-inf")).amax(1)
-    return torch.cat([mean, torch.where(present.any(1)[:, None], top, 0.0)], -1)
-
-
-def masked_pools(e: torch.Tensor, present: torch.Tensor) -> torch.Tensor:
-    """Mean and max over the present rows of ``e`` [B, R, D] (values >= 0) -> [B, 2D]
-    (0 where no row is present): symmetric in the rows. With e >= 0, zeroing the absent
-    rows leaves the max over the present ones (or 0)."""
+def masked_pools(e: torch.Tensor, present: torch.Tensor, signed: bool = False
+                 ) -> torch.Tensor:
+    """Mean and max over the present rows of ``e`` [B, R, D] -> [B, 2D] (0 where no row
+    is present): symmetric in the rows. Unsigned rows (e >= 0, the encoders' ReLU output)
+    take the max with the absent rows zeroed, which leaves the max over the present ones
+    (or 0); ``signed`` rows (after the transformer blocks) mask the absent ones out."""
     if e.shape[1] == 0:
         return e.new_zeros(e.shape[0], 2 * e.shape[2])
     m = present.to(e.dtype)[..., None]
     em = e * m
     mean = em.sum(1) / m.sum(1).clamp(min=1.0)
-    return torch.cat([mean, em.amax(1)], -1)
+    if not signed:
+        return torch.cat([mean, em.amax(1)], -1)
+    top = e.masked_fill(~present[..., None], float("-inf")).amax(1)
+    return torch.cat([mean, torch.where(present.any(1)[:, None], top, 0.0)], -1)
 
 
 class EntityActor(nn.Module):
@@ -192,9 +186,7 @@ class EntityActor(nn.Module):
         ctx_floats = obs.index_select(1, self.ctx_cols)
         if self.blocks:
             embedded = self.mix(embedded, ctx_floats)
-            pools = [masked_max_mean(e, p) for e, p, _ in embedded]
-        else:
-            pools = [masked_pools(e, p) for e, p, _ in embedded]
+        pools = [masked_pools(e, p, signed=bool(self.blocks)) for e, p, _ in embedded]
         return self.trunk(torch.cat([ctx_floats, *pools], -1)), embedded
 
     def mix(self, embedded: list, ctx_floats: torch.Tensor) -> list:
@@ -204,8 +196,8 @@ class EntityActor(nn.Module):
         rows = [e + self.kind_embed[i].to(e.dtype) for i, (e, _, _) in enumerate(embedded)]
         token = self.ctx_token(ctx_floats)[:, None, :]
         x = torch.cat([token.to(rows[0].dtype), *rows], 1)
-        keys = torch.cat([torch.ones_like(embedded[0][1][:, :1]),
-                          *(p for _, p, _ in embedded)], 1)
+        token_key = torch.ones(x.shape[0], 1, dtype=torch.bool, device=x.device)
+        keys = torch.cat([token_key, *(p for _, p, _ in embedded)], 1)
         for block in self.blocks:
             x = block(x, keys)
         out, start = [], 1
