@@ -234,6 +234,32 @@ def test_selfplay_experiment_gives_heroes_and_villains_their_networks(tmp_path):
         exp.parser().parse_args(["--network", "transformer"])
 
 
+def test_selfplay_experiment_passes_the_entity_settings_to_every_stage(tmp_path):
+    """``--entity-dim`` and ``--entity-blocks`` reach all four trainings; without them
+    the config decides (no flag passed)."""
+    from agents.cli import selfplay_experiment as exp
+
+    def flags(extra):
+        args = exp.parser().parse_args(["--run-dir", str(tmp_path), "--network", "entity",
+                                        *extra])
+        return {name: (argv[argv.index("--entity-dim") + 1] if "--entity-dim" in argv
+                       else None,
+                       argv[argv.index("--entity-blocks") + 1] if "--entity-blocks" in argv
+                       else None)
+                for name, _, argv, _ in exp.stages(args, tmp_path)}
+
+    got = flags(["--entity-dim", "16", "--entity-blocks", "1"])
+    assert len(got) == 4 and set(got.values()) == {("16", "1")}
+    assert set(flags([]).values()) == {(None, None)}
+    # each trainer takes them: its config is built from the stage's arguments
+    args = exp.parser().parse_args(["--run-dir", str(tmp_path), "--network", "entity",
+                                    "--entity-dim", "16", "--entity-blocks", "1"])
+    for name, trainer, argv, _ in exp.stages(args, tmp_path):
+        cls = (train_selfplay if trainer is train_selfplay.main else train_mappo).Config
+        cfg = parse_config(cls, argv, None)
+        assert (cfg.entity_dim, cfg.entity_blocks, cfg.network) == (16, 1, "entity"), name
+
+
 def test_selfplay_villain_network_defaults_to_the_heroes_and_is_checked():
     """The villain learner's actor is ``villain_network`` when set, else ``network``."""
     cfg = train_selfplay.Config(network="entity")

@@ -27,7 +27,8 @@ Writes ``<run-dir>/<stage>/`` for each training (the trainers' run layout),
 again (delete its folder to retrain it). ``--threads`` sets torch's and numba's threads.
 ``--network`` picks the hero teams' actor and ``--villain-network`` the villain learners'
 (default: the heroes'): ``--network entity --villain-network mlp`` changes the heroes'
-network alone.
+network alone; ``--entity-dim`` and ``--entity-blocks`` reach every learner (the MLP ones
+do not read them).
 """
 
 from __future__ import annotations
@@ -85,6 +86,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--num-envs", type=int, default=None, help="games per learner (config)")
     p.add_argument("--num-steps", type=int, default=None, help="rollout steps (config)")
     p.add_argument("--hidden", type=int, nargs="+", default=None, help="layers (config)")
+    p.add_argument("--entity-dim", type=int, default=None,
+                   help="entity actor's row embedding size, every entity learner (config)")
+    p.add_argument("--entity-blocks", type=int, default=None,
+                   help="entity actor's attention blocks, every entity learner (config)")
     p.add_argument("--network", choices=NETWORKS, default=None,
                    help="the hero teams' actor (config)")
     p.add_argument("--villain-network", choices=NETWORKS, default=None,
@@ -105,7 +110,8 @@ def _common(args: argparse.Namespace, run: Path, stage: str) -> list[str]:
            "--seed", str(args.seed), "--device", args.device, "--threads", str(args.threads),
            "--eval-every", str(NEVER), "--checkpoint-every", str(NEVER), "--eval-games", "100",
            "--progress", "false"]
-    for flag, value in (("--num-envs", args.num_envs), ("--num-steps", args.num_steps)):
+    for flag, value in (("--num-envs", args.num_envs), ("--num-steps", args.num_steps),
+                        ("--entity-dim", args.entity_dim), ("--entity-blocks", args.entity_blocks)):
         if value is not None:
             out += [flag, str(value)]
     if args.hidden:
