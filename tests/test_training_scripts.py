@@ -149,6 +149,8 @@ def test_config_layers_defaults_yaml_and_flags(tmp_path, capsys):
             ("", ["--seed", "-1"], "seed must be >= 0, got -1"),
             ("", ["--task", "nope"], "unknown task 'nope'"),
             ("", ["--network", "cnn"], "network must be one of"),
+            ("", ["--entity-dim", "0"], "entity_dim must be positive, got 0"),
+            ("", ["--entity-blocks", "-1"], "entity_blocks must be >= 0, got -1"),
             ("", ["--gamma", "1.5"], "gamma must be in (0, 1]"),
             ("", ["--kickstart-coef", "-1"], "kickstart_coef and kickstart_steps must be"),
             ("", ["--kickstart-coef", "2"], "needs kickstart_steps > 0"),
@@ -166,6 +168,12 @@ def test_config_layers_defaults_yaml_and_flags(tmp_path, capsys):
     with pytest.raises(SystemExit):
         parse_config(mod.Config, ["--config", str(tmp_path / "missing.yaml")], None)
     assert "missing.yaml" in capsys.readouterr().err
+    # MaskablePPO's config refuses the same actor settings (one check for both trainers)
+    for argv, said in [(["--network", "cnn"], "network must be one of"),
+                       (["--entity-blocks", "-2"], "entity_blocks must be >= 0, got -2")]:
+        with pytest.raises(SystemExit):
+            parse_config(_script("train_ppo").Config, argv, None, prog="hon-train")
+        assert said in capsys.readouterr().err
 
 
 def test_registry_rejects_unknown_policies(tmp_path):

@@ -80,7 +80,7 @@ from typing import Any
 import numba
 import torch
 
-from agents.networks import NETWORKS, check_amp
+from agents.networks import check_amp, check_network
 from agents.policy import Policy
 from agents.training.baselines import (
     BaselineEvaluator,
@@ -185,13 +185,7 @@ class Config(PpoFields):
         if self.algo not in ALGOS:
             raise ValueError(f"algo must be one of {', '.join(ALGOS)}, got {self.algo!r}")
         check_amp(self.amp)
-        if self.network not in NETWORKS:
-            raise ValueError(f"network must be one of {', '.join(NETWORKS)}, got "
-                             f"{self.network!r}")
-        if self.entity_dim < 1:
-            raise ValueError(f"entity_dim must be positive, got {self.entity_dim}")
-        if self.entity_blocks < 0:
-            raise ValueError(f"entity_blocks must be >= 0, got {self.entity_blocks}")
+        check_network(self.network, self.entity_dim, self.entity_blocks)
         if self.critic_hidden and min(self.critic_hidden) < 1:
             raise ValueError("critic_hidden must list positive layer sizes (or none), got "
                              f"{self.critic_hidden}")

@@ -45,7 +45,7 @@ from stable_baselines3.common.callbacks import BaseCallback, CallbackList
 from stable_baselines3.common.logger import configure
 
 from agents.checkpoints import require_file, sb3_safe_objects
-from agents.networks import NETWORKS, check_amp
+from agents.networks import check_amp, check_network
 from agents.networks.sb3 import sb3_policy_kwargs
 from agents.trained import PpoPolicy
 from agents.training.baselines import BaselineEvaluator, eval_summary, print_result
@@ -103,13 +103,7 @@ class Config(PpoFields):
         self.check_ppo("num_envs", "n_steps", "batch_size", "n_epochs")
         if self.pretrain_steps < 0:
             raise ValueError("pretrain_steps must be >= 0")
-        if self.network not in NETWORKS:
-            raise ValueError(f"network must be one of {', '.join(NETWORKS)}, got "
-                             f"{self.network!r}")
-        if self.entity_dim < 1:
-            raise ValueError(f"entity_dim must be positive, got {self.entity_dim}")
-        if self.entity_blocks < 0:
-            raise ValueError(f"entity_blocks must be >= 0, got {self.entity_blocks}")
+        check_network(self.network, self.entity_dim, self.entity_blocks)
         if self.live_input and (self.network != "mlp" or self.shared_trunk):
             raise ValueError("live_input applies to SB3's own MLPs (network mlp, "
                              "shared_trunk false); the shared trunk reads only the live "

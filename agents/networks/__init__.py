@@ -35,8 +35,18 @@ from agents.networks.mlp import (
 NETWORKS = ("mlp", "entity")
 
 __all__ = ["MASKED_LOGIT", "MLP", "NETWORKS", "Actor", "Critic", "TrunkCritic", "ValueNorm",
-           "bf16_is_fast", "build_actor", "check_amp", "entropy", "layer_init", "live_columns",
-           "resolve_amp", "sample"]
+           "bf16_is_fast", "build_actor", "check_amp", "check_network", "entropy", "layer_init",
+           "live_columns", "resolve_amp", "sample"]
+
+
+def check_network(network: str, entity_dim: int, entity_blocks: int) -> None:
+    """Refuse a trainer config's actor settings that no network takes (``ValueError``)."""
+    if network not in NETWORKS:
+        raise ValueError(f"network must be one of {', '.join(NETWORKS)}, got {network!r}")
+    if entity_dim < 1:
+        raise ValueError(f"entity_dim must be positive, got {entity_dim}")
+    if entity_blocks < 0:
+        raise ValueError(f"entity_blocks must be >= 0, got {entity_blocks}")
 
 
 def build_actor(config: dict[str, Any], obs_dim: int, n_actions: int) -> nn.Module:
