@@ -496,12 +496,16 @@ def main(argv: list[str] | None = None) -> None:
     reference = bench_reference(seconds)  # measured right after, on the same load
     rows = [("PettingZoo AEC env (wrapped)", "yes", aec),
             ("Game facade (batch 1)", "-", bench_game(sc, seconds))]
-    # observations: none, with the global state (MAPPO's critic), without it (IPPO, SB3)
-    encodings = (("no", False, True), ("yes", True, True), ("yes, no global state", True, False))
+    # observations: none, with the global state (MAPPO's critic), without it (IPPO, SB3),
+    # and both cut to the scenario's live sections (compact=True)
+    encodings = (("no", False, True, False), ("yes", True, True, False),
+                 ("yes, no global state", True, False, False), ("yes, compact", True, True, True),
+                 ("yes, compact, no global state", True, False, True))
     for b in args.batches:
-        for label, obs, state in encodings:
+        for label, obs, state, compact in encodings:
             rows.append((f"vector env, batch {b}", label,
-                         bench_vector(sc, b, obs, seconds, global_state=state)))
+                         bench_vector(sc, b, obs, seconds, global_state=state,
+                                      compact=compact)))
     rows.append(("vector env + scripted team, batch 1024", "no",
                   bench_heuristic(sc, 1024, seconds)))
     render_rows = bench_render(sc, seconds)

@@ -71,6 +71,7 @@ from hon_env.spec.obs_features import (
     SMIN_FEATS,
     SPACE_FEATS,
     STATE_DIM,  # noqa: F401  (re-exported: the front ends size their spaces with it)
+    STATE_TAIL,
 )
 from hon_env.spec.tables import (
     AL_ATTACK,
@@ -627,21 +628,26 @@ def _hero_identity(T, seat, out):
 def encode_state(s, b, T, out):
     """Global state of game ``b`` for centralized critics (float32 [STATE_DIM]): seat 0's
     observation, then the ``hands`` section (every seat's hand multi-hot) and the villain
-    agent's hand (``villain_hand``)."""
-    encode_obs(s, b, T, 0, out[:OBS_DIM])
+    agent's hand (``villain_hand``). A shorter ``out`` is the compact state
+    (``hon_env/spec/compact.py``): the observation part is then its first
+    ``len(out) - STATE_TAIL`` floats, which must cover the game's live sections."""
+    encode_obs(s, b, T, 0, out[:out.shape[0] - STATE_TAIL])
     encode_state_tail(s, b, T, out)
 
 
 @njit(cache=True)
 def encode_state_tail(s, b, T, out):
-    """The part of ``encode_state`` past seat 0's observation: writes ``out[OBS_DIM:]``
-    only (a caller holding seat 0's observation copies it into ``out[:OBS_DIM]``)."""
-    out[OBS_DIM:] = 0.0
+    """The part of ``encode_state`` past seat 0's observation: writes the last
+    ``STATE_TAIL`` floats of ``out`` only (``out[OBS_DIM:]`` of the full state; a caller
+    holding seat 0's observation copies it into the floats before them)."""
+    t = out.shape[0] - STATE_TAIL
+    out[t:] = 0.0
+    shift = t - OBS_DIM  # 0 in the full state; the compact state moves the tail forward
     for h in range(T.cfg[CFG_N_HEROES]):
         for c in range(HERO_DECK):
             z = s[b, L.HCLOC + h * HERO_DECK + c]
             if z == L.L_HAND or z == L.L_MULLIGAN:
-                out[OFF_HANDS + h * HERO_DECK + F.STATE_HAND + c] = 1.0
+                out[shift + OFF_HANDS + h * HERO_DECK + F.STATE_HAND + c] = 1.0
     for c in range(L.VDECK):
         if s[b, L.VLOC + c] == L.L_HAND:
-            out[OFF_STATE_VHAND + F.STATE_VHAND + c] = 1.0
+            out[shift + OFF_STATE_VHAND + F.STATE_VHAND + c] = 1.0

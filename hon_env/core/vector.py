@@ -13,7 +13,7 @@ from numba import njit, prange
 
 from hon_env.core.draft import start_episode, step_episode
 from hon_env.core.episode import is_terminated, is_truncated, remember, step_rewards
-from hon_env.core.observe import OBS_DIM, encode_obs, encode_state, encode_state_tail
+from hon_env.core.observe import encode_obs, encode_state, encode_state_tail
 from hon_env.spec import layout as L
 from hon_env.spec import tables as TB
 
@@ -67,14 +67,15 @@ def _finish_row(s, i, T, episodes, weights, ev_prev, want_obs, agent, rewards, t
 def _encode_row(s, i, T, want_obs, want_state, obs, states, agent):
     """Write game ``i``'s deciding seat and, with ``want_obs``, its observation and, with
     ``want_state`` too, its global state (whose first part is seat 0's observation: copied
-    when seat 0 decides)."""
+    when seat 0 decides). ``obs`` and ``states`` are full rows or compact ones
+    (``hon_env/spec/compact.py``), the state's observation part as wide as ``obs``."""
     agent[i] = s[i, L.DEC_HERO]
     if want_obs:
         encode_obs(s, i, T, agent[i], obs[i])
         if not want_state:
             return
         if agent[i] == 0:
-            states[i, :OBS_DIM] = obs[i]
+            states[i, :obs.shape[1]] = obs[i]  # OBS_DIM floats, or the compact width
             encode_state_tail(s, i, T, states[i])
         else:
             encode_state(s, i, T, states[i])

@@ -53,6 +53,12 @@ game steps (``hon_env.checks.check_actions``).
 the ``observation``/``state`` arrays are then left at zero. ``global_state=False`` encodes
 the observations but not the global state, and ``obs`` then has no ``"state"``: a learner
 whose critic reads no global state (IPPO, a single-agent PPO) saves that work.
+``compact=True`` leaves out the observation's last sections where the games cannot write
+them (Two Fronts, then Draft; ``hon_env/spec/compact.py``): ``obs["observation"]`` is then
+the full observation's first ``observation_dim`` floats (3,481 without either rule, 3,999
+with Two Fronts alone, all 4,450 with Draft) and ``obs["state"]`` the same cut of seat 0's
+observation followed by the state's own sections; ``hon_env.spec.compact.expand_obs`` and
+``expand_state`` give back the full vectors, bit for bit. Less memory is written per step.
 
 Engine errors (engine.md, "Engine errors") stop only the game they happen in. With
 ``on_error="raise"`` (default) the step then raises ``hon_env.EngineError`` naming the
@@ -86,7 +92,7 @@ from hon_env.checks import (
 )
 from hon_env.content import Scenario
 from hon_env.core.episode import ILLEGAL_PENALTY, N_PREV
-from hon_env.core.observe import OBS_DIM, STATE_DIM
+from hon_env.core.observe import OBS_DIM
 from hon_env.core.vector import FINAL_FAME, N_FINAL_INFO, vector_reset, vector_step
 from hon_env.envs.pool import build_pool, is_pool
 from hon_env.errors import EngineError
@@ -95,6 +101,8 @@ from hon_env.numba_cache import announce_compile, debug_mode
 from hon_env.options import EnvOptions
 from hon_env.rollout import engine_error
 from hon_env.spec import layout as L
+from hon_env.spec.compact import live_obs_dim
+from hon_env.spec.compact import state_dim as compact_state_dim
 from hon_env.spec.layout import HERO_COUNTER_COLS
 
 
@@ -103,16 +111,19 @@ class VectorEnv:
 
     def __init__(self, num_envs: int, seed: int = 0,
                  scenario: str | Path | Scenario = "origin_story", *,
-                 observations: bool = True, global_state: bool = True, on_error: str = "raise",
-                 **options: Any) -> None:
+                 observations: bool = True, global_state: bool = True, compact: bool = False,
+                 on_error: str = "raise", **options: Any) -> None:
         """``options``: the keyword arguments of every front end (``hon_env.options``);
         ``render_mode`` must stay None (nothing renders a batch). ``observations`` and
-        ``global_state``: what each step encodes (module doc). ``on_error``: what an
+        ``global_state``: what each step encodes (module doc). ``compact``: observations
+        and states without the sections of the Two Fronts and Draft rules when the games
+        play without them (module doc). ``on_error``: what an
         engine error in one game does, ``"raise"`` (``EngineError``) or ``"reset"`` (the
         game is marked in ``info["error"]`` and restarted)."""
         num_envs = check_num_envs(num_envs)
         seed = check_seed(seed, seed_span(num_envs))
-        for name, flag in (("observations", observations), ("global_state", global_state)):
+        for name, flag in (("observations", observations), ("global_state", global_state),
+                           ("compact", compact)):
             if not isinstance(flag, (bool, np.bool_)):
                 raise TypeError(f"{name} must be a bool, got {flag!r}")
         check_batch_memory(num_envs, observations, observations and global_state)
@@ -146,6 +157,12 @@ class VectorEnv:
         self.observations = bool(observations)
         # the global state is encoded only with the observations
         self.global_state = self.observations and bool(global_state)
+        # the last sections (Two Fronts, then Draft) stay zero in games without their rule
+        self.compact = bool(compact)
+        self._obs_dim = (live_obs_dim(any(sc.two_fronts for sc in self.scenarios)
+                                      or self.scenario.two_fronts, self.scenario.drafted)
+                         if self.compact else OBS_DIM)
+        self._state_dim = compact_state_dim(self._obs_dim)
         self.illegal_action = opts.illegal_action
         self.n_heroes = self.scenario.n_heroes
         self.weights = opts.weights
@@ -156,9 +173,9 @@ class VectorEnv:
         self._episodes = np.zeros(B, np.int64)
         self._ev_prev = np.zeros((B, N_PREV), np.int32)  # events and fame at the last step
         n_obs = B if self.observations else 1
-        self._obs = np.zeros((n_obs, OBS_DIM), np.float32)
-        self._states = np.zeros((B if self.global_state else 1, STATE_DIM), np.float32)
-        self._final_obs = np.zeros((n_obs, OBS_DIM), np.float32)
+        self._obs = np.zeros((n_obs, self._obs_dim), np.float32)
+        self._states = np.zeros((B if self.global_state else 1, self._state_dim), np.float32)
+        self._final_obs = np.zeros((n_obs, self._obs_dim), np.float32)
         self.agent = np.zeros(B, np.int32)
         self.villain_agent = self.scenario.villain_agent
         # one column per hero seat, then the villain agent's (Mastermind variant)
@@ -172,11 +189,13 @@ class VectorEnv:
 
     @property
     def observation_dim(self) -> int:
-        return OBS_DIM
+        """Floats of an observation: ``OBS_DIM``, or the compact width (``compact=True``)."""
+        return self._obs_dim
 
     @property
     def state_dim(self) -> int:
-        return STATE_DIM
+        """Floats of a global state: ``STATE_DIM``, or the compact width."""
+        return self._state_dim
 
     @property
     def n_actions(self) -> int:

@@ -505,6 +505,7 @@ with _STATE.section("villain_hand") as s:
 OFF_STATE_VHAND = _STATE.sections[-1][1]
 STATE_FEATURES: tuple[Feature, ...] = tuple(_STATE.features)
 STATE_DIM = _STATE.size
+STATE_TAIL = STATE_DIM - OBS_DIM  # the state's floats after seat 0's observation
 
 _BY_KEY = {f.key: f for f in OBS_FEATURES}
 _STATE_BY_KEY = {f.key: f for f in STATE_FEATURES}
