@@ -166,6 +166,12 @@ class VectorEnv:
         self.illegal_action = opts.illegal_action
         self.n_heroes = self.scenario.n_heroes
         self.weights = opts.weights
+        self.villain_agent = self.scenario.villain_agent
+        self._allocate()
+        self._started = False
+
+    def _allocate(self) -> None:
+        """The step's arrays, written in place by the kernels and returned as views."""
         B = self.num_envs
         self.state = np.zeros((B, L.STATE_LEN), np.int32)
         self.masks = np.zeros((B, L.N_ACTIONS), np.int8)
@@ -177,7 +183,6 @@ class VectorEnv:
         self._states = np.zeros((B if self.global_state else 1, self._state_dim), np.float32)
         self._final_obs = np.zeros((n_obs, self._obs_dim), np.float32)
         self.agent = np.zeros(B, np.int32)
-        self.villain_agent = self.scenario.villain_agent
         # one column per hero seat, then the villain agent's (Mastermind variant)
         self.rewards = np.zeros((B, self.n_heroes + int(self.villain_agent)), np.float32)
         self.terminated = np.zeros(B, bool)
@@ -185,7 +190,6 @@ class VectorEnv:
         self._final_info = np.zeros((B, N_FINAL_INFO), np.int32)
         self._error = np.zeros(B, bool)
         self._error_code = np.zeros(B, np.int32)
-        self._started = False
 
     @property
     def observation_dim(self) -> int:
