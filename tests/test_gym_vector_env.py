@@ -76,3 +76,25 @@ def test_action_masks_reach_through_gym_make_wrappers():
     venv.reset()
     assert is_masking_supported(venv)
     assert get_action_masks(venv).shape == (2, L.N_ACTIONS)
+
+
+def test_make_vec_compact_observations():
+    """``compact=True`` reaches the batched engine: the observation space is the compact
+    width and each observation the full one's first floats (``hon_env/spec/compact.py``)."""
+    from hon_env.spec.compact import expand_obs, live_obs_dim
+
+    full = gym.make_vec("hon_env/HourOfNeed-v8", num_envs=4, n_heroes=2)
+    small = gym.make_vec("hon_env/HourOfNeed-v8", num_envs=4, n_heroes=2, compact=True)
+    width = live_obs_dim(two_fronts=False, draft=False)
+    assert small.single_observation_space.shape == (width,)
+    fo, _ = full.reset(seed=1)
+    so, _ = small.reset(seed=1)
+    rng = np.random.default_rng(0)
+    for _ in range(50):
+        assert small.observation_space.contains(so)
+        np.testing.assert_array_equal(expand_obs(so), fo)
+        actions = full.unwrapped.sample_legal(rng)
+        fo, *_ = full.step(actions)
+        so, *_ = small.step(actions)
+    with pytest.raises(TypeError, match="compact"):
+        gym.make_vec("hon_env/HourOfNeed-v8", num_envs=2, compact=1)

@@ -12,7 +12,9 @@ in one call of the numba engine, not one Python env per game. It is the single-a
 view of ``hon_env/HourOfNeed-v8`` batched: each game's observation is the deciding hero's
 (float32 ``[num_envs, OBS_DIM]``), the action is one flat action per game, the reward the
 team reward. It takes the keyword arguments of ``HourOfNeedEnv`` (scenario, heroes,
-n_heroes, rules, caps, reward_shaping, illegal_action, render_mode "rgb_array").
+n_heroes, rules, caps, reward_shaping, illegal_action, render_mode "rgb_array"), and
+``compact=True``: observations cut before the Two Fronts and Draft sections where the
+games play without them (``hon_env.vector_env``; ``observation_space`` says the width).
 
 Episodes auto-reset in the same step (``metadata["autoreset_mode"]`` is ``SAME_STEP``):
 the observation returned for a game that ended is its next episode's first;
@@ -36,7 +38,6 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector import VectorEnv as GymVectorEnv
 from gymnasium.vector.utils import batch_space
 
-from hon_env.core.observe import OBS_DIM
 from hon_env.envs.session import DEFAULT_SEED, EnvOptions
 from hon_env.envs.vector import VectorEnv, require_heroes_only, require_team_reward
 from hon_env.spec import layout as L
@@ -48,18 +49,19 @@ class HourOfNeedVectorEnv(GymVectorEnv):
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": ["rgb_array"]}
 
     def __init__(self, num_envs: int, *, render_mode: str | None = None,
-                 illegal_action: str = "raise", **kwargs: Any) -> None:
+                 illegal_action: str = "raise", compact: bool = False, **kwargs: Any) -> None:
         options = EnvOptions.build(illegal_action=illegal_action, render_mode=render_mode,
                                    render_modes=("rgb_array",), **kwargs)
         self.venv = VectorEnv(num_envs, DEFAULT_SEED, options.scenario,
                               reward_shaping=kwargs.get("reward_shaping"),
-                              illegal_action=illegal_action, global_state=False)
+                              illegal_action=illegal_action, global_state=False,
+                              compact=compact)
         require_heroes_only(self.venv.scenario, type(self).__name__)
         require_team_reward(self.venv.scenario, type(self).__name__)
         self.num_envs = self.venv.num_envs
         self.render_mode = render_mode
-        self.single_observation_space = spaces.Box(0.0, np.inf, shape=(OBS_DIM,),
-                                                   dtype=np.float32)
+        self.single_observation_space = spaces.Box(
+            0.0, np.inf, shape=(self.venv.observation_dim,), dtype=np.float32)
         self.single_action_space = spaces.Discrete(L.N_ACTIONS)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
