@@ -36,6 +36,22 @@ def test_masks_and_terminal_observations(origin):
     assert ended > 0
 
 
+def test_compact_observations_reach_the_adapter(origin):
+    """``compact=True``: the observation space is the compact width and each observation
+    the full adapter's first floats."""
+    from hon_env.spec.compact import expand_obs, live_obs_dim
+
+    full, small = SB3VecEnv(4, seed=2, scenario=origin), SB3VecEnv(4, seed=2, scenario=origin,
+                                                                    compact=True)
+    assert small.observation_space.shape == (live_obs_dim(two_fronts=False, draft=False),)
+    fo, so = full.reset(), small.reset()
+    for _ in range(30):
+        np.testing.assert_array_equal(expand_obs(so), fo)
+        actions = get_action_masks(full).argmax(axis=1)
+        fo, *_ = full.step(actions)
+        so, *_ = small.step(actions)
+
+
 def test_maskable_ppo_trains_a_few_steps(origin, tmp_path):
     """MaskablePPO runs on the adapter end to end, saves and reloads."""
     env = SB3VecEnv(16, seed=1, scenario=origin)

@@ -35,6 +35,17 @@ def test_specs_pass_torchrl_check():
     assert env.full_observation_spec["heroes", "observation"].shape[:2] == (4, 2)
 
 
+def test_compact_specs_pass_torchrl_check():
+    """``compact=True`` reaches the vector env and the specs say the compact widths."""
+    from hon_env.spec.compact import live_obs_dim, state_dim
+
+    env = HourOfNeedTorchRLEnv(4, seed=0, heroes=HEROES, compact=True)
+    check_env_specs(env)
+    width = live_obs_dim(two_fronts=False, draft=False)
+    assert env.full_observation_spec["heroes", "observation"].shape == (4, 2, width)
+    assert env.full_observation_spec["state"].shape == (4, state_dim(width))
+
+
 def test_group_layout_masks_and_episode_ends():
     env = HourOfNeedTorchRLEnv(6, seed=10, heroes=HEROES)
     env.set_seed(10)

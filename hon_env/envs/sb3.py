@@ -35,7 +35,6 @@ from gymnasium import spaces
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
 from hon_env.checks import check_actions, check_seed, seed_span
-from hon_env.core.observe import OBS_DIM
 from hon_env.envs.vector import VectorEnv, require_heroes_only, require_team_reward
 from hon_env.options import check_render_mode
 from hon_env.spec import layout as L
@@ -54,7 +53,8 @@ class SB3VecEnv(VecEnv):
         self.render_mode = render_mode
         self._actions = np.zeros(num_envs, np.int64)
         self._returns = np.zeros(num_envs, np.float64)
-        observation_space = spaces.Box(-np.inf, np.inf, shape=(OBS_DIM,), dtype=np.float32)
+        observation_space = spaces.Box(-np.inf, np.inf, shape=(self.venv.observation_dim,),
+                                       dtype=np.float32)
         super().__init__(num_envs, observation_space, spaces.Discrete(L.N_ACTIONS))
 
     def reset(self) -> np.ndarray:

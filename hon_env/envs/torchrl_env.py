@@ -21,6 +21,8 @@ hero per game decides.
 - ``("heroes", "action")`` int64 ``[B, H]``: the env plays the deciding hero's entry.
 - ``("heroes", "reward")`` float32 ``[B, H, 1]``: the team reward, the same for every hero.
 - ``"state"`` float32 ``[B, STATE_DIM]``: the global state for centralized critics.
+  (``compact=True``, a ``VectorEnv`` option: both cut before the Two Fronts and Draft
+  sections where the games play without them; the specs give the widths.)
 - ``"done"``, ``"terminated"``, ``"truncated"`` bool ``[B, 1]``: shared by the team.
 
 Every entry is numeric; there are no string infos. Episodes: when a game ends, its
@@ -42,7 +44,6 @@ from tensordict import TensorDict, TensorDictBase
 from torchrl.data import Categorical, Composite, Unbounded
 from torchrl.envs import EnvBase
 
-from hon_env.core.observe import OBS_DIM, STATE_DIM
 from hon_env.envs.vector import VectorEnv, require_heroes_only
 from hon_env.spec import layout as L
 
@@ -68,11 +69,12 @@ class HourOfNeedTorchRLEnv(EnvBase):
         dev = self.device
         self.observation_spec = Composite(
             {GROUP: Composite({
-                "observation": Unbounded((B, H, OBS_DIM), dtype=torch.float32, device=dev),
+                "observation": Unbounded((B, H, self.venv.observation_dim),
+                                         dtype=torch.float32, device=dev),
                 "action_mask": Categorical(2, (B, H, N), dtype=torch.bool, device=dev),
                 "mask": Categorical(2, (B, H), dtype=torch.bool, device=dev),
             }, shape=(B, H), device=dev),
-             "state": Unbounded((B, STATE_DIM), dtype=torch.float32, device=dev)},
+             "state": Unbounded((B, self.venv.state_dim), dtype=torch.float32, device=dev)},
             shape=(B,), device=dev)
         self.action_spec = Composite(
             {GROUP: Composite({"action": Categorical(N, (B, H), dtype=torch.int64,
