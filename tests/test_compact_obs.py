@@ -108,4 +108,10 @@ def test_bad_compact_arguments_are_refused():
         C.expand_obs(np.zeros((2, 100), np.float32))
     with pytest.raises(ValueError, match="compact observation width"):
         C.state_dim(OBS_DIM - 1)
+    with pytest.raises(ValueError, match="scalar"):
+        C.expand_state(np.float32(1.0))
+    with pytest.raises(TypeError, match="full_index"):
+        C.state_index(1.5, OBS_DIM)
     assert C.live_obs_dim(True, True) == C.live_obs_dim(False, True) == OBS_DIM
+    # a plain list of floats is a vector too
+    assert C.expand_obs([0.0] * C.live_obs_dim(False, False)).shape == (OBS_DIM,)

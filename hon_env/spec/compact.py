@@ -44,6 +44,8 @@ def state_index(full_index: int, obs_width: int) -> int:
     """Index in the compact state of the full state's float ``full_index`` (one that a
     compact state holds: below ``obs_width`` or from ``OBS_DIM`` on)."""
     _check_width(obs_width)
+    if isinstance(full_index, bool) or not isinstance(full_index, (int, np.integer)):
+        raise TypeError(f"full_index must be an int, got {full_index!r}")
     if 0 <= full_index < obs_width:
         return full_index
     if OBS_DIM <= full_index < STATE_DIM:
@@ -54,6 +56,7 @@ def state_index(full_index: int, obs_width: int) -> int:
 
 def expand_obs(obs: np.ndarray) -> np.ndarray:
     """Full observations ``[..., OBS_DIM]`` of compact ones ``[..., width]`` (zero-filled)."""
+    obs = _as_rows(obs)
     width = _check_width(obs.shape[-1])
     out = np.zeros(obs.shape[:-1] + (OBS_DIM,), obs.dtype)
     out[..., :width] = obs
@@ -62,11 +65,19 @@ def expand_obs(obs: np.ndarray) -> np.ndarray:
 
 def expand_state(state: np.ndarray) -> np.ndarray:
     """Full states ``[..., STATE_DIM]`` of compact ones ``[..., width + STATE_TAIL]``."""
+    state = _as_rows(state)
     width = _check_width(state.shape[-1] - STATE_TAIL)
     out = np.zeros(state.shape[:-1] + (STATE_DIM,), state.dtype)
     out[..., :width] = state[..., :width]
     out[..., OBS_DIM:] = state[..., width:]
     return out
+
+
+def _as_rows(x: np.ndarray) -> np.ndarray:
+    x = np.asarray(x)
+    if x.ndim == 0:
+        raise ValueError("expected a vector or a batch of vectors, got a scalar")
+    return x
 
 
 def _check_width(width: int) -> int:
