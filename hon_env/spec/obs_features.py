@@ -582,7 +582,10 @@ def spec_markdown() -> str:
              f"The observation is `float32[{OBS_DIM}]`, egocentric: the observing hero is "
              "*self*. The global state (`state()`) is `float32"
              f"[{STATE_DIM}]`: seat 0's observation followed by the sections below it. "
-             "Look a feature up with `hon_env.feature_index(\"section.name\", row)`.", ""]
+             "Look a feature up with `hon_env.feature_index(\"section.name\", row)`. "
+             "`vector_env(..., compact=True)` cuts both vectors before the Two Fronts and "
+             "Draft sections where the games play without those rules "
+             "(`hon_env/spec/compact.py`).", ""]
     for title, feats, sections in (("Observation", OBS_FEATURES, OBS_SECTIONS),
                                    ("State", STATE_FEATURES, _STATE.sections[1:])):
         lines += [f"## {title}", ""]
