@@ -9,7 +9,13 @@ import pytest
 
 from hon_env import vector_env
 from hon_env.spec import compact as C
-from hon_env.spec.obs_features import OBS_DIM, STATE_DIM, STATE_TAIL, feature_index
+from hon_env.spec.obs_features import (
+    OBS_DIM,
+    OBS_SECTIONS,
+    STATE_DIM,
+    STATE_TAIL,
+    feature_index,
+)
 from hon_env.tasks import get_task
 
 # (scenario, options, compact observation width)
@@ -115,3 +121,17 @@ def test_bad_compact_arguments_are_refused():
     assert C.live_obs_dim(True, True) == C.live_obs_dim(False, True) == OBS_DIM
     # a plain list of floats is a vector too
     assert C.expand_obs([0.0] * C.live_obs_dim(False, False)).shape == (OBS_DIM,)
+
+
+def test_only_two_fronts_and_draft_sections_follow_the_cut():
+    """The compact cut relies on the section order: past ``live_obs_dim(False, False)``
+    only the Two Fronts sections, then past ``live_obs_dim(True, False)`` only the Draft
+    ones. A variant's section appended after them needs its own rule in ``compact.py``
+    (docs/contributing.md, checklist 6), or compact rows would be too short for it."""
+    after = [(name, base) for name, base, *_ in OBS_SECTIONS
+             if base >= C.live_obs_dim(False, False)]
+    two_fronts = {"two_fronts", "two_fronts_seats", "two_fronts_spaces", "villain2_cards"}
+    draft = {"draft", "draft_pool", "draft_pass"}
+    assert {n for n, _ in after} == two_fronts | draft
+    assert all(base >= C.live_obs_dim(True, False) for n, base in after if n in draft)
+    assert all(base < C.live_obs_dim(True, False) for n, base in after if n in two_fronts)
