@@ -141,6 +141,20 @@ def print_per_game_heroes(scenario: str, n: int, batch: int, seconds: float,
                   f"{pool / fixed:.2f} |", flush=True)
 
 
+def print_compact_pairs(scenario: str, batch: int, seconds: float, pairs: int = 3) -> None:
+    """The vector env with full rows against ``compact=True``, with and without the global
+    state, alternated ``pairs`` times per setting."""
+    print(f"| vector env, batch {batch} | global state | full | compact | ratio |")
+    print("|---|---|---|---|---|")
+    for state in (True, False):
+        for _ in range(pairs):
+            full = bench_vector(scenario, batch, True, seconds, global_state=state)
+            small = bench_vector(scenario, batch, True, seconds, global_state=state,
+                                 compact=True)
+            print(f"| decisions/s | {'yes' if state else 'no'} | {full:,.0f} | {small:,.0f} | "
+                  f"{small / full:.2f} |", flush=True)
+
+
 def print_procgen(batch: int, seconds: float, pool_size: int = 1000, pairs: int = 3) -> None:
     """Generated content: the first use of a generated scenario (generate, write, parse,
     compile; a fresh cache folder) and the vector env on a pool of ``pool_size`` generated
@@ -327,6 +341,10 @@ def parser() -> argparse.ArgumentParser:
                    help="only compare the vector env (largest --batches size) with N fixed "
                         "heroes against heroes='random' (a team per game), in alternating "
                         "pairs, and print it; nothing else, no file")
+    p.add_argument("--compact-pairs", action="store_true",
+                   help="only compare the vector env (largest --batches size) with full "
+                        "observation rows against compact=True, in alternating pairs, and "
+                        "print it; nothing else, no file")
     p.add_argument("--procgen", action="store_true",
                    help="only the generated-content rows (first use, a pool of 1,000)")
     p.add_argument("--device", default="cpu",
@@ -480,6 +498,9 @@ def main(argv: list[str] | None = None) -> None:
     seconds = 1.0 if args.quick else args.seconds
     if args.per_game_heroes is not None:
         print_per_game_heroes(args.scenario, args.per_game_heroes, max(args.batches), seconds)
+        return
+    if args.compact_pairs:
+        print_compact_pairs(args.scenario, max(args.batches), seconds)
         return
     if args.procgen:
         print_procgen(1024, seconds)
