@@ -123,36 +123,40 @@ def bench_vector(sc, batch: int, observations: bool, seconds: float, **kw) -> fl
     return steps * batch / (time.perf_counter() - t0)
 
 
-def print_per_game_heroes(scenario: str, n: int, batch: int, seconds: float,
-                          pairs: int = 3) -> None:
+def print_pairs(scenario: str, header: str, cases: list[tuple[str, dict, dict]], batch: int,
+                seconds: float, pairs: int = 3) -> None:
+    """The vector env's decisions/s under two settings, alternated ``pairs`` times per case:
+    ``cases`` are (label, options A, options B), ``vector_env`` keyword arguments;
+    ``header`` names the label column and the two settings."""
+    print(f"| vector env, batch {batch} | {header} | ratio |")
+    print("|---|---|---|---|---|")
+    for label, a, b in cases:
+        for _ in range(pairs):
+            ra = bench_vector(scenario, batch, seconds=seconds, **a)
+            rb = bench_vector(scenario, batch, seconds=seconds, **b)
+            print(f"| decisions/s | {label} | {ra:,.0f} | {rb:,.0f} | {rb / ra:.2f} |",
+                  flush=True)
+
+
+def print_per_game_heroes(scenario: str, n: int, batch: int, seconds: float) -> None:
     """The vector env with ``n`` fixed heroes (the first team of the random pool) against a
-    team drawn per game (``heroes="random"``), alternated ``pairs`` times per setting."""
+    team drawn per game (``heroes="random"``), in alternating pairs."""
     from hon_env.roster import random_teams
 
     team = random_teams(load_scenario(scenario).hero_roster, n)[0]
-    print(f"| vector env, batch {batch}, {n} heroes | observations | fixed team {team} | "
-          "a team per game | ratio |")
-    print("|---|---|---|---|---|")
-    for obs in (False, True):
-        for _ in range(pairs):
-            fixed = bench_vector(scenario, batch, obs, seconds, heroes=team)
-            pool = bench_vector(scenario, batch, obs, seconds, heroes="random", n_heroes=n)
-            print(f"| decisions/s | {'yes' if obs else 'no'} | {fixed:,.0f} | {pool:,.0f} | "
-                  f"{pool / fixed:.2f} |", flush=True)
+    print_pairs(scenario, f"{n} heroes, observations | fixed team {team} | a team per game",
+                [("yes" if obs else "no", {"observations": obs, "heroes": team},
+                  {"observations": obs, "heroes": "random", "n_heroes": n})
+                 for obs in (False, True)], batch, seconds)
 
 
-def print_compact_pairs(scenario: str, batch: int, seconds: float, pairs: int = 3) -> None:
+def print_compact_pairs(scenario: str, batch: int, seconds: float) -> None:
     """The vector env with full rows against ``compact=True``, with and without the global
-    state, alternated ``pairs`` times per setting."""
-    print(f"| vector env, batch {batch} | global state | full | compact | ratio |")
-    print("|---|---|---|---|---|")
-    for state in (True, False):
-        for _ in range(pairs):
-            full = bench_vector(scenario, batch, True, seconds, global_state=state)
-            small = bench_vector(scenario, batch, True, seconds, global_state=state,
-                                 compact=True)
-            print(f"| decisions/s | {'yes' if state else 'no'} | {full:,.0f} | {small:,.0f} | "
-                  f"{small / full:.2f} |", flush=True)
+    state, in alternating pairs."""
+    print_pairs(scenario, "global state | full | compact",
+                [("yes" if state else "no", {"observations": True, "global_state": state},
+                  {"observations": True, "global_state": state, "compact": True})
+                 for state in (True, False)], batch, seconds)
 
 
 def print_procgen(batch: int, seconds: float, pool_size: int = 1000, pairs: int = 3) -> None:

@@ -159,9 +159,8 @@ class VectorEnv:
         self.global_state = self.observations and bool(global_state)
         # the last sections (Two Fronts, then Draft) stay zero in games without their rule
         self.compact = bool(compact)
-        self._obs_dim = (live_obs_dim(any(sc.two_fronts for sc in self.scenarios)
-                                      or self.scenario.two_fronts, self.scenario.drafted)
-                         if self.compact else OBS_DIM)
+        self._obs_dim = (live_obs_dim(any(sc.two_fronts for sc in self.scenarios),
+                                      self.scenario.drafted) if self.compact else OBS_DIM)
         self._state_dim = compact_state_dim(self._obs_dim)
         self.illegal_action = opts.illegal_action
         self.n_heroes = self.scenario.n_heroes
