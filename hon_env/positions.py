@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
+from types import EllipsisType
 from typing import Any, TypeVar
 
 import numpy as np
@@ -121,6 +122,15 @@ def _edit(fn: _F) -> _F:
         remask(g)
         return out
     return wrapper  # type: ignore[return-value]
+
+
+def _put(field: Callable[[str], np.ndarray], index: int | EllipsisType,
+         values: dict[str, int | bool | None]) -> None:
+    """Write each value that is not None into ``field(name)[index]`` (bools as 0/1): the
+    keyword arguments a caller left out keep what the game holds."""
+    for name, v in values.items():
+        if v is not None:
+            field(name)[index] = int(v)
 
 
 def remask(g: Game) -> None:
@@ -251,17 +261,8 @@ def set_hero(g: Game, seat: int, *, damage: int | None = None, focus: int | None
              pilot_damage: int | None = None) -> None:
     """Edit hero ``seat``. For a hero with forms ``focused=True`` means in the mech and
     ``pilot_damage`` is the pilot's damage set aside meanwhile (``damage`` is the mech's)."""
-    f = g.field
-    if damage is not None:
-        f("hdmg")[seat] = damage
-    if pilot_damage is not None:
-        f("hpilot_dmg")[seat] = pilot_damage
-    if focus is not None:
-        f("hfocus")[seat] = focus
-    if focused is not None:
-        f("hside")[seat] = int(focused)
-    if actions is not None:
-        f("hactions")[seat] = actions
+    _put(g.field, seat, {"hdmg": damage, "hpilot_dmg": pilot_damage, "hfocus": focus,
+                         "hside": focused, "hactions": actions})
 
 
 @_edit
@@ -398,16 +399,9 @@ def set_villain(g: Game, *, side: str | None = None, hidden: int | None = None,
         f("vil_in_panel")[...] = 0 if side == "showdown" else 1
         if side == "showdown" and owner is None and int(f("vil_owner")) < 0:
             owner = 0
-    if owner is not None:
-        f("vil_owner")[...] = owner
-    if hidden is not None:
-        f("vil_hidden")[...] = hidden
-    if where is not None:
-        f("vil_loc")[...] = space(g, where)
-    if damage is not None:
-        f("vil_damage")[...] = damage
-    if justice is not None:
-        f("vil_justice")[...] = justice
+    _put(f, ..., {"vil_owner": owner, "vil_hidden": hidden, "vil_damage": damage,
+                 "vil_justice": justice,
+                 "vil_loc": None if where is None else space(g, where)})
 
 
 @_edit
@@ -440,14 +434,8 @@ def set_nemesis(g: Game, slot: int, nemesis: str | None = None, *, seat: int | N
         if side not in ("scheme", "enemy"):
             raise ValueError(f"side must be 'scheme' or 'enemy', got {side!r}")
         f("nem_side")[slot] = int(side == "enemy")
-    if where is not None:
-        f("nem_pos")[slot] = space(g, where)
-    if damage is not None:
-        f("nem_dmg")[slot] = damage
-    if justice is not None:
-        f("nem_just")[slot] = justice
-    if exhausted is not None:
-        f("nem_exh")[slot] = int(exhausted)
+    _put(f, slot, {"nem_dmg": damage, "nem_just": justice, "nem_exh": exhausted,
+                   "nem_pos": None if where is None else space(g, where)})
     if defeated:
         f("nem_owner")[slot] = -1
         f("nem_pos")[slot] = -1

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -38,18 +37,7 @@ from hon_env.content.card_text import (  # noqa: E402
     villain_card_parts,
     villain_numbers,
 )
-from hon_env.content.loader import (  # noqa: E402
-    list_content,
-    load_ally,
-    load_bystander,
-    load_clues,
-    load_crisis,
-    load_hero,
-    load_issue,
-    load_minion,
-    load_nemesis,
-    load_villain,
-)
+from hon_env.content.loader import KIND_DIRS, list_content, load  # noqa: E402
 from hon_env.content.text import effect_text, op_text  # noqa: E402, F401 (op_text: tests)
 
 CONTENT_DIR = ROOT / "configs" / "content"
@@ -89,16 +77,18 @@ def _table(head: list[str], rows: list[list[str]]) -> list[str]:
     return out
 
 
-def _read(kind_dir: str, ident: str) -> dict[str, Any]:
-    return yaml.safe_load((CONTENT_DIR / kind_dir / f"{ident}.yaml").read_text())
+def _read(kind: str, ident: str) -> dict[str, Any]:
+    """The raw YAML of one content file, after the loader has validated it (the catalogue
+    prints the author's own words, which the compiled dataclasses no longer hold)."""
+    load(kind, ident, CONTENT_DIR)
+    return yaml.safe_load((CONTENT_DIR / KIND_DIRS[kind] / f"{ident}.yaml").read_text())
 
 
 # --------------------------------------------------------------------------- sections
 
 
 def hero_section(ident: str) -> list[str]:
-    load_hero(ident, CONTENT_DIR)
-    d = _read("heroes", ident)
+    d = _read("hero", ident)
     out = [f"### {d['name']} (`{ident}`)", "", " ".join(str(d.get("style", "")).split()), ""]
     sides = [[side + (f" ({s['form']})" if s.get("form", "figure") != "figure" else ""),
               str(s["health"]), str(s["attack"]), str(s["solve"]),
@@ -120,8 +110,7 @@ def hero_section(ident: str) -> list[str]:
 
 
 def villain_section(ident: str) -> list[str]:
-    load_villain(ident, CONTENT_DIR)
-    d = _read("villains", ident)
+    d = _read("villain", ident)
     sch, sd = d["villain_card"]["scheming"], d["villain_card"]["showdown"]
     out = [f"### {d['name']} (`{ident}`)", "", "**Villain card**", ""]
     out += _table(["side", "numbers", "activate"], [
@@ -142,8 +131,7 @@ def villain_section(ident: str) -> list[str]:
 
 
 def issue_section(ident: str) -> list[str]:
-    load_issue(ident, CONTENT_DIR)
-    d = _read("issues", ident)
+    d = _read("issue", ident)
     out = [f"### {d['name']} (`{ident}`)", ""]
     loss = d.get("loss")
     reach = per_hero(loss["at_least"], loss.get("at_least_per_hero", False)) if loss else ""
@@ -169,7 +157,6 @@ def issue_section(ident: str) -> list[str]:
 
 
 def clues_section(ident: str) -> list[str]:
-    load_clues(ident, CONTENT_DIR)
     d = _read("clues", ident)
     rows = [[c["name"], str(c.get("count", 1)), ", ".join(clue_parts(c)) or "—"]
             for c in d["cards"]]
@@ -179,8 +166,7 @@ def clues_section(ident: str) -> list[str]:
 
 
 def nemesis_section(ident: str) -> list[str]:
-    load_nemesis(ident, CONTENT_DIR)
-    d = _read("nemeses", ident)
+    d = _read("nemesis", ident)
     sch, en = d["scheme"], d["enemy"]
     out = [f"### {d['name']} (`{ident}`)", "", " ".join(str(d.get("style", "")).split()), ""]
     out.append(f"- Setup: {effect_text(d.get('setup'))}")
@@ -193,32 +179,29 @@ def nemesis_section(ident: str) -> list[str]:
     return out + [""]
 
 
-def _optional_card(kind_dir: str, ident: str,
-                   load: Callable[[str, Path], object]) -> tuple[dict[str, Any], list[str]]:
-    """Validate one optional card file, read its YAML, and start its section (title and
-    style line)."""
-    load(ident, CONTENT_DIR)
-    d = _read(kind_dir, ident)
+def _optional_card(kind: str, ident: str) -> tuple[dict[str, Any], list[str]]:
+    """Read one optional card file and start its section (title and style line)."""
+    d = _read(kind, ident)
     return d, [f"### {d['name']} (`{ident}`)", "", " ".join(str(d.get("style", "")).split()), ""]
 
 
 def minion_section(ident: str) -> list[str]:
-    d, out = _optional_card("minions", ident, load_minion)
+    d, out = _optional_card("minion", ident)
     return out + [f"- {line}" for line in minion_lines(d)] + [""]
 
 
 def bystander_section(ident: str) -> list[str]:
-    d, out = _optional_card("bystanders", ident, load_bystander)
+    d, out = _optional_card("bystander", ident)
     return out + [f"- {line}" for line in bystander_lines(d)] + [""]
 
 
 def crisis_section(ident: str) -> list[str]:
-    d, out = _optional_card("crises", ident, load_crisis)
+    d, out = _optional_card("crisis", ident)
     return out + [f"- {line}" for line in crisis_lines(d)] + [""]
 
 
 def ally_section(ident: str) -> list[str]:
-    d, out = _optional_card("allies", ident, load_ally)
+    d, out = _optional_card("ally", ident)
     return out + [f"- {line}" for line in ally_lines(d, "**")] + [""]
 
 

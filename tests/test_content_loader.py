@@ -20,84 +20,13 @@ from hon_env.content import ContentError, Scenario, list_content, load_scenario
 from hon_env.content.board import UNREACHABLE
 from hon_env.content.effects import ProgramStore, parse_effect
 from hon_env.content.errors import Where
+from hon_env.spec import tables as TB
 from hon_env.spec.ops import (
     COUNT_ACTIVE_DAMAGE,
     COUNT_ACTIVE_IN_MECH,
     COUNT_COUNTER_BASE,
     COUNT_ROUND,
     OP_BY_NAME,
-)
-from hon_env.spec.tables import (
-    AL_NCOLS,
-    CFG_LOSS_AT_LEAST,
-    CFG_LOSS_COUNTER,
-    CFG_MAX_ROUNDS,
-    CFG_N_COLS,
-    CFG_N_HEROES,
-    CFG_N_NEMESES,
-    CFG_N_PANELS,
-    CFG_N_SCHEMES,
-    CFG_N_SPACES,
-    CFG_NEMESIS_POOL,
-    CFG_START_SPACE,
-    CLUE_DECK,
-    CLUE_LIST,
-    CR_NCOLS,
-    FORM_FIGURE,
-    FORM_MECH,
-    FORM_PILOT,
-    HC_ABILITY,
-    HC_ARMOR,
-    HC_FORM,
-    HC_NAME_ID,
-    HC_NCOLS,
-    HC_PLAY_PROG,
-    HEADLINE_POOL,
-    HERO_DECK,
-    HL_NCOLS,
-    HS_FORM,
-    HS_HEALTH,
-    HS_NCOLS,
-    IC_LOCATION,
-    IC_NCOLS,
-    IC_PANEL,
-    IC_TYPE,
-    IDECK,
-    IT_ISSUE,
-    IT_SCHEME,
-    MAX_CRISES,
-    MAX_DRAFT_POOL,
-    MAX_HEROES,
-    MAX_PANELS,
-    MAX_PROGS,
-    MAX_SPACES,
-    N_FAME,
-    NEMESIS_POOL,
-    NM_ACTIVATE_PROG,
-    NM_DANGER,
-    NM_HEALTH,
-    NM_NCOLS,
-    NM_PRESENT,
-    NM_SCHEME_PROG,
-    NM_SETUP_PROG,
-    PROG_LEN,
-    SB_NCOLS,
-    SM_NCOLS,
-    SP_PERIL,
-    SP_SCHEME,
-    SP_START,
-    SPECIAL_BYSTANDERS,
-    SPECIAL_MINIONS,
-    VC_ACTIVATE_PROG,
-    VC_COLOR,
-    VC_HEALTH,
-    VC_NCOLS,
-    VC_NPLOYS,
-    VC_PLOY0,
-    VCARDS,
-    VDECK,
-    VILLAINS,
-    VS_NCOLS,
 )
 
 # --------------------------------------------------------------------------- fixture content
@@ -263,7 +192,7 @@ def test_hero_roster_is_the_content_directorys_sorted_heroes(tmp_path: Path) -> 
 
     scen = load(tmp_path / "a", extra(2))
     assert scen.hero_roster == ("aaa00", "aaa01", "tester")
-    assert scen.tables.hero_roster.tolist() == [2] + [-1] * (MAX_HEROES - 1)
+    assert scen.tables.hero_roster.tolist() == [2] + [-1] * (TB.MAX_HEROES - 1)
     with pytest.raises(ContentError, match=f"{MAX_ROSTER + 1} heroes in the content "
                                            f"directory.*at most {MAX_ROSTER}"):
         load(tmp_path / "b", extra(MAX_ROSTER))
@@ -273,19 +202,21 @@ def test_valid_content_compiles_with_fixed_shapes(tmp_path: Path) -> None:
     scen = load(tmp_path)
     t = scen.tables
     shapes = {
-        "cfg": (CFG_N_COLS,), "prog": (MAX_PROGS, PROG_LEN, 4),
-        "hero_stat": (MAX_HEROES, 2, HS_NCOLS), "hcard": (MAX_HEROES, HERO_DECK, HC_NCOLS),
-        "vil_stat": (VILLAINS, VS_NCOLS), "vcard": (VCARDS, VC_NCOLS), "icard": (IDECK, IC_NCOLS),
-        "clue": (CLUE_DECK, 4), "panel_prog": (MAX_PANELS + 1,),
-        "space_kind": (MAX_SPACES,), "space_arg": (MAX_SPACES,), "adj": (MAX_SPACES, 6),
-        "dist": (MAX_SPACES, MAX_SPACES), "scheme_space": (MAX_PANELS + 1,),
+        "cfg": (TB.CFG_N_COLS,), "prog": (TB.MAX_PROGS, TB.PROG_LEN, 4),
+        "hero_stat": (TB.MAX_HEROES, 2, TB.HS_NCOLS),
+        "hcard": (TB.MAX_HEROES, TB.HERO_DECK, TB.HC_NCOLS),
+        "vil_stat": (TB.VILLAINS, TB.VS_NCOLS), "vcard": (TB.VCARDS, TB.VC_NCOLS),
+        "icard": (TB.IDECK, TB.IC_NCOLS),
+        "clue": (TB.CLUE_DECK, 4), "panel_prog": (TB.MAX_PANELS + 1,),
+        "space_kind": (TB.MAX_SPACES,), "space_arg": (TB.MAX_SPACES,), "adj": (TB.MAX_SPACES, 6),
+        "dist": (TB.MAX_SPACES, TB.MAX_SPACES), "scheme_space": (TB.MAX_PANELS + 1,),
         "peril_space": (4,), "lackey_space": (4,), "dice": (6, 3),
-        "nemesis": (NEMESIS_POOL, NM_NCOLS), "smin": (SPECIAL_MINIONS, SM_NCOLS),
-        "sby": (SPECIAL_BYSTANDERS, SB_NCOLS),
-        "crisis": (MAX_CRISES, CR_NCOLS), "ally": (MAX_HEROES, AL_NCOLS),
-        "hero_roster": (MAX_HEROES,),
-            "fame": (N_FAME,), "headline": (HEADLINE_POOL, HL_NCOLS),
-        "draft_roster": (MAX_DRAFT_POOL,),
+        "nemesis": (TB.NEMESIS_POOL, TB.NM_NCOLS), "smin": (TB.SPECIAL_MINIONS, TB.SM_NCOLS),
+        "sby": (TB.SPECIAL_BYSTANDERS, TB.SB_NCOLS),
+        "crisis": (TB.MAX_CRISES, TB.CR_NCOLS), "ally": (TB.MAX_HEROES, TB.AL_NCOLS),
+        "hero_roster": (TB.MAX_HEROES,),
+            "fame": (TB.N_FAME,), "headline": (TB.HEADLINE_POOL, TB.HL_NCOLS),
+        "draft_roster": (TB.MAX_DRAFT_POOL,),
     }
     assert set(shapes) == set(t.dtype.names)
     for name, shape in shapes.items():
@@ -297,27 +228,28 @@ def test_valid_content_compiles_with_fixed_shapes(tmp_path: Path) -> None:
 def test_valid_content_exact_values(tmp_path: Path) -> None:
     scen = load(tmp_path)
     t = scen.tables
-    assert t.cfg[CFG_N_HEROES] == 1 and t.cfg[CFG_N_SPACES] == 12
-    assert t.cfg[CFG_N_PANELS] == 4 and t.cfg[CFG_N_SCHEMES] == 4
-    assert t.cfg[CFG_START_SPACE] == 5 and t.cfg[CFG_MAX_ROUNDS] == 12
-    assert t.cfg[CFG_LOSS_COUNTER] == 0 and t.cfg[CFG_LOSS_AT_LEAST] == 3
+    assert t.cfg[TB.CFG_N_HEROES] == 1 and t.cfg[TB.CFG_N_SPACES] == 12
+    assert t.cfg[TB.CFG_N_PANELS] == 4 and t.cfg[TB.CFG_N_SCHEMES] == 4
+    assert t.cfg[TB.CFG_START_SPACE] == 5 and t.cfg[TB.CFG_MAX_ROUNDS] == 12
+    assert t.cfg[TB.CFG_LOSS_COUNTER] == 0 and t.cfg[TB.CFG_LOSS_AT_LEAST] == 3
     # hero health per side; empty seats are zero
-    assert t.hero_stat[0, :, HS_HEALTH].tolist() == [10, 12]
+    assert t.hero_stat[0, :, TB.HS_HEALTH].tolist() == [10, 12]
     assert not t.hero_stat[1:].any() and not t.hcard[1:].any()
     # lackey health column; "-" compiles to DASH (-1)
-    assert t.vcard[:4, VC_HEALTH].tolist() == [3, 4, -1, 2]
-    assert t.vcard[:5, VC_COLOR].tolist() == [0, 1, 2, 3, 0]
-    assert t.vcard[7, VC_ACTIVATE_PROG] == -1  # ploy card: no activate
-    assert t.vcard[7, VC_NPLOYS] == 2 and t.vcard[7, VC_PLOY0:VC_PLOY0 + 3].tolist() == [1, 10, -1]
+    assert t.vcard[:4, TB.VC_HEALTH].tolist() == [3, 4, -1, 2]
+    assert t.vcard[:5, TB.VC_COLOR].tolist() == [0, 1, 2, 3, 0]
+    assert t.vcard[7, TB.VC_ACTIVATE_PROG] == -1  # ploy card: no activate
+    assert t.vcard[7, TB.VC_NPLOYS] == 2
+    assert t.vcard[7, TB.VC_PLOY0:TB.VC_PLOY0 + 3].tolist() == [1, 10, -1]
     # copies share a name id; the constant's exhaust ability is kind 2
-    assert t.hcard[0, :, HC_NAME_ID].tolist() == [0] * 10 + [1] * 9 + [2]
-    assert t.hcard[0, 19, HC_ABILITY] == 2 and t.hcard[0, 19, HC_PLAY_PROG] == -1
-    assert scen.hero_card_names[0][10] == "Plan" and len(scen.villain_card_names) == VDECK
+    assert t.hcard[0, :, TB.HC_NAME_ID].tolist() == [0] * 10 + [1] * 9 + [2]
+    assert t.hcard[0, 19, TB.HC_ABILITY] == 2 and t.hcard[0, 19, TB.HC_PLAY_PROG] == -1
+    assert scen.hero_card_names[0][10] == "Plan" and len(scen.villain_card_names) == TB.VDECK
 
 
 def test_if_compiles_with_flattened_skip(tmp_path: Path) -> None:
     t = load(tmp_path).tables
-    rows = t.prog[t.hcard[0, 10, HC_PLAY_PROG]]
+    rows = t.prog[t.hcard[0, 10, TB.HC_PLAY_PROG]]
     code = {name: spec.code for name, spec in OP_BY_NAME.items()}
     assert rows[:6].tolist() == [
         [code["gain_focus"], 1, 0, 0],
@@ -341,8 +273,8 @@ def test_counter_names_resolve(tmp_path: Path) -> None:
 def test_board_tables(tmp_path: Path) -> None:
     scen = load(tmp_path)
     t = scen.tables
-    assert t.space_kind[5] == SP_START and t.space_kind[9] == SP_PERIL
-    assert t.space_kind[[0, 3, 8, 11]].tolist() == [SP_SCHEME] * 4
+    assert t.space_kind[5] == TB.SP_START and t.space_kind[9] == TB.SP_PERIL
+    assert t.space_kind[[0, 3, 8, 11]].tolist() == [TB.SP_SCHEME] * 4
     assert t.scheme_space.tolist() == [-1, 0, 3, 8, 11, -1, -1]
     assert t.peril_space.tolist() == [9, -1, -1, -1]
     assert t.lackey_space.tolist() == [0, 3, 8, 11]  # panels 1..4 are red, green, blue, yellow
@@ -360,20 +292,20 @@ def test_board_tables(tmp_path: Path) -> None:
 def test_issue_deck_order_and_locations(tmp_path: Path) -> None:
     scen = load(tmp_path)
     t = scen.tables
-    assert t.icard[:4, IC_TYPE].tolist() == [IT_SCHEME] * 4
-    assert t.icard[4:, IC_TYPE].tolist() == [IT_ISSUE] * 10
-    assert t.icard[:4, IC_PANEL].tolist() == [1, 2, 3, 4]
+    assert t.icard[:4, TB.IC_TYPE].tolist() == [TB.IT_SCHEME] * 4
+    assert t.icard[4:, TB.IC_TYPE].tolist() == [TB.IT_ISSUE] * 10
+    assert t.icard[:4, TB.IC_PANEL].tolist() == [1, 2, 3, 4]
     # none: -1; problem back defaults to its panel's scheme space; enemy stands there
-    assert t.icard[:4, IC_LOCATION].tolist() == [-1, 3, 8, -1]
-    assert t.icard[13, IC_LOCATION] == 5  # Trap stays at the start space
+    assert t.icard[:4, TB.IC_LOCATION].tolist() == [-1, 3, 8, -1]
+    assert t.icard[13, TB.IC_LOCATION] == 5  # Trap stays at the start space
     assert scen.issue_card_names[:2] == ("Scheme One", "Scheme Two")
 
 
 def test_overrides_and_listing(tmp_path: Path) -> None:
     scen = load(tmp_path, heroes=["tester", "tester"], rules={"move": 4},
                 caps={"max_decisions": 99})
-    assert scen.hero_ids == ("tester", "tester") and scen.tables.cfg[CFG_N_HEROES] == 2
-    assert scen.tables.hero_stat[1, 0, HS_HEALTH] == 10
+    assert scen.hero_ids == ("tester", "tester") and scen.tables.cfg[TB.CFG_N_HEROES] == 2
+    assert scen.tables.hero_stat[1, 0, TB.HS_HEALTH] == 10
     assert scen.rules["move"] == 4 and scen.caps == {"max_rounds": 12, "max_decisions": 99}
     by_path = load_scenario(tmp_path / "scenarios" / "test_story.yaml",
                             content_dir=tmp_path / "content", villain="baddie")
@@ -388,7 +320,7 @@ def test_overrides_and_listing(tmp_path: Path) -> None:
 
 def test_identical_programs_are_shared(tmp_path: Path) -> None:
     t = load(tmp_path).tables
-    assert len(set(t.hcard[0, :10, HC_PLAY_PROG].tolist())) == 1
+    assert len(set(t.hcard[0, :10, TB.HC_PLAY_PROG].tolist())) == 1
 
 
 # --------------------------------------------------------------------------- broken content
@@ -523,11 +455,11 @@ def test_hero_forms_compile(tmp_path: Path) -> None:
         _hero_card(docs, 2)["passive"] = {"armor": 1, "form": "mech"}
 
     t = load(tmp_path, edit).tables
-    assert t.hero_stat[0, :, HS_FORM].tolist() == [FORM_PILOT, FORM_MECH]
-    assert t.hcard[0, 19, HC_FORM] == FORM_MECH and t.hcard[0, 19, HC_ARMOR] == 1
-    assert t.hcard[0, :19, HC_FORM].tolist() == [0] * 19
+    assert t.hero_stat[0, :, TB.HS_FORM].tolist() == [TB.FORM_PILOT, TB.FORM_MECH]
+    assert t.hcard[0, 19, TB.HC_FORM] == TB.FORM_MECH and t.hcard[0, 19, TB.HC_ARMOR] == 1
+    assert t.hcard[0, :19, TB.HC_FORM].tolist() == [0] * 19
     code = {name: spec.code for name, spec in OP_BY_NAME.items()}
-    rows = t.prog[t.hcard[0, 0, HC_PLAY_PROG]]
+    rows = t.prog[t.hcard[0, 0, TB.HC_PLAY_PROG]]
     assert rows[:3].tolist() == [[code["board_mech"], 2, 0, 0],
                                  [code["if"], COUNT_ACTIVE_IN_MECH, 1, 1],
                                  [code["eject"], 0, 0, 0]]
@@ -535,7 +467,7 @@ def test_hero_forms_compile(tmp_path: Path) -> None:
 
 def test_fixture_hero_has_figure_form(tmp_path: Path) -> None:
     t = load(tmp_path).tables
-    assert t.hero_stat[0, :, HS_FORM].tolist() == [FORM_FIGURE, FORM_FIGURE]
+    assert t.hero_stat[0, :, TB.HS_FORM].tolist() == [TB.FORM_FIGURE, TB.FORM_FIGURE]
 
 
 def test_forms_come_as_a_pilot_and_mech_pair(tmp_path: Path) -> None:
@@ -688,14 +620,14 @@ def test_program_store_limits() -> None:
     where = Where("x.yaml", "'Card' (#1)", "effect")
     store = ProgramStore()
     assert store.add(parse_effect([], "hero", where)) == -1
-    full = parse_effect([{"op": "draw"}] * PROG_LEN, "hero", where)
+    full = parse_effect([{"op": "draw"}] * TB.PROG_LEN, "hero", where)
     assert store.add(full) == 0
-    too_long = parse_effect([{"op": "draw"}] * (PROG_LEN + 1), "hero", where)
+    too_long = parse_effect([{"op": "draw"}] * (TB.PROG_LEN + 1), "hero", where)
     with pytest.raises(ContentError, match=error_pattern(
-            "x.yaml", "'Card' (#1)", "effect", f"more than the {PROG_LEN}")):
+            "x.yaml", "'Card' (#1)", "effect", f"more than the {TB.PROG_LEN}")):
         store.add(too_long)
     nested = parse_effect(
-        [{"op": "if", "count": "round", "at_least": 1, "then": [{"op": "draw"}] * PROG_LEN}],
+        [{"op": "if", "count": "round", "at_least": 1, "then": [{"op": "draw"}] * TB.PROG_LEN}],
         "hero", where)
     with pytest.raises(ContentError, match="compiles to 25 ops"):
         store.add(nested)
@@ -709,8 +641,8 @@ REAL_SCENARIO = Path(__file__).resolve().parents[1] / "configs" / "scenarios" / 
 @pytest.mark.skipif(not REAL_SCENARIO.is_file(), reason="origin_story content not written yet")
 def test_real_origin_story_compiles() -> None:
     scen = load_scenario("origin_story")
-    assert scen.n_heroes >= 1 and len(scen.villain_card_names) == VDECK
-    assert len(scen.issue_card_names) == IDECK and len(scen.clue_names) == CLUE_LIST
+    assert scen.n_heroes >= 1 and len(scen.villain_card_names) == TB.VDECK
+    assert len(scen.issue_card_names) == TB.IDECK and len(scen.clue_names) == TB.CLUE_LIST
 
 
 # --------------------------------------------------------------------------- nemeses and 5-6 heroes
@@ -736,13 +668,13 @@ def test_nemesis_compiles_to_exact_values(tmp_path: Path) -> None:
     t = scen.tables
     assert scen.nemesis_ids == ("nemo",) and scen.nemesis_names == ("Nemo",)
     assert scen.nemesis_side_names == (("Nemo Plots", "Nemo Fights"),)
-    assert t.cfg[CFG_N_NEMESES] == 0 and t.cfg[CFG_NEMESIS_POOL] == 1  # 1 hero: none dealt
+    assert t.cfg[TB.CFG_N_NEMESES] == 0 and t.cfg[TB.CFG_NEMESIS_POOL] == 1  # 1 hero: none dealt
     row = t.nemesis[0]
-    assert row[NM_PRESENT] == 1 and row[NM_DANGER] == 4 and row[NM_HEALTH] == 6
+    assert row[TB.NM_PRESENT] == 1 and row[TB.NM_DANGER] == 4 and row[TB.NM_HEALTH] == 6
     code = {name: spec.code for name, spec in OP_BY_NAME.items()}
-    assert t.prog[row[NM_SCHEME_PROG], 0].tolist() == [code["damage_hero"], 1, 0, 0]
-    assert t.prog[row[NM_ACTIVATE_PROG], 0, 0] == code["enemy_move"]
-    assert t.prog[row[NM_SETUP_PROG], 0].tolist() == [code["place_minions"], 1, 0, 0]
+    assert t.prog[row[TB.NM_SCHEME_PROG], 0].tolist() == [code["damage_hero"], 1, 0, 0]
+    assert t.prog[row[TB.NM_ACTIVATE_PROG], 0, 0] == code["enemy_move"]
+    assert t.prog[row[TB.NM_SETUP_PROG], 0].tolist() == [code["place_minions"], 1, 0, 0]
     assert not t.nemesis[1:].any()
 
 
@@ -755,7 +687,7 @@ def test_nemeses_dealt_by_hero_count_and_rule(tmp_path: Path) -> None:
         assert scen.n_nemeses == need, (n_heroes, added)
     assert load_scenario("test_story", content_dir=content).nemesis_ids == ("nemo", "rival")
     picked = load_scenario("test_story", content_dir=content, nemeses=["rival"])
-    assert picked.nemesis_ids == ("rival",) and picked.tables.nemesis[0, NM_DANGER] == -1
+    assert picked.nemesis_ids == ("rival",) and picked.tables.nemesis[0, TB.NM_DANGER] == -1
 
 
 def test_nemesis_pool_from_the_scenario_file(tmp_path: Path) -> None:
@@ -873,12 +805,12 @@ def test_too_many_nemeses(tmp_path: Path) -> None:
 def test_extra_clues_doubles_the_clue_deck(tmp_path: Path) -> None:
     scen = load(tmp_path, rules={"extra_clues": True})
     t = scen.tables
-    assert len(scen.clue_names) == CLUE_DECK == 2 * CLUE_LIST
-    assert scen.clue_names[CLUE_LIST:] == scen.clue_names[:CLUE_LIST]
-    assert t.clue[:, 0].sum() == CLUE_DECK
-    assert (t.clue[CLUE_LIST:] == t.clue[:CLUE_LIST]).all()
+    assert len(scen.clue_names) == TB.CLUE_DECK == 2 * TB.CLUE_LIST
+    assert scen.clue_names[TB.CLUE_LIST:] == scen.clue_names[:TB.CLUE_LIST]
+    assert t.clue[:, 0].sum() == TB.CLUE_DECK
+    assert (t.clue[TB.CLUE_LIST:] == t.clue[:TB.CLUE_LIST]).all()
     plain = load(tmp_path).tables
-    assert plain.clue[:, 0].sum() == CLUE_LIST and not plain.clue[CLUE_LIST:].any()
+    assert plain.clue[:, 0].sum() == TB.CLUE_LIST and not plain.clue[TB.CLUE_LIST:].any()
 
 
 def test_extra_clues_must_be_a_boolean(tmp_path: Path) -> None:
@@ -1001,7 +933,7 @@ def test_per_hero_loss_threshold_multiplies_by_the_heroes() -> None:
     ``loss.at_least_per_hero`` puts it on the villain's objective threshold."""
     for n in (1, 3, 6):
         t = load_scenario("origin_story", heroes=["majesty"] * n).tables
-        assert t.cfg[CFG_LOSS_AT_LEAST] == 3 * n
+        assert t.cfg[TB.CFG_LOSS_AT_LEAST] == 3 * n
 
 
 def test_per_hero_if_threshold_compiles_multiplied() -> None:

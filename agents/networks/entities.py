@@ -32,20 +32,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from hon_env.spec import layout as L
+from hon_env.spec import tables as TB
 from hon_env.spec.obs_features import OBS_DIM, OBS_FEATURES, OBS_SECTIONS, Feature
-from hon_env.spec.tables import (
-    HERO_DECK,
-    IDECK,
-    MAX_CRISES,
-    MAX_DRAFT_POOL,
-    MAX_HEADLINES,
-    MAX_HEROES,
-    MAX_SPACES,
-    NEMESES,
-    SPECIAL_BYSTANDERS,
-    SPECIAL_MINIONS,
-    VDECK,
-)
 
 
 @dataclass(frozen=True)
@@ -62,29 +50,29 @@ class Group:
 
 
 GROUPS: tuple[Group, ...] = (
-    Group("space", MAX_SPACES, ("spaces", "two_fronts_spaces"),
+    Group("space", TB.MAX_SPACES, ("spaces", "two_fronts_spaces"),
           planes=("ally_figures.plane", "special_bystanders.plane", "enemy_ties.mover_space",
                   "enemy_ties.target_space"),
           actions=((L.A_SPACE, 1), (L.A_ATTACK, 1), (L.A_SOLVE, 1))),
-    Group("seat", MAX_HEROES, ("hero_identity", "allies", "fame_seats", "two_fronts_seats"),
+    Group("seat", TB.MAX_HEROES, ("hero_identity", "allies", "fame_seats", "two_fronts_seats"),
           shifted=("others",),
           planes=("villain_agent.card_for", "villain_agent.hero_hand_sizes"),
           actions=((L.A_HERO, 1),), set_like=False),
-    Group("card", HERO_DECK, ("own_cards",),
+    Group("card", TB.HERO_DECK, ("own_cards",),
           planes=("self.hand", "self.play_area", "self.play_area_exhausted", "self.discard"),
           actions=((L.A_PLAY, 1), (L.A_USE, 1), (L.A_FEAT, L.N_FEAT_KINDS),
                    (L.A_FEAT + 1, L.N_FEAT_KINDS), (L.A_FEAT + 2, L.N_FEAT_KINDS),
                    (L.A_CARD, 1))),
-    Group("villain_card", VDECK, ("villain_cards",), planes=("villain_agent.hand",),
+    Group("villain_card", TB.VDECK, ("villain_cards",), planes=("villain_agent.hand",),
           actions=((L.A_TARGET + L.T_V0, 1),)),
-    Group("villain2_card", VDECK, ("villain2_cards",), actions=((L.A_TARGET2, 1),)),
-    Group("issue_card", IDECK, ("issue_cards",), actions=((L.A_TARGET + L.T_I0, 1),)),
-    Group("nemesis", NEMESES, ("nemeses",), actions=((L.A_TARGET + L.T_NEM0, 1),)),
-    Group("special_minion", SPECIAL_MINIONS, ("special_minions",)),
-    Group("crisis", MAX_CRISES, ("crises",), actions=((L.A_TARGET + L.T_CRISIS0, 1),)),
-    Group("special_bystander", SPECIAL_BYSTANDERS, ("special_bystanders",)),
-    Group("headline", MAX_HEADLINES, ("fame_headlines",)),
-    Group("draft_hero", MAX_DRAFT_POOL, ("draft_pool",), planes=("draft_pass.passed_on",),
+    Group("villain2_card", TB.VDECK, ("villain2_cards",), actions=((L.A_TARGET2, 1),)),
+    Group("issue_card", TB.IDECK, ("issue_cards",), actions=((L.A_TARGET + L.T_I0, 1),)),
+    Group("nemesis", TB.NEMESES, ("nemeses",), actions=((L.A_TARGET + L.T_NEM0, 1),)),
+    Group("special_minion", TB.SPECIAL_MINIONS, ("special_minions",)),
+    Group("crisis", TB.MAX_CRISES, ("crises",), actions=((L.A_TARGET + L.T_CRISIS0, 1),)),
+    Group("special_bystander", TB.SPECIAL_BYSTANDERS, ("special_bystanders",)),
+    Group("headline", TB.MAX_HEADLINES, ("fame_headlines",)),
+    Group("draft_hero", TB.MAX_DRAFT_POOL, ("draft_pool",), planes=("draft_pass.passed_on",),
           actions=((L.A_DRAFT, 1),)),
 )
 

@@ -12,14 +12,7 @@ from typing import TYPE_CHECKING
 
 from hon_env.spec import layout as L
 from hon_env.spec.tables import CFG_LOSS_AT_LEAST, CFG_LOSS_COUNTER, SP_SCHEME
-from hon_env.views.board import (
-    SPECIAL_MARKS,
-    Space,
-    crisis_status,
-    kind_tag,
-    read_board,
-    threat_text,
-)
+from hon_env.views import board
 
 if TYPE_CHECKING:
     from hon_env.content.compile import Scenario
@@ -28,7 +21,7 @@ if TYPE_CHECKING:
 _CELL = 6  # characters inside a text hex cell
 
 
-def _text_map(game: Game, spaces: list[Space]) -> list[str]:
+def _text_map(game: Game, spaces: list[board.Space]) -> list[str]:
     """The hex map as text: two lines per map row, odd rows shifted half a cell."""
     sc = game.scenario
     rowcol = sc.space_rowcol
@@ -45,7 +38,7 @@ def _text_map(game: Game, spaces: list[Space]) -> list[str]:
                 top.append(" " * (_CELL + 2))
                 bottom.append(" " * (_CELL + 2))
                 continue
-            head = f"{sc.space_labels[sp]} {kind_tag(sc, sp)}".strip()
+            head = f"{sc.space_labels[sp]} {board.kind_tag(sc, sp)}".strip()
             marks = spaces[sp].markers()
             if len(marks) > _CELL:
                 marks = marks[:_CELL - 1] + "+"
@@ -129,7 +122,7 @@ def _threat_lines(sc: Scenario, snap: dict) -> list[str]:
     out.append(f"Issue: {snap['issue']['name']}, issue deck {snap['issue']['deck_size']}; "
                f"{counters}")
     for c in snap["crisis_cards"]:
-        out.append(f"Crisis card: {c['name']} ({crisis_status(c)}). {c['text']}")
+        out.append(f"Crisis card: {c['name']} ({board.crisis_status(c)}). {c['text']}")
     for name in snap["issue"]["crisis_area"]:
         out.append(f"Crisis card: {name} (from the decks, stays in play)")
     s = snap["supplies"]
@@ -139,7 +132,7 @@ def _threat_lines(sc: Scenario, snap: dict) -> list[str]:
                                             for m in snap["special_minions"]) + ")"
     out.append(f"Supplies: {minions}, bystanders {s['bystanders']} "
                f"(defeated {s['bystanders_defeated']}), clue deck {s['clue_deck']}")
-    for mark, sb in zip(SPECIAL_MARKS, snap["special_bystanders"], strict=False):
+    for mark, sb in zip(board.SPECIAL_MARKS, snap["special_bystanders"], strict=False):
         held = ", ".join(f"{n} in {panel}" for panel, n in sb["captured"].items())
         out.append(f"Special bystanders {mark}: {sb['name']}: on the map "
                    f"{', '.join(sb['on_map']) or '-'}; captured {held or '-'}; supply "
@@ -163,7 +156,7 @@ def _hero_lines(game: Game, snap: dict) -> list[str]:
         if h["clues"]:
             out.append(f"     clues: {', '.join(h['clues'])}")
         if h["threat_area"]:
-            out.append("     threats: " + ", ".join(threat_text(t) for t in h["threat_area"]))
+            out.append("     threats: " + ", ".join(board.threat_text(t) for t in h["threat_area"]))
         if h["ally"]:
             out.append("     ally: " + _ally(h["ally"]))
     return out
@@ -181,7 +174,7 @@ def render_ansi(game: Game) -> str:
         return render_draft(game)
     snap = game.snapshot()
     sc = game.scenario
-    spaces, panels = read_board(game, snap)
+    spaces, panels = board.read_board(game, snap)
     turn = "" if game.is_over else f", {snap['turn']} turn"
     out = [f"{sc.issue_name} vs {' and '.join(sc.villain_names or (sc.villain_name,))}  |  "
            f"round {snap['round']}{turn}, "
