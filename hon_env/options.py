@@ -12,7 +12,7 @@ same message:
   ``illegal_action``, ``render_mode`` (single-game envs render; the vector envs take only
   ``render_mode=None``), ``numeric_info`` (infos as numbers only).
 
-An unknown keyword is a ``TypeError`` naming it.
+An unknown keyword is a ``TypeError`` naming it and listing the known ones.
 """
 
 from __future__ import annotations
@@ -33,6 +33,18 @@ from hon_env.spec.tables import MAX_HEROES
 ILLEGAL_ACTION_MODES = ("raise", "penalize")
 RENDER_MODES = ("human", "ansi", "rgb_array")
 _OVERRIDES = "heroes/villain/issue/n_heroes/nemeses/rules/caps/max_cycles"
+GAME_OPTIONS = ("scenario", *_OVERRIDES.split("/"))
+EPISODE_OPTIONS = ("reward_shaping", "villain_reward_shaping", "illegal_action",
+                   "render_mode", "numeric_info")
+
+
+def check_option_names(unknown: Mapping[str, Any], known: Sequence[str]) -> None:
+    """``TypeError`` naming the first keyword of ``unknown`` and listing ``known`` (Python's
+    own message, which names an internal function, says neither what is allowed)."""
+    if unknown:
+        name = next(iter(unknown))
+        raise TypeError(f"unexpected keyword argument {name!r} (options every front end "
+                        f"of this kind takes: {', '.join(known)})")
 
 
 def scenario_from(scenario: str | Path | Scenario = "origin_story", *,
@@ -42,7 +54,7 @@ def scenario_from(scenario: str | Path | Scenario = "origin_story", *,
                   nemeses: Sequence[str] | None = None,
                   rules: Mapping[str, Any] | None = None,
                   caps: Mapping[str, Any] | None = None,
-                  max_cycles: int | None = None) -> Scenario:
+                  max_cycles: int | None = None, **unknown: Any) -> Scenario:
     """The compiled ``Scenario`` the game options ask for (cached: ``load_scenario``).
 
     Args:
@@ -58,11 +70,13 @@ def scenario_from(scenario: str | Path | Scenario = "origin_story", *,
             ``caps={"max_decisions": max_cycles}``.
 
     Raises:
-        TypeError: a value of the wrong type, or an unknown keyword.
+        TypeError: a value of the wrong type, or an unknown keyword (named, with the
+            known ones).
         ValueError: conflicting values (``n_heroes`` against ``heroes``, ``max_cycles``
             against ``caps``, overrides with a compiled ``Scenario``).
         ContentError: content the overrides name is missing or invalid.
     """
+    check_option_names(unknown, GAME_OPTIONS)
     caps = _merge_max_cycles(caps, max_cycles)
     heroes = _seat_heroes(scenario, heroes, n_heroes)
     for name, value in (("nemeses", nemeses), ("heroes", heroes)):
@@ -125,6 +139,8 @@ class EnvOptions:
             raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, got "
                              f"{illegal_action!r}")
         check_render_mode(render_mode, render_modes)
+        check_option_names({k: v for k, v in game_options.items() if k not in GAME_OPTIONS},
+                           (*GAME_OPTIONS, *EPISODE_OPTIONS))
         if not isinstance(numeric_info, (bool, np.bool_)):
             raise TypeError(f"numeric_info must be True or False, got {numeric_info!r}")
         weights = shaping_weights(reward_shaping)

@@ -40,7 +40,8 @@ GOOD = [
 EPISODE_GOOD = [{"reward_shaping": {"rescues": 0.5}}, {"illegal_action": "penalize"}]
 
 BAD = [
-    ({"bogus": 1}, TypeError, "unexpected keyword argument 'bogus'"),
+    ({"bogus": 1}, TypeError,
+     r"unexpected keyword argument 'bogus' \(options .*: scenario, heroes, .*max_cycles"),
     ({"n_heroes": 7}, ValueError, r"n_heroes must be in \[1, 6\], got 7"),
     ({"n_heroes": 2.0}, TypeError, "n_heroes must be an integer"),
     ({"n_heroes": True}, TypeError, "n_heroes must be an integer"),
@@ -82,17 +83,20 @@ def test_every_front_end_refuses_the_same_options_with_the_same_message(front):
             make(**kwargs)
         messages.append(str(err.value))
     reference = []
+    # a Game takes the game options only, and its refusal lists only those
+    check = hon_env.options.EnvOptions.build if episode else hon_env.options.scenario_from
     for kwargs, exc, _ in BAD + (EPISODE_BAD if episode else []):
         with pytest.raises(exc) as err:
-            hon_env.options.EnvOptions.build(**kwargs)
+            check(**kwargs)
         reference.append(str(err.value))
     # gymnasium.make appends where a TypeError came from; the message itself is ours
     assert all(m.startswith(r) for m, r in zip(messages, reference, strict=True)), messages
 
 
 def test_episode_options_do_not_apply_to_a_game():
-    with pytest.raises(TypeError, match="unexpected keyword argument 'reward_shaping'"):
+    with pytest.raises(TypeError, match="unexpected keyword argument 'reward_shaping'") as err:
         Game(reward_shaping={"rescues": 1.0})
+    assert str(err.value).endswith("caps, max_cycles)")  # the game options, listed
 
 
 def test_render_mode_per_front_end():
