@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from hon_env.content import Scenario
+from hon_env.content import Scenario, load_scenario
 from hon_env.content.card_text import CardRef
 from hon_env.content.villain_agent import VILLAIN_AGENT
 from hon_env.spec import layout as L
@@ -133,8 +133,14 @@ def space_name(sc: Scenario, sp: int) -> str:
     return label
 
 
-def action_meanings(sc: Scenario) -> list[str]:
-    """A name for every index of the flat action space (context-free)."""
+def action_meanings(sc: Scenario | str) -> list[str]:
+    """A name for every index of the flat action space (context-free), on the board of
+    ``sc``: a compiled ``Scenario`` or a scenario id."""
+    if isinstance(sc, str):
+        sc = load_scenario(sc)
+    elif not isinstance(sc, Scenario):
+        raise TypeError(f"action_meanings takes a Scenario or a scenario id, got {sc!r} "
+                        f"({type(sc).__name__})")
     names: list[str] = []
     n_spaces = int(sc.tables.cfg[CFG_N_SPACES])
     for seg, _start, size in L.SEGMENTS:

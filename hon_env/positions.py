@@ -17,7 +17,8 @@ invariants of ``hon_env.core.invariants`` hold after them: supplies conserved, o
 token per unsolved Scheme side, decks in order); ``set_hero``, ``set_villain`` and
 ``set_nemesis`` write the values they are given. Every helper recomputes the legal mask of
 the pending decision without answering it, so a decision left with one legal action stays
-pending until ``jump`` or ``game.refresh()``; a helper that raises changes nothing.
+pending until ``jump`` or ``game.refresh()``; a helper that raises changes nothing, and
+every ``seat`` argument must be a seat of the game.
 ``run_to(g, "attack_space")`` plays on (random legal actions by default) until a decision
 of that kind is pending.
 
@@ -29,12 +30,14 @@ Die faces are forced with ``force_dice(g, [...])`` using face indices of the sce
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Callable, Sequence
 from types import EllipsisType
 from typing import Any, TypeVar
 
 import numpy as np
 
+from hon_env.checks import check_int
 from hon_env.core.positions import (
     JUMP_HERO_TURN,
     JUMP_ISSUE_TURN,
@@ -105,9 +108,19 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 def _edit(fn: _F) -> _F:
     """An editing helper: on success the legal mask is recomputed (``remask``); one that
     raises leaves the game exactly as it was (state and mask). No helper edits a game
-    whose heroes are still being drafted (Draft variant): no board is set up yet."""
+    whose heroes are still being drafted (Draft variant): no board is set up yet. A
+    ``seat`` argument must name one of the game's seats (the state has slots for six, so
+    a seat past the team would be written without complaint)."""
+    signature = inspect.signature(fn)
+
     @functools.wraps(fn)
     def wrapper(g: Game, *args: Any, **kwargs: Any) -> Any:
+        try:
+            seat = signature.bind(g, *args, **kwargs).arguments.get("seat")
+        except TypeError:
+            seat = None  # the call itself raises Python's error below
+        if seat is not None:
+            _check_seat(g, seat)
         if int(g.state[0, L.DRAFTING]):
             raise ValueError(f"{fn.__name__}: the heroes are still being drafted (decision "
                              f"{g.decision!r}), so no board is set up to edit; play the "
@@ -524,7 +537,6 @@ def put_issue_card(g: Game, card: str | int, seat: int, where: str | int | None 
     if not scheme and not (T.icard[i, IC_TYPE] == IT_ISSUE and T.icard[i, IC_STAYS] == 1):
         raise ValueError(f"{g.scenario.issue_card_names[i]!r} does not stay in a threat area "
                          "(neither a Scheme card nor a staying issue card)")
-    _check_seat(g, seat)
     _issue_out_of_play(g, i, L.L_THREAT)
     f = g.field
     f("iowner")[i] = seat
@@ -646,7 +658,6 @@ def exhaust(g: Game, card: str | int, seat: int = 0, exhausted: bool = True) -> 
     """Exhaust (or ready) a card: ``"hero"`` (seat's Hero card), ``"ally"`` (seat's Ally
     card), a card in seat's hero play area by name, or a threat-area card, the villain or a
     nemesis by name or ``T_*`` target."""
-    _check_seat(g, seat)
     f = g.field
     if card == "hero":
         f("hexh")[seat] = int(exhausted)
@@ -675,6 +686,7 @@ def exhaust(g: Game, card: str | int, seat: int = 0, exhausted: bool = True) -> 
 # --- figures: bystanders and minions ----------------------------------------------------------
 
 def _check_seat(g: Game, seat: int) -> None:
+    check_int(seat, "seat", f" in [0, {g.scenario.n_heroes})")
     if not 0 <= seat < g.scenario.n_heroes:
         raise ValueError(f"seat must be in [0, {g.scenario.n_heroes}), got {seat}")
 
@@ -777,7 +789,6 @@ def discard_from_deck(g: Game, deck: str, n: int | None = None, seat: int = 0) -
     (``seat``'s), ``"villain"``, ``"issue"`` or ``"clue"``. Returns the cards moved."""
     f = g.field
     if deck == "hero":
-        _check_seat(g, seat)
         order, n_f, zone, gone = (f("hdeck_order")[seat], f("hdeck_n")[seat:seat + 1].reshape(()),
                                   f("hcloc")[seat], L.L_DISCARD)
     elif deck == "villain":

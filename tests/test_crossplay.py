@@ -133,10 +133,14 @@ def test_hon_eval_crossplay_and_seat_policies(tmp_path):
      "unknown villain"),
     (["--task", "duo", "--seed", "-1"], "--seed: must be >= 0"),
     (["--task", "duo", "--games", "0"], "--games: must be >= 1"),
+    (["--policy", "heuristic", "--heroes", "nobody", "--villains", "dowager",
+      "--issues", "century_heist"], "no hero 'nobody'"),
+    (["--scenario", "no_such_scenario"], "no scenario 'no_such_scenario'"),
 ])
 def test_hon_eval_reports_bad_policies_and_numbers_as_usage_errors(argv, message, capsys):
-    """A policy name nobody ships, a missing checkpoint, a negative seed or no games: the
-    command's usage error (exit 2) naming the problem, not a traceback."""
+    """A policy name nobody ships, a missing checkpoint, content that does not exist, a
+    negative seed or no games: the command's usage error (exit 2) naming the problem, not
+    a traceback."""
     from agents.cli.evaluate import main
 
     with pytest.raises(SystemExit) as exit_info:

@@ -95,6 +95,9 @@ def test_action_meanings_cover_the_action_space(origin):
     assert len(names) == N_ACTIONS == L.N_ACTIONS
     assert names[L.A_PASS] == "pass" and names[L.A_DRAW] == "draw"
     assert names[L.A_FOCUS] == "become focused"
+    assert action_meanings("origin_story") == names  # a scenario id names the same board
+    with pytest.raises(TypeError, match="takes a Scenario or a scenario id, got 3"):
+        action_meanings(3)
 
 
 def test_agents_and_list_content(duo):

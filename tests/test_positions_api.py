@@ -178,6 +178,28 @@ def test_a_refused_edit_changes_nothing(turn):
     np.testing.assert_array_equal(g.legal_mask(), mask)
 
 
+@pytest.mark.parametrize("edit", [
+    lambda g, seat: P.place_hero(g, seat, "D4"),
+    lambda g, seat: P.set_hero(g, seat, damage=1),
+    lambda g, seat: P.give_cards(g, seat, ["Palace Guard"]),
+    lambda g, seat: P.empty_hand(g, seat),
+    lambda g, seat: P.exhaust(g, "hero", seat=seat),
+    lambda g, seat: P.discard_from_deck(g, "villain", 1, seat=seat),
+    lambda g, seat: P.remove_schemes(g, seat=seat),
+])
+def test_every_seat_argument_must_be_a_seat_of_the_game(turn, edit):
+    """The state has slots for six heroes: a helper given a seat past the team (or not an
+    integer) refuses it instead of writing to an unused slot, and changes nothing."""
+    g = turn
+    state = g.state.copy()
+    for seat, exc in ((2, ValueError), (-1, ValueError), (5, ValueError), (1.0, TypeError),
+                      (True, TypeError)):
+        with pytest.raises(exc, match=r"seat must be .*\[0, 2\)"):
+            edit(g, seat)
+    np.testing.assert_array_equal(g.state, state)
+    edit(g, 1)  # a seat of the game is accepted
+
+
 def test_discard_from_deck_takes_the_top_cards(origin):
     """The top of a deck is the last entry of its order; the moved cards are discarded."""
     g = Game(origin, seed=2)

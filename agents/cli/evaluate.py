@@ -61,7 +61,7 @@ import yaml
 from agents.evaluation import evaluate, villain_label, villain_option, wilson_interval
 from agents.mixed import SeatPolicies
 from agents.registry import load_policy
-from hon_env import list_content, load_scenario
+from hon_env import ContentError, list_content, load_scenario
 
 
 def parser() -> argparse.ArgumentParser:
@@ -115,6 +115,27 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> None:
     p = parser()
     args = p.parse_args(argv)
+    try:
+        run(args, p)
+    except ContentError as e:
+        usage_error(p, e)
+    except ValueError as e:
+        from agents.checkpoints import CheckpointError  # torch only on this path
+
+        if not isinstance(e, CheckpointError):
+            raise
+        usage_error(p, e)
+
+
+def usage_error(p: argparse.ArgumentParser, e: Exception) -> None:
+    """Content or a checkpoint named on the command line that does not load: a usage error
+    (exit status 2, as a bad flag), not a traceback."""
+    print(f"{p.prog}: error: {e}", file=sys.stderr)
+    sys.exit(2)
+
+
+def run(args: argparse.Namespace, p: argparse.ArgumentParser) -> None:
+    """What the parsed command line asks for."""
     if args.crossplay:
         if not args.task:
             p.error("--crossplay needs --task")
