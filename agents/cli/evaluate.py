@@ -173,13 +173,14 @@ def evaluate_grid(args: argparse.Namespace, p: argparse.ArgumentParser) -> None:
     issues = args.issues or issues
     rows = []
     width = max(10, *(len(v) for v in villains))
-    print(f"{'villain':{width}} {'issue':20} {'wins':>5} {'losses':>6} {'trunc':>5} "
-          f"{'win rate [95% CI]':>24} {'rounds':>6}  losses by reason")
     for villain, issue in itertools.product(villains, issues):
         policy = team_policy(args, p, len(args.heroes) if args.heroes else None)
         r = evaluate(policy, scenario=args.scenario or "origin_story", issue=issue,
                      villain=villain_option(villain),
                      heroes=args.heroes, games=args.games, seed=args.seed, rules=rules)
+        if not rows:  # after the first row's content has loaded: an error comes alone
+            print(f"{'villain':{width}} {'issue':20} {'wins':>5} {'losses':>6} {'trunc':>5} "
+                  f"{'win rate [95% CI]':>24} {'rounds':>6}  losses by reason")
         rows.append(r.as_dict())
         print(f"{villain:{width}} {issue:20} {r.wins:5d} {r.losses:6d} {r.truncated:5d} "
               f"{r.win_rate:8.3f} [{r.ci_low:.3f}, {r.ci_high:.3f}] {r.mean_rounds:6.2f}  "
