@@ -134,6 +134,16 @@ def legal(g: Game) -> set[int]:
     return {int(a) for a in g.legal_actions()}
 
 
+def moves_at_turn_start(scenario: Scenario, here: str, other: str) -> set[str]:
+    """The labels of the spaces seat 0 may move to at the start of its turn, standing in
+    ``here`` with a figure (the other seat's hero, or a pilot token) in ``other``."""
+    g = heroes_at(scenario, here, other)
+    P.jump(g, "hero_turn")
+    assert g.current_seat == 0
+    return {label(g, a - L.A_SPACE) for a in legal(g)
+            if L.A_SPACE <= a < L.A_SPACE + L.MAX_SPACES}
+
+
 def step(g: Game, where: str | int) -> None:
     """A Move step (first step from the main menu or the next step of a Move)."""
     g.apply(L.A_SPACE + sp(g, where))

@@ -18,8 +18,8 @@ from rules_helpers import (
     event,
     hand,
     hcard,
-    heroes_at,
     legal,
+    moves_at_turn_start,
     neighbours,
     put_bystander,
     remove_schemes,
@@ -96,11 +96,8 @@ def test_setup_micro_guy_starts_as_his_pilot_token(pair):
 def test_pilot_token_occupies_its_space(pair):
     """Rulebook: Micro-guy's Pilot Token / Empty Spaces — the pilot token counts as a
     figure: another hero cannot move into its space."""
-    g = heroes_at(pair, "C3", "C4")
-    P.jump(g, "hero_turn")
-    assert g.current_seat == 0
-    assert L.A_SPACE + sp(g, "C4") not in legal(g)
-    assert L.A_SPACE + sp(g, "B4") in legal(g)
+    moves = moves_at_turn_start(pair, "C3", "C4")
+    assert "C4" not in moves and "B4" in moves
 
 
 def test_pilot_token_space_is_not_empty_for_a_peril_token(solo):

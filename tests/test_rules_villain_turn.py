@@ -33,6 +33,16 @@ def fresh(scenario, seed=0) -> Game:
     return g
 
 
+def villain_turn_short(scenario, supply: str, left: int, cards: list[str]) -> Game:
+    """A cleared board whose ``supply`` field holds ``left`` tokens, played through a
+    villain turn that draws ``cards`` (one per seat)."""
+    g = fresh(scenario)
+    g.field(supply)[...] = left
+    P.stack_villain_deck(g, cards)
+    P.jump(g, "villain_turn")
+    return g
+
+
 # --- Lackey cards ---------------------------------------------------------------------
 
 def test_lackey_card_enters_threat_area_with_figure_on_its_colour_scheme_space(origin):
@@ -120,10 +130,7 @@ def test_running_out_of_minions_on_one_ploy_card_is_one_crisis(origin):
     """Rulebook: Ploy Icons / A Crisis Occurs — if no minions remain when a minion icon must
     be resolved a crisis occurs, but a single Ploy card can only cause a single crisis even
     when several of its icons fail (Hired Help: minion 2 and minion 3, empty supply)."""
-    g = fresh(origin)
-    g.field("minion_supply")[...] = 0
-    P.stack_villain_deck(g, ["Hired Help"])
-    P.jump(g, "villain_turn")
+    g = villain_turn_short(origin, "minion_supply", 0, ["Hired Help"])
     assert event(g, "crises") == 1
     assert int(g.field("minions").sum()) == 0
 
@@ -131,10 +138,7 @@ def test_running_out_of_minions_on_one_ploy_card_is_one_crisis(origin):
 def test_partial_minion_shortage_is_one_crisis(origin):
     """Rulebook: A Crisis Occurs — one minion left for a card that needs two: the first
     icon is resolved, the second fails, and exactly one crisis occurs."""
-    g = fresh(origin)
-    g.field("minion_supply")[...] = 1
-    P.stack_villain_deck(g, ["Hired Help"])
-    P.jump(g, "villain_turn")
+    g = villain_turn_short(origin, "minion_supply", 1, ["Hired Help"])
     assert int(g.field("minions")[2]) == 1
     assert int(g.field("minions")[3]) == 0
     assert event(g, "crises") == 1
@@ -152,10 +156,7 @@ def test_no_crisis_when_minions_suffice(origin):
 def test_two_ploy_cards_with_shortages_cause_two_crises(duo):
     """Rulebook: A Crisis Occurs — the one-crisis limit is per card: two heroes each drawing
     a Ploy card that cannot place its minions cause two crises."""
-    g = fresh(duo)
-    g.field("minion_supply")[...] = 0
-    P.stack_villain_deck(g, ["Hired Help", "Old Money"])
-    P.jump(g, "villain_turn")
+    g = villain_turn_short(duo, "minion_supply", 0, ["Hired Help", "Old Money"])
     assert event(g, "crises") == 2
 
 
@@ -206,10 +207,7 @@ def test_bystander_captured_when_every_bystander_space_occupied(origin):
 def test_bystander_shortage_is_a_crisis(origin):
     """Rulebook: Ploy Icons — if no bystanders remain in the supply when a bystander icon
     must be resolved, a crisis occurs (once per card)."""
-    g = fresh(origin)
-    g.field("bystander_supply")[...] = 0
-    P.stack_villain_deck(g, ["Estate Auction"])
-    P.jump(g, "villain_turn")
+    g = villain_turn_short(origin, "bystander_supply", 0, ["Estate Auction"])
     assert event(g, "crises") == 1
     assert int(g.field("bystander_on").sum()) == 0
 
