@@ -93,6 +93,23 @@ def test_every_front_end_refuses_the_same_options_with_the_same_message(front):
     assert all(m.startswith(r) for m, r in zip(messages, reference, strict=True)), messages
 
 
+def test_listed_options_are_the_keywords_the_front_ends_take():
+    """The names an unknown-keyword error lists are the keyword parameters of
+    ``scenario_from`` and ``EnvOptions.build`` (the latter less ``render_modes``, which
+    each front end passes itself)."""
+    import inspect
+
+    from hon_env.options import EPISODE_OPTIONS, GAME_OPTIONS, EnvOptions, scenario_from
+
+    def keywords(fn) -> list[str]:
+        return [n for n, q in inspect.signature(fn).parameters.items()
+                if q.kind not in (q.VAR_KEYWORD, q.VAR_POSITIONAL) and n != "cls"]
+
+    assert list(GAME_OPTIONS) == keywords(scenario_from)
+    assert [*GAME_OPTIONS[:1], *EPISODE_OPTIONS] == [
+        n for n in keywords(EnvOptions.build) if n != "render_modes"]
+
+
 def test_episode_options_do_not_apply_to_a_game():
     with pytest.raises(TypeError, match="unexpected keyword argument 'reward_shaping'") as err:
         Game(reward_shaping={"rescues": 1.0})

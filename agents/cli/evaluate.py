@@ -118,20 +118,9 @@ def main(argv: list[str] | None = None) -> None:
     try:
         run(args, p)
     except ContentError as e:
-        usage_error(p, e)
-    except ValueError as e:
-        from agents.checkpoints import CheckpointError  # torch only on this path
-
-        if not isinstance(e, CheckpointError):
-            raise
-        usage_error(p, e)
-
-
-def usage_error(p: argparse.ArgumentParser, e: Exception) -> None:
-    """Content or a checkpoint named on the command line that does not load: a usage error
-    (exit status 2, as a bad flag), not a traceback."""
-    print(f"{p.prog}: error: {e}", file=sys.stderr)
-    sys.exit(2)
+        # content named on the command line that does not load is a usage error, as a
+        # policy that does not load already is (``policy_or_exit``)
+        p.error(str(e))
 
 
 def run(args: argparse.Namespace, p: argparse.ArgumentParser) -> None:
