@@ -4,7 +4,9 @@ Every front end (``Game``, the PettingZoo and Gymnasium envs, ``VectorEnv``, the
 adapter) calls these, so a bad value gets the same error everywhere:
 
 - only integers count: Python ``int`` or a numpy integer; ``bool``, floats (even ``2.0``),
-  strings and ``None`` are a ``TypeError`` naming the value;
+  strings and ``None`` are a ``TypeError`` naming the value; an action may also be a 0-d
+  integer array (what Stable-Baselines3's ``predict`` returns for one observation), as
+  ``gymnasium.spaces.Discrete.contains`` accepts;
 - an action outside ``[0, N_ACTIONS)`` is an ``IllegalActionError`` naming it and the range;
 - a seed outside ``[0, 2**63)`` (less the room a vector env needs, see ``check_seed``) is a
   ``ValueError`` naming it and the range.
@@ -56,8 +58,13 @@ def as_action(action: Any) -> int:
     """``action`` as a Python int; ``TypeError`` naming it unless it is an integer.
 
     The range is not checked (``check_action`` does): front ends in ``"penalize"`` mode
-    treat an integer out of range as an illegal action, not a type error.
+    treat an integer out of range as an illegal action, not a type error. A 0-d array of an
+    integer dtype counts as its integer: Gymnasium's ``Discrete`` space holds it, and
+    ``predict`` of Stable-Baselines3 returns one for a single observation.
     """
+    if (isinstance(action, np.ndarray) and action.shape == () and action.dtype != np.bool_
+            and np.issubdtype(action.dtype, np.integer)):
+        action = action[()]
     return check_int(action, "action", f" in [0, {N_ACTIONS})")
 
 

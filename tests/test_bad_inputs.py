@@ -32,6 +32,11 @@ NOT_INTEGERS = [
     np.float64("nan"), 1 + 0j, np.complex64(1), decimal.Decimal(1), fractions.Fraction(3, 1),
     [1], (1,), {1: 1}, {1}, np.array(1), np.array([1]), object(), np.str_("7"), range(1),
 ]
+# as actions, a 0-d integer array is an integer (Gymnasium's Discrete space holds it); every
+# other array, and a 0-d array of any other dtype, is not
+NOT_ACTIONS = [v for v in NOT_INTEGERS if not (isinstance(v, np.ndarray) and v.shape == ())] + [
+    np.array(1.0), np.array(True), np.array("7"), np.array([[1]]), np.array([], dtype=np.int64),
+]
 # integers outside [0, N): IllegalActionError naming the value and the range
 OUT_OF_RANGE_ACTIONS = [
     -1, N, N + 1, 10**6, -(10**6), 2**63, -(2**63), 10**30, np.int64(-1), np.int8(-5),
@@ -59,7 +64,7 @@ def game_fixture(origin):
     return g
 
 
-@pytest.mark.parametrize("value", NOT_INTEGERS, ids=_ids(NOT_INTEGERS))
+@pytest.mark.parametrize("value", NOT_ACTIONS, ids=_ids(NOT_ACTIONS))
 def test_game_apply_refuses_non_integers(game_fixture, value):
     g = game_fixture
     before = g.state.copy()
@@ -153,8 +158,28 @@ def test_envs_refuse_non_integer_actions(origin, kind, mode):
     """In both modes a non-integer is a TypeError: a bug in the caller, not a policy's
     illegal choice to penalize."""
     env, step = _front(kind, origin, mode)
-    for value, msg in _refused_steps(env, step, NOT_INTEGERS, TypeError, "must be an integer"):
+    for value, msg in _refused_steps(env, step, NOT_ACTIONS, TypeError, "must be an integer"):
         assert _named(value, msg), (value, msg)
+
+
+@pytest.mark.parametrize("kind", FRONTS)
+def test_envs_take_integer_arrays_their_action_space_holds(origin, kind):
+    """Of numpy arrays, a front end takes as an action exactly what its Discrete action
+    space holds: 0-d integer arrays (what Stable-Baselines3's ``predict`` returns for one
+    observation), each playing the same move as its integer."""
+    env, step = _front(kind, origin)
+    space = env.action_space if kind == "gym" else env.action_space(env.agents[0])
+    for value in NOT_ACTIONS:
+        if isinstance(value, np.ndarray):
+            assert not space.contains(value), value
+    legal = int(_game_of(env).legal_actions()[0])
+    for value in (np.array(legal), np.array(legal, dtype=np.uint16)):
+        env, step = _front(kind, origin)
+        twin, twin_step = _front(kind, origin)
+        assert space.contains(value), value
+        step(value)
+        twin_step(legal)
+        np.testing.assert_array_equal(_game_of(env).state, _game_of(twin).state)
 
 
 @pytest.mark.parametrize("kind", FRONTS)
