@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import operator
 import os
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -119,6 +120,17 @@ def check_seed(seed: Any, span: int = 1) -> int:
         room = "" if span == 1 else f" (2**63 - {span}: room for the seeds the batch uses)"
         raise ValueError(f"seed must be an integer in [0, {high}]{room}, got {s}")
     return s
+
+
+def check_reset_options(options: Any) -> None:
+    """``reset(options=...)`` must be None or a mapping; the single-game envs ignore what it
+    holds (PettingZoo's own API test resets with ``options={"options": 1}``).
+
+    Raises:
+        TypeError: ``options`` is neither None nor a mapping.
+    """
+    if options is not None and not isinstance(options, Mapping):
+        raise TypeError(f"reset options must be a dict or None, got {_describe(options)}")
 
 
 def seed_span(num_envs: int) -> int:

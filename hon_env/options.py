@@ -80,9 +80,12 @@ def scenario_from(scenario: str | Path | Scenario = "origin_story", *,
     caps = _merge_max_cycles(caps, max_cycles)
     heroes = _seat_heroes(scenario, heroes, n_heroes)
     for name, value in (("nemeses", nemeses), ("heroes", heroes)):
+        kind = "hero" if name == "heroes" else "nemesis"
         if isinstance(value, str):
-            kind = "hero" if name == "heroes" else "nemesis"
             raise TypeError(f"{name} must be a list of {kind} ids, got the string {value!r}")
+        if value is not None and (isinstance(value, Mapping) or not isinstance(value, Iterable)):
+            raise TypeError(f"{name} must be a list of {kind} ids, got "
+                            f"{type(value).__name__} {value!r}")
     for name, value in (("rules", rules), ("caps", caps)):
         if value is not None and not isinstance(value, Mapping):
             raise TypeError(f"{name} must be a dict, got {value!r} ({type(value).__name__})")
@@ -170,6 +173,8 @@ def _merge_max_cycles(caps: Mapping[str, Any] | None, max_cycles: int | None
     if max_cycles is None:
         return caps
     max_cycles = check_int(max_cycles, "max_cycles")
+    if max_cycles < 1:
+        raise ValueError(f"max_cycles must be a positive number of decisions, got {max_cycles}")
     if caps is not None and not isinstance(caps, Mapping):
         raise TypeError(f"caps must be a dict, got {caps!r} ({type(caps).__name__})")
     merged = dict(caps or {})

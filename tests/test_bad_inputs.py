@@ -206,6 +206,38 @@ def test_envs_refuse_bad_seeds(origin, kind):
     np.testing.assert_array_equal(_game_of(env).state, before)
 
 
+@pytest.mark.parametrize("kind", FRONTS)
+def test_envs_take_reset_options_only_as_a_dict(origin, kind):
+    """``reset(options=...)`` is None or a dict (ignored: PettingZoo's API test passes
+    ``{"options": 1}``); anything else is a TypeError naming it, before the game changes."""
+    env, _ = _front(kind, origin)
+    before = _game_of(env).state.copy()
+    for bad in ([1], "fast", 3, (("a", 1),)):
+        with pytest.raises(TypeError, match="reset options must be a dict or None") as err:
+            env.reset(seed=9, options=bad)
+        assert _named(bad, str(err.value))
+        np.testing.assert_array_equal(_game_of(env).state, before)
+    env.reset(seed=9, options={"options": 1})
+    env.reset(seed=9, options=None)
+
+
+@pytest.mark.parametrize("wrapped", [True, False])
+@pytest.mark.parametrize("parallel", [True, False])
+def test_pettingzoo_spaces_name_an_unknown_agent(origin, wrapped, parallel):
+    """The space and mask getters answer an unknown agent with one KeyError that lists the
+    env's agents (not a bare dictionary key)."""
+    make = (hour_of_need_v8.parallel_env if parallel
+            else hour_of_need_v8.env if wrapped else hour_of_need_v8.raw_env)
+    env = make(scenario=origin)
+    env.reset(seed=0)
+    calls = [env.observation_space, env.action_space]
+    calls += [env.action_mask] if parallel or not wrapped else [env.unwrapped.action_mask]
+    for call in calls:
+        with pytest.raises(KeyError, match=r"unknown agent 'bogus'; agents are \['majesty'\]"):
+            call("bogus")
+    assert env.action_space("majesty").n == N
+
+
 def test_aec_wrapper_errors_come_from_the_project(origin):
     """``env()`` answers misuse with the project's errors, never a bare AssertionError."""
     e = hour_of_need_v8.env(scenario=origin)

@@ -40,7 +40,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from hon_env.checks import check_seed
+from hon_env.checks import check_reset_options, check_seed
 from hon_env.core.observe import OBS_DIM
 from hon_env.envs.autoplay import is_hero, play_others
 from hon_env.envs.session import Session, SessionViews
@@ -69,6 +69,7 @@ class OneLearnerEnv(SessionViews, gymnasium.Env):
               ) -> tuple[np.ndarray, dict[str, Any]]:
         """Start an episode and play the other side up to the learner's first decision;
         ``options`` is accepted and ignored."""
+        check_reset_options(options)
         seed = None if seed is None else check_seed(seed)  # before anything changes
         self._session.reset(seed)
         # seeds np_random as Gymnasium expects (a Python int); the game's RNG is in its state

@@ -38,6 +38,7 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector import VectorEnv as GymVectorEnv
 from gymnasium.vector.utils import batch_space
 
+from hon_env.checks import check_reset_options
 from hon_env.envs.session import DEFAULT_SEED, EnvOptions
 from hon_env.envs.vector import VectorEnv, require_heroes_only, require_team_reward
 from hon_env.spec import layout as L
@@ -73,6 +74,7 @@ class HourOfNeedVectorEnv(GymVectorEnv):
                                  or not isinstance(seed, (int, np.integer))):
             raise TypeError(f"seed must be an int or None (game i plays seed + i), got "
                             f"{seed!r}")
+        check_reset_options(options)
         if options:
             raise ValueError(f"reset takes no options, got {options!r}")
         super().reset(seed=None if seed is None else int(seed))

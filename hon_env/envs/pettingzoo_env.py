@@ -251,7 +251,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 
-from hon_env.checks import as_action
+from hon_env.checks import as_action, check_reset_options
 from hon_env.core.observe import OBS_DIM, STATE_DIM
 from hon_env.envs.session import Session, SessionViews
 from hon_env.options import RENDER_MODES, EnvOptions
@@ -304,10 +304,16 @@ class _Front(SessionViews):
         self.__dict__.update(state)
 
     def observation_space(self, agent: str) -> spaces.Dict:
-        return self.observation_spaces[agent]
+        return self.observation_spaces[self._known(agent)]
 
     def action_space(self, agent: str) -> spaces.Discrete:
-        return self.action_spaces[agent]
+        return self.action_spaces[self._known(agent)]
+
+    def _known(self, agent: str) -> str:
+        """``agent``, or a ``KeyError`` that lists the env's agents."""
+        if agent not in self._seats:
+            raise KeyError(f"unknown agent {agent!r}; agents are {self.possible_agents}")
+        return agent
 
     def state(self) -> np.ndarray:
         """float32 [STATE_DIM] global state (``Game.global_state``)."""
@@ -331,6 +337,7 @@ class raw_env(_Front, AECEnv):
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start an episode (``seed``: see the module documentation; ``options`` ignored)."""
+        check_reset_options(options)
         self._session.reset(seed)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -350,9 +357,7 @@ class raw_env(_Front, AECEnv):
 
     def action_mask(self, agent: str) -> np.ndarray:
         """int8 [N_ACTIONS]: the legal mask for ``agent_selection``, zeros for the others."""
-        if agent not in self._seats:
-            raise KeyError(f"unknown agent {agent!r}; agents are {self.possible_agents}")
-        if agent == self._session.current_agent:
+        if self._known(agent) == self._session.current_agent:
             return self._session.legal_mask()
         return np.zeros(L.N_ACTIONS, np.int8)
 
@@ -447,6 +452,7 @@ class parallel_env(_Front, ParallelEnv):
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, dict[str, Any]]]:
         """Start an episode; returns (observations, infos) for every agent."""
+        check_reset_options(options)
         self._session.reset(seed)
         self.agents = self.possible_agents[:]
         if self.render_mode == "human":
@@ -497,8 +503,7 @@ class parallel_env(_Front, ParallelEnv):
     def action_mask(self, agent: str) -> np.ndarray:
         """int8 [N_ACTIONS]: the decider's legal mask, ``A_PASS`` only for the others, all
         zeros once the episode is over."""
-        if agent not in self._seats:
-            raise KeyError(f"unknown agent {agent!r}; agents are {self.possible_agents}")
+        self._known(agent)
         decider = self._session.current_agent
         if agent == decider:
             return self._session.legal_mask()

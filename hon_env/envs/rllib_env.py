@@ -56,7 +56,7 @@ import numpy as np
 from gymnasium import spaces
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
-from hon_env.checks import EPISODE_ROOM, SEED_LIMIT, check_int, check_seed
+from hon_env.checks import EPISODE_ROOM, SEED_LIMIT, check_int, check_reset_options, check_seed
 from hon_env.core.observe import OBS_DIM
 from hon_env.envs.session import Session, SessionViews
 from hon_env.envs.vector import require_heroes_only, require_team_reward
@@ -139,6 +139,7 @@ class HourOfNeedRLlibEnv(SessionViews, MultiAgentEnv):
 
         Returns ``({decider: observation}, {decider: info})``.
         """
+        check_reset_options(options)
         if seed is None:
             seed = self._next_seed
             self._next_seed += 1
