@@ -68,7 +68,7 @@ class OneLearnerEnv(SessionViews, gymnasium.Env):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[np.ndarray, dict[str, Any]]:
         """Start an episode and play the other side up to the learner's first decision;
-        ``options`` is accepted and ignored."""
+        ``options`` (a dict or None) is accepted and ignored."""
         check_reset_options(options)
         seed = None if seed is None else check_seed(seed)  # before anything changes
         self._session.reset(seed)

@@ -154,7 +154,8 @@ checkpoint.
 Unknown keyword arguments are a `TypeError`. `reset(seed=s)` plays the game of seed `s`
 (`hon_env.Game(scenario, seed=s)`); `reset()` without a seed plays the next seed after
 the previous episode's (`s + 1`, `s + 2`...), and on a fresh env starts at seed 0.
-`reset(options=...)` is accepted and ignored.
+`reset(options=...)` takes a dict (or None), accepted and ignored; another type is a
+`TypeError`.
 
 `env()` wraps `raw_env()` in `OrderEnforcing`, PettingZoo's `OrderEnforcingWrapper`
 with the project's errors (`RuntimeError` for a step, observe, state or render before
