@@ -17,6 +17,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from agents.policy import Policy
@@ -59,6 +60,11 @@ def load_policy(spec: str, seed: int = 0, device: str = "cpu", greedy: bool = Tr
     partner: a held-out zoo member is then refused (``agents.zoo.load_member``)."""
     if purpose not in ("eval", "train"):
         raise ValueError(f"purpose must be 'eval' or 'train', got {purpose!r}")
+    if isinstance(spec, os.PathLike):
+        spec = os.fspath(spec)  # a checkpoint's path
+    if not isinstance(spec, str):
+        raise TypeError(f"a policy is named by a string or a checkpoint path (see "
+                        f"agents/registry.py), got {spec!r} ({type(spec).__name__})")
     if spec.startswith("zoo:"):
         from agents.zoo import load_member
 

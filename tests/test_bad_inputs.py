@@ -484,3 +484,36 @@ def test_unknown_state_fields_are_named_with_close_matches():
     with pytest.raises(KeyError, match="no state field 'vil_damge'.*vil_damage"):
         g.field("vil_damge")
     assert int(g.field("vil_damage")) == 0
+
+
+# --------------------------------------------------------------------------- names and paths
+
+def test_content_folders_and_scenarios_must_exist_and_be_paths(tmp_path):
+    """A mistyped content folder is an error, not an empty catalogue; ``None`` is no
+    scenario id."""
+    from hon_env import ContentError, list_content, load_scenario
+
+    with pytest.raises(ContentError, match="no such content folder"):
+        list_content(tmp_path / "nope")
+    with pytest.raises(ContentError, match="no such content folder"):
+        load_scenario("origin_story", content_dir=tmp_path / "nope")
+    for bad in (3, ["configs"]):
+        with pytest.raises(TypeError, match="content_dir must be a folder path or None"):
+            list_content(bad)
+    for bad in (None, 3, ["origin_story"]):
+        with pytest.raises(TypeError, match="scenario must be a scenario id or a path"):
+            load_scenario(bad)
+    assert "majesty" in list_content()["heroes"]
+
+
+def test_load_policy_takes_names_and_checkpoint_paths_only():
+    from pathlib import Path
+
+    from agents.registry import load_policy, pretrained_path
+
+    for bad in (None, 3, ["random"]):
+        with pytest.raises(TypeError, match="a policy is named by a string or a checkpoint"):
+            load_policy(bad)
+    path = pretrained_path("mappo:duo")
+    assert isinstance(path, Path)
+    assert type(load_policy(path)) is type(load_policy(str(path)))

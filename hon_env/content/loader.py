@@ -29,6 +29,7 @@ none, passive numbers 0, an absent effect is empty, a Hero card side's ``form`` 
 from __future__ import annotations
 
 import importlib.resources
+import os
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -438,8 +439,22 @@ class ScenarioSpec:
 
 
 def content_root(content_dir: str | Path | None = None) -> Path:
-    """The content directory: ``content_dir`` or the shipped ``configs/content``."""
-    return Path(content_dir) if content_dir is not None else DEFAULT_CONTENT_DIR
+    """The content directory: ``content_dir`` or the shipped ``configs/content``.
+
+    Raises:
+        TypeError: ``content_dir`` is neither None, a string nor a path.
+        ContentError: ``content_dir`` is not a directory (so a mistyped folder is not read
+            as one that holds no content).
+    """
+    if content_dir is None:
+        return DEFAULT_CONTENT_DIR
+    if not isinstance(content_dir, (str, os.PathLike)):
+        raise TypeError(f"content_dir must be a folder path or None, got {content_dir!r} "
+                        f"({type(content_dir).__name__})")
+    root = Path(content_dir)
+    if not root.is_dir():
+        raise ContentError(str(root), "-", "", "no such content folder")
+    return root
 
 
 def scenarios_root(content_dir: str | Path | None = None) -> Path:
@@ -1408,7 +1423,11 @@ def parse_ally(path: Path) -> AllyCard:
 
 
 def scenario_path(scenario: str | Path, content_dir: str | Path | None = None) -> Path:
-    """The file of a scenario given by id (in ``scenarios/``) or by path."""
+    """The file of a scenario given by id (in ``scenarios/``) or by path; a ``TypeError``
+    for anything else (``None`` is not the id ``'None'``)."""
+    if not isinstance(scenario, (str, os.PathLike)):
+        raise TypeError(f"scenario must be a scenario id or a path, got {scenario!r} "
+                        f"({type(scenario).__name__})")
     text = str(scenario)
     if isinstance(scenario, Path) or text.endswith((".yaml", ".yml")) or "/" in text:
         path = Path(scenario)
