@@ -205,19 +205,31 @@ def check_train_seed(seed: int, games: int = 1) -> None:
                          f"{seed}..{seed + games - 1}, which reaches the evaluation seeds")
 
 
+def _tasks_root(tasks_dir: str | Path | None) -> Path:
+    """``tasks_dir`` (default the shipped ``configs/tasks``); a ``ValueError`` when it is not
+    a folder, so a mistyped path is not read as a folder without tasks."""
+    if tasks_dir is None:
+        return TASKS_DIR
+    root = Path(tasks_dir)
+    if not root.is_dir():
+        raise ValueError(f"tasks_dir {str(root)!r} is not a folder")
+    return root
+
+
 def list_tasks(tasks_dir: str | Path | None = None) -> list[str]:
     """The task names, sorted (one per ``configs/tasks/*.yaml``)."""
-    root = Path(tasks_dir) if tasks_dir is not None else TASKS_DIR
-    return sorted(p.stem for p in root.glob("*.yaml"))
+    return sorted(p.stem for p in _tasks_root(tasks_dir).glob("*.yaml"))
 
 
 def get_task(name: str, tasks_dir: str | Path | None = None) -> Task:
     """The task ``name``, loaded and validated (``ContentError`` naming file and field)."""
     names = list_tasks(tasks_dir)
+    if not isinstance(name, str):
+        raise TypeError(f"a task is named by a string (one of {', '.join(names)}), got "
+                        f"{name!r} ({type(name).__name__})")
     if name not in names:
         raise ValueError(f"unknown task {name!r}; tasks: {', '.join(names)}")
-    root = Path(tasks_dir) if tasks_dir is not None else TASKS_DIR
-    return _parse(root / f"{name}.yaml")
+    return _parse(_tasks_root(tasks_dir) / f"{name}.yaml")
 
 
 def _display(path: Path) -> str:

@@ -109,6 +109,11 @@ def test_bad_rules_and_unknown_task(tmp_path):
         get_task("duo", root)
     with pytest.raises(ValueError, match="unknown task 'nope'"):
         get_task("nope")
+    with pytest.raises(TypeError, match="a task is named by a string"):
+        get_task(None)
+    for call in (list_tasks, lambda d: get_task("duo", d)):  # not a folder: no silent []
+        with pytest.raises(ValueError, match="is not a folder"):
+            call(tmp_path / "nope")
     tr = root / "transfer.yaml"
     tr.write_text(tr.read_text().replace("train: {villain: dowager, issue: century_heist}",
                                          "train: {villain: refuser, issue: rooftop_relay}"))
