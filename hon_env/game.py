@@ -288,7 +288,8 @@ class Game:
         """Answer the pending decision and run to the next one.
 
         Args:
-            action: a Python or numpy integer in ``[0, N_ACTIONS)``; nothing is coerced.
+            action: a Python or numpy integer (or a 0-d integer array) in
+                ``[0, N_ACTIONS)``; nothing else is coerced.
 
         Raises:
             TypeError: ``action`` is not an integer (``bool``, floats, strings...).

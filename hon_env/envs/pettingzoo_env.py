@@ -160,8 +160,9 @@ the previous episode's (`s + 1`, `s + 2`...), and on a fresh env starts at seed 
 `env()` wraps `raw_env()` in `OrderEnforcing`, PettingZoo's `OrderEnforcingWrapper`
 with the project's errors (`RuntimeError` for a step, observe, state or render before
 `reset()`). Actions are checked by the env itself, the same way in every front end
-(`hon_env.checks`): an action that is not a Python or numpy integer (a `bool`, a float
-even if integral, a string, None for a live agent) is a `TypeError`, an integer outside
+(`hon_env.checks`): an action that is not a Python or numpy integer or a 0-d integer
+array (a `bool`, a float even if integral, a string, None for a live agent) is a
+`TypeError`, an integer outside
 `[0, 456)` an `IllegalActionError` naming it and the range (or a penalty with
 `illegal_action="penalize"`). PettingZoo's `AssertOutOfBoundsWrapper` is not used: it
 answers with a bare `AssertionError`. Nor is `TerminateIllegalWrapper`: the env handles
