@@ -50,6 +50,11 @@ def test_vector_env_checks_its_input():
         envs.step(bad)
     with pytest.raises(TypeError, match="seed"):
         envs.reset(seed=[0, 1])
+    with pytest.raises(TypeError, match="reset options must be a dict or None"):
+        envs.reset(seed=0, options=[1])
+    with pytest.raises(ValueError, match="reset takes no options"):
+        envs.reset(seed=0, options={"fast": True})
+    envs.reset(seed=0, options={})
     with pytest.raises(ValueError, match="render_mode"):
         gym.make_vec("hon_env/HourOfNeed-v8", num_envs=2, render_mode="ansi")
 
