@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from hon_env.checks import SEED_LIMIT, IllegalActionError, check_actions
 from hon_env.content import Scenario
 from hon_env.core.kernels import reset_batch, reset_serial, step_batch, step_serial
 from hon_env.errors import EngineError
@@ -56,15 +57,20 @@ def play_batch(sc: Scenario, seeds: np.ndarray, policy: PolicyFn, *,
         max_steps: safety bound on batched steps.
 
     Raises:
+        TypeError: ``seeds`` or the policy's actions are not integer arrays.
+        ValueError: ``seeds`` is not one-dimensional or holds a seed outside ``[0, 2**63)``;
+            the policy's actions are not one per game.
+        IllegalActionError: the policy chose an action outside the legal mask of a game
+            that is still playing (``RuntimeError`` too, for callers that catch that).
         EngineError: the engine stopped a game (engine.md, "Engine errors"); the message
             names the game's index and seed.
     """
+    seeds = _checked_seeds(seeds)
     B = len(seeds)
     state = np.zeros((B, L.STATE_LEN), np.int32)
     masks = np.zeros((B, L.N_ACTIONS), np.int8)
     status = np.zeros(B, np.int32)
     reset, step = (reset_serial, step_serial) if B == 1 else (reset_batch, step_batch)
-    seeds = np.asarray(seeds, np.int64)
     announce_compile("rollout", "kernels.step_serial" if B == 1 else "kernels._step_parallel")
     reset(state, sc.engine_tables, seeds, masks)
     _raise_stopped(state, seeds)
@@ -75,13 +81,11 @@ def play_batch(sc: Scenario, seeds: np.ndarray, policy: PolicyFn, *,
     while (outcome == L.OUT_ONGOING).any():
         if steps >= max_steps:
             raise RuntimeError(f"games still running after {max_steps} steps")
-        actions = policy(state, masks).astype(np.int64)
+        actions = check_actions(policy(state, masks), B).copy()
         actions[outcome != L.OUT_ONGOING] = 0
+        _check_legal(actions, masks, outcome == L.OUT_ONGOING)
         step(state, sc.engine_tables, actions, masks, status)
         _raise_stopped(state, seeds)
-        bad = (status == 1)
-        if bad.any():
-            raise RuntimeError(f"policy chose illegal actions in games {np.flatnonzero(bad)}")
         steps += 1
         if on_step:
             on_step(state, masks)
@@ -90,6 +94,38 @@ def play_batch(sc: Scenario, seeds: np.ndarray, policy: PolicyFn, *,
         rounds=L.field_view(state, "round").copy(),
         decisions=L.field_view(state, "decisions").copy(),
         events=L.field_view(state, "events").copy(), steps=steps)
+
+
+class IllegalPolicyAction(IllegalActionError, RuntimeError):
+    """A policy handed ``play_batch`` an action outside a playing game's legal mask."""
+
+
+def _checked_seeds(seeds: object) -> np.ndarray:
+    """``seeds`` as an int64 [B] array of seeds in ``[0, 2**63)``, or a named error."""
+    arr = np.asarray(seeds)
+    if arr.dtype == np.bool_ or not (np.issubdtype(arr.dtype, np.integer) or arr.size == 0):
+        raise TypeError(f"seeds must be an integer array, got dtype {arr.dtype}")
+    if arr.ndim != 1:
+        raise ValueError(f"seeds must be one-dimensional (one seed per game), got shape "
+                         f"{arr.shape}")
+    if arr.size and (arr.min() < 0 or (arr.dtype == np.uint64 and arr.max() >= SEED_LIMIT)):
+        bad = arr[(arr < 0) | (arr.astype(np.uint64) >= SEED_LIMIT)][:5].tolist()
+        raise ValueError(f"seeds must lie in [0, 2**63), got {bad}")
+    return arr.astype(np.int64)
+
+
+def _check_legal(actions: np.ndarray, masks: np.ndarray, playing: np.ndarray) -> None:
+    """Refuse, before the step, an action that is out of range or not in its game's mask,
+    so that no game of the batch has moved when the error is raised."""
+    in_range = (actions >= 0) & (actions < L.N_ACTIONS)
+    legal = ~playing
+    ok = playing & in_range
+    legal[ok] = masks[np.flatnonzero(ok), actions[ok]] == 1
+    if not legal.all():
+        bad = np.flatnonzero(~legal)[:10]
+        raise IllegalPolicyAction(f"policy chose illegal actions in games {bad.tolist()}: "
+                                  f"{actions[bad].tolist()} (actions are integers in [0, "
+                                  f"{L.N_ACTIONS}) allowed by the game's mask)")
 
 
 def _raise_stopped(state: np.ndarray, seeds: np.ndarray) -> None:

@@ -517,3 +517,36 @@ def test_load_policy_takes_names_and_checkpoint_paths_only():
     path = pretrained_path("mappo:duo")
     assert isinstance(path, Path)
     assert type(load_policy(path)) is type(load_policy(str(path)))
+
+
+# --------------------------------------------------------------------------- play_batch
+
+def test_play_batch_checks_seeds_and_the_policys_actions(origin):
+    """``hon_env.rollout.play_batch`` drives the kernels with no env in between: seeds and
+    the policy's actions are checked as the vector env checks them, before any game of the
+    batch steps."""
+    from hon_env.rollout import play_batch, random_policy
+
+    rand = random_policy(np.random.default_rng(0))
+    for seeds, exc, match in ((np.array([1.5]), TypeError, "seeds must be an integer array"),
+                              (np.array([True]), TypeError, "seeds must be an integer array"),
+                              (np.array([[1, 2]]), ValueError, "one-dimensional"),
+                              (np.array([3, -1]), ValueError, r"\[0, 2\*\*63\), got \[-1\]"),
+                              (np.array([2**64 - 1], np.uint64), ValueError, r"\[0, 2\*\*63\)")):
+        with pytest.raises(exc, match=match):
+            play_batch(origin, seeds, rand)
+    seeds = np.array([4, 5])
+    first_illegal = lambda state, masks: np.array(  # noqa: E731
+        [int(np.flatnonzero(m == 0)[0]) for m in masks])
+    for policy, exc, match in (
+            (lambda state, masks: np.zeros(2), TypeError, "integer array"),
+            (lambda state, masks: np.zeros(3, np.int64), ValueError, r"shape \(2,\)"),
+            (lambda state, masks: np.full(2, N), IllegalActionError, rf"\[{N}, {N}\]"),
+            (lambda state, masks: np.full(2, -3), IllegalActionError, r"\[-3, -3\]"),
+            (first_illegal, IllegalActionError, r"games \[0, 1\]")):
+        with pytest.raises(exc, match=match):
+            play_batch(origin, seeds, policy)
+    with pytest.raises(RuntimeError, match="illegal actions"):  # what callers caught before
+        play_batch(origin, seeds, first_illegal)
+    done = play_batch(origin, [7, 8], rand)  # a list of ints is an integer array
+    assert (done.outcome != L.OUT_ONGOING).all()
