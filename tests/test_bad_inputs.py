@@ -546,7 +546,11 @@ def test_play_batch_checks_seeds_and_the_policys_actions(origin):
             (first_illegal, IllegalActionError, r"games \[0, 1\]")):
         with pytest.raises(exc, match=match):
             play_batch(origin, seeds, policy)
+    seen = []
     with pytest.raises(RuntimeError, match="illegal actions"):  # what callers caught before
-        play_batch(origin, seeds, first_illegal)
+        play_batch(origin, seeds, first_illegal,
+                   on_step=lambda state, masks: seen.append((state, state.copy())))
+    (state, at_reset), = seen  # refused before the step: no game of the batch moved
+    np.testing.assert_array_equal(state, at_reset)
     done = play_batch(origin, [7, 8], rand)  # a list of ints is an integer array
     assert (done.outcome != L.OUT_ONGOING).all()
