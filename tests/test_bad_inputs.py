@@ -546,9 +546,13 @@ def test_play_batch_checks_seeds_and_the_policys_actions(origin):
             (first_illegal, IllegalActionError, r"games \[0, 1\]")):
         with pytest.raises(exc, match=match):
             play_batch(origin, seeds, policy)
-    seen = []
     with pytest.raises(RuntimeError, match="illegal actions"):  # what callers caught before
-        play_batch(origin, seeds, first_illegal,
+        play_batch(origin, seeds, first_illegal)
+    seen = []
+    one_illegal = lambda state, masks: np.array(  # noqa: E731  (game 0 legal, game 1 not)
+        [int(np.flatnonzero(masks[0])[0]), int(np.flatnonzero(masks[1] == 0)[0])])
+    with pytest.raises(IllegalActionError, match=r"games \[1\]"):
+        play_batch(origin, seeds, one_illegal,
                    on_step=lambda state, masks: seen.append((state, state.copy())))
     (state, at_reset), = seen  # refused before the step: no game of the batch moved
     np.testing.assert_array_equal(state, at_reset)
