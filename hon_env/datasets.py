@@ -31,6 +31,7 @@ returns the episodes as dicts again.
 from __future__ import annotations
 
 import json
+import zipfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -39,6 +40,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
+from hon_env.checks import check_int, check_seed
 from hon_env.core.observe import OBS_DIM
 from hon_env.envs.gym_env import ENV_ID, HourOfNeedEnv
 from hon_env.spec import layout as L
@@ -59,8 +61,13 @@ def collect(policy: Any, episodes: int, seed: int = 0,
     """Play ``episodes`` games of ``HourOfNeedEnv(**env_kwargs)`` with ``policy`` (an
     ``agents`` policy: ``act(obs [1, D], masks [1, A], seats [1], engine)``), seeds
     ``seed``, ``seed + 1``...; returns one dict per episode (module documentation)."""
+    episodes = check_int(episodes, "episodes")
     if episodes < 1:
         raise ValueError(f"episodes must be at least 1, got {episodes}")
+    if not callable(getattr(policy, "act", None)):
+        raise TypeError(f"policy must be an agents policy (an object with act(obs, masks, "
+                        f"seats, engine); agents.load_policy makes one), got {policy!r}")
+    seed = check_seed(seed, episodes)
     env = HourOfNeedEnv(**dict(env_kwargs or {}))
     out = []
     for ep in range(episodes):
@@ -99,6 +106,8 @@ def collect(policy: Any, episodes: int, seed: int = 0,
 def save_npz(episodes: list[dict[str, Any]], path: str | Path,
              meta: Mapping[str, Any] | None = None) -> Path:
     """Write ``episodes`` (``collect`` output) as one compressed ``.npz``."""
+    if not episodes:
+        raise ValueError("no episodes to save: collect at least one")
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     cat = np.concatenate
@@ -120,8 +129,23 @@ def save_npz(episodes: list[dict[str, Any]], path: str | Path,
 
 
 def load_npz(path: str | Path) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """The episodes and the meta dict of a ``save_npz`` file."""
-    with np.load(path) as z:
+    """The episodes and the meta dict of a ``save_npz`` file.
+
+    Raises:
+        FileNotFoundError: no file at ``path``.
+        ValueError: the file is not a dataset of this version (another ``.npz``, a ``.npy``,
+            anything else).
+    """
+    try:
+        z = np.load(path, allow_pickle=False)
+    except FileNotFoundError:
+        raise
+    except (OSError, ValueError, zipfile.BadZipFile) as err:
+        raise ValueError(f"{path}: not a hon_env dataset (.npz from save_npz): {err}") from err
+    if not isinstance(z, np.lib.npyio.NpzFile) or "meta" not in z.files:
+        raise ValueError(f"{path}: not a hon_env dataset (.npz from save_npz): no 'meta' "
+                         "record")
+    with z:
         meta = json.loads(str(z["meta"]))
         if meta.get("format") != "hon_env.dataset" or meta.get("version") != NPZ_VERSION:
             raise ValueError(f"{path}: not a hon_env dataset of version {NPZ_VERSION} "

@@ -109,7 +109,7 @@ class Replay:
         """The record of the game ``seed`` + ``actions`` (replayed to fill in the rest)."""
         rec = Recorder(Game(scenario, seed=seed), players=players)
         for a in actions:
-            rec.apply(int(a))
+            rec.apply(a)  # Game.apply checks it: "5" or 2.0 is a TypeError, not coerced
         return rec.replay()
 
     def load_scenario(self) -> Scenario:

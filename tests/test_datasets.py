@@ -61,6 +61,28 @@ def test_npz_round_trip(episodes, tmp_path):
         np.testing.assert_array_equal(a["seats"], b["seats"])
 
 
+def test_bad_inputs_are_named(episodes, tmp_path):
+    """collect checks its counts, seed and policy; save_npz refuses nothing to save;
+    load_npz says a file is not a dataset instead of numpy's errors."""
+    for kwargs, exc, match in (({"episodes": 1.5}, TypeError, "episodes must be an integer"),
+                               ({"episodes": 0}, ValueError, "at least 1"),
+                               ({"episodes": 1, "seed": -1}, ValueError, "seed must be"),
+                               ({"episodes": 1, "policy": None}, TypeError, "agents policy")):
+        kwargs = {"policy": load_policy("random"), **kwargs}
+        with pytest.raises(exc, match=match):
+            collect(**kwargs)
+    with pytest.raises(ValueError, match="no episodes to save"):
+        save_npz([], tmp_path / "empty.npz")
+    (tmp_path / "junk.npz").write_bytes(b"not a zip file")
+    np.save(tmp_path / "array.npy", np.zeros(3))
+    np.savez(tmp_path / "other.npz", x=np.zeros(3))
+    for name in ("junk.npz", "array.npy", "other.npz"):
+        with pytest.raises(ValueError, match="not a hon_env dataset"):
+            load_npz(tmp_path / name)
+    with pytest.raises(FileNotFoundError):
+        load_npz(tmp_path / "missing.npz")
+
+
 def test_minari_round_trip(episodes, tmp_path, monkeypatch):
     minari = pytest.importorskip("minari", reason="minari is not installed "
                                  "(pip install -e '.[data]')")

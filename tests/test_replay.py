@@ -84,6 +84,17 @@ def test_recorder_needs_a_fresh_game():
         Recorder(Game("origin_story", seed=1), players=["human", "human"])
 
 
+def test_from_actions_takes_integers_only():
+    """``Replay.from_actions`` checks actions as ``Game.apply`` does: a string or a float is
+    a TypeError, never parsed or rounded."""
+    sc = load_scenario("origin_story")
+    first = int(Game(sc, seed=1).legal_actions()[0])
+    for bad in (str(first), float(first)):
+        with pytest.raises(TypeError, match="action must be an integer"):
+            Replay.from_actions(sc, 1, [bad])
+    assert Replay.from_actions(sc, 1, [np.int64(first)]).actions == [first]
+
+
 @pytest.mark.parametrize("path", GOLDEN, ids=[p.stem for p in GOLDEN])
 def test_golden_records_read_as_replays(path):
     """The golden records of tests/golden/ are replays: they load and verify."""
