@@ -234,6 +234,20 @@ def test_selfplay_experiment_gives_heroes_and_villains_their_networks(tmp_path):
         exp.parser().parse_args(["--network", "transformer"])
 
 
+def test_selfplay_experiment_refuses_bad_values_before_training(tmp_path, capsys):
+    """Usage errors (status 2) before the first of its trainings, not inside it."""
+    from agents.cli import selfplay_experiment as exp
+
+    for argv, said in [(["--iterations", "0"], "--iterations must be positive"),
+                       (["--pretrain-steps", "-1"], "--pretrain-steps must be >= 0"),
+                       (["--device", "gpu0"], "device must be auto, cpu, cuda")]:
+        with pytest.raises(SystemExit) as exit_:
+            exp.main(["--run-dir", str(tmp_path / "run"), *argv])
+        assert exit_.value.code == 2
+        assert said in capsys.readouterr().err
+    assert not (tmp_path / "run").exists()
+
+
 def test_selfplay_experiment_passes_the_entity_settings_to_every_stage(tmp_path):
     """``--entity-dim`` and ``--entity-blocks`` reach all four trainings; without them
     the config decides (no flag passed)."""

@@ -158,7 +158,9 @@ def test_config_layers_defaults_yaml_and_flags(tmp_path, capsys):
             ("", ["--reward-shaping", "{rescues: much}"], "reward_shaping['rescues'] must be"),
             ("", ["--reward-shaping", "[rescues]"], "reward_shaping must be a mapping"),
             ("", ["--villain-reward-shaping", "{nope: 1}"],
-             "unknown villain_reward_shaping event 'nope'")]:
+             "unknown villain_reward_shaping event 'nope'"),
+            ("", ["--device", "gpu0"], "device must be auto, cpu, cuda, cuda:N"),
+            ("", ["--device", "cuda:99"], "device 'cuda:99': this machine's torch sees")]:
         f.write_text(text)
         with pytest.raises(SystemExit) as exit_:
             parse_config(mod.Config, ["--config", str(f), *argv], None, prog="hon-train")
@@ -174,6 +176,24 @@ def test_config_layers_defaults_yaml_and_flags(tmp_path, capsys):
         with pytest.raises(SystemExit):
             parse_config(_script("train_ppo").Config, argv, None, prog="hon-train")
         assert said in capsys.readouterr().err
+
+
+def test_hon_bench_refuses_bad_values_before_measuring(capsys):
+    """hon-bench's usage errors come before any row is measured (its cold-start rows alone
+    take minutes)."""
+    bench = _script("benchmark")
+    for argv, said in [(["--seconds", "0"], "--seconds must be a positive number"),
+                       (["--seconds", "nan"], "--seconds must be a positive number"),
+                       (["--quick", "--seconds", "2"], "give --quick or --seconds"),
+                       (["--batches", "64", "0"], "--batches must list positive"),
+                       (["--batches"], "--batches must list positive"),
+                       (["--per-game-heroes", "7"], "--per-game-heroes must be in [1, 6]"),
+                       (["--scenario", "nope"], "no scenario 'nope'"),
+                       (["--device", "gpu0"], "device must be auto, cpu, cuda")]:
+        with pytest.raises(SystemExit) as exit_:
+            bench.main(argv)
+        assert exit_.value.code == 2
+        assert said in capsys.readouterr().err, argv
 
 
 def test_registry_rejects_unknown_policies(tmp_path):

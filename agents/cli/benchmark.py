@@ -35,7 +35,8 @@ from pathlib import Path
 
 import numpy as np
 
-from hon_env import Game, hour_of_need_v8, load_scenario, vector_env
+from agents.training.config import check_device
+from hon_env import ContentError, Game, hour_of_need_v8, load_scenario, vector_env
 from hon_env.content.loader import TRAIN_CONFIGS_DIR
 from hon_env.core.observe import OBS_DIM, STATE_DIM
 from hon_env.spec import layout as L
@@ -488,8 +489,29 @@ def tables_text(rows: list[tuple[str, str, float]], reference: str,
     return "\n".join(lines)
 
 
+def check_args(p: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Usage errors for values argparse's types let through, before minutes of measuring."""
+    if not args.seconds > 0 or args.seconds == float("inf"):
+        p.error(f"--seconds must be a positive number of seconds, got {args.seconds}")
+    if args.quick and args.seconds != p.get_default("seconds"):
+        p.error("--quick measures 1 s per row: give --quick or --seconds, not both")
+    if not args.batches or min(args.batches) < 1:
+        p.error(f"--batches must list positive batch sizes, got {args.batches}")
+    for flag, n in (("--mappo-heroes", args.mappo_heroes),
+                    ("--per-game-heroes", args.per_game_heroes)):
+        if n is not None and not 1 <= n <= 6:
+            p.error(f"{flag} must be in [1, 6], got {n}")
+    try:
+        check_device(args.device)
+        load_scenario(args.scenario)
+    except (ContentError, ValueError) as err:
+        p.error(str(err))
+
+
 def main(argv: list[str] | None = None) -> None:
-    args = parser().parse_args(argv)
+    p = parser()
+    args = p.parse_args(argv)
+    check_args(p, args)
     dev = ["--device", args.device]
     if args.sb3:
         for row, rate in sb3_rows():

@@ -45,6 +45,7 @@ from agents.cli import train_mappo, train_selfplay
 from agents.evaluation import evaluate
 from agents.networks import NETWORKS
 from agents.registry import load_policy
+from agents.training.config import check_device
 from agents.villains import TOP_CARD, load_villain
 
 SCENARIO = "mastermind"
@@ -212,12 +213,17 @@ def write_doc(path: Path, table: str, command: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
-    args = parser().parse_args(argv)
+    p = parser()
+    args = p.parse_args(argv)
     for name in ("hero_steps", "br_steps", "selfplay_villain_steps", "iterations", "games"):
         if getattr(args, name) < 1:
-            raise SystemExit(f"--{name.replace('_', '-')} must be positive")
+            p.error(f"--{name.replace('_', '-')} must be positive")
     if args.pretrain_steps < 0:
-        raise SystemExit("--pretrain-steps must be >= 0")
+        p.error("--pretrain-steps must be >= 0")
+    try:  # here, not in the first of the trainers it runs, minutes later
+        check_device(args.device)
+    except ValueError as err:
+        p.error(str(err))
     if args.threads > 0:
         import numba
         import torch

@@ -168,6 +168,28 @@ def config_dict(cfg: Any) -> dict[str, Any]:
     return dataclasses.asdict(cfg)
 
 
+def check_device(name: str) -> None:
+    """Raise ``ValueError`` unless ``name`` is ``auto`` or a torch device this machine has
+    (``cuda`` without a GPU, or a torch built without CUDA, is refused here rather than
+    after the engine has compiled)."""
+    if name in ("auto", "cpu"):
+        return
+    import torch  # only the trainers, which load torch anyway, check a device
+
+    try:
+        device = torch.device(name)
+    except (RuntimeError, TypeError) as err:
+        raise ValueError(f"device must be auto, cpu, cuda, cuda:N or another torch device, "
+                         f"got {name!r}") from err
+    if device.type == "cuda":
+        count = torch.cuda.device_count() if torch.cuda.is_available() else 0
+        if count == 0 or (device.index is not None and device.index >= count):
+            raise ValueError(f"device {name!r}: this machine's torch sees {count} CUDA "
+                             "device(s); use cpu or auto")
+    elif device.type == "mps" and not torch.backends.mps.is_available():
+        raise ValueError(f"device {name!r}: MPS is not available here; use cpu or auto")
+
+
 @dataclass
 class RunConfig:
     """Fields every training script shares (the scripts subclass it with their own)."""
@@ -222,6 +244,7 @@ class RunConfig:
             raise ValueError(f"seed must be >= 0, got {self.seed}")
         for name in ("reward_shaping", "villain_reward_shaping"):  # event names and weights
             shaping_weights(getattr(self, name, None), name)
+        check_device(self.device)
         if self.task is None:
             return
         if self.task not in list_tasks():
