@@ -68,6 +68,34 @@ def test_endpoints_play_undo_and_refuse_bad_input(server):
     assert status == 404
 
 
+def _raw_post(url: str, path: str, headers: dict[str, str], body: bytes = b"") -> int:
+    """The status of a POST with hand-made headers (urllib would fix Content-Length)."""
+    import http.client
+    from urllib.parse import urlsplit
+
+    where = urlsplit(url)
+    conn = http.client.HTTPConnection(where.hostname, where.port, timeout=30)
+    conn.putrequest("POST", path)
+    for k, v in headers.items():
+        conn.putheader(k, v)
+    conn.endheaders(body)
+    status = conn.getresponse().status
+    conn.close()
+    return status
+
+
+def test_bad_request_bodies_get_an_answer(server):
+    """A Content-Length that is not a small non-negative integer is a 400 at once (a
+    negative one would have read until the client hung up), the game untouched."""
+    match, url = server
+    before = len(match.log)
+    for length in ("abc", "-5", "100000000"):
+        assert _raw_post(url, "/api/step", {"Content-Length": length}) == 400
+    assert _raw_post(url, "/api/act", {"Content-Length": "3"}, b"{x}") == 400  # bad JSON
+    assert len(match.log) == before
+    assert _call(url, "/api/state")[0] == 200  # still serving
+
+
 def test_hon_replay_writes_a_self_contained_page(tmp_path, capsys):
     out = tmp_path / "v.html"
     assert replay_main([str(ROOT / "tests" / "golden" / "origin_seed0.json"), "-o",

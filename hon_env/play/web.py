@@ -40,6 +40,7 @@ from hon_env.views.svg import render_svg
 
 HOST = "127.0.0.1"
 BOT_DELAY_MS = 350
+MAX_BODY = 4096  # bytes of a POST body: the API takes {"action": N} or nothing
 
 
 def game_state(match: Match) -> dict[str, Any]:
@@ -108,7 +109,13 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:  # noqa: N802
         match = self.server.match
-        length = int(self.headers.get("Content-Length") or 0)
+        try:
+            length = int(self.headers.get("Content-Length") or 0)
+        except ValueError:
+            length = -1
+        if not 0 <= length <= MAX_BODY:  # read nothing that is not a small JSON request
+            self._json(400, {"error": f"Content-Length must be an integer in [0, {MAX_BODY}]"})
+            return
         raw = self.rfile.read(length) if length else b""
         with self.server.lock:
             try:
