@@ -96,6 +96,17 @@ def test_partial_reset_of_a_running_game_is_refused():
         env.reset(env.reset().set("_reset", which))
 
 
+def test_seeds_are_checked_as_every_front_end_checks_them():
+    env = HourOfNeedTorchRLEnv(2, heroes=HEROES)
+    for bad, exc in (("5", TypeError), (2.7, TypeError), (-1, ValueError)):
+        with pytest.raises(exc, match="seed must be an integer"):
+            env.set_seed(bad)
+    env.set_seed(7)
+    first = env.reset()["state"].clone()
+    env.set_seed(7)
+    assert torch.equal(env.reset()["state"], first)
+
+
 def test_ppo_updates_from_torchrl_components():
     """Two PPO updates (TorchRL's ProbabilisticActor, MaskedCategorical, GAE and
     ClipPPOLoss) change the policy, and every sampled action of a deciding hero is legal."""

@@ -44,6 +44,7 @@ from tensordict import TensorDict, TensorDictBase
 from torchrl.data import Categorical, Composite, Unbounded
 from torchrl.envs import EnvBase
 
+from hon_env.checks import check_seed, seed_span
 from hon_env.envs.vector import VectorEnv, require_heroes_only
 from hon_env.spec import layout as L
 
@@ -90,7 +91,9 @@ class HourOfNeedTorchRLEnv(EnvBase):
 
     # --- TorchRL hooks ------------------------------------------------------------------
     def _set_seed(self, seed: int | None) -> None:
-        self._pending_seed = None if seed is None else int(seed)
+        # checked here, as every front end checks a seed, not coerced ("5", 2.7)
+        self._pending_seed = None if seed is None else check_seed(
+            seed, seed_span(self.venv.num_envs))
 
     def _reset(self, tensordict: TensorDictBase | None = None, **kwargs: Any
                ) -> TensorDictBase:
