@@ -162,10 +162,9 @@ with the project's errors (`RuntimeError` for a step, observe, state or render b
 `reset()`). Actions are checked by the env itself, the same way in every front end
 (`hon_env.checks`): an action that is not a Python or numpy integer or a 0-d integer
 array (a `bool`, a float even if integral, a string, None for a live agent) is a
-`TypeError`, an integer outside
-`[0, 456)` an `IllegalActionError` naming it and the range (or a penalty with
-`illegal_action="penalize"`). PettingZoo's `AssertOutOfBoundsWrapper` is not used: it
-answers with a bare `AssertionError`. Nor is `TerminateIllegalWrapper`: the env handles
+`TypeError`, an integer outside `[0, 456)` an `IllegalActionError` naming it and the
+range (or a penalty with `illegal_action="penalize"`). PettingZoo's
+`AssertOutOfBoundsWrapper` is not used: it answers with a bare `AssertionError`. Nor is `TerminateIllegalWrapper`: the env handles
 illegal actions itself (`illegal_action`), and that wrapper would swallow them with a
 warning, set both terminated and truncated, and reward only the offending agent.
 
