@@ -77,15 +77,15 @@ def cell(runs: list[dict]) -> str:
 
 def training_note(runs: list[dict]) -> str:
     """Env steps, mean steps/s and mean wall-clock per seed of a learning algorithm's
-    runs, and the first run's machine."""
+    runs, and the machines they ran on (each once, in the order of the seeds)."""
     tr = [r["training"] for r in runs if r.get("training")]
     if not tr:
         return ""
-    steps = sorted({t["steps"] for t in tr})
     wall = np.mean([t["wall_s"] for t in tr])
     sps = np.mean([t["steps_per_s"] for t in tr])
-    return (f"{'/'.join(f'{s / 1e6:.1f}M' for s in steps)} steps, {sps:,.0f} steps/s, "
-            f"{wall / 60:.1f} min per seed on {tr[0]['machine']}")
+    machines = " and ".join(dict.fromkeys(t["machine"] for t in tr))
+    return (f"{steps_note(runs)} steps, {sps:,.0f} steps/s, "
+            f"{wall / 60:.1f} min per seed on {machines}")
 
 
 def algo_key(algo: str) -> tuple[int, str]:
@@ -110,9 +110,11 @@ def prior(runs: list[dict]) -> tuple[str, str, str, str]:
 
 
 def steps_note(runs: list[dict]) -> str:
-    tr = [r["training"] for r in runs if r.get("training")]
-    steps = sorted({t["steps"] for t in tr})
-    return "/".join(f"{s / 1e6:.1f}M" for s in steps) if steps else "-"
+    """The seeds' step counts in millions, each distinct figure once (runs stop at the end
+    of an update, so seeds of one budget differ by a few thousand steps: one "2.0M")."""
+    steps = sorted({r["training"]["steps"] for r in runs if r.get("training")})
+    labels = dict.fromkeys(f"{s / 1e6:.1f}M" for s in steps)
+    return "/".join(labels) if labels else "-"
 
 
 def scoreboard_columns(runs: list[dict]) -> tuple[str, str, str]:
