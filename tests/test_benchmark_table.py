@@ -13,7 +13,9 @@ from agents.cli.benchmark_table import (
     load_results,
     main,
     render,
+    steps_note,
     table_block,
+    training_note,
     verdict,
 )
 from agents.stats import iqm
@@ -188,3 +190,17 @@ def test_at_a_glance_names_each_tasks_best_row_of_five_seeds_against_the_script(
     assert verdict(0.2, 0.4, 0.45, 0.6) == "below"
     assert verdict(0.2, 0.5, 0.45, 0.6).startswith("level")
     assert verdict(0.61, 0.7, 0.45, 0.6) == "above"
+
+
+def test_training_note_names_each_budget_and_machine_once():
+    """Seeds of one budget stop a few thousand steps apart (at an update's end): one
+    "2.0M"; seeds run on two machines name both, each once."""
+    def run(steps: int, machine: str) -> dict:
+        return {"training": {"steps": steps, "wall_s": 600.0, "steps_per_s": 3000.0,
+                             "machine": machine}}
+
+    runs = [run(2_001_000, "A"), run(2_005_524, "B"), run(2_003_000, "A")]
+    assert steps_note(runs) == "2.0M"
+    assert training_note(runs) == "2.0M steps, 3,000 steps/s, 10.0 min per seed on A and B"
+    assert steps_note(runs + [run(5_013_504, "A")]) == "2.0M/5.0M"
+    assert steps_note([{"training": None}]) == "-" and training_note([]) == ""
