@@ -164,9 +164,10 @@ with the project's errors (`RuntimeError` for a step, observe, state or render b
 array (a `bool`, a float even if integral, a string, None for a live agent) is a
 `TypeError`, an integer outside `[0, 456)` an `IllegalActionError` naming it and the
 range (or a penalty with `illegal_action="penalize"`). PettingZoo's
-`AssertOutOfBoundsWrapper` is not used: it answers with a bare `AssertionError`. Nor is `TerminateIllegalWrapper`: the env handles
-illegal actions itself (`illegal_action`), and that wrapper would swallow them with a
-warning, set both terminated and truncated, and reward only the offending agent.
+`AssertOutOfBoundsWrapper` is not used: it answers with a bare `AssertionError`. Nor is
+`TerminateIllegalWrapper`: the env handles illegal actions itself (`illegal_action`), and
+that wrapper would swallow them with a warning, set both terminated and truncated, and
+reward only the offending agent.
 
 `metadata["is_parallelizable"]` is True because the game has a native parallel form
 (`parallel_env`). Use that rather than `pettingzoo.utils.aec_to_parallel(raw_env())`:
