@@ -104,6 +104,15 @@ def check_actions(actions: Any, num_envs: int) -> np.ndarray:
     return arr.astype(np.int64, copy=False)
 
 
+def legal_in_masks(actions: np.ndarray, masks: np.ndarray) -> np.ndarray:
+    """bool [B]: ``actions[i]`` (int [B], any integer) is in ``[0, N_ACTIONS)`` and allowed
+    by ``masks[i]`` (int8 [B, N_ACTIONS]); what the batched front ends check before a step."""
+    in_range = (actions >= 0) & (actions < N_ACTIONS)
+    legal = np.zeros(len(actions), bool)
+    legal[in_range] = masks[np.flatnonzero(in_range), actions[in_range]] == 1
+    return legal
+
+
 def check_seed(seed: Any, span: int = 1) -> int:
     """``seed`` as a Python int with room for ``span`` consecutive seeds below ``2**63``.
 
@@ -131,6 +140,25 @@ def check_reset_options(options: Any) -> None:
     """
     if options is not None and not isinstance(options, Mapping):
         raise TypeError(f"reset options must be a dict or None, got {_describe(options)}")
+
+
+def check_seed_array(seeds: Any) -> np.ndarray:
+    """``seeds`` (one per game) as an int64 [B] array of seeds in ``[0, 2**63)``.
+
+    Raises:
+        TypeError: not an integer array (floats are not truncated, bools not counted).
+        ValueError: not one-dimensional, or a seed outside ``[0, 2**63)``.
+    """
+    arr = np.asarray(seeds)
+    if arr.dtype == np.bool_ or not (np.issubdtype(arr.dtype, np.integer) or arr.size == 0):
+        raise TypeError(f"seeds must be an integer array, got dtype {arr.dtype}")
+    if arr.ndim != 1:
+        raise ValueError(f"seeds must be one-dimensional (one seed per game), got shape "
+                         f"{arr.shape}")
+    if arr.size and (arr.min() < 0 or (arr.dtype == np.uint64 and arr.max() >= SEED_LIMIT)):
+        bad = arr[(arr < 0) | (arr.astype(np.uint64) >= SEED_LIMIT)][:5].tolist()
+        raise ValueError(f"seeds must lie in [0, 2**63), got {bad}")
+    return arr.astype(np.int64)
 
 
 def seed_span(num_envs: int) -> int:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from hon_env.checks import SEED_LIMIT, IllegalActionError, check_actions
+from hon_env.checks import IllegalActionError, check_actions, check_seed_array, legal_in_masks
 from hon_env.content import Scenario
 from hon_env.core.kernels import reset_batch, reset_serial, step_batch, step_serial
 from hon_env.errors import EngineError
@@ -65,7 +65,7 @@ def play_batch(sc: Scenario, seeds: np.ndarray, policy: PolicyFn, *,
         EngineError: the engine stopped a game (engine.md, "Engine errors"); the message
             names the game's index and seed.
     """
-    seeds = _checked_seeds(seeds)
+    seeds = check_seed_array(seeds)
     B = len(seeds)
     state = np.zeros((B, L.STATE_LEN), np.int32)
     masks = np.zeros((B, L.N_ACTIONS), np.int8)
@@ -100,27 +100,10 @@ class IllegalPolicyAction(IllegalActionError, RuntimeError):
     """A policy handed ``play_batch`` an action outside a playing game's legal mask."""
 
 
-def _checked_seeds(seeds: object) -> np.ndarray:
-    """``seeds`` as an int64 [B] array of seeds in ``[0, 2**63)``, or a named error."""
-    arr = np.asarray(seeds)
-    if arr.dtype == np.bool_ or not (np.issubdtype(arr.dtype, np.integer) or arr.size == 0):
-        raise TypeError(f"seeds must be an integer array, got dtype {arr.dtype}")
-    if arr.ndim != 1:
-        raise ValueError(f"seeds must be one-dimensional (one seed per game), got shape "
-                         f"{arr.shape}")
-    if arr.size and (arr.min() < 0 or (arr.dtype == np.uint64 and arr.max() >= SEED_LIMIT)):
-        bad = arr[(arr < 0) | (arr.astype(np.uint64) >= SEED_LIMIT)][:5].tolist()
-        raise ValueError(f"seeds must lie in [0, 2**63), got {bad}")
-    return arr.astype(np.int64)
-
-
 def _check_legal(actions: np.ndarray, masks: np.ndarray, playing: np.ndarray) -> None:
     """Refuse, before the step, an action that is out of range or not in its game's mask,
     so that no game of the batch has moved when the error is raised."""
-    in_range = (actions >= 0) & (actions < L.N_ACTIONS)
-    legal = ~playing
-    ok = playing & in_range
-    legal[ok] = masks[np.flatnonzero(ok), actions[ok]] == 1
+    legal = ~playing | legal_in_masks(actions, masks)
     if not legal.all():
         bad = np.flatnonzero(~legal)[:10]
         raise IllegalPolicyAction(f"policy chose illegal actions in games {bad.tolist()}: "

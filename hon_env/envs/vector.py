@@ -88,6 +88,7 @@ from hon_env.checks import (
     check_int,
     check_num_envs,
     check_seed,
+    legal_in_masks,
     seed_span,
 )
 from hon_env.content import Scenario
@@ -247,9 +248,7 @@ class VectorEnv:
             # game i, episode k plays seed + i + k * B: the seed check left room for this many
             raise RuntimeError(f"{self._steps} steps since the seed was set: call "
                                "reset(seed=...) to keep every episode's seed below 2**63")
-        in_range = (actions >= 0) & (actions < L.N_ACTIONS)
-        legal = np.zeros(self.num_envs, bool)
-        legal[in_range] = self.masks[np.flatnonzero(in_range), actions[in_range]] == 1
+        legal = legal_in_masks(actions, self.masks)
         penalty = None
         if not legal.all():
             bad = np.flatnonzero(~legal)
