@@ -17,13 +17,23 @@ import numpy as np
 from agents.evaluation import wilson_interval
 
 
+def _finite(scores: np.ndarray) -> np.ndarray:
+    """``scores`` as float64, refused when empty or holding NaN or infinity: a score
+    that is not a number would sort to one end and pass silently into the aggregate."""
+    m = np.asarray(scores, np.float64)
+    if m.size == 0:
+        raise ValueError("no scores to aggregate")
+    bad = m.ravel()[~np.isfinite(m.ravel())]
+    if bad.size:
+        raise ValueError(f"scores must be finite numbers, got {bad[:3]}")
+    return m
+
+
 def iqm(scores: np.ndarray) -> float:
     """Interquartile mean of all entries of ``scores``: the mean of the middle half, the
     boundary entries weighted by the fraction of them inside it."""
-    x = np.sort(np.asarray(scores, np.float64).ravel())
+    x = np.sort(_finite(scores).ravel())
     n = x.size
-    if n == 0:
-        raise ValueError("iqm of no scores")
     lo, hi = 0.25 * n, 0.75 * n
     idx = np.arange(n)
     # fraction of entry i's unit interval [i, i+1) inside [lo, hi)
@@ -35,13 +45,15 @@ def stratified_bootstrap_ci(scores: np.ndarray, stat=iqm, reps: int = 2000,
                             confidence: float = 0.95, seed: int = 0) -> tuple[float, float]:
     """Percentile interval of ``stat`` over ``reps`` stratified bootstrap resamples of
     ``scores`` [runs, tasks] (runs resampled with replacement within each task)."""
-    m = np.asarray(scores, np.float64)
+    m = _finite(scores)
     if m.ndim == 1:
         m = m[:, None]
-    if m.ndim != 2 or m.shape[0] < 1:
+    if m.ndim != 2:
         raise ValueError(f"scores must be [runs, tasks], got shape {np.shape(scores)}")
     if not 0 < confidence < 1:
         raise ValueError(f"confidence must be in (0, 1), got {confidence}")
+    if isinstance(reps, bool) or not isinstance(reps, (int, np.integer)) or reps < 1:
+        raise ValueError(f"reps must be a positive integer, got {reps!r}")
     rng = np.random.default_rng(seed)
     runs, tasks = m.shape
     cols = np.arange(tasks)

@@ -40,3 +40,19 @@ def test_aggregate_and_per_seed_wilson():
     rows = per_seed_wilson([500, 0], 1000)
     assert rows[0][0] == 0.5 and rows[0][1:] == wilson_interval(500, 1000)
     assert rows[1] == (0.0, *wilson_interval(0, 1000))
+
+
+def test_scores_that_are_not_numbers_are_refused():
+    """A NaN or infinite score (a failed evaluation's placeholder) would sort to one end of
+    the IQM's order and pass silently into a row: every aggregate refuses it."""
+    for bad in ([0.5, float("nan"), 0.6], [[0.5], [np.inf]]):
+        with pytest.raises(ValueError, match="finite"):
+            iqm(bad)
+        with pytest.raises(ValueError, match="finite"):
+            stratified_bootstrap_ci(bad, reps=10)
+        with pytest.raises(ValueError, match="finite"):
+            aggregate(bad, reps=10)
+    with pytest.raises(ValueError, match="reps"):
+        stratified_bootstrap_ci([0.5, 0.6], reps=0)
+    with pytest.raises(ValueError, match="no scores"):
+        aggregate(np.zeros((0, 2)))
