@@ -69,14 +69,19 @@ class HourOfNeedVectorEnv(GymVectorEnv):
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[np.ndarray, dict[str, Any]]:
-        """Start every game; ``seed`` (an int) restarts the episode seeds from it."""
+        """Start every game; ``seed`` (an int) restarts the episode seeds from it.
+
+        Options are refused rather than ignored, unlike the single-game envs: Gymnasium's
+        vector API gives them a meaning (``reset_mask``: reset only some sub-envs), and
+        ignoring one would reset every game behind the caller's back."""
         if seed is not None and (isinstance(seed, bool)
                                  or not isinstance(seed, (int, np.integer))):
             raise TypeError(f"seed must be an int or None (game i plays seed + i), got "
                             f"{seed!r}")
         check_reset_options(options)
         if options:
-            raise ValueError(f"reset takes no options, got {options!r}")
+            raise ValueError(f"reset takes no options (every game restarts; games end and "
+                             f"restart on their own within step), got {options!r}")
         super().reset(seed=None if seed is None else int(seed))
         obs, _ = self.venv.reset(seed=seed)
         return obs["observation"].copy(), self._info(None)
