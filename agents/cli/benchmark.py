@@ -402,6 +402,14 @@ RUN_START = "<!-- hon-bench run: generated, replaced by the next run -->"
 RUN_END = "<!-- end of hon-bench run -->"
 
 
+def cpu_training_precision() -> str:
+    """What ``amp: auto`` trains in on this machine's CPU: ``bf16`` or ``float32``."""
+    import torch  # the training extra: not needed for the environment rows
+
+    from agents.networks.mlp import bf16_is_fast
+    return "bf16" if bf16_is_fast(torch.device("cpu")) else "float32"
+
+
 def run_block(text: str, seconds: float, compile_s: float, per_game: int,
               peak_mb: float) -> str:
     """The markdown of one run: its tables and what they measure, between the markers."""
@@ -425,7 +433,8 @@ def run_block(text: str, seconds: float, compile_s: float, per_game: int,
         "plays without observations.\n"
         "- Training rows: the scripts with their default configs (`configs/train/`), "
         "rollouts and updates together, evaluation games left out; MAPPO's hidden layers "
-        "run in bf16 where the CPU has AMX or on a GPU (`amp: auto`).\n"
+        "run in bf16 on a GPU, where the CPU has AMX and on AMD CPUs with AVX-512 BF16 "
+        f"(`amp: auto`; on this CPU: {cpu_training_precision()}).\n"
         f"{RUN_END}\n")
 
 
