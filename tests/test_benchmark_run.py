@@ -9,6 +9,7 @@ import pytest
 import yaml
 
 import agents.cli.benchmark_run as br
+from agents.networks.mlp import resolve_amp
 
 
 def test_parallel_trains_the_missing_seeds_side_by_side(tmp_path, monkeypatch, capsys):
@@ -48,6 +49,17 @@ def test_each_seed_gets_its_share_of_the_cores_and_says_so(tmp_path, monkeypatch
     assert entry["kickstart"] == "coordinated" and entry["reward"] == "shaped"
     alone = br.training_entry(tmp_path, 12.0, "hon-train --task solo --seed S")
     assert "at once" not in alone["machine"]
+
+
+def test_a_row_records_the_precision_it_trained_in():
+    """``amp: auto`` resolves by machine, so the row says what it ran: the config's
+    explicit setting wins, a missing one (older configs) is float32, YAML booleans count."""
+    assert br.training_precision({"amp": "true", "device": "cpu"}) == "bf16"
+    assert br.training_precision({"amp": "false", "device": "cpu"}) == "float32"
+    assert br.training_precision({"amp": True, "device": "cpu"}) == "bf16"
+    assert br.training_precision({"device": "cpu"}) == "float32"
+    auto = br.training_precision({"amp": "auto", "device": "cpu"})
+    assert auto == ("bf16" if resolve_amp("auto", "cpu") else "float32")
 
 
 def test_a_stopped_runner_stops_its_children(tmp_path):

@@ -12,8 +12,9 @@ evaluates the final policy on the task's 1,000 evaluation games and writes
 prior knowledge (``kickstart``: ``coordinated`` when the actor imitated the coordinated
 scripted team early on, ``clone NM`` when N million of its decisions warm-started the
 actor, else ``none``; ``reward``: ``shaped`` with event shaping, else
-``sparse``), the steps, steps/s, wall-clock, the machine and the command that reproduces
-it. ``scripts/benchmark_table.py`` builds docs/benchmark.md from those files.
+``sparse``), the steps, steps/s, wall-clock, the machine (with the precision its hidden
+layers trained in, ``bf16`` or ``float32``) and the command that reproduces it.
+``scripts/benchmark_table.py`` builds docs/benchmark.md from those files.
 
 Seeds run one after another (each trainer uses every core), or ``--parallel N`` at a
 time, each with its share of the cores (torch and numba threads: cores / N), as on a GPU
@@ -59,6 +60,22 @@ def prior_knowledge(config: dict) -> dict[str, str]:
     return {"kickstart": kick, "reward": reward}
 
 
+def training_precision(config: dict) -> str:
+    """What a run's hidden layers trained in on this machine, from its saved config:
+    ``bf16`` (autocast) or ``float32``. ``amp: auto`` depends on the CPU or GPU
+    (``agents.networks.mlp.bf16_is_fast``), so a row records what it resolved to."""
+    import torch
+
+    from agents.networks.mlp import resolve_amp
+
+    amp = config.get("amp", "false")
+    amp = {True: "true", False: "false"}.get(amp, amp) if isinstance(amp, bool) else amp
+    device = str(config.get("device", "cpu"))
+    if device == "auto":
+        device = "cuda" if torch.cuda.is_available() else "cpu"
+    return "bf16" if resolve_amp(str(amp), device) else "float32"
+
+
 def machine(device: str) -> str:
     """A one-line description of where a run trained."""
     cpu = platform.processor() or platform.machine()
@@ -102,7 +119,8 @@ def training_entry(run_dir: Path, wall_s: float, command: str, at_once: int = 1)
             **prior_knowledge(config), "seed": int(config["seed"]),
             "steps": int(float(last["step"])), "steps_per_s": round(float(last["steps_per_s"])),
             "wall_s": round(wall_s, 1),
-            "machine": machine(str(config.get("device", "cpu"))) + (
+            "machine": f"{machine(str(config.get('device', 'cpu')))} "
+                       f"{training_precision(config)}" + (
                 f", {at_once} seeds at once, {config.get('threads')} threads each"
                 if at_once > 1 else ""),
             "command": command, "commit": git_commit(),
