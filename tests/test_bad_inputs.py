@@ -289,6 +289,14 @@ def test_vector_step_refuses_bad_shapes(venv, actions):
     np.testing.assert_array_equal(venv.state, before)
 
 
+@pytest.mark.parametrize("rng", [0, "x", None, np.random.RandomState(0)])
+def test_vector_sample_actions_needs_a_generator(venv, rng):
+    """An int seed or the legacy RandomState is not silently coerced: a TypeError names
+    what to pass (it was an AttributeError from deep inside)."""
+    with pytest.raises(TypeError, match="numpy Generator"):
+        venv.sample_actions(rng)
+
+
 @pytest.mark.parametrize("bad", [-1, N, 2**40, -(2**40)])
 def test_vector_step_refuses_out_of_range(venv, bad):
     before = venv.state.copy()

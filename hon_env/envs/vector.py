@@ -380,7 +380,11 @@ class VectorEnv:
         }
 
     def sample_actions(self, rng: np.random.Generator) -> np.ndarray:
-        """One uniformly random legal action per game (drawn from ``rng``)."""
+        """One uniformly random legal action per game (drawn from ``rng``, a numpy
+        ``Generator`` such as ``np.random.default_rng(0)``)."""
+        if not isinstance(rng, np.random.Generator):
+            raise TypeError(f"rng must be a numpy Generator (np.random.default_rng(seed)), "
+                            f"got {rng!r} ({type(rng).__name__})")
         return sample_legal(self.masks, rng)
 
     def game(self, i: int) -> Game:
