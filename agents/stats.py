@@ -23,7 +23,8 @@ def _finite(scores: np.ndarray) -> np.ndarray:
     m = np.asarray(scores, np.float64)
     if m.size == 0:
         raise ValueError("no scores to aggregate")
-    bad = m.ravel()[~np.isfinite(m.ravel())]
+    flat = m.ravel()
+    bad = flat[~np.isfinite(flat)]
     if bad.size:
         raise ValueError(f"scores must be finite numbers, got {bad[:3]}")
     return m

@@ -35,6 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
+from agents.cli.benchmark_run import training_precision
 from agents.training.config import check_device
 from hon_env import ContentError, Game, hour_of_need_v8, load_scenario, vector_env
 from hon_env.content.loader import TRAIN_CONFIGS_DIR
@@ -402,17 +403,13 @@ RUN_START = "<!-- hon-bench run: generated, replaced by the next run -->"
 RUN_END = "<!-- end of hon-bench run -->"
 
 
-def cpu_training_precision() -> str:
-    """What ``amp: auto`` trains in on this machine's CPU: ``bf16`` or ``float32``."""
-    import torch  # the training extra: not needed for the environment rows
-
-    from agents.networks.mlp import bf16_is_fast
-    return "bf16" if bf16_is_fast(torch.device("cpu")) else "float32"
-
-
 def run_block(text: str, seconds: float, compile_s: float, per_game: int,
               peak_mb: float) -> str:
     """The markdown of one run: its tables and what they measure, between the markers."""
+    try:
+        precision = training_precision({"amp": "auto", "device": "cpu"})
+    except ImportError:  # no `train` extra: torch is absent and no training row ran
+        precision = "torch not installed"
     return (
         f"{RUN_START}\n"
         "## The latest `hon-bench` run\n\n"
@@ -434,7 +431,7 @@ def run_block(text: str, seconds: float, compile_s: float, per_game: int,
         "- Training rows: the scripts with their default configs (`configs/train/`), "
         "rollouts and updates together, evaluation games left out; MAPPO's hidden layers "
         "run in bf16 on a GPU, where the CPU has AMX and on AMD CPUs with AVX-512 BF16 "
-        f"(`amp: auto`; on this CPU: {cpu_training_precision()}).\n"
+        f"(`amp: auto`; on this CPU: {precision}).\n"
         f"{RUN_END}\n")
 
 

@@ -64,20 +64,20 @@ def training_precision(config: dict) -> str:
     """What a run's hidden layers trained in on this machine, from its saved config:
     ``bf16`` (autocast) or ``float32``. ``amp: auto`` depends on the CPU or GPU
     (``agents.networks.mlp.bf16_is_fast``), so a row records what it resolved to."""
-    import torch
-
     from agents.networks.mlp import resolve_amp
+    from agents.training.mappo import pick_device
 
     amp = config.get("amp", "false")
-    amp = {True: "true", False: "false"}.get(amp, amp) if isinstance(amp, bool) else amp
-    device = str(config.get("device", "cpu"))
-    if device == "auto":
-        device = "cuda" if torch.cuda.is_available() else "cpu"
+    if isinstance(amp, bool):  # YAML reads a bare false/true as a bool
+        amp = "true" if amp else "false"
+    device = pick_device(str(config.get("device", "cpu")))
     return "bf16" if resolve_amp(str(amp), device) else "float32"
 
 
 def machine(device: str) -> str:
     """A one-line description of where a run trained."""
+    from agents.training.mappo import pick_device
+
     cpu = platform.processor() or platform.machine()
     try:
         for line in open("/proc/cpuinfo"):
@@ -86,11 +86,8 @@ def machine(device: str) -> str:
                 break
     except OSError:
         pass
-    if device == "auto":  # what the trainer's pick_device chose
-        import torch
-
-        device = "cuda" if torch.cuda.is_available() else "cpu"
-    return f"{os.cpu_count()} cores ({cpu}), torch {device}"
+    # "auto": what the trainer's pick_device chose
+    return f"{os.cpu_count()} cores ({cpu}), torch {pick_device(device).type}"
 
 
 def git_commit() -> str:

@@ -200,13 +200,13 @@ def cpu_bf16_is_fast(cpuinfo: str) -> bool:
     heroes 1.6x as fast in bf16). Not on Intel CPUs with AVX-512 BF16 but no AMX: there
     the casts around each layer cost more than the dot products save (MAPPO at 4 heroes
     1.39-1.46x faster in float32 on such a Xeon). Elsewhere bf16 is emulated."""
-    amd = any(line.split(":", 1)[-1].split() == ["AuthenticAMD"]
-              for line in cpuinfo.splitlines() if line.startswith("vendor_id"))
+    fields: dict[str, list[str]] = {}  # the first processor's fields
     for line in cpuinfo.splitlines():
-        if line.startswith("flags"):
-            flags = line.split(":", 1)[-1].split()
-            return "amx_bf16" in flags or (amd and "avx512_bf16" in flags)
-    return False
+        key, _, value = line.partition(":")
+        fields.setdefault(key.strip(), value.split())
+    flags = fields.get("flags", [])
+    amd = fields.get("vendor_id") == ["AuthenticAMD"]
+    return "amx_bf16" in flags or (amd and "avx512_bf16" in flags)
 
 
 AMP_SETTINGS = ("auto", "true", "false")
