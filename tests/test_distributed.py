@@ -4,6 +4,7 @@ in sync, and ``torchrun`` trains a run that rank 0 alone logs and saves."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import shutil
 import socket
@@ -17,7 +18,7 @@ import torch.multiprocessing as mp
 
 from agents.checkpoints import load_checkpoint
 from agents.networks import ValueNorm
-from agents.training.distributed import Ranks
+from agents.training.distributed import Ranks, gpu_share
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -38,10 +39,11 @@ def _model() -> torch.nn.Module:
     return torch.nn.Sequential(torch.nn.Linear(5, 4), torch.nn.Tanh(), torch.nn.Linear(4, 1))
 
 
-def _rank_main(rank: int, port: int, out: str) -> None:
+def _rank_main(rank: int, port: int, out: str, host_reduce: bool) -> None:
     os.environ.update(WORLD_SIZE="2", RANK=str(rank), LOCAL_RANK=str(rank),
                       LOCAL_WORLD_SIZE="2", MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port))
-    ranks = Ranks.from_env("cpu")
+    # host_reduce: the path of ranks sharing a GPU over gloo (here on CPU tensors)
+    ranks = dataclasses.replace(Ranks.from_env("cpu"), host_reduce=host_reduce)
     x, y = _batch()
     half = slice(4 * rank, 4 * rank + 4)  # each rank its half of the batch
     model = _model()
@@ -64,8 +66,10 @@ def _rank_main(rank: int, port: int, out: str) -> None:
     ranks.close()
 
 
-def test_two_ranks_average_to_the_union_batch(tmp_path):
-    mp.spawn(_rank_main, args=(_free_port(), str(tmp_path)), nprocs=2, join=True)
+@pytest.mark.parametrize("host_reduce", [False, True])
+def test_two_ranks_average_to_the_union_batch(tmp_path, host_reduce):
+    mp.spawn(_rank_main, args=(_free_port(), str(tmp_path), host_reduce), nprocs=2,
+             join=True)
     x, y = _batch()
     model = _model()
     ((model(x).squeeze(1) - y) ** 2).mean().backward()
@@ -89,6 +93,16 @@ def test_one_process_is_a_plain_run(monkeypatch):
     assert not ranks.active and ranks.main
     x = torch.ones(3)
     assert ranks.average(x) is x and ranks.total(5, torch.device("cpu")) == 5
+
+
+def test_ranks_take_a_gpu_each_or_share_them():
+    """A GPU per rank over NCCL while the machine has enough; more ranks than GPUs share
+    them round-robin over gloo (NCCL refuses two ranks on one GPU)."""
+    assert [gpu_share(r, 2, 8) for r in range(2)] == [(0, "nccl"), (1, "nccl")]
+    assert [gpu_share(r, 4, 1) for r in range(4)] == [(0, "gloo")] * 4
+    assert [gpu_share(r, 4, 2)[0] for r in range(4)] == [0, 1, 0, 1]
+    with pytest.raises(ValueError, match="needs a GPU"):
+        gpu_share(0, 2, 0)
 
 
 @pytest.mark.skipif(shutil.which("torchrun") is None and not (

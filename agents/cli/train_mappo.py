@@ -320,7 +320,7 @@ def train(cfg: Config) -> dict[str, float]:
     if cfg.threads > 0 or ranks.active:
         threads = cfg.threads if cfg.threads > 0 else ranks.cpu_threads()
         torch.set_num_threads(threads)
-        if device.type == "cpu" and ranks.active:  # the engine's threads share the cores too
+        if ranks.active:  # the engine steps on the CPU cores whatever trains the networks
             numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
     torch.manual_seed(cfg.seed)  # the same initial weights on every rank
     learner = MappoLearner(cfg, device, cfg.side, ranks)

@@ -4,8 +4,11 @@ per GPU, each stepping its own batch of games on the batched engine.
     torchrun --nproc_per_node 2 -m agents.cli.train --task duo --num-envs 512
 
 ``torchrun`` sets ``WORLD_SIZE``, ``RANK`` and ``LOCAL_RANK``; ``Ranks.from_env`` joins the
-process group (gloo on CPU, NCCL on CUDA), or, without them, is the single process of a
-plain run, for which every method here does nothing. The scheme is CleanRL's multi-GPU PPO:
+process group (gloo on CPU, NCCL on CUDA with a GPU per rank), or, without them, is the
+single process of a plain run, for which every method here does nothing. More ranks on a
+machine than it has GPUs share them round-robin (``gpu_share``): the rollout is the
+engine's, on the CPU cores, so ranks that split the cores keep one GPU busier than one
+process does. The scheme is CleanRL's multi-GPU PPO:
 
 - every rank builds the same networks from the same seed (and takes rank 0's weights once
   more at the start), plays its own games (rank ``r``'s game seeds start ``r`` seed spans
@@ -37,6 +40,18 @@ def under_torchrun() -> bool:
     return int(os.environ.get("WORLD_SIZE", "1")) > 1
 
 
+def gpu_share(local_rank: int, local_world: int, gpus: int) -> tuple[int, str]:
+    """This rank's GPU and the process group's backend for ``local_world`` ranks on a
+    machine with ``gpus`` GPUs: a GPU per rank over NCCL while there are enough, else the
+    GPUs shared round-robin over gloo (NCCL refuses two ranks on one GPU), the reductions
+    then staged through the CPU."""
+    if gpus < 1:
+        raise ValueError(f"gpu_share needs a GPU, got {gpus}")
+    if local_world <= gpus:
+        return local_rank, "nccl"
+    return local_rank % gpus, "gloo"
+
+
 def is_main_process() -> bool:
     """Rank 0, or a plain run: the process that reports."""
     return int(os.environ.get("RANK", "0")) == 0
@@ -50,6 +65,8 @@ class Ranks:
     world: int = 1
     local_rank: int = 0
     local_world: int = 1
+    gpu: int = 0  # this rank's GPU, on a run that trains on CUDA
+    host_reduce: bool = False  # gloo over CUDA tensors: reduce copies on the CPU
 
     @property
     def active(self) -> bool:
@@ -68,19 +85,23 @@ class Ranks:
         if not under_torchrun():
             return cls()
         world = int(os.environ["WORLD_SIZE"])
-        ranks = cls(int(os.environ["RANK"]), world, int(os.environ.get("LOCAL_RANK", "0")),
-                    int(os.environ.get("LOCAL_WORLD_SIZE", str(world))))
+        local_rank = int(os.environ.get("LOCAL_RANK", "0"))
+        local_world = int(os.environ.get("LOCAL_WORLD_SIZE", str(world)))
         cuda = device != "cpu" and torch.cuda.is_available()
+        gpu, backend = 0, "gloo"
         if cuda:
-            torch.cuda.set_device(ranks.local_rank)
+            gpu, backend = gpu_share(local_rank, local_world, torch.cuda.device_count())
+            torch.cuda.set_device(gpu)
+        ranks = cls(int(os.environ["RANK"]), world, local_rank, local_world, gpu,
+                    host_reduce=cuda and backend == "gloo")
         if not dist.is_initialized():
-            dist.init_process_group("nccl" if cuda else "gloo")
+            dist.init_process_group(backend)
         return ranks
 
     def device(self, device: torch.device) -> torch.device:
-        """This rank's device: its own GPU (``LOCAL_RANK``) when the run trains on CUDA."""
+        """This rank's device: its GPU (``gpu_share``) when the run trains on CUDA."""
         if self.active and device.type == "cuda":
-            return torch.device("cuda", self.local_rank)
+            return torch.device("cuda", self.gpu)
         return device
 
     def cpu_threads(self) -> int:
@@ -92,22 +113,24 @@ class Ranks:
         if not self.active:
             return count
         t = torch.tensor([count], dtype=torch.int64, device=device)
-        dist.all_reduce(t)
-        return int(t.item())
+        return int(self._all_reduce(t).item())
 
     def average(self, x: torch.Tensor) -> torch.Tensor:
         """The mean of ``x`` over the ranks (a new tensor; ``x`` itself when alone)."""
         if not self.active:
             return x
-        out = x.detach().clone()
-        dist.all_reduce(out)
-        return out / self.world
+        return self._all_reduce(x.detach().clone()) / self.world
 
     def broadcast(self, module: nn.Module) -> None:
         """Give every rank rank 0's parameters and buffers."""
         if self.active:
             for t in [*module.parameters(), *module.buffers()]:
-                dist.broadcast(t.data, src=0)
+                if self.host_reduce:
+                    host = t.data.cpu()
+                    dist.broadcast(host, src=0)
+                    t.data.copy_(host)
+                else:
+                    dist.broadcast(t.data, src=0)
 
     def average_gradients(self, params: list[nn.Parameter]) -> None:
         """Replace each gradient by its mean over the ranks, in one flat all-reduce; a
@@ -115,8 +138,7 @@ class Ranks:
         if not self.active:
             return
         grads = [p.grad if p.grad is not None else torch.zeros_like(p) for p in params]
-        flat = torch.cat([g.reshape(-1) for g in grads])
-        dist.all_reduce(flat)
+        flat = self._all_reduce(torch.cat([g.reshape(-1) for g in grads]))
         flat /= self.world
         offset = 0
         for p in params:  # views into the reduced buffer, a fresh tensor: nothing to copy
@@ -130,12 +152,22 @@ class Ranks:
             return
         flat = torch.cat([p.detach().reshape(-1).double() for p in module.parameters()])
         mine = torch.stack([flat.sum(), (flat * flat).sum()])
-        low, high = mine.clone(), mine.clone()
-        dist.all_reduce(low, op=dist.ReduceOp.MIN)
-        dist.all_reduce(high, op=dist.ReduceOp.MAX)
+        low = self._all_reduce(mine.clone(), dist.ReduceOp.MIN)
+        high = self._all_reduce(mine.clone(), dist.ReduceOp.MAX)
         if not torch.equal(low, high):
             raise RuntimeError(f"rank {self.rank}: the ranks' weights differ "
                                f"(checksums {low.tolist()} to {high.tolist()})")
+
+    def _all_reduce(self, t: torch.Tensor, op: dist.ReduceOp.RedOpType = dist.ReduceOp.SUM
+                    ) -> torch.Tensor:
+        """``t`` reduced over the ranks, in place where the backend takes its device (the
+        result returned either way)."""
+        if self.host_reduce:
+            host = t.cpu()
+            dist.all_reduce(host, op=op)
+            return t.copy_(host)
+        dist.all_reduce(t, op=op)
+        return t
 
     def close(self) -> None:
         """Leave the process group together: a rank that tore its group down while
