@@ -58,9 +58,16 @@ def test_measure_skips_the_first_update_and_table_compares_to_the_first(tmp_path
         measure(tmp_path)
 
 
-def test_a_layout_beyond_the_machine_is_refused(capsys):
+@pytest.mark.parametrize("argv, message", [
+    (["--layouts", "1x1", "4096x64"], "needs 262144 cores"),
+    (["--layouts", "1x1", "--updates", "0"], "--updates must be at least 1"),
+    (["--layouts", "1x1", "--num-envs", "-4"], "--num-envs must be at least 1"),
+    (["--layouts", "1x1", "--timeout", "0"], "--timeout must be positive"),
+    (["--layouts", "2"], "RANKSxCORES"),
+])
+def test_bad_arguments_are_refused(argv, message, capsys):
     from agents.cli.scaling import main
 
     with pytest.raises(SystemExit):
-        main(["--layouts", "1x1", "4096x64"])
-    assert "needs 262144 cores" in capsys.readouterr().err
+        main(argv)
+    assert message in capsys.readouterr().err

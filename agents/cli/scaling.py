@@ -118,6 +118,11 @@ def main(argv: list[str] | None = None) -> None:
                    help="a run folder per layout, and results.json")
     p.add_argument("--timeout", type=float, default=600, help="seconds per layout")
     args = p.parse_args(argv)
+    for flag in ("num_envs", "num_steps", "updates"):
+        if getattr(args, flag) < 1:
+            p.error(f"--{flag.replace('_', '-')} must be at least 1, got {getattr(args, flag)}")
+    if not args.timeout > 0:
+        p.error(f"--timeout must be positive, got {args.timeout}")
     cores = os.cpu_count() or 1
     for layout in args.layouts:
         if layout.ranks * layout.cores > cores:
