@@ -81,7 +81,9 @@ def measure(run_dir: Path) -> dict[str, float]:
     rows = list(csv.DictReader(open(run_dir / "train.csv")))[1:]
     if not rows:
         raise RuntimeError(f"{run_dir}/train.csv has no timed update")
-    mean = lambda key: sum(float(r[key]) for r in rows) / len(rows)  # noqa: E731
+    def mean(key: str) -> float:
+        return sum(float(r[key]) for r in rows) / len(rows)
+
     return {"steps_per_s": float(rows[-1]["steps_per_s"]), "rollout_s": mean("rollout_s"),
             "learn_s": mean("learn_s")}
 

@@ -28,6 +28,7 @@ as many games per update, with twice the minibatch size.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import torch
@@ -125,12 +126,7 @@ class Ranks:
         """Give every rank rank 0's parameters and buffers."""
         if self.active:
             for t in [*module.parameters(), *module.buffers()]:
-                if self.host_reduce:
-                    host = t.data.cpu()
-                    dist.broadcast(host, src=0)
-                    t.data.copy_(host)
-                else:
-                    dist.broadcast(t.data, src=0)
+                self._collective(t.data, lambda x: dist.broadcast(x, src=0))
 
     def average_gradients(self, params: list[nn.Parameter]) -> None:
         """Replace each gradient by its mean over the ranks, in one flat all-reduce; a
@@ -160,13 +156,18 @@ class Ranks:
 
     def _all_reduce(self, t: torch.Tensor, op: dist.ReduceOp.RedOpType = dist.ReduceOp.SUM
                     ) -> torch.Tensor:
-        """``t`` reduced over the ranks, in place where the backend takes its device (the
-        result returned either way)."""
+        """``t`` reduced over the ranks, in place; returns ``t``."""
+        return self._collective(t, lambda x: dist.all_reduce(x, op=op))
+
+    def _collective(self, t: torch.Tensor, run: Callable[[torch.Tensor], object]
+                    ) -> torch.Tensor:
+        """``run`` (an in-place collective) on ``t``, through a CPU copy when the backend
+        cannot take ``t``'s device (``host_reduce``); returns ``t``."""
         if self.host_reduce:
             host = t.cpu()
-            dist.all_reduce(host, op=op)
+            run(host)
             return t.copy_(host)
-        dist.all_reduce(t, op=op)
+        run(t)
         return t
 
     def close(self) -> None:
