@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import torch
 import yaml
 
 from agents.checkpoints import load_checkpoint
@@ -388,6 +389,33 @@ def test_hon_train_reports_bad_content_and_checkpoints_as_usage_errors(tmp_path,
         err = capsys.readouterr().err
         assert err.startswith("hon-train --algo mappo: error:") and said in err, err
         assert "Traceback" not in err
+
+
+def test_critic_warmup_trains_the_value_head_and_leaves_the_actor(tmp_path):
+    """``--critic-warmup-steps``: the updates before it change the critic alone (the shared
+    trunk too stays as it was); the first update after it changes the actor. A warm-up as
+    long as the run, or negative, is refused."""
+    mod = _script("train_mappo")
+    run = tmp_path / "warm"
+    mod.main(["--run-dir", str(run), "--total-steps", "384", "--num-envs", "32",
+              "--num-steps", "4", "--num-minibatches", "2", "--hidden", "16",
+              "--eval-every", "1000", "--eval-games", "2", "--checkpoint-every", "128",
+              "--critic-warmup-steps", "256", "--progress", "false",
+              "--tensorboard", "false"])
+    ckpt = {n: load_checkpoint(run / "checkpoints" / f"step_{n}.pt", "cpu")
+            for n in (128, 256)}
+    ckpt[384] = load_checkpoint(run / "final.pt", "cpu")
+
+    def same(part, a, b):
+        return all(torch.equal(ckpt[a][part][k], ckpt[b][part][k]) for k in ckpt[a][part])
+
+    assert same("actor", 128, 256) and not same("critic", 128, 256)
+    assert not same("actor", 256, 384)
+    rows = _rows(run / "train.csv")
+    assert [float(r["policy_loss"]) for r in rows][:2] == [0.0, 0.0]
+    for bad in (-1, 384):
+        with pytest.raises(ValueError, match="critic_warmup_steps"):
+            mod.Config(total_steps=384, critic_warmup_steps=bad).check()
 
 
 def test_mappo_warm_start_clones_the_script_before_the_first_update(tmp_path):

@@ -46,7 +46,9 @@ hero seat of 256 training games (seeds of their own; ``agents.training.bc.teache
 against the run's opponent where the villain is an agent), ``pretrain_epochs`` passes over
 each 64-step chunk as it is recorded. Kickstarting adds its term to a few PPO epochs per
 rollout, while cloning fits the script's actions with as many gradient steps as the data
-bears; the two combine.
+bears; the two combine. ``critic_warmup_steps`` then trains the value head alone for its
+first steps (the actor frozen, its rollouts the clone's), so the first policy updates
+read advantages from a critic that knows the clone's values.
 
 ``task: NAME`` (``--task NAME``) trains on the task's training split and evaluates on its
 evaluation games (``agents.training.games``); the run refuses seeds that would reach them.
@@ -160,6 +162,10 @@ class Config(PpoFields):
     0: off)"""
     pretrain_epochs: int = 4
     """warm start: passes over each recorded chunk (256 games x 64 steps)"""
+    critic_warmup_steps: int = 0
+    """the first this many steps train the value head alone: the actor (and the trunk it
+    shares) stays as it started, so a cloned actor is not moved by advantages from a
+    critic that has not yet learned its values (0: off)"""
     amp: str = "auto"
     """bf16 autocast of the hidden layers: auto (where fast), true or false"""
     threads: int = 0
@@ -203,6 +209,9 @@ class Config(PpoFields):
         if self.pretrain_steps < 0 or self.pretrain_epochs < 1:
             raise ValueError(f"pretrain_steps must be >= 0 and pretrain_epochs positive, got "
                              f"{self.pretrain_steps} and {self.pretrain_epochs}")
+        if not 0 <= self.critic_warmup_steps < self.total_steps:
+            raise ValueError(f"critic_warmup_steps must be >= 0 and below total_steps "
+                             f"({self.total_steps}), got {self.critic_warmup_steps}")
         if self.pretrain_steps and self.side != HEROES:
             raise ValueError("pretrain_steps clones the scripted hero team: it needs side "
                              "heroes")

@@ -117,6 +117,7 @@ class Config(MappoConfig):
             side=VILLAIN, total_steps=self.iterations * self.villain_steps,
             kickstart_coef=self.villain_kickstart_coef,
             kickstart_steps=self.villain_kickstart_steps, pretrain_steps=0,
+            critic_warmup_steps=0,
             network=self.villain_network or self.network)
 
 

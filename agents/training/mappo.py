@@ -119,11 +119,15 @@ class MappoLearner:
         return obs["state"][:, self.state_cols]
 
     def forward(self, obs: torch.Tensor, critic_in: torch.Tensor | None,
-                cols: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+                cols: torch.Tensor | None = None, train_actor: bool = True
+                ) -> tuple[torch.Tensor, torch.Tensor]:
         """The actor's features (``log_probs_of`` reads them) and normalised values [B]
         of a batch (the shared trunk runs once for both); ``cols``: ``obs`` holds only
-        these observation columns, the others being 0 (``Actor.features``)."""
-        h = self.actor.features(obs, cols)
+        these observation columns, the others being 0 (``Actor.features``).
+        ``train_actor`` False: the features carry no gradient (the value head learns on
+        a frozen trunk)."""
+        with torch.set_grad_enabled(train_actor and torch.is_grad_enabled()):
+            h = self.actor.features(obs, cols)
         if self.shared:
             return h, self.critic(self.actor.value_features(h), critic_in)
         return h, self.critic(critic_in)
@@ -188,9 +192,12 @@ class MappoLearner:
         load_weights(path, self.opt, ckpt["optimizer"], "optimizer")
         return int(ckpt["global_step"])
 
-    def update(self, roll: Rollout, kick: float) -> dict[str, float]:
+    def update(self, roll: Rollout, kick: float, train_actor: bool = True
+               ) -> dict[str, float]:
         """Clipped PPO epochs over ``roll``'s batch; returns the losses and statistics.
-        The value loss covers every row, the policy loss and entropy the learner's rows."""
+        The value loss covers every row, the policy loss and entropy the learner's rows;
+        ``train_actor`` False (the critic's warm-up): the value loss alone, the actor's
+        weights untouched."""
         cfg = self.cfg
         adv, returns = roll.advantages(self)
         batch = roll.S * roll.B
@@ -221,10 +228,10 @@ class MappoLearner:
                 mine = idx if sel is None else idx[sel]  # the learner's rows
                 with self.autocast:
                     h, v = self.forward(f_obs[idx], None if f_state is None else f_state[idx],
-                                        cols)
+                                        cols, train_actor)
                 v_loss = 0.5 * ((v - target[idx]) ** 2).mean()
                 loss = cfg.vf_coef * v_loss
-                if mine.numel() > 1:
+                if train_actor and mine.numel() > 1:
                     with self.autocast:
                         logp_all = self.actor.log_probs_of(h if sel is None else h[sel],
                                                            f_mask[mine])
@@ -246,6 +253,9 @@ class MappoLearner:
                 self.opt.zero_grad()
                 loss.backward()
                 self.ranks.average_gradients(self.params)
+                if not train_actor:  # ranks fill missing gradients with zeros: keep none
+                    for p in self.actor.parameters():
+                        p.grad = None
                 nn.utils.clip_grad_norm_(self.params, cfg.max_grad_norm)
                 self.opt.step()
         return {"policy_loss": pg_loss.item(), "value_loss": v_loss.item(),
@@ -264,10 +274,11 @@ def train_step(learner: MappoLearner, roll: Rollout, step: int, total: int
     its ``train.csv`` row (without steps/s)."""
     lr = learner.set_lr(step, total)
     kick = kick_coef(learner.cfg, step)
+    train_actor = step >= learner.cfg.critic_warmup_steps
     t_roll = time.perf_counter()
     stats = roll.collect(learner, kick)
     t_learn = time.perf_counter()
-    losses = learner.update(roll, kick)
+    losses = learner.update(roll, kick, train_actor)
     done = time.perf_counter()
     return stats.decisions, {**stats.row(), **losses, "lr": lr, "kickstart_coef": kick,
                              "rollout_s": t_learn - t_roll, "learn_s": done - t_learn}
