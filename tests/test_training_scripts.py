@@ -29,6 +29,12 @@ def _script(name: str):
     return importlib.import_module(f"agents.cli.{name}")
 
 
+# a MAPPO run of a few 128-decision updates on a 16-wide network, quiet
+TINY_MAPPO = ["--num-envs", "32", "--num-steps", "4", "--num-minibatches", "2",
+              "--hidden", "16", "--eval-games", "2", "--progress", "false",
+              "--tensorboard", "false"]
+
+
 def _rows(path: Path) -> list[dict[str, str]]:
     with path.open() as fh:
         return list(csv.DictReader(fh))
@@ -397,11 +403,8 @@ def test_critic_warmup_trains_the_value_head_and_leaves_the_actor(tmp_path):
     long as the run, or negative, is refused."""
     mod = _script("train_mappo")
     run = tmp_path / "warm"
-    mod.main(["--run-dir", str(run), "--total-steps", "384", "--num-envs", "32",
-              "--num-steps", "4", "--num-minibatches", "2", "--hidden", "16",
-              "--eval-every", "1000", "--eval-games", "2", "--checkpoint-every", "128",
-              "--critic-warmup-steps", "256", "--progress", "false",
-              "--tensorboard", "false"])
+    mod.main(["--run-dir", str(run), "--total-steps", "384", "--critic-warmup-steps", "256",
+              "--checkpoint-every", "128", "--eval-every", "1000", *TINY_MAPPO])
     ckpt = {n: load_checkpoint(run / "checkpoints" / f"step_{n}.pt", "cpu")
             for n in (128, 256)}
     ckpt[384] = load_checkpoint(run / "final.pt", "cpu")
@@ -426,9 +429,7 @@ def test_mappo_warm_start_clones_the_script_before_the_first_update(tmp_path):
     from agents.training.bc import score, teacher_chunks
 
     mod = _script("train_mappo")
-    args = ["--total-steps", "256", "--num-envs", "32", "--num-steps", "4",
-            "--num-minibatches", "2", "--hidden", "32", "--eval-games", "2",
-            "--progress", "false", "--tensorboard", "false", "--lr", "0.001",
+    args = ["--total-steps", "256", *TINY_MAPPO, "--hidden", "32", "--lr", "0.001",
             "--kickstart-coef", "0"]
     mod.main(["--run-dir", str(tmp_path / "fresh"), *args])
     mod.main(["--run-dir", str(tmp_path / "warm"), "--pretrain-steps", "8192", *args])
