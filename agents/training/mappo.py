@@ -220,6 +220,8 @@ class MappoLearner:
             self.vnorm.update(f_ret, self.ranks.average if self.ranks.active else None)
         target = self.vnorm.normalize(f_ret) if cfg.value_norm else f_ret
         clipfracs, kls = [], []  # tensors, read once per update (no device sync per batch)
+        # the critic's warm-up leaves the actor's gradients None, so Adam skips its weights
+        learning = self.params if train_actor else list(self.critic.parameters())
         for _ in range(cfg.update_epochs):
             perm = torch.randperm(batch, device=self.device)
             for i in range(0, batch, mb):
@@ -252,11 +254,8 @@ class MappoLearner:
                         kls.append(((ratio - 1) - (logp - f_logp[mine])).mean())
                 self.opt.zero_grad()
                 loss.backward()
-                self.ranks.average_gradients(self.params)
-                if not train_actor:  # ranks fill missing gradients with zeros: keep none
-                    for p in self.actor.parameters():
-                        p.grad = None
-                nn.utils.clip_grad_norm_(self.params, cfg.max_grad_norm)
+                self.ranks.average_gradients(learning)
+                nn.utils.clip_grad_norm_(learning, cfg.max_grad_norm)
                 self.opt.step()
         return {"policy_loss": pg_loss.item(), "value_loss": v_loss.item(),
                 "entropy": ent.item(),
