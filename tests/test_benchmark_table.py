@@ -173,11 +173,13 @@ def test_check_fails_on_a_stale_table(tmp_path):
 
 
 def test_at_a_glance_names_each_tasks_best_row_of_five_seeds_against_the_script(tmp_path):
-    """The summary takes the highest IQM among rows of at least 5 seeds (a 3-seed row
-    with a higher one does not count) and compares intervals with the coordinated team."""
+    """The summary takes, among rows of at least 5 seeds (a 3-seed row with a higher IQM
+    does not count), the highest low end of the IQM's interval (a row with a higher IQM
+    and one collapsed seed does not win) and compares intervals with the coordinated
+    team."""
     (tmp_path / "duo").mkdir()
     rows = {"mappo": [0.80, 0.82, 0.84, 0.86, 0.88], "ippo": [0.6, 0.62, 0.64, 0.66, 0.68],
-            "mappo_lucky": [0.99, 0.99, 0.99]}
+            "mappo_lucky": [0.99, 0.99, 0.99], "mappo_risky": [0.93, 0.92, 0.01, 0.91, 0.94]}
     for row, rates in rows.items():
         for s, r in enumerate(rates, 1):
             (tmp_path / "duo" / f"{row}_s{s}.json").write_text(json.dumps(_result("duo", r)))
