@@ -117,6 +117,79 @@ def test_first_layer_on_live_columns_matches_the_full_layer():
     assert grad[:, np.setdiff1d(np.arange(40), cols)].abs().sum() == 0
 
 
+def test_head_on_the_legal_actions_matches_the_full_head():
+    """``Actor.log_probs_of`` scores only the actions legal in some row of the batch: the
+    same log-probabilities and head gradients as the whole head (float32), and under bf16
+    features the same log-probabilities as a float32 head on them."""
+    from agents.networks import MASKED_LOGIT, Actor
+
+    torch.manual_seed(0)
+    actor = Actor(12, 9, [16])
+    obs = torch.randn(6, 12)
+    mask = torch.zeros(6, 9, dtype=torch.bool)
+    mask[:, 0] = True
+    mask[[1, 4], 5] = True
+    mask[2, [2, 7]] = True  # actions 3, 6 and 8 are legal nowhere
+    head = actor.net.head
+
+    def full(h: torch.Tensor) -> torch.Tensor:
+        return head(h.float()).masked_fill(~mask, MASKED_LOGIT).log_softmax(-1)
+
+    h = actor.features(obs)
+    got = actor.log_probs_of(h, mask)
+    want = full(h)
+    torch.testing.assert_close(got, want)
+    weights = torch.randn(6, 9)  # a loss that reads every legal log-probability
+    (got.masked_fill(~mask, 0) * weights).sum().backward()
+    g_part = head.weight.grad.clone()
+    assert g_part[[3, 6, 8]].abs().sum() == 0 and g_part[[0, 2, 5, 7]].abs().sum() > 0
+    head.zero_grad()
+    (full(actor.features(obs)).masked_fill(~mask, 0) * weights).sum().backward()
+    torch.testing.assert_close(g_part, head.weight.grad)
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        hb = actor.features(obs)
+        assert hb.dtype == torch.bfloat16
+        got_b = actor.log_probs_of(hb, mask)
+    assert got_b.dtype == torch.float32
+    torch.testing.assert_close(got_b, full(hb))
+
+
+def test_rollout_keeps_the_columns_ever_seen_and_every_row_exact():
+    """A MAPPO rollout of the MLP actor stores only the observation columns non-zero in
+    some observation since training began (``Rollout.kept``), widening as new ones
+    appear: put back in place, the stored rows are the env's observations exactly, and
+    the kept set never shrinks."""
+    from agents.cli.train_mappo import DEFAULT_CONFIG, Config
+    from agents.training.mappo import MappoLearner, Rollout
+    from hon_env.envs.vector import VectorEnv
+
+    cfg = parse_config(Config, ["--num-steps", "6", "--hidden", "16", "--amp", "false"],
+                       DEFAULT_CONFIG)
+    learner = MappoLearner(cfg, torch.device("cpu"))
+    env = VectorEnv(8, 3, "origin_story")
+    stream: list[np.ndarray] = []  # every observation the env gave, in order
+    step = env.step
+
+    def recording_step(actions):
+        out = step(actions)
+        stream.append(out[0]["observation"].copy())
+        return out
+
+    env.step = recording_step
+    roll = Rollout(env, cfg, "heroes", None, torch.device("cpu"), learner)
+    stream.append(roll.obs["observation"].copy())
+    widths = []
+    for i in range(3):
+        roll.collect(learner, 0.0)
+        widths.append(int(roll.kept.sum()))
+        cols = roll.cols.numpy()
+        assert sorted(cols.tolist()) == np.flatnonzero(roll.kept).tolist()
+        stored = np.zeros((6, 8, OBS_DIM), np.float32)
+        stored[:, :, cols] = roll.obs_view.numpy()
+        np.testing.assert_array_equal(stored, np.stack(stream[6 * i:6 * i + 6]))
+    assert widths == sorted(widths) and 0 < widths[0] < OBS_DIM
+
+
 def test_train_ppo_smoke(tmp_path, capsys):
     mod = _script("train_ppo")
     run = tmp_path / "ppo"

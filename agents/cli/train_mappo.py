@@ -19,9 +19,10 @@ in it) and samples from the legal actions only; the critic values the global sta
 With ``shared_trunk`` (the default) actor and critic share one trunk: the critic is a
 small value head on the actor's last hidden layer plus, for MAPPO, the global state's
 sections the deciding hero cannot see (every seat's hand, the villain agent's hand). The
-first layer multiplies only the observation columns that are not 0 somewhere in the
-batch (``agents.networks.live_columns``; about a quarter of them), which gives the full
-layer's result for a fraction of the work.
+rollout keeps only the observation columns that have been non-zero in some game since
+training began (about a fifth of them at 4 heroes) and the MLP's first layer multiplies
+only those; its head scores only the actions legal in some row of the batch (about half
+of them). Both give the full layers' results for a fraction of the work.
 Rewards are the team's (+1 win, -1 loss, plus the config's event shaping), the same for
 every hero. The vector env resets finished games itself; a truncated episode is treated
 as ended (no bootstrap), as in CleanRL.

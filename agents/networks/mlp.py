@@ -23,7 +23,8 @@ def layer_init(layer: nn.Linear, std: float = float(np.sqrt(2)), bias: float = 0
 
 class MLP(nn.Module):
     """Tanh trunk + linear head. Under bf16 autocast (``amp``) only the trunk runs in bf16:
-    the head stays float32 so log-probabilities and PPO ratios keep full precision."""
+    the head's output stays float32 so log-probabilities and PPO ratios keep full
+    precision (the actor's head on the CPU takes its gradients in bf16: ``HeadLinear``)."""
 
     def __init__(self, in_dim: int, hidden: list[int], out_dim: int, out_std: float) -> None:
         super().__init__()
@@ -78,8 +79,42 @@ class Actor(nn.Module):
         return h
 
     def log_probs_of(self, h: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-        """``log_probs`` from trunk features ``h`` (``features``), the trunk run once."""
-        return self.net.out(h).masked_fill(~mask, MASKED_LOGIT).log_softmax(-1)
+        """``log_probs`` from trunk features ``h`` (``features``), the trunk run once.
+
+        On the CPU the head scores only the actions legal in some row of the batch (about
+        half of them at 2-6 heroes): an illegal action's logit is replaced by
+        ``MASKED_LOGIT`` whatever it was, so the others need not be computed, and the
+        head's weights of actions legal nowhere get the zero gradient they would get
+        anyway. The float32 head is the costliest layer of an update (docs/benchmarks.md).
+        On a GPU the whole head costs little and the set's size would sync the device."""
+        head = self.net.head
+        if h.device.type != "cpu":
+            return self.net.out(h).masked_fill(~mask, MASKED_LOGIT).log_softmax(-1)
+        acts = mask.any(0).nonzero().squeeze(1)
+        with torch.autocast(device_type="cpu", enabled=False):
+            some = HeadLinear.apply(h, head.weight.index_select(0, acts),
+                                    head.bias.index_select(0, acts))
+        logits = some.new_zeros(mask.shape).index_copy(1, acts, some)
+        return logits.masked_fill(~mask, MASKED_LOGIT).log_softmax(-1)
+
+
+class HeadLinear(torch.autograd.Function):
+    """The policy head's ``linear(h, w, b)`` with float32 logits, its backward in ``h``'s
+    dtype. Under bf16 autocast the trunk's features ``h`` are bf16: the logits are still
+    computed in float32 (log-probabilities and PPO ratios keep full precision), while the
+    gradients take the bf16 matrix products every trunk layer's backward takes, at a
+    quarter of the float32 cost on CPUs with bf16 dot products."""
+
+    @staticmethod
+    def forward(ctx, h: torch.Tensor, w: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+        ctx.save_for_backward(h, w)
+        return nn.functional.linear(h.float(), w, b)
+
+    @staticmethod
+    def backward(ctx, g: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        h, w = ctx.saved_tensors
+        gl = g.to(h.dtype)
+        return gl @ w.to(h.dtype), (gl.t() @ h).to(w.dtype), g.sum(0)
 
 
 def live_columns(x: np.ndarray, seen: np.ndarray | None = None) -> np.ndarray:

@@ -3,10 +3,12 @@
 ``MappoLearner`` holds a side's masked actor, its critic (the global state for MAPPO, the
 deciding agent's observation for IPPO), value normalisation and optimiser, and runs the
 clipped PPO update (CleanRL-style). With ``shared_trunk`` the critic is a value head on the
-actor's trunk (plus, for MAPPO, the state's sections past seat 0's observation: the hands),
-and the first layer multiplies only the observation columns that are not 0 somewhere in
-the batch (``agents.networks.live_columns``): the full layer's result for less work.
-``Rollout`` collects ``num_steps`` decisions of every game of its own ``VectorEnv``.
+actor's trunk (plus, for MAPPO, the state's sections past seat 0's observation: the hands).
+``Rollout`` collects ``num_steps`` decisions of every game of its own ``VectorEnv``. For the
+MLP actor it keeps only the observation columns that have been non-zero in some game since
+training began (``Rollout.kept``; about a fifth of them at 4 heroes), and the first layer
+multiplies only those (``Actor.features``): the full layer's result for less work, since
+every other column is 0.
 
 A rollout step is one decision per game, whoever makes it. The learner's side (the heroes,
 or the villain agent of the Mastermind variant, ``agents.training.league``) acts with the
@@ -132,13 +134,6 @@ class MappoLearner:
             return h, self.critic(self.actor.value_features(h), critic_in)
         return h, self.critic(critic_in)
 
-    def live(self, seen: np.ndarray) -> torch.Tensor | None:
-        """The observation columns the actor reads from a batch whose non-zero columns are
-        ``seen`` (bool [OBS_DIM]); None: every column (the entity network reads rows)."""
-        if not self.actor.sparse_input:
-            return None
-        return torch.from_numpy(np.flatnonzero(seen)).to(self.device)
-
     def set_lr(self, step: int, total: int) -> float:
         """Anneal the learning rate linearly to 5% of lr over ``total`` steps (when on)."""
         if self.cfg.anneal_lr:
@@ -202,11 +197,8 @@ class MappoLearner:
         adv, returns = roll.advantages(self)
         batch = roll.S * roll.B
         mb = batch // cfg.num_minibatches
-        # the first layer reads only the observation columns that are not 0 somewhere in
-        # the batch (a quarter of them at 4 heroes): the same result for less work
-        cols = self.live(roll.seen)
-        f_obs = roll.obs_b.reshape(batch, -1)
-        f_obs = f_obs if cols is None else f_obs.index_select(1, cols)
+        cols = roll.cols  # the buffer's observation columns (None: all of them)
+        f_obs = roll.obs_view.reshape(batch, -1)  # a view: rows of the buffer's stride
         f_state = None if roll.state_b is None else roll.state_b.reshape(batch, -1)
         f_mask = roll.mask_b.reshape(batch, -1)
         f_mine = roll.mine_b.reshape(-1)
@@ -228,9 +220,11 @@ class MappoLearner:
                 idx = perm[i:i + mb]
                 sel = None if every_row else f_mine[idx]
                 mine = idx if sel is None else idx[sel]  # the learner's rows
+                # index_select gathers rows faster than advanced indexing on CPUs
                 with self.autocast:
-                    h, v = self.forward(f_obs[idx], None if f_state is None else f_state[idx],
-                                        cols, train_actor)
+                    h, v = self.forward(f_obs.index_select(0, idx),
+                                        None if f_state is None else
+                                        f_state.index_select(0, idx), cols, train_actor)
                 v_loss = 0.5 * ((v - target[idx]) ** 2).mean()
                 loss = cfg.vf_coef * v_loss
                 if train_actor and mine.numel() > 1:
@@ -322,8 +316,18 @@ class Rollout:
         self.device = device
         S, B = self.S, self.B = cfg.num_steps, env.num_envs
         self.col = reward_column(env.scenario, side)
+        # the MLP actor's first layer can read a subset of the observation columns; the
+        # IPPO critic without a shared trunk reads the whole observation
+        self.compact = learner.actor.sparse_input and not (learner.ippo and not learner.shared)
+        # with ``compact``: the columns the buffer keeps, those non-zero in some observation
+        # since training began (bool [OBS_DIM]), and their indices in the order the
+        # buffer's first columns hold them (``cols``, on the host and on ``device``)
+        self.kept = np.zeros(OBS_DIM, bool)
+        self.host_cols = torch.zeros(0, dtype=torch.long)  # the env's arrays are on the host
+        self.cols: torch.Tensor | None = self.host_cols.to(device) if self.compact else None
         # under autocast the first layer reads bf16 anyway: storing observations in bf16
-        # halves the buffer and saves a cast per minibatch without changing a result
+        # halves the buffer and saves a cast per minibatch without changing a result. With
+        # ``compact`` only the first ``len(cols)`` columns are written (``obs_view``)
         self.obs_b = torch.zeros((S, B, env.observation_dim), device=device,
                                  dtype=torch.bfloat16 if learner.amp else torch.float32)
         # the critic's own input (``MappoLearner.critic_input``): state columns (MAPPO),
@@ -334,7 +338,6 @@ class Rollout:
             self.state_b = torch.zeros((S, B, width), device=device)
         elif not learner.shared:
             self.state_b = self.obs_b
-        self.seen = np.zeros(OBS_DIM, bool)  # observation columns not 0 in this rollout
         self.mask_b = torch.zeros((S, B, env.n_actions), dtype=torch.bool, device=device)
         self.mine_b = torch.ones((S, B), dtype=torch.bool, device=device)
         self.act_b = torch.zeros((S, B), dtype=torch.long, device=device)
@@ -350,6 +353,29 @@ class Rollout:
             opponents.new_episodes(np.arange(B), [env.episode_seed(i) for i in range(B)])
         self.next_done = torch.zeros(B, device=device)
 
+    @property
+    def obs_view(self) -> torch.Tensor:
+        """The stored observations [S, B, columns]: the kept columns in ``cols``'s order
+        with ``compact``, else every column."""
+        return self.obs_b[:, :, :self.host_cols.numel()] if self.compact else self.obs_b
+
+    def keep(self, x: np.ndarray) -> torch.Tensor:
+        """``x`` (observations [B, OBS_DIM]) as the buffer keeps them: every observation
+        column with ``compact`` off, else the kept columns, to which those non-zero in
+        ``x`` are added first (at the end). The buffer's column for a new one has only ever
+        held 0, as that column did in every observation stored so far: every row the
+        buffer holds stays exact."""
+        t = torch.from_numpy(x)
+        if not self.compact:
+            return t
+        live = live_columns(x)
+        new = live[~self.kept[live]]
+        if new.size:
+            self.kept[new] = True
+            self.host_cols = torch.cat([self.host_cols, torch.from_numpy(new)])
+            self.cols = self.host_cols.to(self.device)
+        return t.index_select(1, self.host_cols)
+
     def learner_rows(self, seats: np.ndarray) -> np.ndarray:
         """Which rows of a batch (by deciding seat) the learner decides."""
         mine = side_rows(seats, self.side)
@@ -359,10 +385,10 @@ class Rollout:
         """Play ``num_steps`` steps of every game, filling the buffers."""
         env, dev = self.env, self.device
         stats = RolloutStats(0, 0, 0, 0, [])
-        self.seen[:] = False
         for step in range(self.S):
             obs = self.obs
-            self.obs_b[step].copy_(torch.from_numpy(obs["observation"]))
+            kept = self.keep(obs["observation"])  # first: it may widen ``obs_view``
+            self.obs_view[step].copy_(kept)
             if self.state_b is not None and not learner.ippo:
                 self.state_b[step].copy_(torch.from_numpy(learner.critic_input(obs)))
             self.mask_b[step].copy_(torch.from_numpy(obs["action_mask"]).bool())
@@ -382,13 +408,9 @@ class Rollout:
                     obs["observation"][rows], obs["action_mask"][rows], obs["agent"][rows],
                     engine=(state[rows], tabs))).to(dev)
             with torch.no_grad(), learner.autocast:
-                cols = None  # the entity actor reads whole rows: no column pass for it
-                if learner.actor.sparse_input:
-                    cols = torch.from_numpy(live_columns(obs["observation"],
-                                                         self.seen)).to(dev)
                 h, value = learner.forward(
-                    self.obs_b[step] if cols is None else self.obs_b[step].index_select(1, cols),
-                    None if self.state_b is None else self.state_b[step], cols)
+                    self.obs_view[step], None if self.state_b is None else self.state_b[step],
+                    self.cols)
                 if every_row:  # no opponent rows: the plain MAPPO step
                     logp_all = learner.actor.log_probs_of(h, self.mask_b[step])
                     action = sample(logp_all)
@@ -430,10 +452,10 @@ class Rollout:
         """GAE advantages and returns of the collected steps (every row, both sides)."""
         cfg = self.cfg
         with learner.autocast:
-            ob = torch.from_numpy(self.obs["observation"]).to(self.device)
+            ob = self.keep(self.obs["observation"]).to(self.device)
             ci = learner.critic_input(self.obs)
             _, v = learner.forward(ob, None if ci is None else torch.from_numpy(ci).to(
-                self.device))
+                self.device), self.cols)
             next_value = learner.vnorm.denormalize(v)
         adv = torch.zeros_like(self.rew_b)
         last = torch.zeros(self.B, device=self.device)
