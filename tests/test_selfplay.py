@@ -54,9 +54,9 @@ def test_rollout_gives_the_other_side_to_the_opponents(side):
     row of the other side (and only those) to the league; those rows carry no policy loss
     (mine_b False) but stay in the sequence, and the reward is the learner's column."""
     cfg = _config(side=side)
-    env = vector_env(16, seed=5, scenario="mastermind")
-    rec = Recorder()
     learner = MappoLearner(cfg, torch.device("cpu"), side)
+    env = vector_env(16, seed=5, scenario="mastermind", global_state=learner.env_state)
+    rec = Recorder()
     roll = Rollout(env, cfg, side, League([rec], 16, 0, names=["rec"]),
                    torch.device("cpu"), learner)
     seats = []

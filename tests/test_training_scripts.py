@@ -166,7 +166,7 @@ def test_rollout_keeps_the_columns_ever_seen_and_every_row_exact():
     cfg = parse_config(Config, ["--num-steps", "6", "--hidden", "16", "--amp", "false"],
                        DEFAULT_CONFIG)
     learner = MappoLearner(cfg, torch.device("cpu"))
-    env = VectorEnv(8, 3, "origin_story")
+    env = VectorEnv(8, 3, "origin_story", global_state=learner.env_state)
     stream: list[np.ndarray] = []  # every observation the env gave, in order
     step = env.step
 

@@ -125,6 +125,34 @@ def test_global_state_off_keeps_observations():
     assert "state" not in o2
     with pytest.raises(TypeError, match="global_state must be a bool"):
         vector_env(2, global_state="no")
+    with pytest.raises(TypeError, match="global_state must be a bool"):
+        vector_env(2, global_state=1)
+
+
+def test_global_state_tail_is_the_states_own_sections():
+    """``global_state="tail"`` gives ``state[:, OBS_DIM:]`` of the full global state (every
+    seat's hand, the villain agent's hand) and the same observations, whichever seat
+    decides (three heroes: seats other than 0 decide too)."""
+    from hon_env.core.observe import OBS_DIM, STATE_TAIL
+
+    heroes = ["majesty", "stride", "guerilla"]
+    full = vector_env(8, seed=3, heroes=heroes)
+    tail = vector_env(8, seed=3, heroes=heroes, global_state="tail")
+    assert tail.state_dim == STATE_TAIL and tail.global_state
+    o1, _ = full.reset()
+    o2, _ = tail.reset()
+    rng = np.random.default_rng(5)
+    seats = set()
+    for _ in range(120):
+        np.testing.assert_array_equal(o1["state"][:, OBS_DIM:], o2["state"])
+        np.testing.assert_array_equal(o1["observation"], o2["observation"])
+        seats.update(o1["agent"].tolist())
+        a = full.sample_actions(rng)
+        o1, _, _, _, _ = full.step(a)
+        o2, _, _, _, _ = tail.step(a)
+    assert seats == {0, 1, 2} and o2["state"].any()
+    with pytest.raises(TypeError, match="global_state must be a bool or 'tail'"):
+        vector_env(2, global_state="head")
 
 
 def test_reward_shaping_counts_events(origin):

@@ -343,8 +343,8 @@ def train(cfg: Config) -> dict[str, float]:
     # the learner trains every row on one reward per side; the Fame variant's fame and rank
     # modes give each hero its own, which this trainer does not learn from
     require_team_reward(games.scenario, "hon-train (MAPPO/IPPO)")
-    # IPPO's critic reads the hero's own observation: no global state to encode
-    env = VectorEnv(cfg.num_envs, seed, games.train_games, global_state=cfg.algo != "ippo",
+    # the env encodes just the global state the critic reads (none for IPPO)
+    env = VectorEnv(cfg.num_envs, seed, games.train_games, global_state=learner.env_state,
                     **side_shaping(cfg))
     task = adhoc_task(cfg)
     roll = Rollout(env, cfg, cfg.side, league, device, learner,

@@ -128,7 +128,8 @@ class Side:
                  scenario, opponents: League) -> None:
         self.side, self.cfg = side, cfg
         self.learner = MappoLearner(cfg, device, side)
-        env = VectorEnv(cfg.num_envs, seed, scenario, **side_shaping(cfg))
+        env = VectorEnv(cfg.num_envs, seed, scenario, global_state=self.learner.env_state,
+                        **side_shaping(cfg))
         self.roll = Rollout(env, cfg, side, opponents, device, self.learner)
         self.opponents = opponents
         self.step = 0  # the learner's decisions so far

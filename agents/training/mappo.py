@@ -51,7 +51,7 @@ from agents.trained import MappoPolicy
 from agents.training.config import config_dict
 from agents.training.distributed import Ranks
 from agents.training.league import HEROES, League, reward_column, side_rows, side_won
-from hon_env.core.observe import OBS_DIM, STATE_DIM
+from hon_env.core.observe import OBS_DIM, STATE_DIM, STATE_TAIL
 from hon_env.envs.vector import VectorEnv
 from hon_env.spec import layout as L
 
@@ -95,10 +95,10 @@ class MappoLearner:
         self.actor = build_actor(config_dict(cfg), OBS_DIM, L.N_ACTIONS).to(device)
         # the critic's own input besides the trunk (shared) or instead of it (separate): the
         # state's sections past seat 0's observation, the whole state, or (IPPO) nothing /
-        # the observation
-        self.state_cols = slice(OBS_DIM, STATE_DIM) if self.shared else slice(0, STATE_DIM)
+        # the observation; MAPPO's env encodes just the state it reads (``env_state``)
+        self.state_width = STATE_TAIL if self.shared else STATE_DIM
         if self.shared:
-            extra = 0 if self.ippo else STATE_DIM - OBS_DIM
+            extra = 0 if self.ippo else STATE_TAIL
             self.critic = TrunkCritic(self.actor.feat_dim, extra,
                                       cfg.critic_hidden).to(device)
         else:
@@ -113,12 +113,20 @@ class MappoLearner:
         self.amp = resolve_amp(cfg.amp, device)
         self.autocast = torch.autocast(device.type, dtype=torch.bfloat16, enabled=self.amp)
 
+    @property
+    def env_state(self) -> bool | str:
+        """The ``global_state`` its ``VectorEnv`` must encode: none for IPPO, only the
+        state's own sections (``"tail"``) where the trunk reads the observation already."""
+        if self.ippo:
+            return False
+        return "tail" if self.shared else True
+
     def critic_input(self, obs: dict[str, np.ndarray]) -> np.ndarray | None:
         """The critic's own input for a step's ``obs`` (None: the shared IPPO critic reads
-        only the trunk)."""
+        only the trunk) from an env that encodes ``env_state``."""
         if self.ippo:
             return None if self.shared else obs["observation"]
-        return obs["state"][:, self.state_cols]
+        return obs["state"]
 
     def forward(self, obs: torch.Tensor, critic_in: torch.Tensor | None,
                 cols: torch.Tensor | None = None, train_actor: bool = True
@@ -334,8 +342,11 @@ class Rollout:
         # the observation (IPPO, separate critic) or nothing (IPPO, shared trunk)
         self.state_b: torch.Tensor | None = None
         if not learner.ippo:
-            width = learner.state_cols.stop - learner.state_cols.start
-            self.state_b = torch.zeros((S, B, width), device=device)
+            if env.state_dim != learner.state_width or not env.global_state:
+                raise ValueError(f"the learner's critic reads a state of "
+                                 f"{learner.state_width} floats: make its VectorEnv with "
+                                 f"global_state={learner.env_state!r}")
+            self.state_b = torch.zeros((S, B, learner.state_width), device=device)
         elif not learner.shared:
             self.state_b = self.obs_b
         self.mask_b = torch.zeros((S, B, env.n_actions), dtype=torch.bool, device=device)

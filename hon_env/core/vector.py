@@ -16,6 +16,7 @@ from hon_env.core.episode import is_terminated, is_truncated, remember, step_rew
 from hon_env.core.observe import encode_obs, encode_state, encode_state_tail
 from hon_env.spec import layout as L
 from hon_env.spec import tables as TB
+from hon_env.spec.obs_features import STATE_TAIL
 
 FINAL_FAME = 6  # final_info column of seat 0's fame at the end of the episode
 N_FINAL_INFO = FINAL_FAME + L.MAX_HEROES
@@ -68,13 +69,17 @@ def _encode_row(s, i, T, want_obs, want_state, obs, states, agent):
     """Write game ``i``'s deciding seat and, with ``want_obs``, its observation and, with
     ``want_state`` too, its global state (whose first part is seat 0's observation: copied
     when seat 0 decides). ``obs`` and ``states`` are full rows or compact ones
-    (``hon_env/spec/compact.py``), the state's observation part as wide as ``obs``."""
+    (``hon_env/spec/compact.py``), the state's observation part as wide as ``obs``; or
+    ``states`` rows are ``STATE_TAIL`` wide: the state's own sections only, seat 0's
+    observation left out (a critic that reads the deciding seat's observation anyway)."""
     agent[i] = s[i, L.DEC_HERO]
     if want_obs:
         encode_obs(s, i, T, agent[i], obs[i])
         if not want_state:
             return
-        if agent[i] == 0:
+        if states.shape[1] == STATE_TAIL:
+            encode_state_tail(s, i, T, states[i])
+        elif agent[i] == 0:
             states[i, :obs.shape[1]] = obs[i]  # OBS_DIM floats, or the compact width
             encode_state_tail(s, i, T, states[i])
         else:

@@ -53,6 +53,11 @@ game steps (``hon_env.checks.check_actions``).
 the ``observation``/``state`` arrays are then left at zero. ``global_state=False`` encodes
 the observations but not the global state, and ``obs`` then has no ``"state"``: a learner
 whose critic reads no global state (IPPO, a single-agent PPO) saves that work.
+``global_state="tail"`` encodes only the state's own sections, the ``STATE_TAIL`` floats
+past seat 0's observation (every seat's hand, the villain agent's hand): ``obs["state"]``
+is then ``state[:, OBS_DIM:]`` of the full state, for a critic that reads the deciding
+seat's observation already (MAPPO with a shared trunk), which saves encoding seat 0's
+observation a second time in every game another seat decides.
 ``compact=True`` leaves out the observation's last sections where the games cannot write
 them (Two Fronts, then Draft; ``hon_env/spec/compact.py``): ``obs["observation"]`` is then
 the full observation's first ``observation_dim`` floats (3,481 without either rule, 3,999
@@ -93,7 +98,7 @@ from hon_env.checks import (
 )
 from hon_env.content import Scenario
 from hon_env.core.episode import ILLEGAL_PENALTY, N_PREV
-from hon_env.core.observe import OBS_DIM
+from hon_env.core.observe import OBS_DIM, STATE_TAIL
 from hon_env.core.vector import FINAL_FAME, N_FINAL_INFO, vector_reset, vector_step
 from hon_env.envs.pool import build_pool, is_pool
 from hon_env.errors import EngineError
@@ -112,21 +117,24 @@ class VectorEnv:
 
     def __init__(self, num_envs: int, seed: int = 0,
                  scenario: str | Path | Scenario = "origin_story", *,
-                 observations: bool = True, global_state: bool = True, compact: bool = False,
+                 observations: bool = True, global_state: bool | str = True,
+                 compact: bool = False,
                  on_error: str = "raise", **options: Any) -> None:
         """``options``: the keyword arguments of every front end (``hon_env.options``);
         ``render_mode`` must stay None (nothing renders a batch). ``observations`` and
-        ``global_state``: what each step encodes (module doc). ``compact``: observations
-        and states without the sections of the Two Fronts and Draft rules when the games
-        play without them (module doc). ``on_error``: what an
+        ``global_state`` (True, False or ``"tail"``): what each step encodes (module
+        doc). ``compact``: observations and states without the sections of the Two Fronts
+        and Draft rules when the games play without them (module doc). ``on_error``: what an
         engine error in one game does, ``"raise"`` (``EngineError``) or ``"reset"`` (the
         game is marked in ``info["error"]`` and restarted)."""
         num_envs = check_num_envs(num_envs)
         seed = check_seed(seed, seed_span(num_envs))
-        for name, flag in (("observations", observations), ("global_state", global_state),
-                           ("compact", compact)):
+        tail = isinstance(global_state, str) and global_state == "tail"
+        for name, flag in (("observations", observations), ("compact", compact)):
             if not isinstance(flag, (bool, np.bool_)):
                 raise TypeError(f"{name} must be a bool, got {flag!r}")
+        if not (tail or isinstance(global_state, (bool, np.bool_))):
+            raise TypeError(f"global_state must be a bool or 'tail', got {global_state!r}")
         check_batch_memory(num_envs, observations, observations and global_state)
         if on_error not in ("raise", "reset"):
             raise ValueError(f"on_error must be 'raise' or 'reset', got {on_error!r}")
@@ -156,13 +164,14 @@ class VectorEnv:
         self.seed = seed
         self._steps = 0  # steps since the seed was set: episodes per game stay below this
         self.observations = bool(observations)
-        # the global state is encoded only with the observations
+        # the global state is encoded only with the observations; "tail": its own sections
         self.global_state = self.observations and bool(global_state)
+        self.state_tail = self.global_state and tail
         # the last sections (Two Fronts, then Draft) stay zero in games without their rule
         self.compact = bool(compact)
         self._obs_dim = (live_obs_dim(any(sc.two_fronts for sc in self.scenarios),
                                       self.scenario.drafted) if self.compact else OBS_DIM)
-        self._state_dim = compact_state_dim(self._obs_dim)
+        self._state_dim = STATE_TAIL if self.state_tail else compact_state_dim(self._obs_dim)
         self.illegal_action = opts.illegal_action
         self.n_heroes = self.scenario.n_heroes
         self.weights = opts.weights
@@ -198,7 +207,8 @@ class VectorEnv:
 
     @property
     def state_dim(self) -> int:
-        """Floats of a global state: ``STATE_DIM``, or the compact width."""
+        """Floats of a global state: ``STATE_DIM``, the compact width, or ``STATE_TAIL``
+        (``global_state="tail"``)."""
         return self._state_dim
 
     @property
