@@ -415,9 +415,15 @@ class Rollout:
                 if self.teacher is None:
                     self.teacher = teacher_for(self.side)
                 state, tabs = env.engine
-                self.teacher_b[step, mine] = torch.from_numpy(self.teacher.act(
-                    obs["observation"][rows], obs["action_mask"][rows], obs["agent"][rows],
-                    engine=(state[rows], tabs))).to(dev)
+                # every row the learner's: views, not copies of the batch's arrays
+                sub = slice(None) if every_row else rows
+                labels = torch.from_numpy(self.teacher.act(
+                    obs["observation"][sub], obs["action_mask"][sub], obs["agent"][sub],
+                    engine=(state[sub], tabs))).to(dev)
+                if every_row:
+                    self.teacher_b[step] = labels
+                else:
+                    self.teacher_b[step, mine] = labels
             with torch.no_grad(), learner.autocast:
                 h, value = learner.forward(
                     self.obs_view[step], None if self.state_b is None else self.state_b[step],
