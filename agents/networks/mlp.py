@@ -87,14 +87,15 @@ class Actor(nn.Module):
         head's weights of actions legal nowhere get the zero gradient they would get
         anyway. The float32 head is the costliest layer of an update (docs/benchmarks.md).
         On a GPU the whole head costs little and the set's size would sync the device."""
-        head = self.net.head
         if h.device.type != "cpu":
-            return self.net.out(h).masked_fill(~mask, MASKED_LOGIT).log_softmax(-1)
-        acts = mask.any(0).nonzero().squeeze(1)
-        with torch.autocast(device_type="cpu", enabled=False):
-            some = HeadLinear.apply(h, head.weight.index_select(0, acts),
-                                    head.bias.index_select(0, acts))
-        logits = some.new_zeros(mask.shape).index_copy(1, acts, some)
+            logits = self.net.out(h)
+        else:
+            head = self.net.head
+            acts = mask.any(0).nonzero().squeeze(1)
+            with torch.autocast(device_type="cpu", enabled=False):
+                some = HeadLinear.apply(h, head.weight.index_select(0, acts),
+                                        head.bias.index_select(0, acts))
+            logits = some.new_zeros(mask.shape).index_copy(1, acts, some)
         return logits.masked_fill(~mask, MASKED_LOGIT).log_softmax(-1)
 
 
@@ -117,13 +118,10 @@ class HeadLinear(torch.autograd.Function):
         return gl @ w.to(h.dtype), (gl.t() @ h).to(w.dtype), g.sum(0)
 
 
-def live_columns(x: np.ndarray, seen: np.ndarray | None = None) -> np.ndarray:
-    """Indices of the columns of ``x`` [B, D] that are not 0 in some row; ``seen`` (bool
-    [D]), if given, is or-ed with them (the union over several batches). On the host, in
+def live_columns(x: np.ndarray) -> np.ndarray:
+    """Indices of the columns of ``x`` [B, D] that are not 0 in some row. On the host, in
     numpy: one pass, where torch's reduction costs several."""
     live = (x != 0).any(0)
-    if seen is not None:
-        seen |= live
     return np.flatnonzero(live)
 
 
