@@ -153,6 +153,34 @@ def test_head_on_the_legal_actions_matches_the_full_head():
     torch.testing.assert_close(got_b, full(hb))
 
 
+def test_log_probs_on_the_legal_actions_read_as_the_whole_distribution():
+    """``Actor.log_probs_on`` keeps only the columns of actions legal in some row: each
+    row's log-probability of a legal action, its entropy and the full table are those of
+    the whole masked distribution, and its samples are legal actions drawn with the whole
+    distribution's frequencies."""
+    from agents.networks import Actor, entropy, masked_log_softmax
+
+    torch.manual_seed(0)
+    actor = Actor(12, 9, [16])
+    mask = torch.zeros(4, 9, dtype=torch.bool)
+    mask[:, 1] = True
+    mask[0, [4, 8]] = True
+    mask[3, [2, 4]] = True  # actions 0, 3, 5, 6 and 7 are legal nowhere
+    h = actor.features(torch.randn(4, 12))
+    dist = actor.log_probs_on(h, mask)
+    want = masked_log_softmax(actor.net.out(h), mask)
+    assert dist.acts.tolist() == [1, 2, 4, 8]
+    taken = torch.tensor([8, 1, 1, 2])
+    torch.testing.assert_close(dist.at(taken), want.gather(1, taken[:, None]).squeeze(1))
+    torch.testing.assert_close(dist.entropy(), entropy(want))
+    torch.testing.assert_close(dist.full(9), want)
+    gen = torch.Generator().manual_seed(1)
+    draws = torch.stack([dist.sample(gen) for _ in range(4000)])  # [4000, 4]
+    assert mask.gather(1, draws.t()).all()
+    freq = torch.stack([(draws == a).float().mean(0) for a in range(9)], 1)  # [4, 9]
+    assert (freq - want.exp()).abs().max() < 0.03
+
+
 def test_rollout_keeps_the_columns_ever_seen_and_every_row_exact():
     """A MAPPO rollout of the MLP actor stores only the observation columns non-zero in
     some observation since training began (``Rollout.kept``), widening as new ones

@@ -21,6 +21,7 @@ from agents.networks.mlp import (
     MLP,
     Actor,
     Critic,
+    LegalLogProbs,
     TrunkCritic,
     ValueNorm,
     bf16_is_fast,
@@ -28,15 +29,17 @@ from agents.networks.mlp import (
     entropy,
     layer_init,
     live_columns,
+    masked_log_softmax,
     resolve_amp,
     sample,
 )
 
 NETWORKS = ("mlp", "entity")
 
-__all__ = ["MASKED_LOGIT", "MLP", "NETWORKS", "Actor", "Critic", "TrunkCritic", "ValueNorm",
-           "bf16_is_fast", "build_actor", "check_amp", "check_network", "entropy", "layer_init",
-           "live_columns", "resolve_amp", "sample"]
+__all__ = ["MASKED_LOGIT", "MLP", "NETWORKS", "Actor", "Critic", "LegalLogProbs",
+           "TrunkCritic", "ValueNorm", "bf16_is_fast", "build_actor", "check_amp",
+           "check_network", "entropy", "layer_init", "live_columns", "masked_log_softmax",
+           "resolve_amp", "sample"]
 
 
 def check_network(network: str, entity_dim: int, entity_blocks: int) -> None:

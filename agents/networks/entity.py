@@ -35,7 +35,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from agents.networks import entities as E
-from agents.networks.mlp import MASKED_LOGIT, layer_init
+from agents.networks.mlp import LegalLogProbs, layer_init, masked_log_softmax
 from hon_env.core.observe import OBS_DIM
 from hon_env.spec.layout import N_ACTIONS
 
@@ -228,7 +228,11 @@ class EntityActor(nn.Module):
 
     def log_probs_of(self, h: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
         """Log-probabilities over the legal actions from ``features`` ``h``."""
-        return h[:, self.feat_dim:].float().masked_fill(~mask, MASKED_LOGIT).log_softmax(-1)
+        return masked_log_softmax(h[:, self.feat_dim:].float(), mask)
+
+    def log_probs_on(self, h: torch.Tensor, mask: torch.Tensor) -> LegalLogProbs:
+        """``log_probs_of`` as the trainers read it (every action's column)."""
+        return LegalLogProbs(self.log_probs_of(h, mask), None)
 
     def log_probs(self, obs: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
         """Log-probabilities [B, N_ACTIONS] over the legal actions only (``mask`` bool)."""

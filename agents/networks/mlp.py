@@ -79,24 +79,67 @@ class Actor(nn.Module):
         return h
 
     def log_probs_of(self, h: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-        """``log_probs`` from trunk features ``h`` (``features``), the trunk run once.
+        """``log_probs`` from trunk features ``h`` (``features``), the trunk run once."""
+        return self.log_probs_on(h, mask).full(mask.shape[1])
 
-        On the CPU the head scores only the actions legal in some row of the batch (about
-        half of them at 2-6 heroes): an illegal action's logit is replaced by
-        ``MASKED_LOGIT`` whatever it was, so the others need not be computed, and the
-        head's weights of actions legal nowhere get the zero gradient they would get
-        anyway. The float32 head is the costliest layer of an update (docs/benchmarks.md).
-        On a GPU the whole head costs little and the set's size would sync the device."""
+    def log_probs_on(self, h: torch.Tensor, mask: torch.Tensor) -> LegalLogProbs:
+        """``log_probs_of`` over the actions legal in some row of the batch only.
+
+        On the CPU the head scores only those actions (about half of them at 2-6 heroes):
+        an illegal action's logit is replaced by ``MASKED_LOGIT`` whatever it was, so the
+        others need not be computed, and the head's weights of actions legal nowhere get
+        the zero gradient they would get anyway. The float32 head is the costliest layer
+        of an update (docs/benchmarks.md), and every later op on the log-probabilities
+        (softmax, entropy, their gradients) runs on half the columns. On a GPU the whole
+        head costs little and the set's size would sync the device."""
         if h.device.type != "cpu":
-            logits = self.net.out(h)
-        else:
-            head = self.net.head
-            acts = mask.any(0).nonzero().squeeze(1)
-            with torch.autocast(device_type="cpu", enabled=False):
-                some = HeadLinear.apply(h, head.weight.index_select(0, acts),
-                                        head.bias.index_select(0, acts))
-            logits = some.new_zeros(mask.shape).index_copy(1, acts, some)
-        return logits.masked_fill(~mask, MASKED_LOGIT).log_softmax(-1)
+            return LegalLogProbs(masked_log_softmax(self.net.out(h), mask), None)
+        head = self.net.head
+        acts = mask.any(0).nonzero().squeeze(1)
+        with torch.autocast(device_type="cpu", enabled=False):
+            logits = HeadLinear.apply(h, head.weight.index_select(0, acts),
+                                      head.bias.index_select(0, acts))
+        return LegalLogProbs(masked_log_softmax(logits, mask.index_select(1, acts)), acts)
+
+
+def masked_log_softmax(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """Log-probabilities of ``logits`` over the entries ``mask`` (bool) holds; the others
+    get a log-probability near ``MASKED_LOGIT``, i.e. probability 0."""
+    return logits.masked_fill(~mask, MASKED_LOGIT).log_softmax(-1)
+
+
+class LegalLogProbs:
+    """A batch's log-probabilities over ``acts``, the actions legal in some row (sorted
+    action indices; None: every action), ``logp`` [B, len(acts)]. An action legal
+    nowhere in the batch has probability 0 in every row, so its column can be left out:
+    sampling, the log-probability of an action a row may take and the entropy are those
+    of the whole distribution."""
+
+    def __init__(self, logp: torch.Tensor, acts: torch.Tensor | None) -> None:
+        self.logp, self.acts = logp, acts
+
+    def at(self, actions: torch.Tensor) -> torch.Tensor:
+        """Each row's log-probability of its action in ``actions`` [B] (action indices,
+        each legal in its row)."""
+        cols = actions if self.acts is None else torch.searchsorted(self.acts, actions)
+        return self.logp.gather(1, cols[:, None]).squeeze(1)
+
+    def sample(self, generator: torch.Generator | None = None) -> torch.Tensor:
+        """One action index per row, drawn from the distribution."""
+        cols = sample(self.logp, generator)
+        return cols if self.acts is None else self.acts[cols]
+
+    def entropy(self) -> torch.Tensor:
+        """Each row's entropy."""
+        return entropy(self.logp)
+
+    def full(self, n_actions: int) -> torch.Tensor:
+        """The log-probabilities over every action [B, n_actions] (``MASKED_LOGIT`` for
+        the actions left out)."""
+        if self.acts is None:
+            return self.logp
+        out = self.logp.new_full((self.logp.shape[0], n_actions), MASKED_LOGIT)
+        return out.index_copy(1, self.acts, self.logp)
 
 
 class HeadLinear(torch.autograd.Function):

@@ -42,10 +42,8 @@ from agents.networks import (
     TrunkCritic,
     ValueNorm,
     build_actor,
-    entropy,
     live_columns,
     resolve_amp,
-    sample,
 )
 from agents.trained import MappoPolicy
 from agents.training.config import config_dict
@@ -237,18 +235,18 @@ class MappoLearner:
                 loss = cfg.vf_coef * v_loss
                 if train_actor and mine.numel() > 1:
                     with self.autocast:
-                        logp_all = self.actor.log_probs_of(h if sel is None else h[sel],
-                                                           f_mask[mine])
-                    logp = logp_all.gather(1, f_act[mine, None]).squeeze(1)
+                        dist = self.actor.log_probs_on(h if sel is None else h[sel],
+                                                       f_mask[mine])
+                    logp = dist.at(f_act[mine])
                     ratio = (logp - f_logp[mine]).exp()
                     a = f_adv[mine]
                     a = (a - a.mean()) / (a.std() + 1e-8)
                     pg_loss = torch.max(-a * ratio, -a * ratio.clamp(
                         1 - cfg.clip_coef, 1 + cfg.clip_coef)).mean()
-                    ent = entropy(logp_all).mean()
+                    ent = dist.entropy().mean()
                     loss = loss + pg_loss - cfg.ent_coef * ent
                     if kick > 0:
-                        kick_loss = -logp_all.gather(1, f_teacher[mine, None]).mean()
+                        kick_loss = -dist.at(f_teacher[mine]).mean()
                         loss = loss + kick * kick_loss
                     with torch.no_grad():
                         clipfracs.append(((ratio - 1).abs() > cfg.clip_coef).float().mean())
@@ -429,13 +427,13 @@ class Rollout:
                     self.obs_view[step], None if self.state_b is None else self.state_b[step],
                     self.cols)
                 if every_row:  # no opponent rows: the plain MAPPO step
-                    logp_all = learner.actor.log_probs_of(h, self.mask_b[step])
-                    action = sample(logp_all)
-                    self.logp_b[step] = logp_all.gather(1, action[:, None]).squeeze(1)
+                    dist = learner.actor.log_probs_on(h, self.mask_b[step])
+                    action = dist.sample()
+                    self.logp_b[step] = dist.at(action)
                 elif rows.size:
-                    logp_all = learner.actor.log_probs_of(h[mine], self.mask_b[step][mine])
-                    a = sample(logp_all)
-                    self.logp_b[step, mine] = logp_all.gather(1, a[:, None]).squeeze(1)
+                    dist = learner.actor.log_probs_on(h[mine], self.mask_b[step][mine])
+                    a = dist.sample()
+                    self.logp_b[step, mine] = dist.at(a)
                     action[mine] = a
                 self.val_b[step] = learner.vnorm.denormalize(value)
             self.act_b[step] = action
