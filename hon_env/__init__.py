@@ -20,8 +20,9 @@ Entry points:
 
 Importing the package first points numba's kernel cache at a folder keyed by the engine
 source (``hon_env/numba_cache.py``), so a changed engine never runs stale compiled code,
-and makes idle OpenMP workers sleep rather than spin (``hon_env/threads.py``) unless
-``OMP_WAIT_POLICY`` is set: import it before torch for that to take effect.
+and makes idle OpenMP workers spin only briefly before they sleep (``hon_env/threads.py``)
+unless ``OMP_WAIT_POLICY`` or ``GOMP_SPINCOUNT`` is set: import it before torch for that
+to take effect.
 """
 
 # ruff: noqa: E402  (the cache folder and the OpenMP wait policy must be set before any
