@@ -181,6 +181,48 @@ def test_log_probs_on_the_legal_actions_read_as_the_whole_distribution():
     assert (freq - want.exp()).abs().max() < 0.03
 
 
+def test_kept_columns_train_as_the_whole_weight():
+    """Adam on a weight's kept columns only (``KeptColumns``) is the whole weight's update
+    when every other column's input is 0: after blocks of steps, the kept set growing
+    between them and the first block starting with no optimiser state, the weights,
+    Adam's moments and its step count equal the whole weight's, clipping included, and
+    the optimiser holds the whole weight again."""
+    from torch import nn
+
+    from agents.training.kept_columns import KeptColumns
+
+    def make() -> tuple[nn.Linear, torch.optim.Optimizer]:
+        torch.manual_seed(0)
+        layer = nn.Linear(10, 4)
+        return layer, torch.optim.Adam(layer.parameters(), lr=0.05, fused=True)
+
+    whole, opt_w = make()
+    part_of, opt_p = make()
+    gen = torch.Generator().manual_seed(1)
+    for cols in ([1, 4], [1, 4, 7], [1, 4, 7, 0]):  # the kept set only grows
+        c = torch.tensor(cols)
+        with KeptColumns(opt_p, part_of.weight, c) as part:
+            assert part.shape == (4, len(cols))
+            for _ in range(3):
+                x = torch.zeros(8, 10)
+                x[:, c] = torch.randn(8, len(cols), generator=gen)
+                opt_w.zero_grad()
+                whole(x).square().sum().backward()
+                nn.utils.clip_grad_norm_(whole.parameters(), 0.5)
+                opt_w.step()
+                opt_p.zero_grad()
+                nn.functional.linear(x[:, c], part, part_of.bias).square().sum().backward()
+                nn.utils.clip_grad_norm_(opt_p.param_groups[0]["params"], 0.5)
+                opt_p.step()
+        torch.testing.assert_close(part_of.weight, whole.weight)
+        held = opt_p.param_groups[0]["params"]
+        assert any(p is part_of.weight for p in held) and not any(p is part for p in held)
+        for key in ("exp_avg", "exp_avg_sq", "step"):
+            torch.testing.assert_close(opt_p.state[part_of.weight][key],
+                                       opt_w.state[whole.weight][key])
+    assert whole.weight[:, [2, 3, 5, 6, 8, 9]].ne(part_of.weight[:, [2, 3, 5, 6, 8, 9]]).sum() == 0
+
+
 def test_rollout_keeps_the_columns_ever_seen_and_every_row_exact():
     """A MAPPO rollout of the MLP actor stores only the observation columns non-zero in
     some observation since training began (``Rollout.kept``), widening as new ones

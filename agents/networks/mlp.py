@@ -60,18 +60,21 @@ class Actor(nn.Module):
         illegal actions get a log-probability near -1e8, i.e. probability 0."""
         return self.log_probs_of(self.features(obs), mask)
 
-    def features(self, obs: torch.Tensor, cols: torch.Tensor | None = None) -> torch.Tensor:
+    def features(self, obs: torch.Tensor, cols: torch.Tensor | None = None,
+                 first: torch.Tensor | None = None) -> torch.Tensor:
         """The trunk's last hidden layer [B, hidden[-1]] (``TrunkCritic`` reads it too).
 
         With ``cols`` (``live_columns``), ``obs`` holds only those columns of the
         observation and the first layer multiplies only their weights: the same result
         when every other column is 0 (most are: empty board spaces, absent cards and
         seats), for a fraction of the work, and the other weights get a zero gradient as
-        they would anyway."""
+        they would anyway. ``first``: those weights as a tensor of their own
+        (``agents.training.kept_columns``), read instead of the whole weight's columns."""
         if cols is None:
             return self.net.trunk(obs)
-        first = self.net.trunk[0]
-        h = nn.functional.linear(obs, first.weight.index_select(1, cols), first.bias)
+        layer = self.net.trunk[0]
+        w = layer.weight.index_select(1, cols) if first is None else first
+        h = nn.functional.linear(obs, w, layer.bias)
         return self.net.trunk[1:](h)
 
     def value_features(self, h: torch.Tensor) -> torch.Tensor:

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import copy
 import time
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -48,6 +49,7 @@ from agents.networks import (
 from agents.trained import MappoPolicy
 from agents.training.config import config_dict
 from agents.training.distributed import Ranks
+from agents.training.kept_columns import KeptColumns
 from agents.training.league import HEROES, League, reward_column, side_rows, side_won
 from hon_env.core.observe import OBS_DIM, STATE_DIM, STATE_TAIL
 from hon_env.envs.vector import VectorEnv
@@ -127,15 +129,17 @@ class MappoLearner:
         return obs["state"]
 
     def forward(self, obs: torch.Tensor, critic_in: torch.Tensor | None,
-                cols: torch.Tensor | None = None, train_actor: bool = True
-                ) -> tuple[torch.Tensor, torch.Tensor]:
-        """The actor's features (``log_probs_of`` reads them) and normalised values [B]
+                cols: torch.Tensor | None = None, train_actor: bool = True,
+                first: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+        """The actor's features (``log_probs_on`` reads them) and normalised values [B]
         of a batch (the shared trunk runs once for both); ``cols``: ``obs`` holds only
-        these observation columns, the others being 0 (``Actor.features``).
+        these observation columns, the others being 0 (``Actor.features``; ``first``:
+        their first-layer weights as a parameter of their own, ``KeptColumns``).
         ``train_actor`` False: the features carry no gradient (the value head learns on
         a frozen trunk)."""
         with torch.set_grad_enabled(train_actor and torch.is_grad_enabled()):
-            h = self.actor.features(obs, cols)
+            h = (self.actor.features(obs, cols) if first is None
+                 else self.actor.features(obs, cols, first))
         if self.shared:
             return h, self.critic(self.actor.value_features(h), critic_in)
         return h, self.critic(critic_in)
@@ -193,6 +197,38 @@ class MappoLearner:
         load_weights(path, self.opt, ckpt["optimizer"], "optimizer")
         return int(ckpt["global_step"])
 
+    def kept_columns(self, cols: torch.Tensor | None, train_actor: bool
+                     ) -> KeptColumns | nullcontext:
+        """A block in which the optimiser trains only the first layer's weights of the
+        buffer's columns ``cols`` (``KeptColumns``: the same update, for less work), where
+        that holds: the MLP actor reading kept columns, and the actor training; and in one
+        process only, since each rank keeps its own columns. Else a block that changes
+        nothing (and gives None)."""
+        if cols is None or not train_actor or self.ranks.active or not self.actor.sparse_input:
+            return nullcontext()
+        return KeptColumns(self.opt, self.actor.net.trunk[0].weight, cols)
+
+    def actor_terms(self, h: torch.Tensor, mask: torch.Tensor, act: torch.Tensor,
+                    old_logp: torch.Tensor, adv: torch.Tensor, teacher: torch.Tensor | None
+                    ) -> tuple[torch.Tensor, ...]:
+        """The PPO terms of the learner's rows from their trunk features ``h``: the clipped
+        policy loss, the mean entropy, the imitation loss of the ``teacher``'s actions
+        (None without a teacher), and, without gradients, the clip fraction and CleanRL's
+        estimate of KL(old || new)."""
+        cfg = self.cfg
+        with self.autocast:
+            dist = self.actor.log_probs_on(h, mask)
+        logp = dist.at(act)
+        ratio = (logp - old_logp).exp()
+        a = (adv - adv.mean()) / (adv.std() + 1e-8)
+        pg_loss = torch.max(-a * ratio, -a * ratio.clamp(
+            1 - cfg.clip_coef, 1 + cfg.clip_coef)).mean()
+        imitation = None if teacher is None else -dist.at(teacher).mean()
+        with torch.no_grad():
+            clipfrac = ((ratio - 1).abs() > cfg.clip_coef).float().mean()
+            kl = ((ratio - 1) - (logp - old_logp)).mean()
+        return pg_loss, dist.entropy().mean(), imitation, clipfrac, kl
+
     def update(self, roll: Rollout, kick: float, train_actor: bool = True
                ) -> dict[str, float]:
         """Clipped PPO epochs over ``roll``'s batch; returns the losses and statistics.
@@ -218,45 +254,41 @@ class MappoLearner:
             self.vnorm.update(f_ret, self.ranks.average if self.ranks.active else None)
         target = self.vnorm.normalize(f_ret) if cfg.value_norm else f_ret
         clipfracs, kls = [], []  # tensors, read once per update (no device sync per batch)
-        # the critic's warm-up leaves the actor's gradients None, so Adam skips its weights
-        learning = self.params if train_actor else list(self.critic.parameters())
-        for _ in range(cfg.update_epochs):
-            perm = torch.randperm(batch, device=self.device)
-            for i in range(0, batch, mb):
-                idx = perm[i:i + mb]
-                sel = None if every_row else f_mine[idx]
-                mine = idx if sel is None else idx[sel]  # the learner's rows
-                # index_select gathers rows faster than advanced indexing on CPUs
-                with self.autocast:
-                    h, v = self.forward(f_obs.index_select(0, idx),
-                                        None if f_state is None else
-                                        f_state.index_select(0, idx), cols, train_actor)
-                v_loss = 0.5 * ((v - target[idx]) ** 2).mean()
-                loss = cfg.vf_coef * v_loss
-                if train_actor and mine.numel() > 1:
+        with self.kept_columns(cols, train_actor) as first:
+            # the critic's warm-up leaves the actor's gradients None, so Adam skips its
+            # weights; the optimiser's list holds the first layer's kept columns in a block
+            # of ``kept_columns``
+            learning = (list(self.opt.param_groups[0]["params"]) if train_actor
+                        else list(self.critic.parameters()))
+            for _ in range(cfg.update_epochs):
+                perm = torch.randperm(batch, device=self.device)
+                for i in range(0, batch, mb):
+                    idx = perm[i:i + mb]
+                    sel = None if every_row else f_mine[idx]
+                    mine = idx if sel is None else idx[sel]  # the learner's rows
+                    # index_select gathers rows faster than advanced indexing on CPUs
                     with self.autocast:
-                        dist = self.actor.log_probs_on(h if sel is None else h[sel],
-                                                       f_mask[mine])
-                    logp = dist.at(f_act[mine])
-                    ratio = (logp - f_logp[mine]).exp()
-                    a = f_adv[mine]
-                    a = (a - a.mean()) / (a.std() + 1e-8)
-                    pg_loss = torch.max(-a * ratio, -a * ratio.clamp(
-                        1 - cfg.clip_coef, 1 + cfg.clip_coef)).mean()
-                    ent = dist.entropy().mean()
-                    loss = loss + pg_loss - cfg.ent_coef * ent
-                    if kick > 0:
-                        kick_loss = -dist.at(f_teacher[mine]).mean()
-                        loss = loss + kick * kick_loss
-                    with torch.no_grad():
-                        clipfracs.append(((ratio - 1).abs() > cfg.clip_coef).float().mean())
-                        # CleanRL's estimator of KL(old || new): mean of (ratio-1) - log ratio
-                        kls.append(((ratio - 1) - (logp - f_logp[mine])).mean())
-                self.opt.zero_grad()
-                loss.backward()
-                self.ranks.average_gradients(learning)
-                nn.utils.clip_grad_norm_(learning, cfg.max_grad_norm)
-                self.opt.step()
+                        h, v = self.forward(f_obs.index_select(0, idx),
+                                            None if f_state is None else
+                                            f_state.index_select(0, idx), cols, train_actor,
+                                            first)
+                    v_loss = 0.5 * ((v - target[idx]) ** 2).mean()
+                    loss = cfg.vf_coef * v_loss
+                    if train_actor and mine.numel() > 1:
+                        pg_loss, ent, imitation, clipfrac, kl = self.actor_terms(
+                            h if sel is None else h[sel], f_mask[mine], f_act[mine],
+                            f_logp[mine], f_adv[mine], f_teacher[mine] if kick > 0 else None)
+                        loss = loss + pg_loss - cfg.ent_coef * ent
+                        if imitation is not None:
+                            kick_loss = imitation
+                            loss = loss + kick * kick_loss
+                        clipfracs.append(clipfrac)
+                        kls.append(kl)
+                    self.opt.zero_grad()
+                    loss.backward()
+                    self.ranks.average_gradients(learning)
+                    nn.utils.clip_grad_norm_(learning, cfg.max_grad_norm)
+                    self.opt.step()
         return {"policy_loss": pg_loss.item(), "value_loss": v_loss.item(),
                 "entropy": ent.item(),
                 # .item() waits for the device's queued work, once per update
@@ -450,17 +482,22 @@ class Rollout:
             done = term | trunc
             self.next_done = torch.from_numpy(done.astype(np.float32)).to(dev)
             if done.any():
-                ended = np.flatnonzero(done)
-                stats.returns.extend(self.returns_now[ended].tolist())
-                self.returns_now[ended] = 0.0
-                out = info["final_outcome"][ended]
-                stats.ended += len(out)
-                stats.wins += int(side_won(out, self.side).sum())
-                stats.losses += int(((out == L.OUT_WIN) | (out == L.OUT_LOSS)).sum()
-                                    - side_won(out, self.side).sum())
-                if self.opponents is not None:
-                    self.opponents.new_episodes(ended, [env.episode_seed(i) for i in ended])
+                self.episodes_ended(np.flatnonzero(done), info["final_outcome"], stats)
         return stats
+
+    def episodes_ended(self, ended: np.ndarray, outcomes: np.ndarray, stats: RolloutStats
+                       ) -> None:
+        """Count the episodes of games ``ended`` (their ``final_outcome``s among
+        ``outcomes``) into ``stats``, and start their next ones' returns and opponents."""
+        stats.returns.extend(self.returns_now[ended].tolist())
+        self.returns_now[ended] = 0.0
+        out = outcomes[ended]
+        won = int(side_won(out, self.side).sum())
+        stats.ended += len(out)
+        stats.wins += won
+        stats.losses += int(((out == L.OUT_WIN) | (out == L.OUT_LOSS)).sum()) - won
+        if self.opponents is not None:
+            self.opponents.new_episodes(ended, [self.env.episode_seed(i) for i in ended])
 
     @torch.no_grad()
     def advantages(self, learner: MappoLearner) -> tuple[torch.Tensor, torch.Tensor]:
