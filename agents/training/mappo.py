@@ -8,7 +8,8 @@ actor's trunk (plus, for MAPPO, the state's sections past seat 0's observation: 
 MLP actor it keeps only the observation columns that have been non-zero in some game since
 training began (``Rollout.kept``; about a fifth of them at 4 heroes), and the first layer
 multiplies only those (``Actor.features``): the full layer's result for less work, since
-every other column is 0.
+every other column is 0. The update trains that layer's weights of the kept columns only
+(``agents.training.kept_columns``): the others have never had a gradient.
 
 A rollout step is one decision per game, whoever makes it. The learner's side (the heroes,
 or the villain agent of the Mastermind variant, ``agents.training.league``) acts with the
