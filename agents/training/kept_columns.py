@@ -8,7 +8,7 @@ and Adam never moved those weights. Leaving them out of an update is therefore t
 update: ``KeptColumns`` takes the kept columns of the weight and of the optimiser's
 per-weight state out as a parameter of their own for one update and puts them back after
 it, so the full weight's gradient is never zero-filled, scattered into, clipped or stepped
-(about a seventh of a 4-hero update on 2 cores, docs/benchmarks.md).
+(about a sixth of a 4-hero update on 2 cores, docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ class KeptColumns:
                  cols: torch.Tensor) -> None:
         self.opt, self.weight, self.cols = opt, weight, cols
         self.part: nn.Parameter | None = None
+        self.full: dict | None = None  # the weight's optimiser state while in the block
 
     def _swap(self, old: nn.Parameter, new: nn.Parameter) -> None:
         for group in self.opt.param_groups:
@@ -43,7 +44,7 @@ class KeptColumns:
         self._swap(w, part)
         state = self.opt.state.pop(w, None)
         if state:  # the per-weight tensors by column; the step count shared
-            self.opt.state[part] = {k: v.index_select(1, cols) if self._per_weight(v) else v
+            self.opt.state[part] = {k: v.index_select(1, cols) if _shaped(v, w) else v
                                     for k, v in state.items()}
         self.full = state
         return part
@@ -58,7 +59,7 @@ class KeptColumns:
         if state:
             full = self.full or {}
             for k, v in state.items():
-                if isinstance(v, torch.Tensor) and v.shape == part.shape:
+                if _shaped(v, part):
                     if k not in full:  # the weight's first step: its state starts at 0
                         full[k] = torch.zeros_like(w)
                     full[k].index_copy_(1, cols, v)
@@ -67,5 +68,7 @@ class KeptColumns:
             self.opt.state[w] = full
         self.part = None
 
-    def _per_weight(self, v: object) -> bool:
-        return isinstance(v, torch.Tensor) and v.shape == self.weight.shape
+
+def _shaped(v: object, like: torch.Tensor) -> bool:
+    """Is the optimiser state entry ``v`` per weight of ``like`` (a moment, not a count)?"""
+    return isinstance(v, torch.Tensor) and v.shape == like.shape
