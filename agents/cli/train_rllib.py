@@ -54,9 +54,6 @@ MODULE_ID = "hero"
 @dataclass
 class Config(PpoFields):
     run_dir: str = "runs/rllib"
-    total_steps: int = 1_000_000
-    eval_every: int = 250_000
-    checkpoint_every: int = 500_000
     address: str | None = None
     """Ray cluster to join (host:port or auto); None starts Ray on this machine"""
     num_cpus: int = 2
