@@ -245,7 +245,19 @@ class Villain:
 
 
 @dataclass(frozen=True)
-class SchemeBack:
+class EnemySide:
+    """The enemy stats a card side shows: a nemesis's enemy side, a Scheme card's back (0
+    health and inflict on a back that is no enemy)."""
+
+    health: int
+    health_per_hero: bool
+    defense: int
+    inflict: int
+    activate: Effect
+
+
+@dataclass(frozen=True)
+class SchemeBack(EnemySide):
     """The other side of a Scheme card."""
 
     name: str
@@ -253,11 +265,6 @@ class SchemeBack:
     danger: int
     danger_per_hero: bool
     location: int  # space index; the panel's scheme space unless given
-    health: int
-    health_per_hero: bool
-    defense: int
-    inflict: int
-    activate: Effect
 
 
 @dataclass(frozen=True)
@@ -331,15 +338,10 @@ class NemesisScheme:
 
 
 @dataclass(frozen=True)
-class NemesisEnemy:
+class NemesisEnemy(EnemySide):
     """The enemy side of a nemesis card."""
 
     name: str
-    health: int
-    health_per_hero: bool
-    defense: int
-    inflict: int
-    activate: Effect
 
 
 @dataclass(frozen=True)
@@ -1115,12 +1117,21 @@ def _scheme_back(raw: object, where: Where, board: Board, panel: int,
         danger=read_int(data, "danger", where, 1, MAX_HEALTH, dash=True) if problem else 0,
         danger_per_hero=read_bool(data, "danger_per_hero", where, default=False),
         location=location,
-        health=read_int(data, "health", where, 1, MAX_HEALTH, dash=True) if enemy else 0,
-        health_per_hero=read_bool(data, "health_per_hero", where, default=False),
-        defense=read_int(data, "defense", where, 0, MAX_STAT, default=0),
-        inflict=read_int(data, "inflict", where, 0, MAX_STAT) if enemy else 0,
-        activate=_effect(data, "activate", "activate", where, counters),
+        **_enemy_side(data, where, counters, enemy=enemy),
     )
+
+
+def _enemy_side(data: dict[str, Any], where: Where, counters: tuple[str, ...] | None = None,
+                enemy: bool = True) -> dict[str, Any]:
+    """The ``EnemySide`` fields of card side ``data``, read in field order; a side that is
+    no enemy (``enemy`` false) has 0 health and inflict whatever it says."""
+    return {
+        "health": read_int(data, "health", where, 1, MAX_HEALTH, dash=True) if enemy else 0,
+        "health_per_hero": read_bool(data, "health_per_hero", where, default=False),
+        "defense": read_int(data, "defense", where, 0, MAX_STAT, default=0),
+        "inflict": read_int(data, "inflict", where, 0, MAX_STAT) if enemy else 0,
+        "activate": _effect(data, "activate", "activate", where, counters),
+    }
 
 
 def _check_scheme_panels(schemes: tuple[SchemeCard, ...], wheres: list[Where]) -> None:
@@ -1253,14 +1264,7 @@ def parse_nemesis(path: Path) -> Nemesis:
     side = as_mapping(data["enemy"], loc)
     check_keys(side, loc, ("name", "health", "inflict"),
                ("health_per_hero", "defense", "activate"))
-    enemy = NemesisEnemy(
-        name=read_str(side, "name", loc),
-        health=read_int(side, "health", loc, 1, MAX_HEALTH, dash=True),
-        health_per_hero=read_bool(side, "health_per_hero", loc, default=False),
-        defense=read_int(side, "defense", loc, 0, MAX_STAT, default=0),
-        inflict=read_int(side, "inflict", loc, 0, MAX_STAT),
-        activate=_effect(side, "activate", "activate", loc),
-    )
+    enemy = NemesisEnemy(name=read_str(side, "name", loc), **_enemy_side(side, loc))
     return Nemesis(ident, name, read_str(data, "style", where, default=""),
                    _effect(data, "setup", "villain", card), scheme, enemy, where.file)
 
