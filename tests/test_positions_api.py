@@ -5,6 +5,7 @@ refused with errors naming the value. Also the snapshot fields these positions s
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -130,40 +131,39 @@ def test_scheme_helpers_count_hidden_tokens(origin):
     consistent(g)
 
 
+def _all_refused(refused: list[tuple[str, Callable[[], object]]]) -> None:
+    """Each (what the error says, request) of ``refused``, in turn, raises that error."""
+    for match, request in refused:
+        with pytest.raises(ValueError, match=match):
+            request()
+
+
 def test_bad_requests_name_the_value(turn):
     g = turn
     P.put_bystander(g, "D4")
-    with pytest.raises(ValueError, match="one bystander at most"):
-        P.put_bystander(g, "D4")
-    with pytest.raises(ValueError, match="normal minions in the supply"):
-        P.put_minions(g, 1, 99)
-    with pytest.raises(ValueError, match="no scheme panel 9"):
-        P.put_minions(g, 9, 1)
-    with pytest.raises(ValueError, match="no bystander on"):
-        P.remove_bystander(g, "E5")
-    with pytest.raises(ValueError, match="unknown space 'Z9'"):
-        P.put_bystander(g, "Z9")
-    with pytest.raises(ValueError, match="outside"):
-        P.place_hero(g, 0, 999)
-    with pytest.raises(ValueError, match="no issue counter 'silver'"):
-        P.set_counter(g, "silver", 1)
-    with pytest.raises(ValueError, match="deck must be one of"):
-        P.discard_from_deck(g, "bystanders")
-    with pytest.raises(ValueError, match="holds"):
-        P.discard_from_deck(g, "villain", 999)
-    with pytest.raises(ValueError, match="does not stay"):
-        P.put_issue_card(g, "Thermal Drill", 0)
+    _all_refused([
+        ("one bystander at most", lambda: P.put_bystander(g, "D4")),
+        ("normal minions in the supply", lambda: P.put_minions(g, 1, 99)),
+        ("no scheme panel 9", lambda: P.put_minions(g, 9, 1)),
+        ("no bystander on", lambda: P.remove_bystander(g, "E5")),
+        ("unknown space 'Z9'", lambda: P.put_bystander(g, "Z9")),
+        ("outside", lambda: P.place_hero(g, 0, 999)),
+        ("no issue counter 'silver'", lambda: P.set_counter(g, "silver", 1)),
+        ("deck must be one of", lambda: P.discard_from_deck(g, "bystanders")),
+        ("holds", lambda: P.discard_from_deck(g, "villain", 999)),
+        ("does not stay", lambda: P.put_issue_card(g, "Thermal Drill", 0)),
+    ])
     P.add_villain_card(g, "Chauffeur Vance", 0, "D3")
     health = next(c["health"] for c in g.snapshot()["heroes"][0]["threat_area"]
                   if c["card"] == "Chauffeur Vance")
-    with pytest.raises(ValueError, match=f"damage {health} on 'Chauffeur Vance'"):
-        P.set_card(g, "Chauffeur Vance", damage=health)
-    with pytest.raises(ValueError, match="justice 1"):
-        P.set_card(g, "Chauffeur Vance", justice=1)  # an enemy has no danger value
-    with pytest.raises(ValueError, match="not in seat 0's play area"):
-        P.exhaust(g, "Throne Breaker", seat=0)
-    with pytest.raises(ValueError, match="no card named"):
-        P.exhaust(g, "Nobody")
+    _all_refused([
+        (f"damage {health} on 'Chauffeur Vance'",
+         lambda: P.set_card(g, "Chauffeur Vance", damage=health)),
+        # an enemy has no danger value
+        ("justice 1", lambda: P.set_card(g, "Chauffeur Vance", justice=1)),
+        ("not in seat 0's play area", lambda: P.exhaust(g, "Throne Breaker", seat=0)),
+        ("no card named", lambda: P.exhaust(g, "Nobody")),
+    ])
     consistent(g)
 
 
