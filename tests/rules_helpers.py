@@ -10,8 +10,9 @@ import functools
 from collections.abc import Callable
 
 import numpy as np
+import pytest
 
-from hon_env import Game, Scenario, load_scenario
+from hon_env import ContentError, Game, Scenario, load_scenario
 from hon_env import positions as P
 from hon_env.core import interp
 from hon_env.core.invariants import violations
@@ -450,3 +451,37 @@ def edited_content(tmp_path, edits: dict[str, tuple[str, str]]):
         assert anchor in body, (rel, anchor)
         path.write_text(body.replace(anchor, anchor + text, 1))
     return tmp_path / "content"
+
+
+def bad_switch_values(kind: str, a: str, b: str, single: str) -> list[tuple[object, str]]:
+    """Bad values of the switch of special ``kind`` cards (rule ``special_<kind>s``) and
+    what each error says: an unknown id, three ids, one id twice (``a`` and ``b`` are real
+    ids), the id ``single`` not in a list, a number in the list."""
+    unknown = f"no_such_{kind}s"
+    return [([unknown], f"no {kind} '{unknown}'"), ([a, b, a], "at most 2"),
+            ([b, b], "listed twice"), (single, "expected a list"), ([3], "expected")]
+
+
+def assert_switch_refused(rule: str, value: object, message: str) -> None:
+    """Rule ``rule`` set to ``value`` on origin_story is a load error saying ``message`` and
+    naming the rule."""
+    with pytest.raises(ContentError, match=message) as err:
+        load_scenario("origin_story", rules={rule: value})
+    assert rule in str(err.value)
+
+
+def special_cards_reach_every_front_end(kind: str, card: str, name: str, table: str) -> object:
+    """Check that the special ``kind`` card ``card`` (rule ``special_<kind>s``) reaches the
+    scenario from Game, the PettingZoo and Gymnasium envs alike (it is ``name``, the first
+    row of the compiled table ``table``) and that an unknown id is refused up front; returns
+    the vector env built with it (``every_front_end``), whose supply the caller checks."""
+    from hon_env import hour_of_need_v8
+
+    rule, names = f"special_{kind}s", f"special_{kind}_names"
+    g, aec, single, vec = every_front_end(heroes=["majesty"], rules={rule: [card]})
+    assert getattr(g.scenario, names) == (name,)
+    assert getattr(aec.unwrapped.game.scenario.tables, table)[0, 0] == 1
+    assert getattr(single.unwrapped.game.scenario, names) == (name,)
+    with pytest.raises(ContentError, match=f"no {kind}"):
+        hour_of_need_v8.env(rules={rule: ["nobody"]})
+    return vec
