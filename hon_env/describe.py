@@ -4,6 +4,8 @@ rules text ``hon_env.content.card_text.card_text`` gives)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from hon_env.content import Scenario, load_scenario
@@ -141,41 +143,34 @@ def action_meanings(sc: Scenario | str) -> list[str]:
     elif not isinstance(sc, Scenario):
         raise TypeError(f"action_meanings takes a Scenario or a scenario id, got {sc!r} "
                         f"({type(sc).__name__})")
-    names: list[str] = []
     n_spaces = int(sc.tables.cfg[CFG_N_SPACES])
-    for seg, _start, size in L.SEGMENTS:
-        for k in range(size):
-            if seg == "pass":
-                names.append("pass")
-            elif seg == "draw":
-                names.append("draw")
-            elif seg in ("space", "attack", "solve"):
-                where = space_name(sc, k) if k < n_spaces else f"space {k} (unused)"
-                names.append(f"{seg} {where}")
-            elif seg in ("play", "card"):
-                names.append(f"{seg} card {k}")
-            elif seg == "use":
-                names.append("use hero card ability" if k == L.USE_HERO_CARD
-                             else "use ally card ability" if k == L.USE_ALLY_CARD
-                             else f"use card {k}")
-            elif seg == "feat":
-                names.append(f"feat {FEAT_KIND_NAMES[k % 3]} discarding card {k // 3}")
-            elif seg == "clue":
-                names.append(f"clue {sc.clue_names[k]}")
-            elif seg == "focus":
-                names.append("become focused")
-            elif seg == "option":
-                names.append(f"option {k}")
-            elif seg == "target":
-                names.append(f"target {target_name(sc, k)}")
-            elif seg == "target2":
-                names.append(f"target {target_name(sc, L.T_W0 + k)}")
-            elif seg == "turn":
-                names.append("turn around to face the other villain")
-            elif seg == "hero":
-                names.append("hero: yourself" if k == 0 else f"hero: {k} seats on")
-            elif seg == "draft":
-                names.append(f"take {draft_hero(sc, k)}")
+
+    def at(seg: str, k: int) -> str:
+        return f"{seg} {space_name(sc, k) if k < n_spaces else f'space {k} (unused)'}"
+
+    # the name of index k of each segment
+    namers: dict[str, Callable[[int], str]] = {
+        "pass": lambda k: "pass",
+        "draw": lambda k: "draw",
+        "space": lambda k: at("space", k),
+        "attack": lambda k: at("attack", k),
+        "solve": lambda k: at("solve", k),
+        "play": lambda k: f"play card {k}",
+        "card": lambda k: f"card card {k}",
+        "use": lambda k: ("use hero card ability" if k == L.USE_HERO_CARD
+                          else "use ally card ability" if k == L.USE_ALLY_CARD
+                          else f"use card {k}"),
+        "feat": lambda k: f"feat {FEAT_KIND_NAMES[k % 3]} discarding card {k // 3}",
+        "clue": lambda k: f"clue {sc.clue_names[k]}",
+        "focus": lambda k: "become focused",
+        "option": lambda k: f"option {k}",
+        "target": lambda k: f"target {target_name(sc, k)}",
+        "target2": lambda k: f"target {target_name(sc, L.T_W0 + k)}",
+        "turn": lambda k: "turn around to face the other villain",
+        "hero": lambda k: "hero: yourself" if k == 0 else f"hero: {k} seats on",
+        "draft": lambda k: f"take {draft_hero(sc, k)}",
+    }
+    names = [namers[seg](k) for seg, _start, size in L.SEGMENTS for k in range(size)]
     assert len(names) == L.N_ACTIONS
     return names
 
