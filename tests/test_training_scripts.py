@@ -289,27 +289,31 @@ def test_config_layers_defaults_yaml_and_flags(tmp_path, capsys):
     cfg = parse_config(mod.Config, ["--config", str(f), "--lr", "0.002"], None)
     assert (cfg.num_envs, cfg.hidden, cfg.lr, cfg.gamma) == (8, [16, 16], 0.002, 0.995)
     # a bad file, a bad flag or a value out of range: a usage error (status 2), no traceback
-    for text, argv, said in [
-            ("num_envz: 8\n", [], "unknown config keys ['num_envz']"),
-            ("num_envs: eight\n", [], "config 'num_envs' must be int"),
-            ("[unclosed\n", [], "expected"),
-            ("", ["--num-envs", "x"], "invalid int value"),
-            ("", ["--total-steps", "-5"], "total_steps must be positive, got -5"),
-            ("", ["--seed", "-1"], "seed must be >= 0, got -1"),
-            ("", ["--task", "nope"], "unknown task 'nope'"),
-            ("", ["--network", "cnn"], "network must be one of"),
-            ("", ["--entity-dim", "0"], "entity_dim must be positive, got 0"),
-            ("", ["--entity-blocks", "-1"], "entity_blocks must be >= 0, got -1"),
-            ("", ["--gamma", "1.5"], "gamma must be in (0, 1]"),
-            ("", ["--kickstart-coef", "-1"], "kickstart_coef and kickstart_steps must be"),
-            ("", ["--kickstart-coef", "2"], "needs kickstart_steps > 0"),
-            ("", ["--reward-shaping", "{bogus: 1}"], "unknown reward_shaping event 'bogus'"),
-            ("", ["--reward-shaping", "{rescues: much}"], "reward_shaping['rescues'] must be"),
-            ("", ["--reward-shaping", "[rescues]"], "reward_shaping must be a mapping"),
-            ("", ["--villain-reward-shaping", "{nope: 1}"],
-             "unknown villain_reward_shaping event 'nope'"),
-            ("", ["--device", "gpu0"], "device must be auto, cpu, cuda, cuda:N"),
-            ("", ["--device", "cuda:99"], "device 'cuda:99': this machine's torch sees")]:
+    bad_files = [
+        ("num_envz: 8\n", "unknown config keys ['num_envz']"),
+        ("num_envs: eight\n", "config 'num_envs' must be int"),
+        ("[unclosed\n", "expected"),
+    ]
+    bad_flags = [
+        (["--num-envs", "x"], "invalid int value"),
+        (["--total-steps", "-5"], "total_steps must be positive, got -5"),
+        (["--seed", "-1"], "seed must be >= 0, got -1"),
+        (["--task", "nope"], "unknown task 'nope'"),
+        (["--network", "cnn"], "network must be one of"),
+        (["--entity-dim", "0"], "entity_dim must be positive, got 0"),
+        (["--entity-blocks", "-1"], "entity_blocks must be >= 0, got -1"),
+        (["--gamma", "1.5"], "gamma must be in (0, 1]"),
+        (["--kickstart-coef", "-1"], "kickstart_coef and kickstart_steps must be"),
+        (["--kickstart-coef", "2"], "needs kickstart_steps > 0"),
+        (["--reward-shaping", "{bogus: 1}"], "unknown reward_shaping event 'bogus'"),
+        (["--reward-shaping", "{rescues: much}"], "reward_shaping['rescues'] must be"),
+        (["--reward-shaping", "[rescues]"], "reward_shaping must be a mapping"),
+        (["--villain-reward-shaping", "{nope: 1}"], "unknown villain_reward_shaping event 'nope'"),
+        (["--device", "gpu0"], "device must be auto, cpu, cuda, cuda:N"),
+        (["--device", "cuda:99"], "device 'cuda:99': this machine's torch sees"),
+    ]
+    for text, argv, said in [(text, [], said) for text, said in bad_files] + [
+            ("", argv, said) for argv, said in bad_flags]:
         f.write_text(text)
         with pytest.raises(SystemExit) as exit_:
             parse_config(mod.Config, ["--config", str(f), *argv], None, prog="hon-train")
