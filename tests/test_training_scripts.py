@@ -116,6 +116,50 @@ def test_first_layer_on_live_columns_matches_the_full_layer():
     assert grad[:, np.setdiff1d(np.arange(40), cols)].abs().sum() == 0
 
 
+def test_live_columns_are_the_columns_with_a_value_other_than_zero():
+    """``live_columns`` reads bits: a column that holds only 0.0 and -0.0 is not live; one
+    with a tiny, negative, infinite or NaN value in any row is."""
+    from agents.networks import live_columns
+
+    x = np.zeros((3, 8), np.float32)
+    x[0, 1] = -0.0
+    x[2, 1] = 0.0
+    x[1, 2] = np.float32(1e-45)  # the smallest subnormal
+    x[2, 3] = -2.5
+    x[0, 5] = np.inf
+    x[1, 6] = np.nan
+    x[:, 7] = -0.0
+    assert live_columns(x).tolist() == [2, 3, 5, 6]
+    assert live_columns(x[:, ::2]).tolist() == [1, 3]  # a strided view reads the same
+    rng = np.random.default_rng(3)
+    y = np.where(rng.random((64, 300)) < 0.01, rng.normal(size=(64, 300)), 0).astype(np.float32)
+    assert live_columns(y).tolist() == np.flatnonzero((y != 0).any(0)).tolist()
+
+
+def test_the_rollouts_first_layer_copy_is_what_the_forward_reads():
+    """``MappoLearner.first_weights``: the rollout's frozen copy of the first layer's kept
+    columns gives the forward the same features and values, to the bit, as the forward that
+    gathers (and under bf16 autocast, casts) them itself."""
+    from agents.cli.train_mappo import Config
+    from agents.training.mappo import MappoLearner
+
+    torch.manual_seed(0)
+    for amp in ("false", "true"):
+        cfg = Config(hidden=[32, 16], critic_hidden=[16], amp=amp)
+        learner = MappoLearner(cfg, torch.device("cpu"), "heroes")
+        cols = torch.tensor([5, 40, 41, 900, 3000])
+        obs = torch.randn(6, len(cols))
+        state = torch.randn(6, learner.state_width)
+        first = learner.first_weights(cols)
+        assert not first.requires_grad
+        assert first.dtype == (torch.bfloat16 if learner.amp else torch.float32)
+        with torch.no_grad(), learner.autocast:
+            h, v = learner.forward(obs, state, cols)
+            h1, v1 = learner.forward(obs, state, cols, first=first)
+        assert torch.equal(h, h1) and torch.equal(v, v1)
+    assert learner.first_weights(None) is None
+
+
 def test_head_on_the_legal_actions_matches_the_full_head():
     """``Actor.log_probs_of`` scores only the actions legal in some row of the batch: the
     same log-probabilities and head gradients as the whole head (float32), and under bf16

@@ -98,7 +98,8 @@ class Actor(nn.Module):
         if h.device.type != "cpu":
             return LegalLogProbs(masked_log_softmax(self.net.out(h), mask), None)
         head = self.net.head
-        acts = mask.any(0).nonzero().squeeze(1)
+        # a byte-wise max reads the bool mask several times faster than ``any`` on CPUs
+        acts = mask.view(torch.uint8).amax(0).nonzero().squeeze(1)
         with torch.autocast(device_type="cpu", enabled=False):
             logits = HeadLinear.apply(h, head.weight.index_select(0, acts),
                                       head.bias.index_select(0, acts))
@@ -165,10 +166,11 @@ class HeadLinear(torch.autograd.Function):
 
 
 def live_columns(x: np.ndarray) -> np.ndarray:
-    """Indices of the columns of ``x`` [B, D] that are not 0 in some row. On the host, in
-    numpy: one pass, where torch's reduction costs several."""
-    live = (x != 0).any(0)
-    return np.flatnonzero(live)
+    """Indices of the columns of ``x`` [B, D] (float32) that are not 0 in some row. On the
+    host, in numpy: one pass over the floats' bits, OR-ed down the rows; shifting out the
+    sign bit leaves a column non-zero exactly where some row holds neither 0.0 nor -0.0."""
+    bits = np.bitwise_or.reduce(np.ascontiguousarray(x, np.float32).view(np.uint32), axis=0)
+    return np.flatnonzero(bits << np.uint32(1))
 
 
 def sample(logp: torch.Tensor, generator: torch.Generator | None = None) -> torch.Tensor:

@@ -135,7 +135,8 @@ class MappoLearner:
         """The actor's features (``log_probs_on`` reads them) and normalised values [B]
         of a batch (the shared trunk runs once for both); ``cols``: ``obs`` holds only
         these observation columns, the others being 0 (``Actor.features``; ``first``:
-        their first-layer weights as a parameter of their own, ``KeptColumns``).
+        their first-layer weights as a tensor of their own: ``KeptColumns``' parameter,
+        or the rollout's frozen copy, ``first_weights``).
         ``train_actor`` False: the features carry no gradient (the value head learns on
         a frozen trunk)."""
         with torch.set_grad_enabled(train_actor and torch.is_grad_enabled()):
@@ -197,6 +198,15 @@ class MappoLearner:
         load_weights(path, self.vnorm, ckpt["value_norm"], "value_norm")
         load_weights(path, self.opt, ckpt["optimizer"], "optimizer")
         return int(ckpt["global_step"])
+
+    def first_weights(self, cols: torch.Tensor | None) -> torch.Tensor | None:
+        """A frozen copy of the actor's first-layer weights of the observation columns
+        ``cols``, in the dtype its forward reads them in (bf16 under ``amp``), for
+        ``forward``'s ``first`` while the weights do not change (None: no ``cols``)."""
+        if cols is None:
+            return None
+        w = self.actor.net.trunk[0].weight.detach().index_select(1, cols)
+        return w.to(torch.bfloat16) if self.amp else w
 
     def kept_columns(self, cols: torch.Tensor | None, train_actor: bool
                      ) -> KeptColumns | nullcontext:
@@ -427,6 +437,9 @@ class Rollout:
         """Play ``num_steps`` steps of every game, filling the buffers."""
         env, dev = self.env, self.device
         stats = RolloutStats(0, 0, 0, 0, [])
+        # the weights hold still through a rollout: the first layer's kept columns are
+        # gathered (and cast) once per column set, not at every step
+        first, first_cols = None, None
         for step in range(self.S):
             obs = self.obs
             kept = self.keep(obs["observation"])  # first: it may widen ``obs_view``
@@ -455,10 +468,12 @@ class Rollout:
                     self.teacher_b[step] = labels
                 else:
                     self.teacher_b[step, mine] = labels
+            if self.cols is not first_cols:
+                first, first_cols = learner.first_weights(self.cols), self.cols
             with torch.no_grad(), learner.autocast:
                 h, value = learner.forward(
                     self.obs_view[step], None if self.state_b is None else self.state_b[step],
-                    self.cols)
+                    self.cols, first=first)
                 if every_row:  # no opponent rows: the plain MAPPO step
                     dist = learner.actor.log_probs_on(h, self.mask_b[step])
                     action = dist.sample()
