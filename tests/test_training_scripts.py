@@ -267,6 +267,83 @@ def test_kept_columns_train_as_the_whole_weight():
     assert whole.weight[:, [2, 3, 5, 6, 8, 9]].ne(part_of.weight[:, [2, 3, 5, 6, 8, 9]]).sum() == 0
 
 
+def test_a_minibatch_in_two_halves_trains_as_the_whole_minibatch():
+    """``RowHalves``: a CPU update sums each minibatch's gradient over its two halves of
+    rows. With the imitation term on, the weights after an update match those of the
+    update on whole minibatches (to float32 rounding), and the halves side by side on two
+    threads give the same weights, to the bit, as one after the other on one thread."""
+    import copy
+    from contextlib import contextmanager
+
+    from agents.cli.train_mappo import DEFAULT_CONFIG, Config
+    from agents.training.mappo import MappoLearner, Rollout
+    from agents.training.row_halves import RowHalves
+    from hon_env.envs.vector import VectorEnv
+
+    class WholeMinibatches(RowHalves):
+        @contextmanager
+        def threads(self, device):
+            yield None
+
+    cfg = parse_config(Config, ["--num-steps", "6", "--num-minibatches", "2", "--hidden",
+                                "24", "--critic-hidden", "16", "--amp", "false",
+                                "--shared-trunk", "true"], DEFAULT_CONFIG)
+    torch.manual_seed(0)
+    learner = MappoLearner(cfg, torch.device("cpu"))
+    env = VectorEnv(8, 3, "origin_story", global_state=learner.env_state)
+    roll = Rollout(env, cfg, "heroes", None, torch.device("cpu"), learner)
+    roll.collect(learner, kick=1.0)
+    weights = {}
+    threads = torch.get_num_threads()
+    try:
+        for name, n_threads, halves in (("whole", 1, WholeMinibatches()), ("one", 1, None),
+                                        ("two", 2, None)):
+            trained = copy.deepcopy(learner)
+            if halves is not None:
+                trained.halves = halves
+            torch.set_num_threads(n_threads)
+            torch.manual_seed(5)  # the same minibatches
+            stats = trained.update(roll, kick=1.0)
+            assert torch.get_num_threads() == n_threads  # the block restores the count
+            assert np.isfinite(list(stats.values())).all()
+            weights[name] = [p.detach().clone() for p in trained.params]
+    finally:
+        torch.set_num_threads(threads)
+    moved = [not torch.equal(a, b) for a, b in zip(weights["one"], learner.params,
+                                                    strict=True)]
+    assert sum(moved) > len(moved) // 2  # the update trained
+    for whole, one, two in zip(weights["whole"], weights["one"], weights["two"], strict=True):
+        torch.testing.assert_close(one, whole, rtol=1e-4, atol=1e-5)
+        assert torch.equal(one, two)
+
+
+def test_row_halves_split_in_order_and_share_the_threads():
+    """``RowHalves.map`` gives ``fn`` of each half in order (the first half the shorter,
+    none empty); inside ``threads`` on two or more threads the caller keeps half of them,
+    and the count is restored after."""
+    from agents.training.row_halves import RowHalves, halves
+
+    assert [h.tolist() for h in halves(torch.arange(5))] == [[0, 1], [2, 3, 4]]
+    assert [h.tolist() for h in halves(torch.arange(1))] == [[0]]
+    rows = RowHalves()
+    threads = torch.get_num_threads()
+    try:
+        torch.set_num_threads(2)
+        with rows.threads(torch.device("cpu")) as share:
+            assert share == 1 and torch.get_num_threads() == 1
+            seen = rows.map(lambda part: (part.tolist(), torch.get_num_threads()),
+                            torch.arange(6), share)
+        assert seen == [([0, 1, 2], 1), ([3, 4, 5], 1)]
+        assert torch.get_num_threads() == 2
+        torch.set_num_threads(1)
+        with rows.threads(torch.device("cpu")) as share:
+            assert share == 0
+            assert rows.map(lambda part: part.tolist(), torch.arange(3), share) == [[0], [1, 2]]
+        assert rows.map(lambda part: part.numel(), torch.arange(4), None) == [4]
+    finally:
+        torch.set_num_threads(threads)
+
+
 def test_rollout_keeps_the_columns_ever_seen_and_every_row_exact():
     """A MAPPO rollout of the MLP actor stores only the observation columns non-zero in
     some observation since training began (``Rollout.kept``), widening as new ones

@@ -52,6 +52,7 @@ from agents.training.config import config_dict
 from agents.training.distributed import Ranks
 from agents.training.kept_columns import KeptColumns
 from agents.training.league import HEROES, League, reward_column, side_rows, side_won
+from agents.training.row_halves import RowHalves
 from hon_env.core.observe import OBS_DIM, STATE_DIM, STATE_TAIL
 from hon_env.envs.vector import VectorEnv
 from hon_env.spec import layout as L
@@ -112,7 +113,9 @@ class MappoLearner:
         self.opt = torch.optim.Adam(self.params, lr=cfg.lr, eps=1e-5, fused=True)
         # bf16 autocast for the hidden layers (heads stay float32; see agents/networks.py)
         self.amp = resolve_amp(cfg.amp, device)
-        self.autocast = torch.autocast(device.type, dtype=torch.bfloat16, enabled=self.amp)
+        self.autocast = self.amp_block()
+        # a CPU minibatch's rows in two halves, side by side on the cores (``RowHalves``)
+        self.halves = RowHalves()
 
     @property
     def env_state(self) -> bool | str:
@@ -219,26 +222,75 @@ class MappoLearner:
             return nullcontext()
         return KeptColumns(self.opt, self.actor.net.trunk[0].weight, cols)
 
+    def amp_block(self) -> torch.autocast:
+        """A new bf16 autocast block as ``amp`` says (autocast's state is per thread, and a
+        block object must not be entered by two threads at once)."""
+        return torch.autocast(self.device.type, dtype=torch.bfloat16, enabled=self.amp)
+
     def actor_terms(self, h: torch.Tensor, mask: torch.Tensor, act: torch.Tensor,
-                    old_logp: torch.Tensor, adv: torch.Tensor, teacher: torch.Tensor | None
-                    ) -> tuple[torch.Tensor, ...]:
-        """The PPO terms of the learner's rows from their trunk features ``h``: the clipped
-        policy loss, the mean entropy, the imitation loss of the ``teacher``'s actions
-        (None without a teacher), and, without gradients, the clip fraction and CleanRL's
-        estimate of KL(old || new)."""
+                    old_logp: torch.Tensor, adv: torch.Tensor, teacher: torch.Tensor | None,
+                    norm: tuple[torch.Tensor, torch.Tensor]) -> list[torch.Tensor]:
+        """The PPO terms of learner rows from their trunk features ``h``, as sums over the
+        rows: the clipped policy loss (advantages normalised by the minibatch's ``norm``,
+        mean and standard deviation), the entropy, the imitation loss of the ``teacher``'s
+        actions (0 without a teacher), and, without gradients, the clipped rows and
+        CleanRL's estimate of KL(old || new)."""
         cfg = self.cfg
-        with self.autocast:
+        with self.amp_block():
             dist = self.actor.log_probs_on(h, mask)
         logp = dist.at(act)
         ratio = (logp - old_logp).exp()
-        a = (adv - adv.mean()) / (adv.std() + 1e-8)
-        pg_loss = torch.max(-a * ratio, -a * ratio.clamp(
-            1 - cfg.clip_coef, 1 + cfg.clip_coef)).mean()
-        imitation = None if teacher is None else -dist.at(teacher).mean()
+        a = (adv - norm[0]) / (norm[1] + 1e-8)
+        pg = torch.max(-a * ratio, -a * ratio.clamp(1 - cfg.clip_coef, 1 + cfg.clip_coef))
+        imitation = h.new_zeros((), dtype=logp.dtype) if teacher is None else \
+            -dist.at(teacher).sum()
         with torch.no_grad():
-            clipfrac = ((ratio - 1).abs() > cfg.clip_coef).float().mean()
-            kl = ((ratio - 1) - (logp - old_logp)).mean()
-        return pg_loss, dist.entropy().mean(), imitation, clipfrac, kl
+            clipped = ((ratio - 1).abs() > cfg.clip_coef).float().sum()
+            kl = ((ratio - 1) - (logp - old_logp)).sum()
+        return [pg.sum(), dist.entropy().sum(), imitation, clipped, kl]
+
+    def part_grads(self, rows: UpdateRows, idx: torch.Tensor, step: MinibatchStep
+                   ) -> tuple[list[torch.Tensor | None], torch.Tensor]:
+        """The gradients of ``step.learning`` from the rows ``idx`` of a minibatch (a part
+        of it, ``RowHalves``): its share of the minibatch's loss, whose terms are means
+        over the whole minibatch, so the parts' gradients add up to the minibatch's. Also
+        the part's sums [value loss, policy loss, entropy, imitation, clipped rows, KL]."""
+        cfg = self.cfg
+        sel = None if rows.every_row else rows.mine[idx]
+        mine = idx if sel is None else idx[sel]  # the learner's rows
+        # index_select gathers rows faster than advanced indexing on CPUs
+        with self.amp_block():
+            h, v = self.forward(rows.obs.index_select(0, idx),
+                                None if rows.state is None else rows.state.index_select(0, idx),
+                                step.cols, step.train_actor, step.first)
+        v_sum = 0.5 * ((v - rows.target[idx]) ** 2).sum()
+        loss = cfg.vf_coef * v_sum / step.rows
+        sums = [v_sum.detach()] + [v_sum.new_zeros(())] * 5
+        if step.norm is not None and mine.numel():
+            terms = self.actor_terms(h if sel is None else h[sel], rows.mask[mine],
+                                     rows.act[mine], rows.logp[mine], rows.adv[mine],
+                                     None if rows.teacher is None else rows.teacher[mine],
+                                     step.norm)
+            pg, ent, imitation = terms[:3]
+            loss = loss + (pg - cfg.ent_coef * ent + step.kick * imitation) / step.mine
+            sums[1:] = [t.detach() for t in terms]
+        grads = torch.autograd.grad(loss, step.learning, allow_unused=True)
+        return list(grads), torch.stack(sums)
+
+    def minibatch(self, rows: UpdateRows, idx: torch.Tensor, step: MinibatchStep,
+                  share: int | None) -> torch.Tensor:
+        """One optimiser step on the minibatch ``idx`` of ``rows``, its gradient summed
+        over its parts (``RowHalves``); returns the minibatch's means [value loss, policy
+        loss, entropy, imitation, clip fraction, KL]."""
+        parts = self.halves.map(lambda part: self.part_grads(rows, part, step), idx, share)
+        for j, p in enumerate(step.learning):
+            grads = [g[j] for g, _ in parts if g[j] is not None]
+            p.grad = None if not grads else grads[0] if len(grads) == 1 else grads[0] + grads[1]
+        self.ranks.average_gradients(step.learning)
+        nn.utils.clip_grad_norm_(step.learning, self.cfg.max_grad_norm)
+        self.opt.step()
+        sums = parts[0][1] if len(parts) == 1 else parts[0][1] + parts[1][1]
+        return sums / sums.new_tensor([step.rows] + [max(step.mine, 1)] * 5)
 
     def update(self, roll: Rollout, kick: float, train_actor: bool = True
                ) -> dict[str, float]:
@@ -250,22 +302,15 @@ class MappoLearner:
         adv, returns = roll.advantages(self)
         batch = roll.S * roll.B
         mb = batch // cfg.num_minibatches
-        cols = roll.cols  # the buffer's observation columns (None: all of them)
-        f_obs = roll.obs_view.reshape(batch, -1)  # a view: rows of the buffer's stride
-        f_state = None if roll.state_b is None else roll.state_b.reshape(batch, -1)
-        f_mask = roll.mask_b.reshape(batch, -1)
-        f_mine = roll.mine_b.reshape(-1)
-        every_row = bool(f_mine.all())
-        f_act, f_logp = roll.act_b.reshape(-1), roll.logp_b.reshape(-1)
-        f_adv, f_ret = adv.reshape(-1), returns.reshape(-1)
-        f_teacher = roll.teacher_b.reshape(-1)
-        zero = torch.zeros((), device=self.device)
-        kick_loss = pg_loss = ent = zero
+        f_ret = returns.reshape(-1)
         if cfg.value_norm:
             self.vnorm.update(f_ret, self.ranks.average if self.ranks.active else None)
-        target = self.vnorm.normalize(f_ret) if cfg.value_norm else f_ret
-        clipfracs, kls = [], []  # tensors, read once per update (no device sync per batch)
-        with self.kept_columns(cols, train_actor) as first:
+        rows = UpdateRows.of(roll, adv.reshape(-1),
+                             self.vnorm.normalize(f_ret) if cfg.value_norm else f_ret, kick)
+        means = []  # tensors, read once per update (no device sync per batch)
+        acting = []  # whether each minibatch had actor terms
+        with self.kept_columns(roll.cols, train_actor) as first, \
+                self.halves.threads(self.device) as share:
             # the critic's warm-up leaves the actor's gradients None, so Adam skips its
             # weights; the optimiser's list holds the first layer's kept columns in a block
             # of ``kept_columns``
@@ -275,38 +320,75 @@ class MappoLearner:
                 perm = torch.randperm(batch, device=self.device)
                 for i in range(0, batch, mb):
                     idx = perm[i:i + mb]
-                    sel = None if every_row else f_mine[idx]
-                    mine = idx if sel is None else idx[sel]  # the learner's rows
-                    # index_select gathers rows faster than advanced indexing on CPUs
-                    with self.autocast:
-                        h, v = self.forward(f_obs.index_select(0, idx),
-                                            None if f_state is None else
-                                            f_state.index_select(0, idx), cols, train_actor,
-                                            first)
-                    v_loss = 0.5 * ((v - target[idx]) ** 2).mean()
-                    loss = cfg.vf_coef * v_loss
-                    if train_actor and mine.numel() > 1:
-                        pg_loss, ent, imitation, clipfrac, kl = self.actor_terms(
-                            h if sel is None else h[sel], f_mask[mine], f_act[mine],
-                            f_logp[mine], f_adv[mine], f_teacher[mine] if kick > 0 else None)
-                        loss = loss + pg_loss - cfg.ent_coef * ent
-                        if imitation is not None:
-                            kick_loss = imitation
-                            loss = loss + kick * kick_loss
-                        clipfracs.append(clipfrac)
-                        kls.append(kl)
-                    self.opt.zero_grad()
-                    loss.backward()
-                    self.ranks.average_gradients(learning)
-                    nn.utils.clip_grad_norm_(learning, cfg.max_grad_norm)
-                    self.opt.step()
-        return {"policy_loss": pg_loss.item(), "value_loss": v_loss.item(),
-                "entropy": ent.item(),
-                # .item() waits for the device's queued work, once per update
-                "approx_kl": torch.stack(kls).mean().item() if kls else float("nan"),
-                "clip_fraction": (torch.stack(clipfracs).mean().item() if clipfracs
-                                  else float("nan")),
-                "kickstart_loss": kick_loss.item()}
+                    mine = idx if rows.every_row else idx[rows.mine[idx]]
+                    a = rows.adv[mine]
+                    acts = train_actor and mine.numel() > 1
+                    step = MinibatchStep(learning, roll.cols, first, train_actor, kick,
+                                         (a.mean(), a.std()) if acts else None,
+                                         idx.numel(), mine.numel())
+                    means.append(self.minibatch(rows, idx, step, share))
+                    acting.append(acts)
+        return update_stats(torch.stack(means).tolist(), acting, kick)
+
+
+@dataclass
+class UpdateRows:
+    """A rollout's rows, flat, as the update reads them (``obs`` a view of the buffer's
+    kept columns; ``teacher`` None without an imitation term)."""
+
+    obs: torch.Tensor
+    state: torch.Tensor | None
+    mask: torch.Tensor
+    mine: torch.Tensor
+    every_row: bool
+    act: torch.Tensor
+    logp: torch.Tensor
+    adv: torch.Tensor
+    target: torch.Tensor
+    teacher: torch.Tensor | None
+
+    @classmethod
+    def of(cls, roll: Rollout, adv: torch.Tensor, target: torch.Tensor, kick: float
+           ) -> UpdateRows:
+        batch = roll.S * roll.B
+        mine = roll.mine_b.reshape(-1)
+        return cls(roll.obs_view.reshape(batch, -1),
+                   None if roll.state_b is None else roll.state_b.reshape(batch, -1),
+                   roll.mask_b.reshape(batch, -1), mine, bool(mine.all()),
+                   roll.act_b.reshape(-1), roll.logp_b.reshape(-1), adv, target,
+                   roll.teacher_b.reshape(-1) if kick > 0 else None)
+
+
+@dataclass
+class MinibatchStep:
+    """What one optimiser step trains and weighs: the parameters, the buffer's columns and
+    the first layer's kept-column weights (``first``, None outside ``KeptColumns``),
+    whether the actor trains, the imitation weight, the advantage normalisation of the
+    learner's rows (None: no actor terms), and the minibatch's row and learner-row
+    counts, by which its sums become means."""
+
+    learning: list[torch.Tensor]
+    cols: torch.Tensor | None
+    first: torch.Tensor | None
+    train_actor: bool
+    kick: float
+    norm: tuple[torch.Tensor, torch.Tensor] | None
+    rows: int
+    mine: int
+
+
+def update_stats(means: list[list[float]], acting: list[bool], kick: float
+                 ) -> dict[str, float]:
+    """An update's ``train.csv`` losses from its minibatches' means (``minibatch``): the
+    last minibatch's value loss, and the last one with actor terms' policy loss, entropy
+    and imitation loss (0 before any); clip fraction and KL averaged over those."""
+    acted = [m for m, a in zip(means, acting, strict=True) if a]
+    last = acted[-1] if acted else [0.0] * 6
+    return {"policy_loss": last[1], "value_loss": means[-1][0], "entropy": last[2],
+            "approx_kl": float(np.mean([m[5] for m in acted])) if acted else float("nan"),
+            "clip_fraction": (float(np.mean([m[4] for m in acted])) if acted
+                              else float("nan")),
+            "kickstart_loss": last[3] if kick > 0 else 0.0}
 
 
 def train_step(learner: MappoLearner, roll: Rollout, step: int, total: int

@@ -1,0 +1,87 @@
+"""A CPU minibatch's gradient as the sum of its two halves', the halves run side by side.
+
+On a CPU, torch runs each op of an update on every thread of its OpenMP pool. An update is
+thousands of small ops with Python between them, longer than the idle workers' short spin
+(``hon_env.threads``), so each op waits for sleeping workers to wake: at 4 heroes on 2
+cores a MAPPO update ran barely faster on two threads than on one (docs/benchmarks.md).
+Splitting each minibatch's rows into two halves, each on its own thread with its own share
+of the cores, keeps both cores busy without waking anyone: the loss is a sum over rows, so
+the halves' gradients add up to the minibatch's.
+
+The split is made whatever the thread count (the halves run one after the other on a
+single thread), so a run's numbers do not depend on how many cores it was given.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from typing import TypeVar
+
+import torch
+
+T = TypeVar("T")
+
+
+def halves(idx: torch.Tensor) -> list[torch.Tensor]:
+    """``idx``'s first and second half (the first the shorter), empty halves left out."""
+    cut = idx.numel() // 2
+    return [part for part in (idx[:cut], idx[cut:]) if part.numel()]
+
+
+class RowHalves:
+    """Runs a function on each half of a minibatch's rows: on the CPU with two or more
+    torch threads, the second half on a worker thread while the first runs on the caller's,
+    each with half the threads (``threads``); on one thread one after the other; on a GPU
+    (whose ops are not short of threads) on the whole minibatch."""
+
+    def __init__(self) -> None:
+        self._pool: ThreadPoolExecutor | None = None
+
+    @contextmanager
+    def threads(self, device: torch.device) -> Iterator[int | None]:
+        """A block for ``map``. Gives None off the CPU (a minibatch is not split there); on
+        the CPU the threads each half runs on, the caller's thread keeping that share of
+        torch's threads until the block ends (0: one thread, the halves one after the
+        other)."""
+        total = torch.get_num_threads()
+        if device.type != "cpu":
+            yield None
+            return
+        if total < 2:
+            yield 0
+            return
+        share = total // 2
+        torch.set_num_threads(share)
+        try:
+            yield share
+        finally:
+            torch.set_num_threads(total)
+
+    def map(self, fn: Callable[[torch.Tensor], T], idx: torch.Tensor, share: int | None
+            ) -> list[T]:
+        """``fn`` of each half of ``idx`` (``halves``), in order, side by side where
+        ``share`` (from ``threads``) is positive; ``fn(idx)`` alone where it is None."""
+        if share is None:
+            return [fn(idx)]
+        parts = halves(idx)
+        if not share or len(parts) < 2:
+            return [fn(part) for part in parts]
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="row-half")
+
+        def second() -> T:
+            if torch.get_num_threads() != share:  # each thread has its own OpenMP setting
+                torch.set_num_threads(share)
+            return fn(parts[1])
+
+        later = self._pool.submit(second)
+        first = fn(parts[0])
+        return [first, later.result()]
+
+    def __deepcopy__(self, memo: dict) -> RowHalves:
+        return RowHalves()  # a copy starts its own worker when it needs one
+
+    def __getstate__(self) -> dict:
+        return {"_pool": None}
