@@ -9,7 +9,9 @@ MLP actor it keeps only the observation columns that have been non-zero in some 
 training began (``Rollout.kept``; about a fifth of them at 4 heroes), and the first layer
 multiplies only those (``Actor.features``): the full layer's result for less work, since
 every other column is 0. The update trains that layer's weights of the kept columns only
-(``agents.training.kept_columns``): the others have never had a gradient.
+(``agents.training.kept_columns``): the others have never had a gradient. On a CPU each
+minibatch's gradient is the sum of its two halves' (``agents.training.row_halves``), run
+side by side on the cores.
 
 A rollout step is one decision per game, whoever makes it. The learner's side (the heroes,
 or the villain agent of the Mastermind variant, ``agents.training.league``) acts with the
