@@ -225,11 +225,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     except ValueError as err:
         p.error(str(err))
     if args.threads > 0:
-        import numba
-        import torch
+        from agents.training.cpu_threads import set_cpu_threads
 
-        torch.set_num_threads(args.threads)
-        numba.set_num_threads(min(args.threads, numba.config.NUMBA_NUM_THREADS))
+        set_cpu_threads(args.threads, args.threads)
     run = Path(args.run_dir)
     run.mkdir(parents=True, exist_ok=True)
     seconds: dict[str, float] = {}

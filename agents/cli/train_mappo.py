@@ -80,7 +80,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numba
 import torch
 
 from agents.networks import check_amp, check_network
@@ -94,6 +93,7 @@ from agents.training.baselines import (
 )
 from agents.training.bc import PRETRAIN_ENVS, PRETRAIN_SEED, clone_into, teacher_chunks
 from agents.training.config import PpoFields, parse_config
+from agents.training.cpu_threads import set_cpu_threads
 from agents.training.distributed import Ranks, is_main_process
 from agents.training.games import RunGames, run_games
 from agents.training.league import HEROES, SIDES, VILLAIN, League, load_opponent
@@ -329,9 +329,8 @@ def train(cfg: Config) -> dict[str, float]:
     device = ranks.device(pick_device(cfg.device))
     if cfg.threads > 0 or ranks.active:
         threads = cfg.threads if cfg.threads > 0 else ranks.cpu_threads()
-        torch.set_num_threads(threads)
-        if ranks.active:  # the engine steps on the CPU cores whatever trains the networks
-            numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+        # a rank's engine steps on its share of the cores whatever trains the networks
+        set_cpu_threads(threads, threads if ranks.active else None)
     torch.manual_seed(cfg.seed)  # the same initial weights on every rank
     learner = MappoLearner(cfg, device, cfg.side, ranks)
     global_step = learner.resume(cfg.resume) if cfg.resume else 0

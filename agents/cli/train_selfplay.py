@@ -52,6 +52,7 @@ from agents.cli.train_mappo import side_shaping, warm_start
 from agents.networks import NETWORKS
 from agents.training.baselines import EVAL_SEED, VillainEvaluator, villain_eval_summary
 from agents.training.config import parse_config
+from agents.training.cpu_threads import set_cpu_threads
 from agents.training.distributed import under_torchrun
 from agents.training.league import HEROES, VILLAIN, League, load_opponent
 from agents.training.logger import RunLogger
@@ -155,7 +156,7 @@ def train(cfg: Config) -> list[dict[str, float]]:
         raise ValueError("self-play does not run under torchrun: data-parallel training is "
                          "hon-train's (MAPPO and IPPO, docs/scaling.md)")
     if cfg.threads > 0:
-        torch.set_num_threads(cfg.threads)
+        set_cpu_threads(cfg.threads)
     device = pick_device(cfg.device)
     torch.manual_seed(cfg.seed)
     run = Path(cfg.run_dir)
