@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import importlib
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -315,6 +316,70 @@ def test_a_minibatch_in_two_halves_trains_as_the_whole_minibatch():
     for whole, one, two in zip(weights["whole"], weights["one"], weights["two"], strict=True):
         torch.testing.assert_close(one, whole, rtol=1e-4, atol=1e-5)
         assert torch.equal(one, two)
+
+
+def test_a_rollout_in_two_halves_is_the_same_on_one_thread_and_two():
+    """The rollout's games act in two halves (``RowHalves``), each drawing its actions
+    from its own generator seeded in a fixed order: the same seed gives the same actions,
+    log-probabilities and values, to the bit, whether the halves run side by side on two
+    threads or one after the other on one; the actions are legal in their rows."""
+    from agents.cli.train_mappo import DEFAULT_CONFIG, Config
+    from agents.training.cpu_threads import set_cpu_threads
+    from agents.training.mappo import MappoLearner, Rollout
+    from hon_env.envs.vector import VectorEnv
+
+    cfg = parse_config(Config, ["--num-steps", "5", "--hidden", "24", "--critic-hidden",
+                                "16", "--shared-trunk", "true"], DEFAULT_CONFIG)
+    buffers = []
+    threads = torch.get_num_threads()
+    try:
+        for n_threads in (1, 2):
+            set_cpu_threads(n_threads)
+            torch.manual_seed(0)
+            learner = MappoLearner(cfg, torch.device("cpu"))
+            env = VectorEnv(9, 3, "origin_story", global_state=learner.env_state)
+            roll = Rollout(env, cfg, "heroes", None, torch.device("cpu"), learner)
+            roll.collect(learner, kick=0.0)
+            assert torch.get_num_threads() == n_threads
+            buffers.append([roll.act_b.clone(), roll.logp_b.clone(), roll.val_b.clone()])
+            legal = roll.mask_b.gather(2, roll.act_b[..., None])
+            assert legal.all()
+    finally:
+        torch.set_num_threads(threads)
+    for one, two in zip(*buffers, strict=True):
+        assert torch.equal(one, two)
+    assert (buffers[0][1] < 0).any()  # log-probabilities of real draws
+
+
+def test_threads_given_to_torch_hold_when_the_engine_first_runs():
+    """``set_cpu_threads``: a torch thread count set before the engine's first parallel
+    kernel still holds after it (set with ``torch.set_num_threads`` alone, numba's first
+    kernel resets it to numba's count on a machine with two or more cores)."""
+    if (os.cpu_count() or 1) < 2:
+        pytest.skip("one core: every count is 1")
+    code = """
+import torch
+from hon_env.envs.vector import VectorEnv
+{setup}
+import numba
+assert torch.get_num_threads() == 1  # torch's count in force, as after a learner's first op
+VectorEnv(4, 0, "origin_story").reset()
+print(torch.get_num_threads(), numba.get_num_threads())
+"""
+    direct = "torch.set_num_threads(1)"
+    helper = "from agents.training.cpu_threads import set_cpu_threads; set_cpu_threads(1)"
+    seen = [subprocess.run([sys.executable, "-c", code.format(setup=setup)], cwd=ROOT,
+                           capture_output=True, text=True, check=True).stdout.split()[-2:]
+            for setup in (direct, helper)]
+    (torch_direct, engine), (torch_helper, _) = seen
+    if int(engine) < 2:
+        pytest.skip("numba runs one thread here: nothing to reset torch's count to")
+    # torch_direct is numba's count where numba's first kernel resets torch's (numba 0.6x)
+    assert torch_helper == "1", (torch_direct, engine)
+    with pytest.raises(ValueError, match="positive"):
+        from agents.training.cpu_threads import set_cpu_threads
+
+        set_cpu_threads(0)
 
 
 def test_row_halves_split_in_order_and_share_the_threads():

@@ -483,6 +483,10 @@ class Rollout:
         self.val_b = torch.zeros((S, B), device=device)
         self.teacher_b = torch.zeros((S, B), dtype=torch.long, device=device)
         self.teacher = None
+        # the first layer's frozen copy of the kept columns ``first_cols`` in a rollout
+        # (``MappoLearner.first_weights``)
+        self.first: torch.Tensor | None = None
+        self.first_cols: torch.Tensor | None = None
         self.returns_now = np.zeros(B, np.float64)  # the learner's return in each episode
         self.obs, _ = env.reset()
         if opponents is not None and opponents.draw is not None:
@@ -519,71 +523,104 @@ class Rollout:
 
     def collect(self, learner: MappoLearner, kick: float) -> RolloutStats:
         """Play ``num_steps`` steps of every game, filling the buffers."""
-        env, dev = self.env, self.device
         stats = RolloutStats(0, 0, 0, 0, [])
         # the weights hold still through a rollout: the first layer's kept columns are
         # gathered (and cast) once per column set, not at every step
-        first, first_cols = None, None
-        for step in range(self.S):
-            obs = self.obs
-            kept = self.keep(obs["observation"])  # first: it may widen ``obs_view``
-            self.obs_view[step].copy_(kept)
-            if self.state_b is not None and not learner.ippo:
-                self.state_b[step].copy_(torch.from_numpy(learner.critic_input(obs)))
-            self.mask_b[step].copy_(torch.from_numpy(obs["action_mask"]).bool())
-            self.done_b[step] = self.next_done
-            mine_np = self.learner_rows(obs["agent"])
-            every_row = bool(mine_np.all())
-            mine = torch.from_numpy(mine_np).to(dev)
-            self.mine_b[step] = mine
-            rows = np.flatnonzero(mine_np)
-            stats.decisions += rows.size
-            action = torch.zeros(self.B, dtype=torch.long, device=dev)
-            if kick > 0 and rows.size:
-                if self.teacher is None:
-                    self.teacher = teacher_for(self.side)
-                state, tabs = env.engine
-                # every row the learner's: views, not copies of the batch's arrays
-                sub = slice(None) if every_row else rows
-                labels = torch.from_numpy(self.teacher.act(
-                    obs["observation"][sub], obs["action_mask"][sub], obs["agent"][sub],
-                    engine=(state[sub], tabs))).to(dev)
-                if every_row:
-                    self.teacher_b[step] = labels
-                else:
-                    self.teacher_b[step, mine] = labels
-            if self.cols is not first_cols:
-                first, first_cols = learner.first_weights(self.cols), self.cols
-            with torch.no_grad(), learner.autocast:
-                h, value = learner.forward(
-                    self.obs_view[step], None if self.state_b is None else self.state_b[step],
-                    self.cols, first=first)
-                if every_row:  # no opponent rows: the plain MAPPO step
-                    dist = learner.actor.log_probs_on(h, self.mask_b[step])
-                    action = dist.sample()
-                    self.logp_b[step] = dist.at(action)
-                elif rows.size:
-                    dist = learner.actor.log_probs_on(h[mine], self.mask_b[step][mine])
-                    a = dist.sample()
-                    self.logp_b[step, mine] = dist.at(a)
-                    action[mine] = a
-                self.val_b[step] = learner.vnorm.denormalize(value)
-            self.act_b[step] = action
-            actions = action.cpu().numpy()
-            if not every_row:
-                others = np.flatnonzero(~mine_np)
-                actions[others] = self.opponents.act(
-                    others, obs["observation"][others], obs["action_mask"][others],
-                    obs["agent"][others], engine=env.engine)
-            self.obs, rewards, term, trunc, info = env.step(actions)
-            r = rewards[:, self.col]
-            self.rew_b[step].copy_(torch.from_numpy(r))
-            self.returns_now += r
-            done = term | trunc
-            self.next_done = torch.from_numpy(done.astype(np.float32)).to(dev)
-            if done.any():
-                self.episodes_ended(np.flatnonzero(done), info["final_outcome"], stats)
+        self.first, self.first_cols = None, None
+        with learner.halves.threads(self.device) as share:
+            for step in range(self.S):
+                self.play_step(learner, kick, step, stats, share)
         return stats
+
+    def play_step(self, learner: MappoLearner, kick: float, step: int, stats: RolloutStats,
+                  share: int | None) -> None:
+        """Step ``step`` of ``collect``: the learner's rows act (the games' halves side by
+        side where ``share``, ``RowHalves``), the opponents the other rows, and every game
+        steps."""
+        env, dev = self.env, self.device
+        obs = self.obs
+        kept = self.keep(obs["observation"])  # first: it may widen ``obs_view``
+        self.obs_view[step].copy_(kept)
+        if self.state_b is not None and not learner.ippo:
+            self.state_b[step].copy_(torch.from_numpy(learner.critic_input(obs)))
+        self.mask_b[step].copy_(torch.from_numpy(obs["action_mask"]).bool())
+        self.done_b[step] = self.next_done
+        mine_np = self.learner_rows(obs["agent"])
+        every_row = bool(mine_np.all())
+        mine = torch.from_numpy(mine_np).to(dev)
+        self.mine_b[step] = mine
+        rows = np.flatnonzero(mine_np)
+        stats.decisions += rows.size
+        if kick > 0 and rows.size:
+            if self.teacher is None:
+                self.teacher = teacher_for(self.side)
+            state, tabs = env.engine
+            # every row the learner's: views, not copies of the batch's arrays
+            sub = slice(None) if every_row else rows
+            labels = torch.from_numpy(self.teacher.act(
+                obs["observation"][sub], obs["action_mask"][sub], obs["agent"][sub],
+                engine=(state[sub], tabs))).to(dev)
+            if every_row:
+                self.teacher_b[step] = labels
+            else:
+                self.teacher_b[step, mine] = labels
+        if self.cols is not self.first_cols:
+            self.first, self.first_cols = learner.first_weights(self.cols), self.cols
+        # each half of the games samples with its own generator, seeded from torch's in a
+        # fixed order: the same draws whichever half runs first
+        seeds = torch.randint(2**62, (2,)).tolist()
+        parts = learner.halves.map(
+            lambda games: self.policy_step(learner, step, games, mine_np,
+                                           seeds[0] if games[0] == 0 else seeds[1]),
+            torch.arange(self.B), share)
+        action, self.logp_b[step], self.val_b[step] = (
+            torch.cat([p[k] for p in parts]) for k in range(3))
+        self.act_b[step] = action
+        actions = action.cpu().numpy()
+        if not every_row:
+            others = np.flatnonzero(~mine_np)
+            actions[others] = self.opponents.act(
+                others, obs["observation"][others], obs["action_mask"][others],
+                obs["agent"][others], engine=env.engine)
+        self.obs, rewards, term, trunc, info = env.step(actions)
+        r = rewards[:, self.col]
+        self.rew_b[step].copy_(torch.from_numpy(r))
+        self.returns_now += r
+        done = term | trunc
+        self.next_done = torch.from_numpy(done.astype(np.float32)).to(dev)
+        if done.any():
+            self.episodes_ended(np.flatnonzero(done), info["final_outcome"], stats)
+
+    def policy_step(self, learner: MappoLearner, step: int, games: torch.Tensor,
+                    mine_np: np.ndarray, seed: int
+                    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """The learner's actions (0 in other rows), their log-probabilities and every
+        row's value at ``step`` in the games ``games`` (a run of consecutive indices), its
+        actions drawn with a generator seeded ``seed``; ``mine_np``: the batch's learner
+        rows."""
+        part = slice(int(games[0]), int(games[-1]) + 1)
+        mine_part = mine_np[part]
+        n = len(mine_part)
+        action = torch.zeros(n, dtype=torch.long, device=self.device)
+        logp = torch.zeros(n, device=self.device)
+        gen = torch.Generator(self.device).manual_seed(seed)
+        with torch.no_grad(), learner.amp_block():
+            h, value = learner.forward(
+                self.obs_view[step, part],
+                None if self.state_b is None else self.state_b[step, part], self.cols,
+                first=self.first)
+            mask = self.mask_b[step, part]
+            if mine_part.all():  # no opponent rows: the plain MAPPO step
+                dist = learner.actor.log_probs_on(h, mask)
+                action = dist.sample(gen)
+                logp = dist.at(action)
+            elif mine_part.any():
+                mine = torch.from_numpy(mine_part).to(self.device)
+                dist = learner.actor.log_probs_on(h[mine], mask[mine])
+                a = dist.sample(gen)
+                logp[mine] = dist.at(a)
+                action[mine] = a
+            return action, logp, learner.vnorm.denormalize(value)
 
     def episodes_ended(self, ended: np.ndarray, outcomes: np.ndarray, stats: RolloutStats
                        ) -> None:
