@@ -1,14 +1,13 @@
 """How idle OpenMP worker threads wait: a short spin, then sleep.
 
-A training process holds two OpenMP thread pools: torch's CPU build brings its own libgomp
-(loaded when torch is imported) and numba runs the engine's parallel kernels on the
-system's libgomp (loaded at the first parallel kernel). By default idle libgomp workers
-spin for about 3 ms after each parallel region before they sleep. The engine launches its
-kernels once per step, between torch's forward passes, so each pool's workers must be
-scheduled while the other's spin; with another busy process on the same cores (a second
-run, an evaluation beside training) that went far past a fair share of the machine: a
-4-hero MAPPO run beside another ran at 1,060 env steps/s with spinning workers and
-9,700-10,000 with sleeping ones on 2 cores (docs/benchmarks.md, "Idle OpenMP workers").
+torch's CPU build brings its own libgomp (loaded when torch is imported); numba runs the
+engine's parallel kernels on libgomp too, and where torch was imported first (any training
+process) its OpenMP layer binds to torch's copy, so both run on one runtime (otherwise on
+the system's). By default idle libgomp workers spin for about 3 ms after each parallel
+region before they sleep. With another busy process on the same cores (a second run, an
+evaluation beside training) that went far past a fair share of the machine: a 4-hero
+MAPPO run beside another ran at 1,060 env steps/s with spinning workers and 9,700-10,000
+with sleeping ones on 2 cores (docs/benchmarks.md, "Idle OpenMP workers").
 
 Workers that sleep at once cost something too: torch's update is thousands of small
 parallel regions, and where waking a sleeping worker is slow (virtual machines, whose idle
