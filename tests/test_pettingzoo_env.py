@@ -564,8 +564,9 @@ def test_gymnasium_win():
     assert (reward, term, trunc, info["outcome"]) == (1.0, True, False, "win")
 
 
-def test_maskable_ppo_on_the_gymnasium_adapter():
+def test_maskable_ppo_on_the_gymnasium_adapter(tmp_path, monkeypatch):
     sb3_contrib = pytest.importorskip("sb3_contrib")
+    monkeypatch.setenv("SB3_LOGDIR", str(tmp_path))  # SB3's default log folder, not /tmp's
     env = gymnasium.make("hon_env/HourOfNeed-v8", n_heroes=2)
     model = sb3_contrib.MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=64, n_epochs=1,
                                     seed=0, policy_kwargs={"net_arch": [32]}, device="cpu")

@@ -52,8 +52,9 @@ def test_compact_observations_reach_the_adapter(origin):
         so, *_ = small.step(actions)
 
 
-def test_maskable_ppo_trains_a_few_steps(origin, tmp_path):
+def test_maskable_ppo_trains_a_few_steps(origin, tmp_path, monkeypatch):
     """MaskablePPO runs on the adapter end to end, saves and reloads."""
+    monkeypatch.setenv("SB3_LOGDIR", str(tmp_path))  # SB3's default log folder, not /tmp's
     env = SB3VecEnv(16, seed=1, scenario=origin)
     model = MaskablePPO("MlpPolicy", env, n_steps=16, batch_size=64, n_epochs=1, seed=0,
                         policy_kwargs={"net_arch": [32]}, device="cpu")
