@@ -1,16 +1,18 @@
-"""A CPU minibatch's gradient as the sum of its two halves', the halves run side by side.
+"""A batch's rows in two halves, run side by side on the CPU's cores.
 
 On a CPU, torch runs each op of an update on every thread of its OpenMP pool. An update is
 thousands of small ops with Python between them, longer than the idle workers' short spin
 (``hon_env.threads``), so each op waits for sleeping workers to wake: at 4 heroes on 2
-cores a MAPPO update ran barely faster on two threads than on one (docs/benchmarks.md).
+cores a MAPPO update took 1.1-1.2 s, where workers that never sleep took 0.93 s and one
+thread 1.5 s (docs/benchmarks.md).
 Splitting each minibatch's rows into two halves, each on its own thread with its own share
 of the cores, keeps both cores busy without waking anyone: the loss is a sum over rows, so
-the halves' gradients add up to the minibatch's.
+the halves' gradients add up to the minibatch's. A rollout's forward passes split the
+same way, by games.
 
 The split is made whatever the thread count (on one thread the halves run one after the
 other), so a run on one thread gives the same weights as on two, to the bit (tested). On
-a GPU a minibatch is not split.
+a GPU a batch is not split.
 """
 
 from __future__ import annotations
@@ -33,10 +35,11 @@ def halves(idx: torch.Tensor) -> list[torch.Tensor]:
 
 
 class RowHalves:
-    """Runs a function on each half of a minibatch's rows: on the CPU with two or more
-    torch threads, the second half on a worker thread while the first runs on the caller's,
-    each with half the threads (``threads``); on one thread one after the other; on a GPU
-    (whose ops are not short of threads) on the whole minibatch."""
+    """Runs a function on each half of a batch's rows (a minibatch's, a rollout step's
+    games): on the CPU with two or more torch threads, the second half on a worker thread
+    while the first runs on the caller's, each with half the threads (``threads``); on one
+    thread one after the other; on a GPU (whose ops are not short of threads) on the
+    whole batch."""
 
     def __init__(self) -> None:
         self._pool: ThreadPoolExecutor | None = None
@@ -44,7 +47,7 @@ class RowHalves:
 
     @contextmanager
     def threads(self, device: torch.device) -> Iterator[int | None]:
-        """A block for ``map``. Gives None off the CPU (a minibatch is not split there); on
+        """A block for ``map``. Gives None off the CPU (a batch is not split there); on
         the CPU the threads each half runs on, the caller's thread keeping that share of
         torch's threads until the block ends (0: one thread, the halves one after the
         other)."""
