@@ -390,6 +390,7 @@ def test_row_halves_split_in_order_and_share_the_threads():
 
     assert [h.tolist() for h in halves(torch.arange(5))] == [[0, 1], [2, 3, 4]]
     assert [h.tolist() for h in halves(torch.arange(1))] == [[0]]
+    assert halves(range(3, 8)) == [range(3, 5), range(5, 8)]  # the rollout's games
     rows = RowHalves()
     threads = torch.get_num_threads()
     try:

@@ -209,9 +209,11 @@ class EntityActor(nn.Module):
             start += e.shape[1]
         return out
 
-    def features(self, obs: torch.Tensor, cols: torch.Tensor | None = None) -> torch.Tensor:
+    def features(self, obs: torch.Tensor, cols: torch.Tensor | None = None,
+                 first: torch.Tensor | None = None) -> torch.Tensor:
         """``[ctx, logits]`` [B, feat_dim + N_ACTIONS] of observations ``obs`` [B, OBS_DIM]
-        (unmasked logits in float32 precision)."""
+        (unmasked logits in float32 precision). ``first`` (the MLP's first-layer columns,
+        ``Actor.features``) is never given to this network: it has no such layer."""
         if cols is not None:  # a column subset: put it back in place
             obs = obs.new_zeros(obs.shape[0], OBS_DIM).index_copy_(1, cols, obs)
         ctx, embedded = self.context(obs)

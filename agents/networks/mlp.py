@@ -72,10 +72,13 @@ class Actor(nn.Module):
         (``agents.training.kept_columns``), read instead of the whole weight's columns."""
         if cols is None:
             return self.net.trunk(obs)
-        layer = self.net.trunk[0]
-        w = layer.weight.index_select(1, cols) if first is None else first
-        h = nn.functional.linear(obs, w, layer.bias)
+        w = self.first_weights(cols) if first is None else first
+        h = nn.functional.linear(obs, w, self.net.trunk[0].bias)
         return self.net.trunk[1:](h)
+
+    def first_weights(self, cols: torch.Tensor) -> torch.Tensor:
+        """The first layer's weights of the observation columns ``cols`` [hidden, len]."""
+        return self.net.trunk[0].weight.index_select(1, cols)
 
     def value_features(self, h: torch.Tensor) -> torch.Tensor:
         """The part of ``features`` a value head reads: all of it."""

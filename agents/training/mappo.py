@@ -145,8 +145,7 @@ class MappoLearner:
         ``train_actor`` False: the features carry no gradient (the value head learns on
         a frozen trunk)."""
         with torch.set_grad_enabled(train_actor and torch.is_grad_enabled()):
-            h = (self.actor.features(obs, cols) if first is None
-                 else self.actor.features(obs, cols, first))
+            h = self.actor.features(obs, cols, first)
         if self.shared:
             return h, self.critic(self.actor.value_features(h), critic_in)
         return h, self.critic(critic_in)
@@ -210,7 +209,7 @@ class MappoLearner:
         ``forward``'s ``first`` while the weights do not change (None: no ``cols``)."""
         if cols is None:
             return None
-        w = self.actor.net.trunk[0].weight.detach().index_select(1, cols)
+        w = self.actor.first_weights(cols).detach()
         return w.to(torch.bfloat16) if self.amp else w
 
     def kept_columns(self, cols: torch.Tensor | None, train_actor: bool
@@ -323,8 +322,8 @@ class MappoLearner:
                 for i in range(0, batch, mb):
                     idx = perm[i:i + mb]
                     mine = idx if rows.every_row else idx[rows.mine[idx]]
-                    a = rows.adv[mine]
                     acts = train_actor and mine.numel() > 1
+                    a = rows.adv[mine] if acts else None
                     step = MinibatchStep(learning, roll.cols, first, train_actor, kick,
                                          (a.mean(), a.std()) if acts else None,
                                          idx.numel(), mine.numel())
@@ -483,10 +482,9 @@ class Rollout:
         self.val_b = torch.zeros((S, B), device=device)
         self.teacher_b = torch.zeros((S, B), dtype=torch.long, device=device)
         self.teacher = None
-        # the first layer's frozen copy of the kept columns ``first_cols`` in a rollout
-        # (``MappoLearner.first_weights``)
+        # within a rollout, the first layer's frozen copy of the kept columns
+        # (``MappoLearner.first_weights``; None: to be made, after an update or new columns)
         self.first: torch.Tensor | None = None
-        self.first_cols: torch.Tensor | None = None
         self.returns_now = np.zeros(B, np.float64)  # the learner's return in each episode
         self.obs, _ = env.reset()
         if opponents is not None and opponents.draw is not None:
@@ -514,6 +512,7 @@ class Rollout:
             self.kept[new] = True
             self.host_cols = torch.cat([self.host_cols, torch.from_numpy(new)])
             self.cols = self.host_cols.to(self.device)
+            self.first = None  # the frozen copy lacks the new columns
         return t.index_select(1, self.host_cols)
 
     def learner_rows(self, seats: np.ndarray) -> np.ndarray:
@@ -526,7 +525,7 @@ class Rollout:
         stats = RolloutStats(0, 0, 0, 0, [])
         # the weights hold still through a rollout: the first layer's kept columns are
         # gathered (and cast) once per column set, not at every step
-        self.first, self.first_cols = None, None
+        self.first = None
         with learner.halves.threads(self.device) as share:
             for step in range(self.S):
                 self.play_step(learner, kick, step, stats, share)
@@ -564,15 +563,15 @@ class Rollout:
                 self.teacher_b[step] = labels
             else:
                 self.teacher_b[step, mine] = labels
-        if self.cols is not self.first_cols:
-            self.first, self.first_cols = learner.first_weights(self.cols), self.cols
+        if self.first is None:
+            self.first = learner.first_weights(self.cols)
         # each half of the games samples with its own generator, seeded from torch's in a
         # fixed order: the same draws whichever half runs first
         seeds = torch.randint(2**62, (2,)).tolist()
         parts = learner.halves.map(
             lambda games: self.policy_step(learner, step, games, mine_np,
-                                           seeds[0] if games[0] == 0 else seeds[1]),
-            torch.arange(self.B), share)
+                                           seeds[0] if games.start == 0 else seeds[1]),
+            range(self.B), share)
         action, self.logp_b[step], self.val_b[step] = (
             torch.cat([p[k] for p in parts]) for k in range(3))
         self.act_b[step] = action
@@ -591,14 +590,13 @@ class Rollout:
         if done.any():
             self.episodes_ended(np.flatnonzero(done), info["final_outcome"], stats)
 
-    def policy_step(self, learner: MappoLearner, step: int, games: torch.Tensor,
+    def policy_step(self, learner: MappoLearner, step: int, games: range,
                     mine_np: np.ndarray, seed: int
                     ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         """The learner's actions (0 in other rows), their log-probabilities and every
-        row's value at ``step`` in the games ``games`` (a run of consecutive indices), its
-        actions drawn with a generator seeded ``seed``; ``mine_np``: the batch's learner
-        rows."""
-        part = slice(int(games[0]), int(games[-1]) + 1)
+        row's value at ``step`` in the games ``games``, its actions drawn with a generator
+        seeded ``seed``; ``mine_np``: the batch's learner rows."""
+        part = slice(games.start, games.stop)
         mine_part = mine_np[part]
         n = len(mine_part)
         action = torch.zeros(n, dtype=torch.long, device=self.device)

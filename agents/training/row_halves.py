@@ -18,7 +18,7 @@ a GPU a batch is not split.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import TypeVar
@@ -26,12 +26,14 @@ from typing import TypeVar
 import torch
 
 T = TypeVar("T")
+S = TypeVar("S", bound=Sequence)
 
 
-def halves(idx: torch.Tensor) -> list[torch.Tensor]:
-    """``idx``'s first and second half (the first the shorter), empty halves left out."""
-    cut = idx.numel() // 2
-    return [part for part in (idx[:cut], idx[cut:]) if part.numel()]
+def halves(idx: S) -> list[S]:
+    """``idx``'s first and second half (the first the shorter), empty halves left out:
+    row indices (a tensor) or a ``range`` of them."""
+    cut = len(idx) // 2
+    return [part for part in (idx[:cut], idx[cut:]) if len(part)]
 
 
 class RowHalves:
@@ -65,8 +67,7 @@ class RowHalves:
         finally:
             torch.set_num_threads(total)
 
-    def map(self, fn: Callable[[torch.Tensor], T], idx: torch.Tensor, share: int | None
-            ) -> list[T]:
+    def map(self, fn: Callable[[S], T], idx: S, share: int | None) -> list[T]:
         """``fn`` of each half of ``idx`` (``halves``), in order, side by side where
         ``share`` (from ``threads``) is positive; ``fn(idx)`` alone where it is None."""
         if share is None:
