@@ -21,22 +21,7 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from hon_env.content.card_text import ability_text as _ability_text  # noqa: E402
-from hon_env.content.card_text import (  # noqa: E402
-    ally_lines,
-    bystander_lines,
-    clue_parts,
-    crisis_lines,
-    enemy_numbers,
-    hero_card_parts,
-    issue_card_parts,
-    minion_lines,
-    per_hero,
-    scheme_back_text,
-    scheming_numbers,
-    villain_card_parts,
-    villain_numbers,
-)
+from hon_env.content import card_text  # noqa: E402
 from hon_env.content.loader import KIND_DIRS, list_content, load  # noqa: E402
 from hon_env.content.text import effect_text, op_text  # noqa: E402, F401 (op_text: tests)
 
@@ -64,7 +49,7 @@ FORMS_NOTE = (
 
 def ability_text(ab: dict[str, Any] | None) -> str:
     """An ability with its name in bold."""
-    return _ability_text(ab, "**")
+    return card_text.ability_text(ab, "**")
 
 
 def _cell(text: str) -> str:
@@ -100,7 +85,7 @@ def hero_section(ident: str) -> list[str]:
         out += [FORMS_NOTE, ""]
     rows = [[c["name"], str(c.get("count", 1)), c["type"],
              "yes" if c.get("action") else "", "yes" if c.get("unique") else "",
-             ", ".join(c.get("feats", [])), "; ".join(hero_card_parts(c, "**")) or "—"]
+             ", ".join(c.get("feats", [])), "; ".join(card_text.hero_card_parts(c, "**")) or "—"]
             for c in d["cards"]]
     total = sum(c.get("count", 1) for c in d["cards"])
     out += [f"**Deck** ({total} cards)", ""]
@@ -114,14 +99,14 @@ def villain_section(ident: str) -> list[str]:
     sch, sd = d["villain_card"]["scheming"], d["villain_card"]["showdown"]
     out = [f"### {d['name']} (`{ident}`)", "", "**Villain card**", ""]
     out += _table(["side", "numbers", "activate"], [
-        ["scheming", scheming_numbers(sch), effect_text(sch.get("activate"))],
-        ["showdown", enemy_numbers(sd), effect_text(sd.get("activate"))],
+        ["scheming", card_text.scheming_numbers(sch), effect_text(sch.get("activate"))],
+        ["showdown", card_text.enemy_numbers(sd), effect_text(sd.get("activate"))],
     ]) + [""]
     if d.get("lackey_colors"):
         out += [f"Lackey colours: {', '.join(d['lackey_colors'])}.", ""]
     rows = [[c["name"], c["type"], str(c.get("count", 1)), c.get("color", ""),
-             villain_numbers(c), ", ".join(c.get("ploys", [])),
-             "; ".join(villain_card_parts(c)) or "—", c.get("scaling", "none")]
+             card_text.villain_numbers(c), ", ".join(c.get("ploys", [])),
+             "; ".join(card_text.villain_card_parts(c)) or "—", c.get("scaling", "none")]
             for c in d["cards"]]
     total = sum(c.get("count", 1) for c in d["cards"])
     out += [f"**Villain deck** ({total} cards)", ""]
@@ -134,7 +119,9 @@ def issue_section(ident: str) -> list[str]:
     d = _read("issue", ident)
     out = [f"### {d['name']} (`{ident}`)", ""]
     loss = d.get("loss")
-    reach = per_hero(loss["at_least"], loss.get("at_least_per_hero", False)) if loss else ""
+    reach = ""
+    if loss:
+        reach = card_text.per_hero(loss["at_least"], loss.get("at_least_per_hero", False))
     out.append("- Loss: " + (f"{loss['counter']} reaches {reach}" if loss
                              else "none beyond the standard ones"))
     out.append("- Counters: " + (", ".join(d.get("counters", [])) or "none"))
@@ -146,11 +133,11 @@ def issue_section(ident: str) -> list[str]:
               for k, v in sorted(d["board"]["panels"].items())]
     out += ["**Panels**", ""] + _table(["panel", "name", "colour", "scheme effect"], panels)
     schemes = [[s["name"], str(s["panel"]),
-                per_hero(s["danger"], s.get("danger_per_hero", False)),
-                scheme_back_text(s["back"], "**")] for s in d["schemes"]]
+                card_text.per_hero(s["danger"], s.get("danger_per_hero", False)),
+                card_text.scheme_back_text(s["back"], "**")] for s in d["schemes"]]
     out += ["", "**Scheme cards**", ""]
     out += _table(["scheme side", "panel", "danger", "other side"], schemes)
-    rows = [[c["name"], str(c.get("count", 1)), "; ".join(issue_card_parts(c)) or "—"]
+    rows = [[c["name"], str(c.get("count", 1)), "; ".join(card_text.issue_card_parts(c)) or "—"]
             for c in d.get("cards", [])]
     out += ["", "**Issue cards**", ""] + _table(["card", "count", "effect"], rows)
     return out + [""]
@@ -158,7 +145,7 @@ def issue_section(ident: str) -> list[str]:
 
 def clues_section(ident: str) -> list[str]:
     d = _read("clues", ident)
-    rows = [[c["name"], str(c.get("count", 1)), ", ".join(clue_parts(c)) or "—"]
+    rows = [[c["name"], str(c.get("count", 1)), ", ".join(card_text.clue_parts(c)) or "—"]
             for c in d["cards"]]
     total = sum(c.get("count", 1) for c in d["cards"])
     out = [f"### `{ident}` ({total} cards)", ""]
@@ -172,9 +159,9 @@ def nemesis_section(ident: str) -> list[str]:
     out.append(f"- Setup: {effect_text(d.get('setup'))}")
     out += [""] + _table(["side", "name", "numbers", "activate"], [
         ["scheme", sch["name"],
-         f"danger {per_hero(sch['danger'], sch.get('danger_per_hero', False))}",
+         f"danger {card_text.per_hero(sch['danger'], sch.get('danger_per_hero', False))}",
          effect_text(sch.get("activate"))],
-        ["enemy", en["name"], enemy_numbers(en), effect_text(en.get("activate"))],
+        ["enemy", en["name"], card_text.enemy_numbers(en), effect_text(en.get("activate"))],
     ])
     return out + [""]
 
@@ -187,22 +174,22 @@ def _optional_card(kind: str, ident: str) -> tuple[dict[str, Any], list[str]]:
 
 def minion_section(ident: str) -> list[str]:
     d, out = _optional_card("minion", ident)
-    return out + [f"- {line}" for line in minion_lines(d)] + [""]
+    return out + [f"- {line}" for line in card_text.minion_lines(d)] + [""]
 
 
 def bystander_section(ident: str) -> list[str]:
     d, out = _optional_card("bystander", ident)
-    return out + [f"- {line}" for line in bystander_lines(d)] + [""]
+    return out + [f"- {line}" for line in card_text.bystander_lines(d)] + [""]
 
 
 def crisis_section(ident: str) -> list[str]:
     d, out = _optional_card("crisis", ident)
-    return out + [f"- {line}" for line in crisis_lines(d)] + [""]
+    return out + [f"- {line}" for line in card_text.crisis_lines(d)] + [""]
 
 
 def ally_section(ident: str) -> list[str]:
     d, out = _optional_card("ally", ident)
-    return out + [f"- {line}" for line in ally_lines(d, "**")] + [""]
+    return out + [f"- {line}" for line in card_text.ally_lines(d, "**")] + [""]
 
 
 def build() -> str:
