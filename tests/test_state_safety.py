@@ -239,9 +239,10 @@ def test_debug_mode_checks_invariants_after_every_step(origin, monkeypatch):
 
 def test_every_flow_op_has_declared_argument_ranges():
     """A flow op without an entry in ``validate.FLOW_ARGS`` would make every saved state
-    that holds it unloadable: each ``F_*`` code of the interpreter has one."""
-    from hon_env.core import interp
+    that holds it unloadable: each ``F_*`` code of the interpreter (``core/stack.py``) has
+    one."""
+    from hon_env.core import stack
     from hon_env.core.validate import FLOW_ARGS
 
-    flow = {v for k, v in vars(interp).items() if k.startswith("F_") and isinstance(v, int)}
+    flow = {v for k, v in vars(stack).items() if k.startswith("F_") and isinstance(v, int)}
     assert flow == set(FLOW_ARGS), sorted(flow ^ set(FLOW_ARGS))

@@ -8,65 +8,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from hon_env.core.effects import (
-    add_counter,
-    advance_villain,
-    capture_nearest_villain,
-    damage_enemy_card,
-    defeat_bystanders,
-    gain_focus,
-    leave_mech,
-    move_ally_to,
-    move_hero_to,
-    place_bystander,
-    place_justice,
-    place_minions,
-    place_own_figure,
-    rescue_captured,
-    rescue_on_map,
-    turn_focused,
-)
+from hon_env.core import effects, geometry, masks, stack
 from hon_env.core.enemy_ties import step_options, target_kind, target_options
 from hon_env.core.facing import def_bonus_col, source_villain, target_villain, two_villains, vil_col
-from hon_env.core.geometry import (
-    bystander_at,
-    capture_at,
-    goal_toward,
-    is_empty_except,
-    move_enemy,
-    nearest_empty,
-    panel_of_space,
-)
-from hon_env.core.masks import (
-    ally_can_attack_at,
-    ally_can_solve_at,
-    can_attack_at,
-    can_solve_at,
-    can_step,
-    near_space,
-    pick_target_ok,
-    rescuable_at,
-)
 from hon_env.core.queries import enemy_inflict, enemy_pos, hero_form, villain_panel
-from hon_env.core.stack import (
-    F_ALLY_STRIKE,
-    F_DISCARD_OR_DAMAGE,
-    F_ENEMY_MOVE,
-    F_HERO_DAMAGE,
-    F_INFLICT,
-    F_MOVE,
-    F_ROLL_BEGIN,
-    F_SCHEME_ONCE,
-    count_value,
-    effect_crisis,
-    on_board,
-    park,
-    pop,
-    push,
-    push_prog,
-    set_top,
-    take_choice,
-)
 from hon_env.core.zones import gain_clue, hero_draw
 from hon_env.spec import layout as L
 from hon_env.spec import ops
@@ -94,7 +39,7 @@ def heroes_for(s, b, T, who, h, v):
     for the heroes near it)."""
     vloc = s[b, vil_col(L.VIL_LOC, v)]
     if who == ops.WHO_ACTIVE:
-        return (1 << h) if on_board(s, b, h) else 0
+        return (1 << h) if stack.on_board(s, b, h) else 0
     mask = 0
     for o in range(T.cfg[TB.CFG_N_HEROES]):
         loc = s[b, L.HLOC + o]
@@ -108,7 +53,7 @@ def heroes_for(s, b, T, who, h, v):
 @njit(cache=True)
 def any_pick_target(s, b, T, h, kind, rng):
     for t in range(L.N_TARGETS):
-        if pick_target_ok(s, b, T, h, t, kind, rng):
+        if masks.pick_target_ok(s, b, T, h, t, kind, rng):
             return True
     return False
 
@@ -120,14 +65,14 @@ def any_space(s, b, T, h, kind, rng):
     if here < 0:
         return False
     for k in range(T.cfg[TB.CFG_N_SPACES] if rng > 1 or kind == 3 else 7):
-        sp = k if rng > 1 or kind == 3 else near_space(T, here, k)
+        sp = k if rng > 1 or kind == 3 else masks.near_space(T, here, k)
         if sp < 0:
             continue
-        if kind == 1 and can_attack_at(s, b, T, h, sp, rng):
+        if kind == 1 and masks.can_attack_at(s, b, T, h, sp, rng):
             return True
-        if kind == 2 and can_solve_at(s, b, T, h, sp, rng):
+        if kind == 2 and masks.can_solve_at(s, b, T, h, sp, rng):
             return True
-        if kind == 3 and T.dist[here, sp] <= rng and rescuable_at(s, b, T, sp):
+        if kind == 3 and T.dist[here, sp] <= rng and masks.rescuable_at(s, b, T, sp):
             return True
     return False
 
@@ -137,9 +82,9 @@ def any_ally_space(s, b, T, h, kind, rng):
     """Is there a space within ``rng`` of seat ``h``'s ally figure for its Attack (kind 1)
     or Solve (2)?"""
     for sp in range(T.cfg[TB.CFG_N_SPACES]):
-        if kind == 1 and ally_can_attack_at(s, b, T, h, sp, rng):
+        if kind == 1 and masks.ally_can_attack_at(s, b, T, h, sp, rng):
             return True
-        if kind == 2 and ally_can_solve_at(s, b, T, h, sp, rng):
+        if kind == 2 and masks.ally_can_solve_at(s, b, T, h, sp, rng):
             return True
     return False
 
@@ -163,14 +108,14 @@ def op_choice_effect(state, game, tables, op, a, bb, hero):
     """Hero effects that ask a question first (targets, spaces, heroes): the first run
     parks the question (or drops the effect when nothing qualifies), the second resolves
     the answer."""
-    if not on_board(state, game, hero):
-        pop(state, game)
+    if not stack.on_board(state, game, hero):
+        stack.pop(state, game)
         return
-    ch = take_choice(state, game)
+    ch = stack.take_choice(state, game)
     if ch < 0:
         ask_choice_effect(state, game, tables, op, a, bb, hero)
     else:
-        pop(state, game)
+        stack.pop(state, game)
         resolve_choice_effect(state, game, tables, op, a, hero, ch)
 
 
@@ -180,42 +125,42 @@ def ask_choice_effect(state, game, tables, op, a, bb, hero):
     if op == ops.OP_HEAL:
         seats = seats_within(state, game, tables, hero, bb)
         if seats == 0:
-            pop(state, game)
+            stack.pop(state, game)
         else:
-            park(state, game, L.D_PICK_HERO, hero, seats, 0)
+            stack.park(state, game, L.D_PICK_HERO, hero, seats, 0)
     elif op == ops.OP_DAMAGE_ENEMY or op == ops.OP_JUSTICE or op == ops.OP_EXHAUST_THREAT:
         kind = 0 if op == ops.OP_DAMAGE_ENEMY else (1 if op == ops.OP_JUSTICE else 2)
         rng = bb if op != ops.OP_EXHAUST_THREAT else 0
         if any_pick_target(state, game, tables, hero, kind, rng):
-            park(state, game, L.D_PICK_TARGET, hero, kind, rng)
+            stack.park(state, game, L.D_PICK_TARGET, hero, kind, rng)
         else:
-            pop(state, game)
+            stack.pop(state, game)
     elif op == ops.OP_ATTACK or op == ops.OP_SOLVE:
         rng = max(1, bb)
         if any_space(state, game, tables, hero, 1 if op == ops.OP_ATTACK else 2, rng):
             kind = L.D_ATTACK_SPACE if op == ops.OP_ATTACK else L.D_SOLVE_SPACE
-            park(state, game, kind, hero, rng, 0)
+            stack.park(state, game, kind, hero, rng, 0)
         else:
-            pop(state, game)
+            stack.pop(state, game)
     elif op == ops.OP_PLACE:
-        park(state, game, L.D_PLACE, hero, a, 0)
+        stack.park(state, game, L.D_PLACE, hero, a, 0)
     elif op == ops.OP_RESCUE:
         if any_space(state, game, tables, hero, 3, a):
-            park(state, game, L.D_RESCUE, hero, a, 0)
+            stack.park(state, game, L.D_RESCUE, hero, a, 0)
         else:
-            pop(state, game)
+            stack.pop(state, game)
     elif op == ops.OP_ALLY_MOVE:
         if state[game, L.ALLY_LOC + hero] >= 0:
-            park(state, game, L.D_PLACE, hero, a, 1)
+            stack.park(state, game, L.D_PLACE, hero, a, 1)
         else:
-            pop(state, game)
+            stack.pop(state, game)
     elif op == ops.OP_ALLY_ATTACK or op == ops.OP_ALLY_SOLVE:
         kind = 1 if op == ops.OP_ALLY_ATTACK else 2
         value = tables.ally[hero, TB.AL_ATTACK if kind == 1 else TB.AL_SOLVE]
         if value > 0 and any_ally_space(state, game, tables, hero, kind, a):
-            park(state, game, L.D_ATTACK_SPACE if kind == 1 else L.D_SOLVE_SPACE, hero, a, 1)
+            stack.park(state, game, L.D_ATTACK_SPACE if kind == 1 else L.D_SOLVE_SPACE, hero, a, 1)
         else:
-            pop(state, game)
+            stack.pop(state, game)
 
 
 @njit(cache=True)
@@ -225,30 +170,31 @@ def resolve_choice_effect(state, game, tables, op, a, hero, ch):
         o = (hero + ch - L.A_HERO) % tables.cfg[TB.CFG_N_HEROES]
         state[game, L.HDMG + o] = max(0, state[game, L.HDMG + o] - a)
     elif op == ops.OP_DAMAGE_ENEMY:
-        damage_enemy_card(state, game, tables, L.action_target(ch), a, hero)
+        effects.damage_enemy_card(state, game, tables, L.action_target(ch), a, hero)
     elif op == ops.OP_JUSTICE:
-        pid = place_justice(state, game, tables, L.action_target(ch), a, hero)
-        push_prog(state, game, tables, pid, hero, -1)
+        pid = effects.place_justice(state, game, tables, L.action_target(ch), a, hero)
+        stack.push_prog(state, game, tables, pid, hero, -1)
     elif op == ops.OP_EXHAUST_THREAT:
         exhaust_target(state, game, L.action_target(ch))
     elif op == ops.OP_ATTACK:
-        push(state, game, F_ROLL_BEGIN, 1, ch - L.A_ATTACK, a, hero, -1)
+        stack.push(state, game, stack.F_ROLL_BEGIN, 1, ch - L.A_ATTACK, a, hero, -1)
     elif op == ops.OP_SOLVE:
-        push(state, game, F_ROLL_BEGIN, 2, ch - L.A_SOLVE, a, hero, -1)
+        stack.push(state, game, stack.F_ROLL_BEGIN, 2, ch - L.A_SOLVE, a, hero, -1)
     elif op == ops.OP_PLACE:
-        move_hero_to(state, game, tables, hero, ch - L.A_SPACE)
+        effects.move_hero_to(state, game, tables, hero, ch - L.A_SPACE)
     elif op == ops.OP_RESCUE:
         sp = ch - L.A_SPACE
-        if bystander_at(state, game, tables, sp):
-            rescue_on_map(state, game, tables, hero, sp)
+        if geometry.bystander_at(state, game, tables, sp):
+            effects.rescue_on_map(state, game, tables, hero, sp)
         else:
-            rescue_captured(state, game, tables, hero, panel_of_space(tables, sp), 1)
+            panel = geometry.panel_of_space(tables, sp)
+            effects.rescue_captured(state, game, tables, hero, panel, 1)
     elif op == ops.OP_ALLY_MOVE:
-        move_ally_to(state, game, tables, hero, ch - L.A_SPACE)
+        effects.move_ally_to(state, game, tables, hero, ch - L.A_SPACE)
     elif op == ops.OP_ALLY_ATTACK:
-        push(state, game, F_ALLY_STRIKE, 1, ch - L.A_ATTACK, 0, hero, -1)
+        stack.push(state, game, stack.F_ALLY_STRIKE, 1, ch - L.A_ATTACK, 0, hero, -1)
     elif op == ops.OP_ALLY_SOLVE:
-        push(state, game, F_ALLY_STRIKE, 2, ch - L.A_SOLVE, 0, hero, -1)
+        stack.push(state, game, stack.F_ALLY_STRIKE, 2, ch - L.A_SOLVE, 0, hero, -1)
 
 
 @njit(cache=True)
@@ -277,11 +223,11 @@ def move_hero_away(s, b, T, h, origin, steps):
         best_d = T.dist[here, origin]
         for k in range(6):
             sp = T.adj[here, k]
-            if sp >= 0 and can_step(s, b, T, h, sp) and T.dist[sp, origin] > best_d:
+            if sp >= 0 and masks.can_step(s, b, T, h, sp) and T.dist[sp, origin] > best_d:
                 best, best_d = sp, T.dist[sp, origin]
         if best < 0:
             return
-        move_hero_to(s, b, T, h, best)
+        effects.move_hero_to(s, b, T, h, best)
 
 
 @njit(cache=True)
@@ -290,7 +236,7 @@ def push_hero_damage(s, b, mask, n, op, nh, src):
     with the effect's source ``src`` (whose villain sets the blindside bonus)."""
     for o in range(nh - 1, -1, -1):
         if (mask >> o) & 1:
-            push(s, b, op, o, n, 0, o, src)
+            stack.push(s, b, op, o, n, 0, o, src)
 
 
 @njit(cache=True)
@@ -304,10 +250,10 @@ def op_content(state, game, tables, op, a, bb, c, hero, src):
     if is_choice_effect(op):
         op_choice_effect(state, game, tables, op, a, bb, hero)
         return
-    pop(state, game)
+    stack.pop(state, game)
     v = source_villain(state, game, tables, src, hero)
     if op == ops.OP_IF:
-        if count_value(state, game, tables, a, hero, v) < bb:
+        if stack.count_value(state, game, tables, a, hero, v) < bb:
             state[game, L.SP] -= c  # skip the next c entries of the program
     elif not hero_effect(state, game, tables, op, a, hero, src):
         if not token_effect(state, game, tables, op, a, bb, hero, v):
@@ -328,25 +274,26 @@ def is_choice_effect(op):
 def hero_effect(state, game, tables, op, a, hero, src):
     """Ops on ``hero`` themselves: focus, cards, clues, movement, mech forms."""
     if op == ops.OP_GAIN_FOCUS:
-        gain_focus(state, game, tables, hero, a)
+        effects.gain_focus(state, game, tables, hero, a)
     elif op == ops.OP_DRAW:
-        if on_board(state, game, hero):
+        if stack.on_board(state, game, hero):
             for _ in range(a):
                 hero_draw(state, game, hero)
     elif op == ops.OP_GAIN_CLUE:
         for _ in range(a):
             gain_clue(state, game, tables, hero)
     elif op == ops.OP_MOVE:
-        push(state, game, F_MOVE, a, 0, 0, hero, -1)
+        stack.push(state, game, stack.F_MOVE, a, 0, 0, hero, -1)
     elif op == ops.OP_BOARD_MECH:
-        if on_board(state, game, hero) and hero_form(state, game, tables, hero) == TB.FORM_PILOT:
-            turn_focused(state, game, tables, hero)
+        if (stack.on_board(state, game, hero)
+                and hero_form(state, game, tables, hero) == TB.FORM_PILOT):
+            effects.turn_focused(state, game, tables, hero)
             if a > 0:
                 # the mech lands within range and the pilot climbs in there: a "move to"
-                push(state, game, ops.OP_PLACE, a, 0, 0, hero, src)
+                stack.push(state, game, ops.OP_PLACE, a, 0, 0, hero, src)
     elif op == ops.OP_EJECT:
-        if on_board(state, game, hero):
-            leave_mech(state, game, tables, hero)
+        if stack.on_board(state, game, hero):
+            effects.leave_mech(state, game, tables, hero)
     else:
         return False
     return True
@@ -360,28 +307,28 @@ def token_effect(state, game, tables, op, a, bb, hero, v):
         short = False
         if a > 0 and bb == ops.PANEL_ALL:
             for k in range(1, tables.cfg[TB.CFG_N_PANELS] + 1):
-                short = place_minions(state, game, tables, a, k) or short
+                short = effects.place_minions(state, game, tables, a, k) or short
         else:
             panel = villain_panel(state, game, tables, v) if bb == ops.PANEL_VILLAIN else bb
-            short = place_minions(state, game, tables, a, panel)
+            short = effects.place_minions(state, game, tables, a, panel)
         if short:
-            effect_crisis(state, game)
+            stack.effect_crisis(state, game)
     elif op == ops.OP_PLACE_BYSTANDERS:
         short = False
         for _ in range(a):
             if bb > 0:  # figure: own, compiled to the card's sby row + 1
-                place_own_figure(state, game, tables, bb - 1, hero, v)
+                effects.place_own_figure(state, game, tables, bb - 1, hero, v)
             else:
-                short = place_bystander(state, game, tables, hero, v) or short
+                short = effects.place_bystander(state, game, tables, hero, v) or short
         if short:
-            effect_crisis(state, game)
+            stack.effect_crisis(state, game)
     elif op == ops.OP_CAPTURE:
-        capture_nearest_villain(state, game, tables, a, hero, v)
+        effects.capture_nearest_villain(state, game, tables, a, hero, v)
     elif op == ops.OP_DEFEAT_BYSTANDERS:
-        if defeat_bystanders(state, game, tables, a, hero, v):
-            effect_crisis(state, game)
+        if effects.defeat_bystanders(state, game, tables, a, hero, v):
+            stack.effect_crisis(state, game)
     elif op == ops.OP_CRISIS:
-        effect_crisis(state, game)
+        stack.effect_crisis(state, game)
     else:
         return False
     return True
@@ -393,16 +340,17 @@ def harm_effect(state, game, tables, op, a, bb, hero, src, v):
     (``v``: "the villain")."""
     nh = tables.cfg[TB.CFG_N_HEROES]
     if op == ops.OP_VILLAIN_INFLICT:
-        if on_board(state, game, hero):
+        if stack.on_board(state, game, hero):
             vt = L.villain_target(v)
             n = enemy_inflict(state, game, tables, vt)
-            push(state, game, F_HERO_DAMAGE, hero, n, 0, hero, vt if two_villains(tables) else -1)
+            by = vt if two_villains(tables) else -1
+            stack.push(state, game, stack.F_HERO_DAMAGE, hero, n, 0, hero, by)
     elif op == ops.OP_DAMAGE_HERO:
         seats = heroes_for(state, game, tables, bb, hero, v)
-        push_hero_damage(state, game, seats, a, F_HERO_DAMAGE, nh, src)
+        push_hero_damage(state, game, seats, a, stack.F_HERO_DAMAGE, nh, src)
     elif op == ops.OP_DISCARD_OR_DAMAGE:
         seats = heroes_for(state, game, tables, bb, hero, v)
-        push_hero_damage(state, game, seats, a, F_DISCARD_OR_DAMAGE, nh, src)
+        push_hero_damage(state, game, seats, a, stack.F_DISCARD_OR_DAMAGE, nh, src)
     elif op == ops.OP_INFLICT:
         pos = enemy_pos(state, game, tables, src)
         if L.is_villain_target(src):
@@ -418,11 +366,11 @@ def harm_effect(state, game, tables, op, a, bb, hero, src, v):
                     seats |= 1 << (L.ALLY_BIT + o)
             n = enemy_inflict(state, game, tables, src) + a
             if seats != 0 and n > 0:
-                push(state, game, F_INFLICT, n, seats, 0, hero if hero >= 0 else 0, src)
+                stack.push(state, game, stack.F_INFLICT, n, seats, 0, hero if hero >= 0 else 0, src)
     elif op == ops.OP_INFLICT_OWNER:
         n = enemy_inflict(state, game, tables, src) + a
-        if on_board(state, game, hero) and n > 0:
-            push(state, game, F_HERO_DAMAGE, hero, n, 0, hero, src)
+        if stack.on_board(state, game, hero) and n > 0:
+            stack.push(state, game, stack.F_HERO_DAMAGE, hero, n, 0, hero, src)
     else:
         return False
     return True
@@ -435,10 +383,10 @@ def villain_effect(state, game, tables, op, a, bb, c, hero, src, v):
     vt = L.villain_target(v)
     if op == ops.OP_SCHEME:
         for _ in range(a):
-            push(state, game, F_SCHEME_ONCE, v, 0, 0, hero, vt)
+            stack.push(state, game, stack.F_SCHEME_ONCE, v, 0, 0, hero, vt)
     elif op == ops.OP_ADVANCE:
         for _ in range(a):
-            advance_villain(state, game, tables, v)
+            effects.advance_villain(state, game, tables, v)
     elif op == ops.OP_HEAL_VILLAIN:
         dmg = vil_col(L.VIL_DAMAGE, v)
         state[game, dmg] = max(0, state[game, dmg] - a)
@@ -446,9 +394,10 @@ def villain_effect(state, game, tables, op, a, bb, c, hero, src, v):
         t = vt if op == ops.OP_VILLAIN_MOVE else src
         pos = enemy_pos(state, game, tables, t)
         if pos >= 0 and tables.cfg[TB.CFG_VTIES] != 0:
-            push(state, game, F_ENEMY_MOVE, a, bb, pos, hero, t)  # the villain breaks ties
+            # the villain breaks ties
+            stack.push(state, game, stack.F_ENEMY_MOVE, a, bb, pos, hero, t)
         elif pos >= 0:
-            to = move_enemy(state, game, tables, pos, a, L.is_villain_target(t), bb, hero)
+            to = geometry.move_enemy(state, game, tables, pos, a, L.is_villain_target(t), bb, hero)
             set_enemy_pos(state, game, t, to)
     elif op == ops.OP_MOVE_AWAY:
         if c == ops.AWAY_FROM_VILLAIN:
@@ -461,7 +410,7 @@ def villain_effect(state, game, tables, op, a, bb, c, hero, src, v):
                 if (mask >> o) & 1:
                     move_hero_away(state, game, tables, o, origin, a)
     elif op == ops.OP_COUNTER_ADD:
-        add_counter(state, game, tables, a, bb)
+        effects.add_counter(state, game, tables, a, bb)
     elif op == ops.OP_FORTIFY:
         state[game, def_bonus_col(v) + bb] += a
     else:
@@ -483,9 +432,9 @@ def op_enemy_move(s, b, T, left, packed, cur, h, t):
     toward = packed % 4
     target = packed // 4 - 1
     pos = enemy_pos(s, b, T, t)
-    ch = take_choice(s, b)
+    ch = stack.take_choice(s, b)
     if pos < 0:  # no figure on the map (cannot happen between a park and its answer)
-        pop(s, b)
+        stack.pop(s, b)
         return
     through = t == L.T_VILLAIN
     options = np.empty(TB.MAX_SPACES, np.int64)
@@ -503,15 +452,15 @@ def op_enemy_move(s, b, T, left, packed, cur, h, t):
             if k == 0 or not moves:
                 break
             if k > 1:
-                park(s, b, L.D_ENEMY_TARGET, L.VILLAIN_SEAT, t, cur)
-                set_top(s, b, 1, left)
-                set_top(s, b, 2, toward)
-                set_top(s, b, 3, cur)
+                stack.park(s, b, L.D_ENEMY_TARGET, L.VILLAIN_SEAT, t, cur)
+                stack.set_top(s, b, 1, left)
+                stack.set_top(s, b, 2, toward)
+                stack.set_top(s, b, 3, cur)
                 return
             target = options[0]
         dest = target
         kind = target_kind(s, b, T, target, toward)
-        goal, heading = goal_toward(s, b, T, cur, pos, target, kind, through)
+        goal, heading = geometry.goal_toward(s, b, T, cur, pos, target, kind, through)
         if heading < 0:  # already where it should be: it does not move
             break
         while left > 0:
@@ -522,21 +471,21 @@ def op_enemy_move(s, b, T, left, packed, cur, h, t):
                 if n == 0:
                     break
                 if n > 1:
-                    park(s, b, L.D_ENEMY_STEP, L.VILLAIN_SEAT, t, cur)
-                    set_top(s, b, 1, left)
-                    set_top(s, b, 2, toward + 4 * (target + 1))
-                    set_top(s, b, 3, cur)
+                    stack.park(s, b, L.D_ENEMY_STEP, L.VILLAIN_SEAT, t, cur)
+                    stack.set_top(s, b, 1, left)
+                    stack.set_top(s, b, 2, toward + 4 * (target + 1))
+                    stack.set_top(s, b, 3, cur)
                     return
             cur = options[0]
             n = 0
             left -= 1
-            if bystander_at(s, b, T, cur):
-                capture_at(s, b, T, cur, h)
+            if geometry.bystander_at(s, b, T, cur):
+                geometry.capture_at(s, b, T, cur, h)
         if through and left > 0 and goal[cur] and T.dist[cur, target] == 0:
             target = -1  # a villain goes on after capturing its bystander target
             continue
         break
-    pop(s, b)
-    if through and cur != pos and not is_empty_except(s, b, T, cur, pos):
-        cur = nearest_empty(s, b, T, cur, False, dest)
+    stack.pop(s, b)
+    if through and cur != pos and not geometry.is_empty_except(s, b, T, cur, pos):
+        cur = geometry.nearest_empty(s, b, T, cur, False, dest)
     set_enemy_pos(s, b, t, cur)

@@ -8,25 +8,9 @@ from __future__ import annotations
 
 from numba import njit
 
-from hon_env.core.bystanders import (
-    capture_into,
-    character_event,
-    release_captive,
-    return_to_supply,
-    special_captives,
-    special_event,
-    take_from_supply,
-)
+from hon_env.core import bystanders, geometry
 from hon_env.core.facing import target_villain, two_villains, vil_col, villain_active
 from hon_env.core.fame import count, credit, final_awards
-from hon_env.core.geometry import (
-    bystander_at,
-    capture_at,
-    character_on,
-    is_empty,
-    nearest_empty,
-    nearest_panel,
-)
 from hon_env.core.queries import enemy_health, nemeses_in_play, problem_danger, villain_panel
 from hon_env.core.rng import randint
 from hon_env.core.two_fronts import face_villain, take_hidden_token
@@ -112,18 +96,18 @@ def rescue_on_map(s, b, T, h, sp):
         s[b, L.BYSTANDER_ON + sp] = 0
         j = s[b, L.SBY_ON + sp]
         s[b, L.SBY_ON + sp] = -1
-        return_to_supply(s, b, j)
+        bystanders.return_to_supply(s, b, j)
         credit(s, b, T, L.EV_RESCUES, h, 1)
         gain_clue(s, b, T, h)
         if j >= 0:
-            special_event(s, b, T, j, TB.SBE_RESCUED, h)
-    i = character_on(s, b, sp)
+            bystanders.special_event(s, b, T, j, TB.SBE_RESCUED, h)
+    i = geometry.character_on(s, b, sp)
     if i >= 0:
         s[b, L.ILOC + i] = L.L_DISCARD
         s[b, L.IPOS + i] = -1
         credit(s, b, T, L.EV_RESCUES, h, 1)
         gain_clue(s, b, T, h)
-        character_event(s, b, T, i, False, h)
+        bystanders.character_event(s, b, T, i, False, h)
 
 
 @njit(cache=True)
@@ -135,12 +119,12 @@ def rescue_captured(s, b, T, h, panel, n):
     """
     k = min(n, s[b, L.CAPTURED + panel])
     for _ in range(k):
-        j = release_captive(s, b, panel, True)
-        return_to_supply(s, b, j)
+        j = bystanders.release_captive(s, b, panel, True)
+        bystanders.return_to_supply(s, b, j)
         credit(s, b, T, L.EV_RESCUES, h, 1)
         gain_clue(s, b, T, h)
         if j >= 0:
-            special_event(s, b, T, j, TB.SBE_RESCUED, h)
+            bystanders.special_event(s, b, T, j, TB.SBE_RESCUED, h)
     sp = T.scheme_space[panel]
     for i in range(L.IDECK):
         if k < n and s[b, L.ILOC + i] == L.L_BOARD and s[b, L.IPOS + i] == sp:
@@ -148,7 +132,7 @@ def rescue_captured(s, b, T, h, panel, n):
             s[b, L.IPOS + i] = -1
             credit(s, b, T, L.EV_RESCUES, h, 1)
             gain_clue(s, b, T, h)
-            character_event(s, b, T, i, False, h)
+            bystanders.character_event(s, b, T, i, False, h)
             k += 1
     return k
 
@@ -238,7 +222,7 @@ def place_bystander(s, b, T, h, v):
     """
     if s[b, L.BYSTANDER_SUPPLY] == 0:
         return True
-    land_bystander(s, b, T, take_from_supply(s, b), h, v)
+    land_bystander(s, b, T, bystanders.take_from_supply(s, b), h, v)
     return False
 
 
@@ -249,11 +233,11 @@ def land_bystander(s, b, T, j, h, v):
     if bystanders_on_map(s, b, T) < T.cfg[TB.CFG_MAX_MAP_BYSTANDERS]:
         for sp in range(T.cfg[TB.CFG_N_SPACES]):
             if (T.space_kind[sp] == TB.SP_BYSTANDER and s[b, L.BYSTANDER_ON + sp] == 0
-                    and is_empty(s, b, T, sp)):
+                    and geometry.is_empty(s, b, T, sp)):
                 s[b, L.BYSTANDER_ON + sp] = 1
                 s[b, L.SBY_ON + sp] = j
                 return
-    capture_into(s, b, T, nearest_panel(T, s[b, vil_col(L.VIL_LOC, v)]), j, h)
+    bystanders.capture_into(s, b, T, geometry.nearest_panel(T, s[b, vil_col(L.VIL_LOC, v)]), j, h)
 
 
 @njit(cache=True)
@@ -282,7 +266,7 @@ def place_own_figure(s, b, T, j, h, v):
     first = villain_panel(s, b, T, v)
     for k in range(T.cfg[TB.CFG_N_PANELS] + 1):
         p = first if k == 0 else k
-        if s[b, L.CAPTURED + p] > special_captives(s, b, p):
+        if s[b, L.CAPTURED + p] > bystanders.special_captives(s, b, p):
             s[b, L.SBY_CAPT + p * TB.SPECIAL_BYSTANDERS + j] += 1
             return
     s[b, L.BYSTANDER_SUPPLY] -= 1
@@ -298,11 +282,11 @@ def capture_nearest_villain(s, b, T, n, h, v):
         best = -1
         best_d = 1 << 30
         for sp in range(T.cfg[TB.CFG_N_SPACES]):
-            if bystander_at(s, b, T, sp) and T.dist[vloc, sp] < best_d:
+            if geometry.bystander_at(s, b, T, sp) and T.dist[vloc, sp] < best_d:
                 best, best_d = sp, T.dist[vloc, sp]
         if best < 0:
             return
-        capture_at(s, b, T, best, h)
+        geometry.capture_at(s, b, T, best, h)
 
 
 @njit(cache=True)
@@ -324,13 +308,13 @@ def defeat_bystanders(s, b, T, n, h, v):
                     break
         if p == 0:
             break
-        j = release_captive(s, b, p, False)
+        j = bystanders.release_captive(s, b, p, False)
         s[b, L.BYSTANDERS_DEFEATED] += 1
         s[b, L.EVENTS + L.EV_BYSTANDERS_DEFEATED] += 1
         done += 1
         if j >= 0:
             s[b, L.SBY_DEFEATED + j] += 1
-            special_event(s, b, T, j, TB.SBE_DEFEATED, h)
+            bystanders.special_event(s, b, T, j, TB.SBE_DEFEATED, h)
     return done == 0 and n > 0
 
 
@@ -351,10 +335,10 @@ def advance_villain(s, b, T, v):
         s[b, loc] = nxt
     else:
         s[b, loc] = -1  # lift the figure so it does not block its own landing
-        if is_empty(s, b, T, nxt):
+        if geometry.is_empty(s, b, T, nxt):
             s[b, loc] = nxt
         else:
-            s[b, loc] = nearest_empty(s, b, T, nxt, False, -1)
+            s[b, loc] = geometry.nearest_empty(s, b, T, nxt, False, -1)
     s[b, L.EVENTS + L.EV_VILLAIN_ADVANCES] += 1
 
 
@@ -547,10 +531,10 @@ def reveal_villain(s, b, T, h, v):
     s[b, vil_col(L.VIL_IN_PANEL, v)] = 0
     sp = s[b, loc]
     s[b, loc] = -1
-    if is_empty(s, b, T, sp):
+    if geometry.is_empty(s, b, T, sp):
         s[b, loc] = sp
     else:
-        s[b, loc] = nearest_empty(s, b, T, sp, False, -1)
+        s[b, loc] = geometry.nearest_empty(s, b, T, sp, False, -1)
 
 
 @njit(cache=True)
@@ -575,7 +559,9 @@ def flip_scheme(s, b, T, i, h):
     elif back == TB.BACK_ENEMY:
         sp = T.scheme_space[T.icard[i, TB.IC_PANEL]]
         s[b, L.IPOS + i] = -1
-        s[b, L.IPOS + i] = sp if is_empty(s, b, T, sp) else nearest_empty(s, b, T, sp, False, -1)
+        if not geometry.is_empty(s, b, T, sp):
+            sp = geometry.nearest_empty(s, b, T, sp, False, -1)
+        s[b, L.IPOS + i] = sp
 
 
 @njit(cache=True)
@@ -594,7 +580,9 @@ def flip_nemesis(s, b, T, k, h):
     gain_clue(s, b, T, h)
     # still on the Scheme side, the figure is in the panel and does not block its own space
     sp = s[b, L.NEM_POS + k]
-    s[b, L.NEM_POS + k] = sp if is_empty(s, b, T, sp) else nearest_empty(s, b, T, sp, False, -1)
+    if not geometry.is_empty(s, b, T, sp):
+        sp = geometry.nearest_empty(s, b, T, sp, False, -1)
+    s[b, L.NEM_POS + k] = sp
     s[b, L.NEM_SIDE + k] = 1
 
 
@@ -694,7 +682,7 @@ def place_character(s, b, T, i, v):
             best, best_d = sp, T.dist[vloc, sp]
     if best >= 0:
         s[b, L.BYSTANDER_ON + best] = 0
-        return_to_supply(s, b, s[b, L.SBY_ON + best])
+        bystanders.return_to_supply(s, b, s[b, L.SBY_ON + best])
         s[b, L.SBY_ON + best] = -1
         s[b, L.IPOS + i] = best
         return
@@ -702,17 +690,17 @@ def place_character(s, b, T, i, v):
     for k in range(T.cfg[TB.CFG_N_PANELS] + 1):
         p = first if k == 0 else k
         if s[b, L.CAPTURED + p] > 0:
-            return_to_supply(s, b, release_captive(s, b, p, False))
+            bystanders.return_to_supply(s, b, bystanders.release_captive(s, b, p, False))
             s[b, L.IPOS + i] = T.scheme_space[p]
             return
     for sp in range(T.cfg[TB.CFG_N_SPACES]):
-        if (T.space_kind[sp] == TB.SP_BYSTANDER and not bystander_at(s, b, T, sp)
-                and is_empty(s, b, T, sp)):
+        if (T.space_kind[sp] == TB.SP_BYSTANDER and not geometry.bystander_at(s, b, T, sp)
+                and geometry.is_empty(s, b, T, sp)):
             s[b, L.IPOS + i] = sp
             return
-    s[b, L.IPOS + i] = T.scheme_space[nearest_panel(T, vloc)]
+    s[b, L.IPOS + i] = T.scheme_space[geometry.nearest_panel(T, vloc)]
     s[b, L.EVENTS + L.EV_CAPTURES] += 1
-    character_event(s, b, T, i, True, -1)
+    bystanders.character_event(s, b, T, i, True, -1)
 
 
 @njit(cache=True)
@@ -731,6 +719,6 @@ def initial_bystanders(s, b, T):
         if T.space_kind[sp] == TB.SP_BYSTANDER:
             s[b, L.BYSTANDER_ON + sp] = 1
             if s[b, L.BYSTANDER_SUPPLY] > 0:  # (more spaces than tokens: the extras are normal)
-                s[b, L.SBY_ON + sp] = take_from_supply(s, b)
+                s[b, L.SBY_ON + sp] = bystanders.take_from_supply(s, b)
 
 

@@ -26,89 +26,12 @@ from typing import Any
 
 from numba import njit
 
+from hon_env.core import hero_turn, round_flow, stack
 from hon_env.core.content_ops import op_content, op_enemy_move
 from hon_env.core.effects import end_game
 from hon_env.core.episode import at_decision_cap
 from hon_env.core.failure import fail
-from hon_env.core.hero_turn import (
-    op_ally_strike,
-    op_assign,
-    op_clue_dice,
-    op_crisis,
-    op_discard_or_damage,
-    op_focus,
-    op_hero_damage,
-    op_inflict_choice,
-    op_main,
-    op_move,
-    op_nemesis_setup,
-    op_post_solve,
-    op_roll,
-    op_roll_begin,
-    op_roll_end,
-    op_showdown,
-)
 from hon_env.core.masks import legal_mask
-from hon_env.core.round_flow import (
-    op_activate,
-    op_after_threat,
-    op_face,
-    op_hero_turn,
-    op_hero_turn_end,
-    op_icard_end,
-    op_issue_turn,
-    op_mulligan,
-    op_ploy,
-    op_return,
-    op_round,
-    op_scheme_once,
-    op_threat,
-    op_vcard_end,
-    op_vdraw,
-)
-from hon_env.core.stack import (
-    F_ACTIVATE,
-    F_AFTER_THREAT,
-    F_ALLY_STRIKE,
-    F_ASSIGN,
-    F_CLUE_DICE,
-    F_CRISIS,
-    F_CRISIS_END,
-    F_DISCARD_OR_DAMAGE,
-    F_EFFECT_BEGIN,
-    F_EFFECT_END,
-    F_ENEMY_MOVE,
-    F_FACE,
-    F_FOCUS,
-    F_HERO_DAMAGE,
-    F_HERO_TURN,
-    F_HERO_TURN_END,
-    F_ICARD_END,
-    F_INFLICT,
-    F_ISSUE_TURN,
-    F_MAIN,
-    F_MOVE,
-    F_MULLIGAN,
-    F_NEMESIS_SETUP,
-    F_PLAY_END,
-    F_PLOY,
-    F_POST_SOLVE,
-    F_RETURN,
-    F_ROLL,
-    F_ROLL_BEGIN,
-    F_ROLL_END,
-    F_ROUND,
-    F_SCHEME_ONCE,
-    F_SHOWDOWN,
-    F_THREAT,
-    F_VCARD_END,
-    F_VDRAW,
-    op_effect_begin,
-    pop,
-    push_owed_threat_phases,
-    push_prog,
-    top,
-)
 from hon_env.spec import layout as L
 from hon_env.spec import ops
 from hon_env.spec import tables as TB
@@ -119,12 +42,12 @@ from hon_env.spec import tables as TB
 def step_op(state, game, tables):
     """Execute (part of) the top stack entry: a content op, or a flow op of the round,
     of a dice roll, of damage to heroes or of an effect's bookkeeping."""
-    op = top(state, game, 0)
-    a = top(state, game, 1)
-    bb = top(state, game, 2)
-    c = top(state, game, 3)
-    h = top(state, game, 4)
-    src = top(state, game, 5)
+    op = stack.top(state, game, 0)
+    a = stack.top(state, game, 1)
+    bb = stack.top(state, game, 2)
+    c = stack.top(state, game, 3)
+    h = stack.top(state, game, 4)
+    src = stack.top(state, game, 5)
     if 0 < op < ops.N_CONTENT_OPS:
         op_content(state, game, tables, op, a, bb, c, h, src)
     elif not step_turn_op(state, game, tables, op, a, bb, h):
@@ -138,50 +61,50 @@ def step_op(state, game, tables):
 def step_turn_op(state, game, tables, op, a, bb, hero):
     """Flow ops of the round: villain, hero and issue turns, their cards and phases.
     Returns False for an op of another family."""
-    if op == F_ROUND:
-        op_round(state, game, tables)
-    elif op == F_VDRAW:
-        op_vdraw(state, game, tables, a)
-    elif op == F_PLOY:
-        op_ploy(state, game, tables, a, bb, hero)
-    elif op == F_VCARD_END:
-        op_vcard_end(state, game, tables, a)
-    elif op == F_SCHEME_ONCE:
-        op_scheme_once(state, game, tables, a)
-    elif op == F_HERO_TURN:
-        op_hero_turn(state, game, tables)
-    elif op == F_MAIN:
-        op_main(state, game, tables)
-    elif op == F_MOVE:
-        op_move(state, game, tables, a, hero)
-    elif op == F_PLAY_END:
-        pop(state, game)
+    if op == stack.F_ROUND:
+        round_flow.op_round(state, game, tables)
+    elif op == stack.F_VDRAW:
+        round_flow.op_vdraw(state, game, tables, a)
+    elif op == stack.F_PLOY:
+        round_flow.op_ploy(state, game, tables, a, bb, hero)
+    elif op == stack.F_VCARD_END:
+        round_flow.op_vcard_end(state, game, tables, a)
+    elif op == stack.F_SCHEME_ONCE:
+        round_flow.op_scheme_once(state, game, tables, a)
+    elif op == stack.F_HERO_TURN:
+        round_flow.op_hero_turn(state, game, tables)
+    elif op == stack.F_MAIN:
+        hero_turn.op_main(state, game, tables)
+    elif op == stack.F_MOVE:
+        hero_turn.op_move(state, game, tables, a, hero)
+    elif op == stack.F_PLAY_END:
+        stack.pop(state, game)
         base = L.HCLOC + hero * TB.HERO_DECK + a
         if state[game, base] == L.L_PENDING:
             state[game, base] = L.L_DISCARD
-    elif op == F_AFTER_THREAT:
-        op_after_threat(state, game, tables)
-    elif op == F_THREAT:
-        op_threat(state, game, tables, a)
-    elif op == F_ACTIVATE:
-        op_activate(state, game, tables, a, hero)
-    elif op == F_HERO_TURN_END:
-        op_hero_turn_end(state, game, tables)
-    elif op == F_ISSUE_TURN:
-        op_issue_turn(state, game, tables)
-    elif op == F_ICARD_END:
-        op_icard_end(state, game, tables, a, hero)
-    elif op == F_RETURN:
-        op_return(state, game, tables)
-    elif op == F_MULLIGAN:
-        op_mulligan(state, game, tables, hero)
-    elif op == F_NEMESIS_SETUP:
-        op_nemesis_setup(state, game, tables)
-    elif op == F_ENEMY_MOVE:
-        op_enemy_move(state, game, tables, a, bb, top(state, game, 3), hero,
-                      top(state, game, 5))
-    elif op == F_FACE:
-        op_face(state, game, tables, hero)
+    elif op == stack.F_AFTER_THREAT:
+        round_flow.op_after_threat(state, game, tables)
+    elif op == stack.F_THREAT:
+        round_flow.op_threat(state, game, tables, a)
+    elif op == stack.F_ACTIVATE:
+        round_flow.op_activate(state, game, tables, a, hero)
+    elif op == stack.F_HERO_TURN_END:
+        round_flow.op_hero_turn_end(state, game, tables)
+    elif op == stack.F_ISSUE_TURN:
+        round_flow.op_issue_turn(state, game, tables)
+    elif op == stack.F_ICARD_END:
+        round_flow.op_icard_end(state, game, tables, a, hero)
+    elif op == stack.F_RETURN:
+        round_flow.op_return(state, game, tables)
+    elif op == stack.F_MULLIGAN:
+        round_flow.op_mulligan(state, game, tables, hero)
+    elif op == stack.F_NEMESIS_SETUP:
+        hero_turn.op_nemesis_setup(state, game, tables)
+    elif op == stack.F_ENEMY_MOVE:
+        op_enemy_move(state, game, tables, a, bb, stack.top(state, game, 3), hero,
+                      stack.top(state, game, 5))
+    elif op == stack.F_FACE:
+        round_flow.op_face(state, game, tables, hero)
     else:
         return False
     return True
@@ -191,24 +114,24 @@ def step_turn_op(state, game, tables, op, a, bb, hero):
 def step_roll_op(state, game, tables, op, a, bb, c, hero):
     """Flow ops of an Attack or Solve dice roll, from its start to what follows a solve.
     Returns False for an op of another family."""
-    if op == F_ROLL_BEGIN:
-        op_roll_begin(state, game, tables, a, bb, c, hero)
-    elif op == F_ALLY_STRIKE:
-        op_ally_strike(state, game, tables, a, bb, hero)
-    elif op == F_CLUE_DICE:
-        op_clue_dice(state, game, tables, hero)
-    elif op == F_ROLL:
-        op_roll(state, game, tables)
-    elif op == F_SHOWDOWN:
-        op_showdown(state, game, tables, hero)
-    elif op == F_FOCUS:
-        op_focus(state, game, hero)
-    elif op == F_ASSIGN:
-        op_assign(state, game, tables, hero)
-    elif op == F_ROLL_END:
-        op_roll_end(state, game, tables, hero)
-    elif op == F_POST_SOLVE:
-        op_post_solve(state, game, tables, hero)
+    if op == stack.F_ROLL_BEGIN:
+        hero_turn.op_roll_begin(state, game, tables, a, bb, c, hero)
+    elif op == stack.F_ALLY_STRIKE:
+        hero_turn.op_ally_strike(state, game, tables, a, bb, hero)
+    elif op == stack.F_CLUE_DICE:
+        hero_turn.op_clue_dice(state, game, tables, hero)
+    elif op == stack.F_ROLL:
+        hero_turn.op_roll(state, game, tables)
+    elif op == stack.F_SHOWDOWN:
+        hero_turn.op_showdown(state, game, tables, hero)
+    elif op == stack.F_FOCUS:
+        hero_turn.op_focus(state, game, hero)
+    elif op == stack.F_ASSIGN:
+        hero_turn.op_assign(state, game, tables, hero)
+    elif op == stack.F_ROLL_END:
+        hero_turn.op_roll_end(state, game, tables, hero)
+    elif op == stack.F_POST_SOLVE:
+        hero_turn.op_post_solve(state, game, tables, hero)
     else:
         return False
     return True
@@ -218,12 +141,12 @@ def step_roll_op(state, game, tables, op, a, bb, c, hero):
 def step_damage_op(state, game, tables, op, a, bb, hero):
     """Flow ops that deal damage to heroes and let them answer it.
     Returns False for an op of another family."""
-    if op == F_HERO_DAMAGE:
-        op_hero_damage(state, game, tables, a, bb)
-    elif op == F_DISCARD_OR_DAMAGE:
-        op_discard_or_damage(state, game, a, bb)
-    elif op == F_INFLICT:
-        op_inflict_choice(state, game, tables, a, bb, hero)
+    if op == stack.F_HERO_DAMAGE:
+        hero_turn.op_hero_damage(state, game, tables, a, bb)
+    elif op == stack.F_DISCARD_OR_DAMAGE:
+        hero_turn.op_discard_or_damage(state, game, a, bb)
+    elif op == stack.F_INFLICT:
+        hero_turn.op_inflict_choice(state, game, tables, a, bb, hero)
     else:
         return False
     return True
@@ -233,17 +156,17 @@ def step_damage_op(state, game, tables, op, a, bb, hero):
 def step_effect_op(state, game, tables, op, a):
     """Flow ops that bracket an effect: crises it causes and what is owed when it ends.
     Returns False for an op of another family."""
-    if op == F_CRISIS:
-        op_crisis(state, game, tables)
-    elif op == F_CRISIS_END:
-        pop(state, game)
+    if op == stack.F_CRISIS:
+        hero_turn.op_crisis(state, game, tables)
+    elif op == stack.F_CRISIS_END:
+        stack.pop(state, game)
         state[game, L.CRISIS_DEPTH] = 0
-    elif op == F_EFFECT_BEGIN:
-        op_effect_begin(state, game, a)
-    elif op == F_EFFECT_END:
-        pop(state, game)
+    elif op == stack.F_EFFECT_BEGIN:
+        stack.op_effect_begin(state, game, a)
+    elif op == stack.F_EFFECT_END:
+        stack.pop(state, game)
         state[game, L.CRISIS_LATCH] = a
-        push_owed_threat_phases(state, game, tables)
+        stack.push_owed_threat_phases(state, game, tables)
     else:
         return False
     return True
@@ -258,7 +181,7 @@ def push_special_bystander_effects(s, b, T):
     n = s[b, L.SBY_QN]
     s[b, L.SBY_QN] = 0
     for k in range(n - 1, -1, -1):
-        push_prog(s, b, T, s[b, L.SBY_QUEUE + 2 * k], s[b, L.SBY_QUEUE + 2 * k + 1], -1)
+        stack.push_prog(s, b, T, s[b, L.SBY_QUEUE + 2 * k], s[b, L.SBY_QUEUE + 2 * k + 1], -1)
 
 
 @njit(cache=True)

@@ -10,21 +10,11 @@ from __future__ import annotations
 
 from numba import njit
 
+from hon_env.core import queries
 from hon_env.core.enemy_ties import tie_mask
 from hon_env.core.facing import can_turn, may_affect, target_villain, vil_col
 from hon_env.core.geometry import bystander_at, captives, is_empty
 from hon_env.core.mastermind import hero_origin, vplay_mask
-from hon_env.core.queries import (
-    any_enemy_in_space,
-    any_problem_in_space,
-    enemy_in_space,
-    is_enemy_card,
-    is_problem_card,
-    nem_in_play,
-    problem_in_space,
-    roll_solver,
-    target_space,
-)
 from hon_env.core.two_fronts import face_mask
 from hon_env.core.zones import held_clue
 from hon_env.spec import layout as L
@@ -69,7 +59,7 @@ def can_place(s, b, T, h, sp, rng):
 def attack_from(s, b, T, here, sp, rng, face):
     """Is there an enemy to Attack in ``sp``, within ``rng`` of a figure at ``here``, that
     seat ``face`` may affect (Two Fronts: the villain it faces)?"""
-    return here >= 0 and T.dist[here, sp] <= rng and any_enemy_in_space(s, b, T, sp, face)
+    return here >= 0 and T.dist[here, sp] <= rng and queries.any_enemy_in_space(s, b, T, sp, face)
 
 
 @njit(cache=True)
@@ -77,7 +67,7 @@ def solve_from(s, b, T, here, sp, rng, h, face):
     """Is there a problem in ``sp`` that solver ``h`` (-1: an ally) can Solve from a figure
     at ``here``, within ``rng``, and that seat ``face`` may affect?"""
     return (here >= 0 and T.dist[here, sp] <= rng
-            and any_problem_in_space(s, b, T, sp, h, face))
+            and queries.any_problem_in_space(s, b, T, sp, h, face))
 
 
 @njit(cache=True)
@@ -190,17 +180,18 @@ def pick_target_ok(s, b, T, h, t, kind, rng):
                     and s[b, L.IEXH + i] == 0)
         if t < L.T_MINION:
             k = t - L.T_NEM0
-            return nem_in_play(s, b, k) and s[b, L.NEM_OWNER + k] == h and s[b, L.NEM_EXH + k] == 0
+            return (queries.nem_in_play(s, b, k) and s[b, L.NEM_OWNER + k] == h
+                    and s[b, L.NEM_EXH + k] == 0)
         return False
     if t == L.T_MINION or t == L.T_CAPTURED:
         return False
     if kind == 0:
-        ok = is_enemy_card(s, b, T, t)
+        ok = queries.is_enemy_card(s, b, T, t)
     else:
-        ok = is_problem_card(s, b, T, t, h)
+        ok = queries.is_problem_card(s, b, T, t, h)
     if not ok:
         return False
-    sp = target_space(s, b, T, t)
+    sp = queries.target_space(s, b, T, t)
     here = s[b, L.HLOC + h]
     return sp >= 0 and here >= 0 and T.dist[here, sp] <= rng
 
@@ -411,8 +402,8 @@ def can_take_success(state, game, tables, t):
         return False
     sp = state[game, L.ROLL_SPACE]
     if state[game, L.ROLL_KIND] == 1:
-        return enemy_in_space(state, game, tables, t, sp)
-    return problem_in_space(state, game, tables, t, sp, roll_solver(state, game))
+        return queries.enemy_in_space(state, game, tables, t, sp)
+    return queries.problem_in_space(state, game, tables, t, sp, queries.roll_solver(state, game))
 
 
 @njit(cache=True)

@@ -11,16 +11,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from hon_env.core.facing import (
-    card_villain,
-    def_bonus_col,
-    hero_count_of_target,
-    may_affect,
-    target_villain,
-    two_villains,
-    vil_col,
-    villain_active,
-)
+from hon_env.core import facing
 from hon_env.core.geometry import captives, nearest_panel, panel_of_space
 from hon_env.spec import layout as L
 from hon_env.spec import tables as TB
@@ -93,7 +84,7 @@ def armor(s, b, T, h):
 @njit(cache=True)
 def villain_panel(s, b, T, v):
     """The panel villain ``v`` schemes in: its own, or the one nearest its figure."""
-    loc = s[b, vil_col(L.VIL_LOC, v)]
+    loc = s[b, facing.vil_col(L.VIL_LOC, v)]
     p = panel_of_space(T, loc)
     if p > 0:
         return p
@@ -136,10 +127,10 @@ def target_space(s, b, T, t):
     if L.is_vcard_target(t):
         return s[b, L.VPOS + L.vcard_of(t)]
     if L.is_villain_target(t):
-        v = target_villain(t)
-        if s[b, L.VIL_OUT + v] == 1 or (v == 1 and not two_villains(T)):
+        v = facing.target_villain(t)
+        if s[b, L.VIL_OUT + v] == 1 or (v == 1 and not facing.two_villains(T)):
             return -1
-        return s[b, vil_col(L.VIL_LOC, v)]
+        return s[b, facing.vil_col(L.VIL_LOC, v)]
     if t < L.T_VILLAIN:
         return s[b, L.IPOS + t - L.T_I0]
     if t < L.T_MINION:
@@ -156,8 +147,8 @@ def is_enemy_card(s, b, T, t):
         c = L.vcard_of(t)
         return s[b, L.VLOC + c] == L.L_THREAT and T.vcard[c, TB.VC_TYPE] == TB.VT_LACKEY
     if L.is_villain_target(t):
-        v = target_villain(t)
-        return s[b, vil_col(L.VIL_SIDE, v)] == 1 and s[b, L.VIL_OUT + v] == 0
+        v = facing.target_villain(t)
+        return s[b, facing.vil_col(L.VIL_SIDE, v)] == 1 and s[b, L.VIL_OUT + v] == 0
     if t < L.T_VILLAIN:
         i = t - L.T_I0
         return (s[b, L.ILOC + i] == L.L_THREAT and s[b, L.ISIDE + i] == 1
@@ -175,10 +166,11 @@ def is_problem_card(s, b, T, t, h):
         c = L.vcard_of(t)
         return s[b, L.VLOC + c] == L.L_THREAT and T.vcard[c, TB.VC_TYPE] == TB.VT_PERIL
     if L.is_villain_target(t):
-        v = target_villain(t)
-        return (s[b, vil_col(L.VIL_SIDE, v)] == 0 and s[b, vil_col(L.VIL_HIDDEN, v)] == 0
-                and s[b, vil_col(L.VIL_IN_PANEL, v)] == 1 and s[b, L.VIL_OUT + v] == 0
-                and in_panel_of(s, b, T, h, s[b, vil_col(L.VIL_LOC, v)]))
+        v = facing.target_villain(t)
+        return (s[b, facing.vil_col(L.VIL_SIDE, v)] == 0
+                and s[b, facing.vil_col(L.VIL_HIDDEN, v)] == 0
+                and s[b, facing.vil_col(L.VIL_IN_PANEL, v)] == 1 and s[b, L.VIL_OUT + v] == 0
+                and in_panel_of(s, b, T, h, s[b, facing.vil_col(L.VIL_LOC, v)]))
     if t < L.T_VILLAIN:
         i = t - L.T_I0
         if s[b, L.ILOC + i] != L.L_THREAT:
@@ -238,12 +230,13 @@ def any_enemy_in_space(s, b, T, sp, h):
         return True
     for v in range(TB.VILLAINS):
         t = L.villain_target(v)
-        if (s[b, vil_col(L.VIL_LOC, v)] == sp and is_enemy_card(s, b, T, t)
-                and may_affect(s, b, T, h, t)):
+        if (s[b, facing.vil_col(L.VIL_LOC, v)] == sp and is_enemy_card(s, b, T, t)
+                and facing.may_affect(s, b, T, h, t)):
             return True
     for c in range(TB.VCARDS):
         t = L.vcard_target(c)
-        if s[b, L.VPOS + c] == sp and is_enemy_card(s, b, T, t) and may_affect(s, b, T, h, t):
+        if (s[b, L.VPOS + c] == sp and is_enemy_card(s, b, T, t)
+                and facing.may_affect(s, b, T, h, t)):
             return True
     for i in range(L.IDECK):
         if s[b, L.IPOS + i] == sp and is_enemy_card(s, b, T, L.T_I0 + i):
@@ -263,13 +256,13 @@ def any_problem_in_space(s, b, T, sp, h, face):
         return True
     for v in range(TB.VILLAINS):
         t = L.villain_target(v)
-        if (s[b, vil_col(L.VIL_LOC, v)] == sp and is_problem_card(s, b, T, t, h)
-                and may_affect(s, b, T, face, t)):
+        if (s[b, facing.vil_col(L.VIL_LOC, v)] == sp and is_problem_card(s, b, T, t, h)
+                and facing.may_affect(s, b, T, face, t)):
             return True
     for c in range(TB.VCARDS):
         t = L.vcard_target(c)
         if (s[b, L.VPOS + c] == sp and is_problem_card(s, b, T, t, h)
-                and may_affect(s, b, T, face, t)):
+                and facing.may_affect(s, b, T, face, t)):
             return True
     for i in range(L.IDECK):
         if s[b, L.IPOS + i] == sp and is_problem_card(s, b, T, L.T_I0 + i, h):
@@ -291,7 +284,7 @@ def enemies_in_panel(s, b, T, p):
     n = s[b, L.MINIONS + p]
     for v in range(TB.VILLAINS):
         # scheming in the panel, or its Showdown figure on the scheme space
-        if s[b, vil_col(L.VIL_LOC, v)] == sp and villain_active(s, b, T, v):
+        if s[b, facing.vil_col(L.VIL_LOC, v)] == sp and facing.villain_active(s, b, T, v):
             n += 1
     for k in range(TB.NEMESES):
         if nem_in_play(s, b, k) and s[b, L.NEM_POS + k] == sp:
@@ -309,8 +302,8 @@ def enemies_in_panel(s, b, T, p):
 def enemy_health(s, b, T, t, n_heroes):
     """Health of enemy card ``t`` for ``n_heroes`` heroes (with two villains, a villain
     card counts the heroes facing its villain: ``core/facing.py``)."""
-    if two_villains(T):
-        n_heroes = hero_count_of_target(s, b, T, t)
+    if facing.two_villains(T):
+        n_heroes = facing.hero_count_of_target(s, b, T, t)
     if L.is_vcard_target(t):
         c = L.vcard_of(t)
         return scaled(T.vcard[c, TB.VC_HEALTH], T.vcard[c, TB.VC_HEALTH_PH], n_heroes)
@@ -330,10 +323,10 @@ def enemy_defense(s, b, T, t, attacker):
     """
     if L.is_vcard_target(t):
         c = L.vcard_of(t)
-        base = T.vcard[c, TB.VC_DEFENSE] + s[b, def_bonus_col(card_villain(c)) + 1]
+        base = T.vcard[c, TB.VC_DEFENSE] + s[b, facing.def_bonus_col(facing.card_villain(c)) + 1]
     elif L.is_villain_target(t):
-        v = target_villain(t)
-        base = T.vil_stat[v, TB.VS_DEFENSE] + s[b, def_bonus_col(v)]
+        v = facing.target_villain(t)
+        base = T.vil_stat[v, TB.VS_DEFENSE] + s[b, facing.def_bonus_col(v)]
     elif t < L.T_VILLAIN:
         base = T.icard[t - L.T_I0, TB.IC_BACK_DEFENSE]
     elif t < L.T_MINION:
@@ -371,8 +364,8 @@ def enemy_inflict(s, b, T, t):
     if L.is_vcard_target(t):
         return T.vcard[L.vcard_of(t), TB.VC_INFLICT]
     if L.is_villain_target(t):
-        v = target_villain(t)
-        if s[b, vil_col(L.VIL_SIDE, v)] == 1:
+        v = facing.target_villain(t)
+        if s[b, facing.vil_col(L.VIL_SIDE, v)] == 1:
             return T.vil_stat[v, TB.VS_SHOWDOWN_INFLICT]
         return T.vil_stat[v, TB.VS_SCHEMING_INFLICT]
     if t < L.T_VILLAIN:
@@ -389,8 +382,8 @@ def enemy_inflict(s, b, T, t):
 def problem_danger(s, b, T, t, n_heroes):
     """Danger value of a problem card target (DASH: can never be solved); with two
     villains a villain card counts the heroes facing its villain (``core/facing.py``)."""
-    if two_villains(T):
-        n_heroes = hero_count_of_target(s, b, T, t)
+    if facing.two_villains(T):
+        n_heroes = facing.hero_count_of_target(s, b, T, t)
     if L.is_vcard_target(t):
         c = L.vcard_of(t)
         return scaled(T.vcard[c, TB.VC_DANGER], T.vcard[c, TB.VC_DANGER_PH], n_heroes)
@@ -416,10 +409,10 @@ def enemy_pos(s, b, T, t):
     """Map space of an enemy card that has a figure (lackey, issue enemy, a villain on the
     map: either villain of the Two Fronts variant)."""
     if L.is_villain_target(t):
-        v = target_villain(t)
-        if s[b, vil_col(L.VIL_IN_PANEL, v)] == 1 or not villain_active(s, b, T, v):
+        v = facing.target_villain(t)
+        if s[b, facing.vil_col(L.VIL_IN_PANEL, v)] == 1 or not facing.villain_active(s, b, T, v):
             return -1
-        return s[b, vil_col(L.VIL_LOC, v)]
+        return s[b, facing.vil_col(L.VIL_LOC, v)]
     if (t >= 0 and (t < L.T_MINION or L.is_vcard_target(t))
             and is_enemy_card(s, b, T, t)):
         return target_space(s, b, T, t)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from numba import njit
 
+from hon_env.core import stack
 from hon_env.core.effects import (
     end_game,
     move_hero_to,
@@ -28,30 +29,6 @@ from hon_env.core.masks import yield_target
 from hon_env.core.mastermind import NO_CARD, PARKED, cunning_decider, fill_hand
 from hon_env.core.queries import attach_host, enemy_inflict, nem_in_play, villain_panel
 from hon_env.core.rng import shuffle_slice
-from hon_env.core.stack import (
-    F_ACTIVATE,
-    F_EFFECT_END,
-    F_HERO_DAMAGE,
-    F_HERO_TURN,
-    F_HERO_TURN_END,
-    F_ICARD_END,
-    F_ISSUE_TURN,
-    F_MAIN,
-    F_PLOY,
-    F_RETURN,
-    F_ROUND,
-    F_SCHEME_ONCE,
-    F_VCARD_END,
-    F_VDRAW,
-    effect_crisis,
-    on_board,
-    park,
-    pop,
-    push,
-    push_ops,
-    push_prog,
-    take_choice,
-)
 from hon_env.core.two_fronts import open_fronts
 from hon_env.core.zones import fewest_threats, hero_draw, issue_draw, villain_draw
 from hon_env.spec import layout as L
@@ -62,7 +39,7 @@ from hon_env.spec import tables as TB
 @njit(cache=True)
 def op_round(s, b, T):
     """Start a round: villain turn, hero turn, issue turn (rulebook: The Game Round)."""
-    pop(s, b)
+    stack.pop(s, b)
     s[b, L.ROUND] += 1
     for v in range(TB.VILLAINS):
         s[b, def_bonus_col(v)] = 0
@@ -70,15 +47,15 @@ def op_round(s, b, T):
     if past_round_cap(s, b, T):
         end_game(s, b, T, L.OUT_TRUNCATED, L.LOSS_CAP_ROUNDS)
         return
-    push(s, b, F_ROUND, 0, 0, 0, -1, -1)
-    push(s, b, F_RETURN, 0, 0, 0, -1, -1)
-    push(s, b, F_ISSUE_TURN, 0, 0, 0, -1, -1)
-    push(s, b, F_RETURN, 0, 0, 0, -1, -1)
-    push(s, b, F_HERO_TURN, 0, 0, 0, -1, -1)
-    push(s, b, F_RETURN, 0, 0, 0, -1, -1)
+    stack.push(s, b, stack.F_ROUND, 0, 0, 0, -1, -1)
+    stack.push(s, b, stack.F_RETURN, 0, 0, 0, -1, -1)
+    stack.push(s, b, stack.F_ISSUE_TURN, 0, 0, 0, -1, -1)
+    stack.push(s, b, stack.F_RETURN, 0, 0, 0, -1, -1)
+    stack.push(s, b, stack.F_HERO_TURN, 0, 0, 0, -1, -1)
+    stack.push(s, b, stack.F_RETURN, 0, 0, 0, -1, -1)
     # heroes draw villain cards in seat order (the rulebook lets the players pick the order)
     for h in range(T.cfg[TB.CFG_N_HEROES] - 1, -1, -1):
-        push(s, b, F_VDRAW, h, 0, 0, h, -1)
+        stack.push(s, b, stack.F_VDRAW, h, 0, 0, h, -1)
     s[b, L.TURN] = L.TURN_VILLAIN
 
 
@@ -115,14 +92,14 @@ def next_villain_card(s, b, T, h, showdown, v):
     when the villain must choose first (D_VPLAY parked, the caller returns unpopped)."""
     if T.cfg[TB.CFG_VHAND] == 0 or (showdown == 1 and T.cfg[TB.CFG_VSHOWDOWN] == 0):
         return villain_draw(s, b, v)
-    ch = take_choice(s, b)
+    ch = stack.take_choice(s, b)
     if ch >= 0:
         c = L.vcard_of(L.action_target(ch))
         s[b, L.VLOC + c] = L.L_PENDING
         return c
     if fill_hand(s, b, T) == 0:
         return NO_CARD
-    park(s, b, L.D_VPLAY, L.VILLAIN_SEAT, h, showdown)
+    stack.park(s, b, L.D_VPLAY, L.VILLAIN_SEAT, h, showdown)
     return PARKED
 
 
@@ -134,19 +111,19 @@ def op_vdraw(s, b, T, h):
     c = next_villain_card(s, b, T, h, 0, s[b, L.HFACE + h])
     if c == PARKED:
         return
-    pop(s, b)
+    stack.pop(s, b)
     if c < 0:
         return
     # the whole card is one effect: its ploy icons (special ones too) share one latch
     t = L.vcard_target(c)
-    push(s, b, F_EFFECT_END, s[b, L.CRISIS_LATCH], 0, 0, h, t)
+    stack.push(s, b, stack.F_EFFECT_END, s[b, L.CRISIS_LATCH], 0, 0, h, t)
     s[b, L.CRISIS_LATCH] = L.LATCH_OPEN
     typ = T.vcard[c, TB.VC_TYPE]
     if typ == TB.VT_LACKEY or typ == TB.VT_PERIL:
         place_figure_card(s, b, T, c, h)
-    push(s, b, F_VCARD_END, c, 0, 0, h, t)
+    stack.push(s, b, stack.F_VCARD_END, c, 0, 0, h, t)
     for k in range(T.vcard[c, TB.VC_NPLOYS] - 1, -1, -1):
-        push(s, b, F_PLOY, c, k, 0, h, t)
+        stack.push(s, b, stack.F_PLOY, c, k, 0, h, t)
 
 
 @njit(cache=True)
@@ -155,34 +132,33 @@ def op_ploy(s, b, T, c, k, h):
     icon = T.vcard[c, TB.VC_PLOY0 + k]
     v = card_villain(c)
     if icon == TB.PLOY_CUNNING:
-        ch = take_choice(s, b)
+        who = cunning_decider(T, h)
+        ch = stack.answer_or_park(s, b, L.D_CUNNING, who, h if who != h else 0, 0)
         if ch < 0:
-            who = cunning_decider(T, h)
-            park(s, b, L.D_CUNNING, who, h if who != h else 0, 0)
             return
-        pop(s, b)
+        stack.pop(s, b)
         vt = L.villain_target(v)
         if ch == L.A_OPTION:
-            push(s, b, F_SCHEME_ONCE, v, 0, 0, h, vt)
-        elif on_board(s, b, h):
-            push(s, b, F_HERO_DAMAGE, h, enemy_inflict(s, b, T, vt), 0, h, vt)
+            stack.push(s, b, stack.F_SCHEME_ONCE, v, 0, 0, h, vt)
+        elif stack.on_board(s, b, h):
+            stack.push(s, b, stack.F_HERO_DAMAGE, h, enemy_inflict(s, b, T, vt), 0, h, vt)
         return
-    pop(s, b)
+    stack.pop(s, b)
     if icon == TB.PLOY_BYSTANDER:
         if place_bystander(s, b, T, h, v):
-            effect_crisis(s, b)
+            stack.effect_crisis(s, b)
     elif icon == TB.PLOY_SPECIAL:
-        push_ops(s, b, T, T.vcard[c, TB.VC_SPECIAL_PROG], h, L.vcard_target(c))
+        stack.push_ops(s, b, T, T.vcard[c, TB.VC_SPECIAL_PROG], h, L.vcard_target(c))
     elif icon >= 1:
         if place_minions(s, b, T, 1, icon):
-            effect_crisis(s, b)
+            stack.effect_crisis(s, b)
 
 
 @njit(cache=True)
 def op_vcard_end(s, b, T, c):
     """A resolved Ploy card is discarded, stays attached to its host (Attaching Cards), or,
     with the Crisis trait, joins the issue play area (Crisis Cards)."""
-    pop(s, b)
+    stack.pop(s, b)
     if s[b, L.VLOC + c] != L.L_PENDING:
         return
     if T.vcard[c, TB.VC_CRISIS_PROG] >= 0:
@@ -213,17 +189,17 @@ def enter_issue_area(s, b, t):
 def op_scheme_once(s, b, T, v):
     """Villain ``v`` schemes: its panel's Scheme effect (rulebook: Villain Schemes), with
     that villain as the effect's source (its "the villain")."""
-    pop(s, b)
+    stack.pop(s, b)
     if not villain_active(s, b, T, v):
         return
-    push_prog(s, b, T, T.panel_prog[villain_panel(s, b, T, v)], s[b, L.ACTIVE],
+    stack.push_prog(s, b, T, T.panel_prog[villain_panel(s, b, T, v)], s[b, L.ACTIVE],
               L.villain_target(v))
 
 
 @njit(cache=True)
 def op_hero_turn(s, b, T):
     """Ready play areas, hand out two action tokens each, give the first seat the initiative."""
-    pop(s, b)
+    stack.pop(s, b)
     s[b, L.TURN] = L.TURN_HERO
     for h in range(T.cfg[TB.CFG_N_HEROES]):
         s[b, L.HEXH + h] = 0
@@ -235,19 +211,19 @@ def op_hero_turn(s, b, T):
         s[b, L.HYIELDS + h] = 0
         s[b, L.HTHREAT_DONE + h] = 0
     s[b, L.ACTOR] = 0
-    push(s, b, F_MAIN, 0, 0, 0, 0, -1)
+    stack.push(s, b, stack.F_MAIN, 0, 0, 0, 0, -1)
 
 
 @njit(cache=True)
 def op_after_threat(s, b, T):
     """Pass the initiative on, or end the hero turn when every hero is done."""
-    pop(s, b)
+    stack.pop(s, b)
     nxt = yield_target(s, b, T, s[b, L.ACTOR])
     if nxt >= 0:
         s[b, L.ACTOR] = nxt
-        push(s, b, F_MAIN, 0, 0, 0, nxt, -1)
+        stack.push(s, b, stack.F_MAIN, 0, 0, 0, nxt, -1)
     else:
-        push(s, b, F_HERO_TURN_END, 0, 0, 0, -1, -1)
+        stack.push(s, b, stack.F_HERO_TURN_END, 0, 0, 0, -1, -1)
 
 
 @njit(cache=True)
@@ -258,25 +234,25 @@ def op_threat(s, b, T, h):
     card); the rulebook leaves the order to the players. Cards that arrive during the phase
     are not in the list and do not activate (rulebook: Threat Phase).
     """
-    pop(s, b)
+    stack.pop(s, b)
     for v in range(TB.VILLAINS - 1, -1, -1):
         if s[b, vil_col(L.VIL_OWNER, v)] == h and villain_active(s, b, T, v):
-            push(s, b, F_ACTIVATE, L.villain_target(v), 0, 0, h, L.villain_target(v))
+            stack.push(s, b, stack.F_ACTIVATE, L.villain_target(v), 0, 0, h, L.villain_target(v))
     for k in range(TB.NEMESES - 1, -1, -1):
         if nem_in_play(s, b, k) and s[b, L.NEM_OWNER + k] == h:
-            push(s, b, F_ACTIVATE, L.T_NEM0 + k, 0, 0, h, L.T_NEM0 + k)
+            stack.push(s, b, stack.F_ACTIVATE, L.T_NEM0 + k, 0, 0, h, L.T_NEM0 + k)
     for i in range(L.IDECK - 1, -1, -1):
         if s[b, L.ILOC + i] == L.L_THREAT and s[b, L.IOWNER + i] == h:
-            push(s, b, F_ACTIVATE, L.T_I0 + i, 0, 0, h, L.T_I0 + i)
+            stack.push(s, b, stack.F_ACTIVATE, L.T_I0 + i, 0, 0, h, L.T_I0 + i)
     for i in range(TB.VCARDS - 1, -1, -1):
         if s[b, L.VLOC + i] == L.L_THREAT and s[b, L.VOWNER + i] == h:
-            push(s, b, F_ACTIVATE, L.vcard_target(i), 0, 0, h, L.vcard_target(i))
+            stack.push(s, b, stack.F_ACTIVATE, L.vcard_target(i), 0, 0, h, L.vcard_target(i))
 
 
 @njit(cache=True)
 def op_activate(s, b, T, t, h):
     """Activate one threat-area card; an exhausted card readies instead (Activating Enemies)."""
-    pop(s, b)
+    stack.pop(s, b)
     if L.is_villain_target(t):
         v = target_villain(t)
         if s[b, vil_col(L.VIL_OWNER, v)] != h or not villain_active(s, b, T, v):
@@ -284,7 +260,7 @@ def op_activate(s, b, T, t, h):
         if s[b, vil_col(L.VIL_EXH, v)] == 1:
             s[b, vil_col(L.VIL_EXH, v)] = 0
             return
-        push_prog(s, b, T, T.vil_stat[v, TB.VS_ACTIVATE_PROG], h, t)
+        stack.push_prog(s, b, T, T.vil_stat[v, TB.VS_ACTIVATE_PROG], h, t)
     elif L.is_vcard_target(t):
         c = L.vcard_of(t)
         if s[b, L.VLOC + c] != L.L_THREAT or s[b, L.VOWNER + c] != h:
@@ -292,7 +268,7 @@ def op_activate(s, b, T, t, h):
         if s[b, L.VEXH + c] == 1:
             s[b, L.VEXH + c] = 0
             return
-        push_prog(s, b, T, T.vcard[c, TB.VC_ACTIVATE_PROG], h, t)
+        stack.push_prog(s, b, T, T.vcard[c, TB.VC_ACTIVATE_PROG], h, t)
     elif t > L.T_VILLAIN:
         # a nemesis: its Scheme-side Activate effect while scheming, else its enemy one
         k = t - L.T_NEM0
@@ -302,7 +278,7 @@ def op_activate(s, b, T, t, h):
             s[b, L.NEM_EXH + k] = 0
             return
         col = TB.NM_ACTIVATE_PROG if s[b, L.NEM_SIDE + k] == 1 else TB.NM_SCHEME_PROG
-        push_prog(s, b, T, T.nemesis[s[b, L.NEM_CARD + k], col], h, t)
+        stack.push_prog(s, b, T, T.nemesis[s[b, L.NEM_CARD + k], col], h, t)
     else:
         i = t - L.T_I0
         if s[b, L.ILOC + i] != L.L_THREAT or s[b, L.IOWNER + i] != h:
@@ -312,15 +288,15 @@ def op_activate(s, b, T, t, h):
             return
         if T.icard[i, TB.IC_TYPE] == TB.IT_SCHEME:
             if s[b, L.ISIDE + i] == 1:
-                push_prog(s, b, T, T.icard[i, TB.IC_BACK_ACTIVATE_PROG], h, t)
+                stack.push_prog(s, b, T, T.icard[i, TB.IC_BACK_ACTIVATE_PROG], h, t)
         else:
-            push_prog(s, b, T, T.icard[i, TB.IC_ACTIVATE_PROG], h, t)
+            stack.push_prog(s, b, T, T.icard[i, TB.IC_ACTIVATE_PROG], h, t)
 
 
 @njit(cache=True)
 def op_hero_turn_end(s, b, T):
     """Each hero draws 1 card; the action tokens flip back (rulebook: Hero Turn)."""
-    pop(s, b)
+    stack.pop(s, b)
     for h in range(T.cfg[TB.CFG_N_HEROES]):
         hero_draw(s, b, h)
         s[b, L.HACTIONS + h] = 0
@@ -333,7 +309,7 @@ def op_issue_turn(s, b, T):
     The issue card's "active hero" (and the threat area for a card that stays) is the hero
     with the fewest threat-area cards, lowest seat first.
     """
-    pop(s, b)
+    stack.pop(s, b)
     s[b, L.TURN] = L.TURN_ISSUE
     c = issue_draw(s, b)
     if c < 0:
@@ -341,13 +317,13 @@ def op_issue_turn(s, b, T):
         return
     h = fewest_threats(s, b, T)
     s[b, L.ACTIVE] = h
-    push(s, b, F_ICARD_END, c, 0, 0, h, L.T_I0 + c)
-    push_prog(s, b, T, T.icard[c, TB.IC_EFFECT_PROG], h, L.T_I0 + c)
+    stack.push(s, b, stack.F_ICARD_END, c, 0, 0, h, L.T_I0 + c)
+    stack.push_prog(s, b, T, T.icard[c, TB.IC_EFFECT_PROG], h, L.T_I0 + c)
 
 
 @njit(cache=True)
 def op_icard_end(s, b, T, c, h):
-    pop(s, b)
+    stack.pop(s, b)
     if s[b, L.ILOC + c] != L.L_PENDING:
         return
     if T.icard[c, TB.IC_CRISIS_PROG] >= 0:
@@ -368,7 +344,7 @@ def op_icard_end(s, b, T, c, h):
 @njit(cache=True)
 def op_return(s, b, T):
     """Heroes defeated during the turn now return to an empty space near the start."""
-    pop(s, b)
+    stack.pop(s, b)
     for h in range(T.cfg[TB.CFG_N_HEROES]):
         if s[b, L.HDEFEATED + h] == 1:
             s[b, L.HDEFEATED + h] = 0
@@ -379,15 +355,14 @@ def op_return(s, b, T):
 @njit(cache=True)
 def op_mulligan(s, b, T, h):
     """Opening mulligan: mark cards one at a time, then redraw and shuffle them back."""
-    ch = take_choice(s, b)
+    ch = stack.answer_or_park(s, b, L.D_MULLIGAN, h, 0, 0)
     if ch < 0:
-        park(s, b, L.D_MULLIGAN, h, 0, 0)
         return
     base = L.HCLOC + h * TB.HERO_DECK
     if ch >= L.A_CARD:
         s[b, base + ch - L.A_CARD] = L.L_MULLIGAN
         return
-    pop(s, b)
+    stack.pop(s, b)
     marked = 0
     for c in range(TB.HERO_DECK):
         if s[b, base + c] == L.L_MULLIGAN:
@@ -408,11 +383,10 @@ def op_mulligan(s, b, T, h):
 def op_face(s, b, T, h):
     """Two Fronts setup: hero ``h`` chooses the villain it faces (D_FACE, OPTION v); after
     the last hero the fronts open (core/two_fronts.py: hidden tokens, per-hero values)."""
-    ch = take_choice(s, b)
+    ch = stack.answer_or_park(s, b, L.D_FACE, h, 0, 0)
     if ch < 0:
-        park(s, b, L.D_FACE, h, 0, 0)
         return
-    pop(s, b)
+    stack.pop(s, b)
     s[b, L.HFACE + h] = ch - L.A_OPTION
     if h == T.cfg[TB.CFG_N_HEROES] - 1:
         open_fronts(s, b, T)

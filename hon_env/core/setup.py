@@ -55,6 +55,16 @@ def deal_nemeses(s, b, T):
         s[b, L.NEM_OWNER + k] = fewest_threats(s, b, T)
 
 
+# the per-seat, per-card and per-nemesis fields whose "none" is -1 (no space, no owner, no
+# card), as (first column, length): a fresh game starts them empty
+_NONE_AT_START = (
+    (L.HLOC, L.MAX_HEROES), (L.ALLY_LOC, L.MAX_HEROES),
+    (L.VOWNER, L.VDECK), (L.VPOS, L.VDECK), (L.VATTACH, L.VDECK),
+    (L.IOWNER, L.IDECK), (L.IPOS, L.IDECK),
+    (L.NEM_CARD, TB.NEMESES), (L.NEM_OWNER, TB.NEMESES), (L.NEM_POS, TB.NEMESES),
+)
+
+
 @njit(cache=True)
 def init_game(s, b, T, seed, mask):
     """Write a fresh game into row ``b`` from ``seed`` and run it to the first decision.
@@ -72,20 +82,8 @@ def init_game(s, b, T, seed, mask):
     s[b, L.ROLL_SHOWDOWN] = -1
     s[b, L.VIL_OWNER] = -1
     s[b, L.VIL2_OWNER] = -1  # before anything counts threat-area cards (deal_nemeses)
-    for h in range(L.MAX_HEROES):
-        s[b, L.HLOC + h] = -1
-        s[b, L.ALLY_LOC + h] = -1
-    for i in range(L.VDECK):
-        s[b, L.VOWNER + i] = -1
-        s[b, L.VPOS + i] = -1
-        s[b, L.VATTACH + i] = -1
-    for i in range(L.IDECK):
-        s[b, L.IOWNER + i] = -1
-        s[b, L.IPOS + i] = -1
-    for k in range(TB.NEMESES):
-        s[b, L.NEM_CARD + k] = -1
-        s[b, L.NEM_OWNER + k] = -1
-        s[b, L.NEM_POS + k] = -1
+    for first, n in _NONE_AT_START:
+        s[b, first:first + n] = -1
 
     # 2a. board: bystanders on their spaces (special figures mixed in), heroes at and around
     # the start space

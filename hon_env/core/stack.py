@@ -156,6 +156,17 @@ def take_choice(s, b):
     return ch
 
 
+@njit(int64(_STATE, int64, int64, int64, int64, int64), cache=True)
+def answer_or_park(s, b, kind, h, a, bb):
+    """How an op asks a question: the stored answer (cleared), or -1 after parking
+    decision ``kind`` for hero ``h`` with context ``a``/``bb``, when the op runs for the
+    first time; the op returns then and runs again once the answer is stored."""
+    ch = take_choice(s, b)
+    if ch < 0:
+        park(s, b, kind, h, a, bb)
+    return ch
+
+
 @njit(cache=True)
 def on_board(s, b, h):
     return h >= 0 and s[b, L.HLOC + h] >= 0
