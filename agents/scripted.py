@@ -156,7 +156,8 @@ def scripted_actions(state, tabs, masks, styles, out):
     tables ``tabs`` (record array: game b plays row ``state[b, TEAM]``), ``masks``
     [B, N_ACTIONS] and ``styles`` [MAX_HEROES + 1] (seat h plays ``styles[h]``; the last
     entry answers decisions no hero seat owns); writes ``out`` [B]."""
-    for b in prange(state.shape[0]):
+    for j in prange(state.shape[0]):
+        b = np.int64(j)  # prange counts in uint64; the engine's kernels are typed for an int64 row
         # indexed inside the loop: records do not cross prange
         T = tabs[state[b, L.TEAM]]
         h = state[b, L.DEC_HERO]

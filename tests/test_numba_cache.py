@@ -4,6 +4,7 @@ versions' folders are pruned; parallel warm-up workers share one folder safely
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import shutil
@@ -274,3 +275,35 @@ def test_prune_removes_other_generator_versions_content(tmp_path: Path, monkeypa
     assert sorted(p.name for p in gen.iterdir()) == sorted(mine)
     assert (shipped / "keep.yaml").read_text() == "shipped"  # the link's target stays
     assert f"{old} (2.0 MB)" in err and "1 of other content generator versions" in err
+
+
+def _prange_loops(tree: ast.AST):
+    """The ``for`` loops over ``prange(...)`` in ``tree``."""
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.For) and isinstance(node.iter, ast.Call)
+                and getattr(node.iter.func, "id", None) == "prange"):
+            yield node
+
+
+def test_batch_kernels_hand_the_engine_an_int64_row():
+    """``prange`` numbers its rows in uint64. Every ``prange`` loop of the kernels turns
+    its index into an int64 row first (``i = np.int64(j)``) and uses only that, as the
+    single-game kernels pass ``np.int64(0)``: the interpreter, the observation writers
+    and the scripted teams are then compiled once for both instead of once more for a
+    uint64 row (the warm-up's largest saving, docs/benchmarks.md "Cold start"). A static
+    check of the source: compiling from an empty cache would take minutes."""
+    loops = []
+    for path in sorted((ROOT / "hon_env").rglob("*.py")) + sorted((ROOT / "agents").rglob("*.py")):
+        loops += [(path, loop) for loop in _prange_loops(ast.parse(path.read_text()))]
+    assert len(loops) >= 6  # batch reset and step, the vector env's three, the teams'
+    problems = []
+    for path, loop in loops:
+        first = loop.body[0]
+        index = loop.target.id
+        cast = (isinstance(first, ast.Assign) and isinstance(first.value, ast.Call)
+                and ast.unparse(first.value) == f"np.int64({index})")
+        rest = [n.id for stmt in loop.body[1:] for n in ast.walk(stmt)
+                if isinstance(n, ast.Name) and n.id == index]
+        if not cast or rest:
+            problems.append(f"{path.relative_to(ROOT)}:{loop.lineno}")
+    assert not problems, problems

@@ -22,13 +22,15 @@ from hon_env.spec import layout as L
 
 @njit(cache=True, parallel=True)
 def _reset_parallel(s, tabs, seeds, masks):
-    for i in prange(s.shape[0]):
+    for j in prange(s.shape[0]):
+        i = np.int64(j)  # prange counts in uint64; the engine's kernels are typed for an int64 row
         start_episode(s, i, tabs, seeds[i], masks[i])
 
 
 @njit(cache=True, parallel=True)
 def _step_parallel(s, tabs, actions, masks, status):
-    for i in prange(s.shape[0]):
+    for j in prange(s.shape[0]):
+        i = np.int64(j)  # prange counts in uint64; the engine's kernels are typed for an int64 row
         status[i] = step_episode(s, i, tabs, actions[i], masks[i])
 
 

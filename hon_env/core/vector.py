@@ -9,6 +9,7 @@ rule, the row of the team its seats draft (``core/draft.py``).
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit, prange
 
 from hon_env.core.draft import start_episode, step_episode
@@ -99,7 +100,8 @@ def vector_reset(s, tabs, masks, seed, episodes, ev_prev, want_obs, want_state, 
     """Start every game of the batch at its current episode's seed; encode observations
     (``want_obs``) and global states (``want_state`` too), as ``vector_step``."""
     B = s.shape[0]
-    for i in prange(B):
+    for j in prange(B):
+        i = np.int64(j)  # prange counts in uint64; the engine's kernels are typed for an int64 row
         T = _start_row(s, i, tabs, seed + i + episodes[i] * B, masks[i])
         remember(s, i, ev_prev[i])
         _encode_row(s, i, T, want_obs, want_state, obs, states, agent)
@@ -118,7 +120,8 @@ def vector_step(s, tabs, actions, masks, status, seed, episodes, weights, ev_pre
     is left as it is, unscored and not encoded: the front end reports or restarts it.
     """
     B = s.shape[0]
-    for i in prange(B):
+    for j in prange(B):
+        i = np.int64(j)  # prange counts in uint64; the engine's kernels are typed for an int64 row
         drafting = s[i, L.DRAFTING] != 0
         status[i] = step_episode(s, i, tabs, actions[i], masks[i])
         T = tabs[s[i, L.TEAM]]

@@ -450,7 +450,8 @@ def sample_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 @njit(cache=True, parallel=True)
 def _sample_rows(masks, u, out):
-    for i in prange(masks.shape[0]):
+    for j in prange(masks.shape[0]):
+        i = np.int64(j)  # prange counts in uint64 (tests/test_numba_cache.py)
         n = 0
         for a in range(masks.shape[1]):
             n += masks[i, a]
