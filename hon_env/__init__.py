@@ -20,13 +20,14 @@ Entry points:
 
 Importing the package first points numba's kernel cache at a folder keyed by the engine
 source (``hon_env/numba_cache.py``), so a changed engine never runs stale compiled code,
-and makes idle OpenMP workers spin only briefly before they sleep (``hon_env/threads.py``)
-unless ``OMP_WAIT_POLICY`` or ``GOMP_SPINCOUNT`` is set: import it before torch for that
-to take effect.
+has a kernel compiled once per array layout rather than once per call site's constants
+(``hon_env/numba_calls.py``), and makes idle OpenMP workers spin only briefly before they
+sleep (``hon_env/threads.py``) unless ``OMP_WAIT_POLICY`` or ``GOMP_SPINCOUNT`` is set:
+import it before torch for that to take effect.
 """
 
-# ruff: noqa: E402  (the cache folder and the OpenMP wait policy must be set before any
-# kernel module, and torch, is imported)
+# ruff: noqa: E402  (the cache folder, the call rule and the OpenMP wait policy must be set
+# before any kernel module, and torch, is imported)
 from hon_env.threads import configure_openmp_wait
 
 configure_openmp_wait()
@@ -34,6 +35,10 @@ configure_openmp_wait()
 from hon_env.numba_cache import configure_cache
 
 NUMBA_CACHE_DIR = configure_cache()
+
+from hon_env.numba_calls import widen_kernel_calls
+
+widen_kernel_calls()
 
 import gymnasium
 
