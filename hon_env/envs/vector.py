@@ -160,6 +160,9 @@ class VectorEnv:
             self.scenarios = [o.scenario for o in pool]
             self.scenario = self.scenarios[0]
             self._tables = np.concatenate([s.tables.base for s in self.scenarios])
+            # read-only like every scenario's tables: numba compiles a kernel once per
+            # array type, and the flag is part of the type
+            self._tables.flags.writeable = False
         self.num_envs = int(num_envs)
         self.seed = seed
         self._steps = 0  # steps since the seed was set: episodes per game stay below this
