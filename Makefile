@@ -57,13 +57,16 @@ play: $(STAMP)
 # worker): otherwise each worker would compile the same kernels.
 PYTEST_WORKERS ?= auto
 PYTEST_PAR = -n $(PYTEST_WORKERS) --dist loadfile
+# Two warm-up workers compile an empty cache a fifth faster on 2 cores (docs/benchmarks.md,
+# "Cold start"); one on a single core, where they would only take turns.
+WARMUP_JOBS ?= $(shell $(PY) -c "import os; print(min(2, os.cpu_count() or 1))")
 
 test: $(STAMP)
-	$(BIN)/python -m hon_env.warmup --agents
+	$(BIN)/python -m hon_env.warmup --agents --jobs $(WARMUP_JOBS)
 	$(BIN)/python -m pytest -q -m "not slow" $(PYTEST_PAR)
 
 test-all: $(STAMP)
-	$(BIN)/python -m hon_env.warmup --agents
+	$(BIN)/python -m hon_env.warmup --agents --jobs $(WARMUP_JOBS)
 	$(BIN)/python -m pytest -q $(PYTEST_PAR)
 
 # Corrupted states into Game.from_bytes and random games, in debug mode (bounds-checked

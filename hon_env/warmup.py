@@ -18,10 +18,10 @@ to the whole compile.
 
 ``--jobs N`` shares the units (``UNITS``) out to N worker processes writing the one cache
 folder, with numba's index updates locked (``numba_cache.lock_index_updates``). Units that
-run at the same time each compile the functions they share, and the vector env's unit
-alone takes most of the whole: on 2 cores two workers saved a tenth of the wall time when
-idle and nothing when busy, for a fifth more CPU (docs/benchmarks.md, "Cold start"), so
-the default is one process.
+run at the same time each compile the functions they share: on 2 idle cores two workers
+take 160 s where one process takes 193 to 206 s, for two fifths more CPU, and they saved
+nothing on a busy machine (docs/benchmarks.md, "Cold start"). The default is one process;
+``make test`` passes ``--jobs 2`` where there are two cores or more.
 """
 
 from __future__ import annotations
@@ -251,7 +251,7 @@ def main(argv: list[str] | None = None) -> None:
                    help="also the scripted team's kernels (needs the agents package)")
     p.add_argument("--jobs", type=int, default=1, metavar="N",
                    help="compile in N worker processes sharing the cache folder (default 1; "
-                        "2 saved a tenth of the time on 2 idle cores, nothing on busy ones: "
+                        "2 save a fifth of the time on 2 idle cores, nothing on busy ones: "
                         "docs/benchmarks.md)")
     p.add_argument("--prune", action="store_true",
                    help="only delete the kernel cache folders of other engine versions "
