@@ -95,9 +95,7 @@ class Config(MappoConfig):
         self.check_positive("iterations", "villain_steps", "total_steps")
         if self.side != HEROES or self.opponent is not None:
             raise ValueError("side and opponent are set by self-play: leave them out")
-        if self.task:
-            raise ValueError("task names a heroes-only benchmark task; this trainer plays "
-                             "the Mastermind variant's scenario (use --scenario)")
+        self.check_mastermind_scenario()
         if self.resume:
             raise ValueError("self-play runs cannot be resumed yet: start a new run")
         if TOP_CARD in self.villain_league:

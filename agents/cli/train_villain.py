@@ -61,9 +61,7 @@ class Config(PpoConfig):
 
     def check(self) -> None:
         super().check()
-        if self.task:
-            raise ValueError("task names a heroes-only benchmark task; this trainer plays "
-                             "the Mastermind variant's scenario (use --scenario)")
+        self.check_mastermind_scenario()
         if self.reward_shaping:
             raise ValueError("reward_shaping shapes the heroes' reward; the villain's is the "
                              "game's result only (docs/mastermind.md)")

@@ -235,6 +235,13 @@ class RunConfig:
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be positive, got {getattr(self, name)}")
 
+    def check_mastermind_scenario(self) -> None:
+        """Raise when ``task`` is set for a trainer of the villain agent: it plays the
+        Mastermind variant's scenario, and every benchmark task is heroes-only."""
+        if self.task:
+            raise ValueError("task names a heroes-only benchmark task; this trainer plays "
+                             "the Mastermind variant's scenario (use --scenario)")
+
     def check_run(self, *positive: str) -> None:
         """Raise naming the first shared field out of range: the counts
         (``check_positive`` over ``positive``), the seed and the task, all without loading
