@@ -38,21 +38,23 @@ def _widened(ty: Any) -> Any:
 
 def widen_kernel_calls() -> bool:
     """Install the rule on numba's dispatcher (once per process); False where this numba
-    has no ``Dispatcher.get_call_template`` to wrap."""
-    from numba.core.dispatcher import Dispatcher
+    lacks the two internals it relies on (``Dispatcher.get_call_template`` to wrap and
+    ``_FunctionCompiler.fold_argument_types``)."""
+    from numba.core import dispatcher
 
-    original = getattr(Dispatcher, "get_call_template", None)
-    if original is None:
+    original = getattr(dispatcher.Dispatcher, "get_call_template", None)
+    compiler = getattr(dispatcher, "_FunctionCompiler", None)
+    if original is None or not hasattr(compiler, "fold_argument_types"):
         return False
     if getattr(original, "_hon_env_widened", False):
         return True
 
-    def get_call_template(self: Dispatcher, args: tuple, kws: dict) -> Any:
+    def get_call_template(self: dispatcher.Dispatcher, args: tuple, kws: dict) -> Any:
         if self.py_func.__module__.startswith(_PACKAGES):
             _, folded = self._compiler.fold_argument_types(args, kws)
             args, kws = tuple(_widened(a) for a in folded), {}
         return original(self, args, kws)
 
     get_call_template._hon_env_widened = True  # type: ignore[attr-defined]
-    Dispatcher.get_call_template = get_call_template
+    dispatcher.Dispatcher.get_call_template = get_call_template
     return True

@@ -65,3 +65,14 @@ def test_installing_twice_wraps_once():
     first = Dispatcher.get_call_template
     assert widen_kernel_calls()
     assert Dispatcher.get_call_template is first
+
+
+def test_a_numba_without_the_internals_runs_without_the_rule(monkeypatch):
+    """Where numba's internals the rule wraps are gone, installing it says so (False)
+    and changes nothing, instead of breaking every kernel call."""
+    from numba.core import dispatcher
+
+    before = dispatcher.Dispatcher.get_call_template
+    monkeypatch.setattr(dispatcher, "_FunctionCompiler", type("Compiler", (), {}))
+    assert widen_kernel_calls() is False
+    assert dispatcher.Dispatcher.get_call_template is before
