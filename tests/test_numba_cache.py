@@ -300,8 +300,7 @@ def test_batch_kernels_hand_the_engine_an_int64_row():
     for path, loop in loops:
         first = loop.body[0]
         index = loop.target.id
-        cast = (isinstance(first, ast.Assign) and isinstance(first.value, ast.Call)
-                and ast.unparse(first.value) == f"np.int64({index})")
+        cast = isinstance(first, ast.Assign) and ast.unparse(first.value) == f"np.int64({index})"
         rest = [n.id for stmt in loop.body[1:] for n in ast.walk(stmt)
                 if isinstance(n, ast.Name) and n.id == index]
         if not cast or rest:

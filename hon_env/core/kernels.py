@@ -75,9 +75,9 @@ def game_setup(s, tabs, seed, mask):
 # Single-game entry points for ``Game``. They take the tables array (not a record): numba
 # types an ndarray argument in C, a record in Python (~3.5 us per call). It holds one
 # element, or every ordered team's row with the draft rule; the game plays row ``team``.
-# The game index is ``np.int64(0)``, an int64 like the batch kernels' loop index, not the constant
-# 0: numba compiles a callee once per argument types and a constant is its own type, so a
-# literal 0 would compile the whole interpreter a second time, apart from the batch one.
+# The game index is ``np.int64(0)``, the type the batch kernels pass too (their ``prange``
+# index made int64), so both share one compiled interpreter; ``hon_env/numba_calls.py``
+# would widen a literal 0 the same way, but the index says so where it is written.
 
 @njit(cache=True)
 def game_init(s, tabs, seed, mask):
