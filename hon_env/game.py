@@ -21,7 +21,14 @@ import numpy as np
 
 from hon_env.checks import IllegalActionError, as_action, check_action, check_int, check_seed
 from hon_env.content import Scenario
-from hon_env.core.kernels import game_apply, game_init, game_observe, game_refresh, game_state
+from hon_env.core.kernels import (
+    GAME_APPLY,
+    GAME_INIT,
+    GAME_REFRESH,
+    game_observe,
+    game_run,
+    game_state,
+)
 from hon_env.core.observe import OBS_DIM, STATE_DIM
 from hon_env.core.validate import validate_state
 from hon_env.describe import action_to_string, space_name, target_name
@@ -171,8 +178,8 @@ class Game:
         self.seed = seed
         self._state = np.zeros((1, L.STATE_LEN), np.int32)
         self._mask = np.zeros((1, L.N_ACTIONS), np.int8)
-        announce_compile("game", "kernels.game_apply")
-        game_init(self._state, self._tabs, np.int64(self.seed), self._mask[0])
+        announce_compile("game", "kernels.game_run")
+        game_run(self._state, self._tabs, GAME_INIT, np.int64(self.seed), self._mask[0])
         self._check_engine()
 
     # bumped whenever the state changes through the API (apply, refresh, ``state =``): the
@@ -310,7 +317,7 @@ class Game:
             raise IllegalActionError(
                 f"action {a} ({what}) is not legal in decision '{self.decision}' of "
                 f"{self.current_agent}; legal: {legal}")
-        game_apply(self._state, self._tabs, a, self._mask[0])
+        game_run(self._state, self._tabs, GAME_APPLY, a, self._mask[0])
         self._version += 1
         self._check_engine()
 
@@ -420,7 +427,7 @@ class Game:
         (``core/validate.py``, ``StateError``); invariants are not, nor the arguments of
         content ops on the stack (a position built by hand may push its own effects)."""
         validate_state(self._state, self.scenario.tables, invariants=False)
-        game_refresh(self._state, self._tabs, self._mask[0])
+        game_run(self._state, self._tabs, GAME_REFRESH, 0, self._mask[0])
         self._version += 1
         self._check_engine()
 

@@ -136,7 +136,7 @@ def prune_other_versions(root: Path | None = None,
     return removed
 
 
-def compiled_before(kernel: str = "kernels.game_apply") -> bool:
+def compiled_before(kernel: str = "kernels.game_run") -> bool:
     """Does numba's cache folder hold ``kernel`` (``module.function`` of ``hon_env/core``)
     from an earlier run? (numba names its index files ``module.function-line.pyXY.nbi``.)"""
     folder = Path(os.environ.get("NUMBA_CACHE_DIR") or ".")

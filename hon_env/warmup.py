@@ -12,8 +12,8 @@ work that starts many processes at once (``make test`` runs pytest on every core
 them all load the cache instead of each compiling the same kernels.
 
 Each kernel's first call is timed on its own and said on stderr as it finishes: the first
-kernel of a unit pays for the functions it shares with the next ones (``game_init``
-compiles most of the interpreter that ``game_apply`` then reuses), so the figures add up
+kernel of a unit pays for the functions it shares with the next ones (``game_run``
+compiles the interpreter that the vector env's kernels then reuse), so the figures add up
 to the whole compile.
 
 ``--jobs N`` shares the units (``UNITS``) out to N worker processes writing the one cache
@@ -67,12 +67,13 @@ def warm_game(sc: Scenario, out: Timings) -> None:
     from hon_env import positions as P
 
     holder: list[Game] = []
-    _timed(out, "game_init", lambda: holder.append(Game(sc, seed=0)))
+    # one kernel starts, steps and refreshes a game: the later calls load nothing new
+    _timed(out, "game_run", lambda: holder.append(Game(sc, seed=0)))
     g = holder[0]
-    _timed(out, "game_apply", lambda: g.apply(int(g.legal_actions()[0])))
+    g.apply(int(g.legal_actions()[0]))
+    g.refresh()
     _timed(out, "game_observe", g.observation)
     _timed(out, "game_state", g.global_state)
-    _timed(out, "game_refresh", g.refresh)
     _timed(out, "game_remask", lambda: P.remask(g))
 
 
@@ -181,7 +182,7 @@ def _warm_pool(units: tuple[str, ...], scenario: str, jobs: int, start: float,
     done: dict[str, dict[str, float]] = {}
     waiting = sorted(units, key=POOL_ORDER.index)
     running: dict[Future, str] = {}
-    numba_cache.announce_compile("game", "kernels.game_apply")  # once, not per worker
+    numba_cache.announce_compile("game", "kernels.game_run")  # once, not per worker
     spawn = multiprocessing.get_context("spawn")  # no inherited numba or thread state
     with ProcessPoolExecutor(jobs, mp_context=spawn, initializer=_start_worker) as pool:
         while waiting or running:

@@ -117,14 +117,14 @@ def _unchecked(scenario, row):
     import numpy as np
 
     from hon_env import Game
-    from hon_env.core.kernels import game_refresh
+    from hon_env.core.kernels import GAME_REFRESH, game_run
     from hon_env.spec import layout as L
 
     g = Game.__new__(Game)
     g.scenario, g.seed = scenario, -1
     g._state = row.reshape(1, L.STATE_LEN).astype(np.int32)
     g._mask = np.zeros((1, L.N_ACTIONS), np.int8)
-    game_refresh(g._state, g._tabs, g._mask[0])
+    game_run(g._state, g._tabs, GAME_REFRESH, 0, g._mask[0])
     g._check_engine()
     return g
 

@@ -74,8 +74,8 @@ def test_first_compile_is_announced_once(tmp_path: Path, monkeypatch, capsys):
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
     monkeypatch.setattr(numba_cache, "_checked", set())
     (tmp_path / "core_x").mkdir()
-    (tmp_path / "core_x" / "kernels.game_apply-68.py311.nbi").write_bytes(b"")
-    numba_cache.announce_compile("game", "kernels.game_apply")
+    (tmp_path / "core_x" / "kernels.game_run-68.py311.nbi").write_bytes(b"")
+    numba_cache.announce_compile("game", "kernels.game_run")
     assert capsys.readouterr().err == ""
     numba_cache.announce_compile("vector", "vector.vector_step")
     numba_cache.announce_compile("vector", "vector.vector_step")
@@ -107,7 +107,7 @@ def _fake_cache_root(root: Path) -> dict[str, int]:
     fp = engine_fingerprint()
     for name in (f"numba-{fp}", f"numba-{fp}-debug"):
         (root / name / "core_x").mkdir(parents=True)
-        (root / name / "core_x" / "kernels.game_apply-68.py311.nbi").write_bytes(b"x" * 10)
+        (root / name / "core_x" / "kernels.game_run-68.py311.nbi").write_bytes(b"x" * 10)
     others = {"numba-0123456789abcdef": 1_500_000, "numba-fedcba9876543210-debug": 250_000}
     for name, size in others.items():
         (root / name / "core_x").mkdir(parents=True)
@@ -131,7 +131,7 @@ def test_prune_removes_only_other_versions(tmp_path: Path, monkeypatch, capsys):
     err = capsys.readouterr().err
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(set(before) - set(others))
     fp = engine_fingerprint()
-    assert (tmp_path / f"numba-{fp}" / "core_x" / "kernels.game_apply-68.py311.nbi").is_file()
+    assert (tmp_path / f"numba-{fp}" / "core_x" / "kernels.game_run-68.py311.nbi").is_file()
     assert (tmp_path / "notes.txt").read_text() == "not a cache"
     assert "removed" in err and "numba-0123456789abcdef (1.5 MB)" in err
     assert "freed 1.8 MB in 2 folder(s)" in err
@@ -153,12 +153,12 @@ def test_first_compile_message_names_prune(tmp_path: Path, monkeypatch, capsys):
     monkeypatch.setenv("HON_ENV_CACHE_DIR", str(tmp_path))
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / f"numba-{engine_fingerprint()}"))
     monkeypatch.setattr(numba_cache, "_checked", set())
-    numba_cache.announce_compile("game", "kernels.game_apply")
+    numba_cache.announce_compile("game", "kernels.game_run")
     assert "--prune" not in capsys.readouterr().err
     _fake_cache_root(tmp_path)
     shutil.rmtree(tmp_path / f"numba-{engine_fingerprint()}")
     monkeypatch.setattr(numba_cache, "_checked", set())
-    numba_cache.announce_compile("game", "kernels.game_apply")
+    numba_cache.announce_compile("game", "kernels.game_run")
     err = capsys.readouterr().err
     assert "2 other engine version(s) keep 2 MB" in err
     assert "python -m hon_env.warmup --prune" in err

@@ -103,7 +103,7 @@ def set_enemy_pos(s, b, t, sp):
         s[b, L.IPOS + t - L.T_I0] = sp
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def op_choice_effect(state, game, tables, op, a, bb, hero):
     """Hero effects that ask a question first (targets, spaces, heroes): the first run
     parks the question (or drops the effect when nothing qualifies), the second resolves
@@ -239,7 +239,7 @@ def push_hero_damage(s, b, mask, n, op, nh, src):
             stack.push(s, b, op, o, n, 0, o, src)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def op_content(state, game, tables, op, a, bb, c, hero, src):
     """Run one content op (spec/ops.py) for ``hero`` with source card ``src``.
 
@@ -270,7 +270,7 @@ def is_choice_effect(op):
             or op == ops.OP_ALLY_ATTACK or op == ops.OP_ALLY_SOLVE)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def hero_effect(state, game, tables, op, a, hero, src):
     """Ops on ``hero`` themselves: focus, cards, clues, movement, mech forms."""
     if op == ops.OP_GAIN_FOCUS:
@@ -299,7 +299,7 @@ def hero_effect(state, game, tables, op, a, hero, src):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def token_effect(state, game, tables, op, a, bb, hero, v):
     """Ops on the tokens of the board: minions, bystanders, captives, crises (``v``: "the
     villain")."""
@@ -334,7 +334,7 @@ def token_effect(state, game, tables, op, a, bb, hero, v):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def harm_effect(state, game, tables, op, a, bb, hero, src, v):
     """Ops that damage heroes (and ally figures): pushed as damage frames, one per seat
     (``v``: "the villain")."""
@@ -376,7 +376,7 @@ def harm_effect(state, game, tables, op, a, bb, hero, src, v):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def villain_effect(state, game, tables, op, a, bb, c, hero, src, v):
     """Ops of the villain side: scheming, advancing, healing, enemy movement, forced
     movement of heroes, counters and fortification (``v``: "the villain")."""

@@ -153,7 +153,7 @@ def _pass_on(s, b, T):
             s[b, L.DRAFT_OFFER + i] = (per * nxt + 1) + 1  # its second seat, stored + 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _finish(s, b, tabs, mask):
     """Every seat has picked: set the game up on the chosen team's row from the episode
     seed (``init_game`` zeroes the row), then write the draft record back and ``team``."""
@@ -169,7 +169,7 @@ def _finish(s, b, tabs, mask):
     s[b, L.TEAM] = row
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def draft_start(s, b, tabs, seed, mask):
     """Start game ``b``'s episode with a draft: zero the row, keep the seed, deal the offers
     (mode deal) from the draft stream and pose seat 0's ``D_DRAFT`` decision. Mode random
@@ -205,7 +205,7 @@ def draft_start(s, b, tabs, seed, mask):
     _decide(s, b, T, mask)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def draft_apply(s, b, tabs, action, mask):
     """Answer game ``b``'s draft decision with ``action`` (take pool hero
     ``action - A_DRAFT``); in mode pass the last keep passes the rest on (``_pass_on``);
@@ -228,7 +228,7 @@ def draft_apply(s, b, tabs, action, mask):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def start_episode(s, b, tabs, seed, mask):
     """Start game ``b``'s episode from ``seed``: a draft when the tables have the draft rule,
     else ``init_game`` on the row ``pick_team`` draws (row 0 for one scenario). Writes row
@@ -242,7 +242,7 @@ def start_episode(s, b, tabs, seed, mask):
     return team
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def step_episode(s, b, tabs, action, mask):
     """Answer game ``b``'s pending decision: a draft pick while it drafts, else
     ``apply_action`` on its team's row. Returns ``apply_action``'s codes."""
@@ -251,7 +251,7 @@ def step_episode(s, b, tabs, action, mask):
     return apply_action(s, b, tabs[s[b, L.TEAM]], action, mask)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def refresh_episode(s, b, tabs, mask):
     """Recompute game ``b``'s legal mask from its state (a draft decision or the game's)."""
     if s[b, L.DRAFTING] != 0:

@@ -57,7 +57,7 @@ def step_op(state, game, tables):
                     fail(state, game, L.ERR_UNKNOWN_OP)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def step_turn_op(state, game, tables, op, a, bb, hero):
     """Flow ops of the round: villain, hero and issue turns, their cards and phases.
     Returns False for an op of another family."""
@@ -110,7 +110,7 @@ def step_turn_op(state, game, tables, op, a, bb, hero):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def step_roll_op(state, game, tables, op, a, bb, c, hero):
     """Flow ops of an Attack or Solve dice roll, from its start to what follows a solve.
     Returns False for an op of another family."""
@@ -137,7 +137,7 @@ def step_roll_op(state, game, tables, op, a, bb, c, hero):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def step_damage_op(state, game, tables, op, a, bb, hero):
     """Flow ops that deal damage to heroes and let them answer it.
     Returns False for an op of another family."""
@@ -152,7 +152,7 @@ def step_damage_op(state, game, tables, op, a, bb, hero):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def step_effect_op(state, game, tables, op, a):
     """Flow ops that bracket an effect: crises it causes and what is owed when it ends.
     Returns False for an op of another family."""
@@ -184,7 +184,7 @@ def push_special_bystander_effects(s, b, T):
         stack.push_prog(s, b, T, s[b, L.SBY_QUEUE + 2 * k], s[b, L.SBY_QUEUE + 2 * k + 1], -1)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def run(s, b, T, mask):
     """Run game ``b`` until a hero must decide or the game ends.
 
@@ -219,7 +219,7 @@ def run(s, b, T, mask):
     mask[:] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_action(s, b, T, action, mask):
     """Answer game ``b``'s pending decision with ``action`` and run to the next decision.
 

@@ -66,32 +66,35 @@ def step_batch(s: np.ndarray, tabs: np.ndarray | np.record, actions: np.ndarray,
     _step_parallel(s, _as_tabs(tabs), actions, masks, status)
 
 
-@njit(cache=True)
-def game_setup(s, tabs, seed, mask):
-    """Set a game up on ``tabs[0]`` from ``seed`` without a draft (``init_game``)."""
-    init_game(s, np.int64(0), tabs[0], seed, mask)
-
-
-# Single-game entry points for ``Game``. They take the tables array (not a record): numba
-# types an ndarray argument in C, a record in Python (~3.5 us per call). It holds one
-# element, or every ordered team's row with the draft rule; the game plays row ``team``.
-# The game index is ``np.int64(0)``, the type the batch kernels pass too (their ``prange``
-# index made int64), so both share one compiled interpreter; ``hon_env/numba_calls.py``
-# would widen a literal 0 the same way, but the index says so where it is written.
-
-@njit(cache=True)
-def game_init(s, tabs, seed, mask):
-    start_episode(s, np.int64(0), tabs, seed, mask)
+# The single-game entry point for ``Game``: one kernel for every way a game moves on
+# (``GAME_*`` below), because each entry kernel has numba optimise and generate the code of
+# the whole interpreter linked into it, about 4 s of a first compile each. It takes the
+# tables array (not a record): numba types an ndarray argument in C, a record in Python
+# (~3.5 us per call). The array holds one element, or every ordered team's row with the
+# draft rule; the game plays row ``team``. The game index is ``np.int64(0)``, the type the
+# batch kernels pass too (their ``prange`` index made int64), so both share one compiled
+# interpreter; ``hon_env/numba_calls.py`` would widen a literal 0 the same way, but the
+# index says so where it is written.
+GAME_INIT = 0  # start the episode from seed ``arg`` (a draft when the tables have one)
+GAME_APPLY = 1  # answer the pending decision with action ``arg``: apply_action's code
+GAME_REFRESH = 2  # recompute the mask from the state (``arg`` unused)
+GAME_SETUP = 3  # set a game up on ``tabs[0]`` from seed ``arg``, without a draft
 
 
 @njit(cache=True)
-def game_apply(s, tabs, action, mask):
-    return step_episode(s, np.int64(0), tabs, action, mask)
-
-
-@njit(cache=True)
-def game_refresh(s, tabs, mask):
-    refresh_episode(s, np.int64(0), tabs, mask)
+def game_run(s, tabs, how, arg, mask):
+    """Move game 0 of ``s`` on by ``how`` (``GAME_*``) with ``arg``; writes row 0 and the
+    legal ``mask``. Returns apply_action's code for ``GAME_APPLY``, else 0."""
+    b = np.int64(0)
+    if how == GAME_APPLY:
+        return step_episode(s, b, tabs, arg, mask)
+    if how == GAME_INIT:
+        start_episode(s, b, tabs, arg, mask)
+    elif how == GAME_REFRESH:
+        refresh_episode(s, b, tabs, mask)
+    else:
+        init_game(s, b, tabs[0], arg, mask)
+    return 0
 
 
 @njit(cache=True)

@@ -52,7 +52,7 @@ def jump_to(s, b, T, where, mask):
     run(s, b, T, mask)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def refresh(s, b, T, mask):
     """Recompute the pending decision's mask after fields were edited by hand."""
     run(s, b, T, mask)

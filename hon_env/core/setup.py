@@ -65,11 +65,24 @@ _NONE_AT_START = (
 )
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def init_game(s, b, T, seed, mask):
     """Write a fresh game into row ``b`` from ``seed`` and run it to the first decision.
 
     Reads the scenario tables ``T``; writes row ``b`` of ``s`` and the legal ``mask``.
+    Inlined where it is called, like the other links between an entry kernel and the
+    interpreter (``interp.run``, ``draft.start_episode``...): a jitted function of its own
+    would have numba optimise and generate the whole interpreter's code once more.
+    """
+    deal_game(s, b, T, seed)
+    run(s, b, T, mask)
+
+
+@njit(cache=True)
+def deal_game(s, b, T, seed):
+    """Write a fresh game into row ``b`` from ``seed``: the board, decks and supplies, and
+    the setup decisions and effects on the stack, up to the first round (``init_game``
+    then runs it). Reads the scenario tables ``T``; writes row ``b`` of ``s``.
     """
     for k in range(L.STATE_LEN):
         s[b, k] = 0
@@ -204,4 +217,3 @@ def init_game(s, b, T, seed, mask):
         if T.smin[j, TB.SM_PRESENT] == 1:
             push_prog(s, b, T, T.smin[j, TB.SM_SETUP_PROG], 0, -1)
     push_prog(s, b, T, T.cfg[TB.CFG_SETUP_PROG], 0, -1)
-    run(s, b, T, mask)

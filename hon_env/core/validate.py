@@ -128,10 +128,11 @@ def _range_text(lo: int, hi: int) -> str:
 
 def _fresh_row(T: np.record) -> np.ndarray:
     """Row of a new game of these tables (what unused seats must look like)."""
-    from hon_env.core.kernels import game_setup  # the kernels only when a state is checked
+    from hon_env.core.kernels import GAME_SETUP, game_run  # kernels only when a state is checked
 
     state = np.zeros((1, L.STATE_LEN), np.int32)
-    game_setup(state, T.base.view(np.ndarray), np.int64(0), np.zeros(L.N_ACTIONS, np.int8))
+    game_run(state, T.base.view(np.ndarray), GAME_SETUP, np.int64(0),
+             np.zeros(L.N_ACTIONS, np.int8))
     return state[0]
 
 

@@ -87,7 +87,7 @@ def _encode_row(s, i, T, want_obs, want_state, obs, states, agent):
             encode_state(s, i, T, states[i])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _start_row(s, i, tabs, seed, mask):
     """Start game ``i``'s episode with ``seed`` (``core/draft.start_episode``: a draft, or
     the row ``pick_team`` draws); writes row ``i`` and ``mask``; returns the tables."""
