@@ -20,8 +20,9 @@ Entry points:
 
 Importing the package first points numba's kernel cache at a folder keyed by the engine
 source (``hon_env/numba_cache.py``), so a changed engine never runs stale compiled code,
-has a kernel compiled once per array layout rather than once per call site's constants
-(``hon_env/numba_calls.py``), and makes idle OpenMP workers spin only briefly before they
+has processes that compile into that folder at once compile each function once
+(``hon_env/shared_compile.py``), has a kernel compiled once per array layout rather than
+once per call site's constants (``hon_env/numba_calls.py``), and makes idle OpenMP workers spin only briefly before they
 sleep (``hon_env/threads.py``) unless ``OMP_WAIT_POLICY`` or ``GOMP_SPINCOUNT`` is set:
 import it before torch for that to take effect.
 """
@@ -35,6 +36,10 @@ configure_openmp_wait()
 from hon_env.numba_cache import configure_cache
 
 NUMBA_CACHE_DIR = configure_cache()
+
+from hon_env.shared_compile import lock_compiles
+
+lock_compiles(NUMBA_CACHE_DIR)
 
 from hon_env.numba_calls import widen_kernel_calls
 

@@ -143,10 +143,12 @@ def compiled_before(kernel: str = "kernels.game_run") -> bool:
     return folder.is_dir() and any(folder.glob(f"*/{kernel}-*.nbi"))
 
 
-def announce_compile(front_end: str, kernel: str) -> None:
+def announce_compile(front_end: str, kernel: str, helper: bool = True) -> None:
     """Say on stderr, once per process, that the engine compiles now when ``kernel`` is not
     in the cache yet: the first run of a new engine version is otherwise silent for a
-    minute or more. ``front_end`` picks the time quoted (``COMPILE_SECONDS``)."""
+    minute or more. ``front_end`` picks the time quoted (``COMPILE_SECONDS``). With
+    ``helper``, a helper process then compiles part of it on another core
+    (``shared_compile.start_helper``)."""
     if kernel in _checked:
         return
     said = "said" in _checked
@@ -158,6 +160,10 @@ def announce_compile(front_end: str, kernel: str) -> None:
           f"~{COMPILE_SECONDS[front_end]} s (later runs load it from "
           f"{os.environ.get('NUMBA_CACHE_DIR')}){_prune_hint()}",
           file=sys.stderr, flush=True)
+    if helper:
+        from hon_env.shared_compile import start_helper
+
+        start_helper()
 
 
 def skip_announcement() -> None:

@@ -17,11 +17,11 @@ compiles the interpreter that the vector env's kernels then reuse), so the figur
 to the whole compile.
 
 ``--jobs N`` shares the units (``UNITS``) out to N worker processes writing the one cache
-folder, with numba's index updates locked (``numba_cache.lock_index_updates``). Units that
-run at the same time each compile the functions they share: on 2 idle cores two workers
-take 160 s where one process takes 193 to 206 s, for two fifths more CPU, and they saved
-nothing on a busy machine (docs/benchmarks.md, "Cold start"). The default is one process;
-``make test`` passes ``--jobs 2`` where there are two cores or more.
+folder, with numba's index updates locked (``numba_cache.lock_index_updates``). A function
+two units need is compiled by the first to reach it while the other waits and loads it
+(``hon_env/shared_compile.py``): on 2 idle cores two workers take 155 s where one process
+takes 184 s, for 187 s of CPU (docs/benchmarks.md, "Cold start"). The default is one
+process; ``make test`` passes ``--jobs 2`` where there are two cores or more.
 """
 
 from __future__ import annotations
@@ -124,6 +124,24 @@ def _warm_policy(sc: Scenario, out: Timings, name: str) -> None:
                                          obs["agent"], engine=env.engine))
 
 
+def warm_shared(sc: Scenario, out: Timings) -> None:
+    """The interpreter's op loop (``interp.step_op``) and the observation encoder
+    (``observe.encode_obs``), compiled for the argument types every entry kernel calls them
+    with, without running them: the first run's helper (``hon_env/shared_compile.py``)."""
+    from numba import typeof, types
+
+    from hon_env.core import interp, observe
+    from hon_env.spec import layout as L
+    from hon_env.spec.obs_features import OBS_DIM
+
+    rows = typeof(np.zeros((1, L.STATE_LEN), np.int32))
+    tables = typeof(sc.engine_tables[0])
+    row = typeof(np.zeros(OBS_DIM, np.float32))
+    _timed(out, "step_op", lambda: interp.step_op.compile((rows, types.int64, tables)))
+    _timed(out, "encode_obs", lambda: observe.encode_obs.compile(
+        (rows, types.int64, tables, types.int64, row)))
+
+
 def warm_heuristic(sc: Scenario, out: Timings) -> None:
     """The per-hero scripted team's kernels (``agents/heuristic.py``); needs the
     ``agents`` package of a checkout or of the wheel."""
@@ -182,7 +200,8 @@ def _warm_pool(units: tuple[str, ...], scenario: str, jobs: int, start: float,
     done: dict[str, dict[str, float]] = {}
     waiting = sorted(units, key=POOL_ORDER.index)
     running: dict[Future, str] = {}
-    numba_cache.announce_compile("game", "kernels.game_run")  # once, not per worker
+    # once, not per worker; the workers share the work through the compile locks
+    numba_cache.announce_compile("game", "kernels.game_run", helper=False)
     spawn = multiprocessing.get_context("spawn")  # no inherited numba or thread state
     with ProcessPoolExecutor(jobs, mp_context=spawn, initializer=_start_worker) as pool:
         while waiting or running:
@@ -252,17 +271,23 @@ def main(argv: list[str] | None = None) -> None:
                    help="also the scripted team's kernels (needs the agents package)")
     p.add_argument("--jobs", type=int, default=1, metavar="N",
                    help="compile in N worker processes sharing the cache folder (default 1; "
-                        "2 save a fifth of the time on 2 idle cores, nothing on busy ones: "
+                        "on 2 idle cores 2 take 155 s where one takes 184 s: "
                         "docs/benchmarks.md)")
     p.add_argument("--prune", action="store_true",
                    help="only delete the kernel cache folders of other engine versions "
                         "under the cache root, and say what that freed")
     p.add_argument("--quiet", action="store_true", help="print nothing")
+    p.add_argument("--helper", action="store_true",
+                   help="only the op loop and the observation encoder the entry kernels "
+                        "share (what a first run's helper process compiles)")
     args = p.parse_args(argv)
     if args.jobs < 1:
         p.error(f"--jobs must be at least 1, got {args.jobs}")
     if args.prune:
         prune(args.quiet)
+        return
+    if args.helper:
+        warm_shared(load_scenario("origin_story"), Timings(time.perf_counter(), not args.quiet))
         return
     groups: tuple[str, ...] = ("game",) if args.game else ("game", "vector", "rollout")
     if args.agents:

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
+
+# the suite runs on kernels the warm-up compiled; a test that points the cache at an empty
+# folder must not start a first run's helper compiling into it (tests/test_shared_compile.py
+# starts one on purpose)
+os.environ.setdefault("HON_ENV_COMPILE_HELPER", "0")
 
 from hon_env import Game, load_scenario
 from hon_env import positions as P
