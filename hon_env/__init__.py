@@ -22,9 +22,10 @@ Importing the package first points numba's kernel cache at a folder keyed by the
 source (``hon_env/numba_cache.py``), so a changed engine never runs stale compiled code,
 has processes that compile into that folder at once compile each function once
 (``hon_env/shared_compile.py``), has a kernel compiled once per array layout rather than
-once per call site's constants (``hon_env/numba_calls.py``), and makes idle OpenMP workers spin only briefly before they
-sleep (``hon_env/threads.py``) unless ``OMP_WAIT_POLICY`` or ``GOMP_SPINCOUNT`` is set:
-import it before torch for that to take effect.
+once per call site's constants (``hon_env/numba_calls.py``), and makes idle OpenMP
+workers spin only briefly before they sleep (``hon_env/threads.py``) unless
+``OMP_WAIT_POLICY`` or ``GOMP_SPINCOUNT`` is set: import it before torch for that to take
+effect.
 """
 
 # ruff: noqa: E402  (the cache folder, the call rule and the OpenMP wait policy must be set

@@ -287,7 +287,7 @@ def main(argv: list[str] | None = None) -> None:
         prune(args.quiet)
         return
     if args.helper:
-        warm_shared(load_scenario("origin_story"), Timings(time.perf_counter(), not args.quiet))
+        warm_shared(load_scenario("origin_story"), Timings(time.time(), not args.quiet))
         return
     groups: tuple[str, ...] = ("game",) if args.game else ("game", "vector", "rollout")
     if args.agents:
