@@ -85,7 +85,8 @@ def lock_compiles(folder: str | os.PathLike[str] | None = None) -> bool:
 
 
 def _acquire(fcntl: Any, f: Any) -> None:
-    """Take the exclusive lock on open file ``f``, or give up after ``WAIT_LIMIT_S``."""
+    """Take the exclusive lock on open file ``f``; give up after ``WAIT_LIMIT_S``, or at once
+    where the file system has no locks (then the compile goes on unlocked)."""
     deadline = time.monotonic() + WAIT_LIMIT_S
     while True:
         try:
@@ -95,6 +96,8 @@ def _acquire(fcntl: Any, f: Any) -> None:
             if time.monotonic() > deadline:
                 return
             time.sleep(_POLL_S)
+        except OSError:  # e.g. ENOLCK on a network file system
+            return
 
 
 def cores() -> int:

@@ -95,6 +95,24 @@ def test_locks_refused_where_the_folder_cannot_be_made(tmp_path: Path, monkeypat
     assert dispatcher.Dispatcher.compile is before.__wrapped__
 
 
+def test_a_file_system_without_locks_compiles_unlocked(tmp_path: Path):
+    """Where ``flock`` fails for another reason than a held lock (a network file system
+    without locks), the wait gives up at once and the compile goes on."""
+    from hon_env import shared_compile
+
+    class NoLocks:
+        LOCK_EX = LOCK_NB = 0
+
+        @staticmethod
+        def flock(f, how):
+            raise OSError(37, "No locks available")
+
+    t0 = time.monotonic()
+    with open(tmp_path / "lock", "a") as f:
+        shared_compile._acquire(NoLocks, f)
+    assert time.monotonic() - t0 < 1.0
+
+
 def test_no_helper_on_one_core_or_when_switched_off(monkeypatch):
     """The helper process starts only with two cores or more and not with
     ``HON_ENV_COMPILE_HELPER=0``."""
