@@ -9,10 +9,10 @@ wrote. A process holds the locks of the function it compiles and of that functio
 callers it is compiling, and the engine's functions call each other without cycles, so
 every wait ends; one longer than ``WAIT_LIMIT_S`` compiles anyway.
 
-``start_helper`` is the first run's second core: while a process compiles its entry kernel
-(``Game``'s, the vector env's), a helper process compiles the two largest pieces the entry
-kernels share, the interpreter's op loop and the observation encoder
-(``python -m hon_env.warmup --helper``), and the locks hand them over.
+``start_helper`` is the first run's second core (``numba_cache.announce_compile`` calls it):
+while a process compiles its entry kernel (``Game``'s, the vector env's), a helper process
+compiles the two largest pieces the entry kernels share, the interpreter's op loop and the
+observation encoder (``python -m hon_env.warmup --helper``), and the locks hand them over.
 """
 
 from __future__ import annotations
