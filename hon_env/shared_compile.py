@@ -116,10 +116,13 @@ def start_helper() -> bool:
     if (_helper or cores() < 2 or os.environ.get("HON_ENV_COMPILE_HELPER", "1") == "0"
             or not _locks_on()):
         return False
-    _helper.append(subprocess.Popen(
-        [sys.executable, "-m", "hon_env.warmup", "--helper"], stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        env={**os.environ, "HON_ENV_COMPILE_HELPER": "0"}))
+    try:
+        _helper.append(subprocess.Popen(
+            [sys.executable, "-m", "hon_env.warmup", "--helper"], stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            env={**os.environ, "HON_ENV_COMPILE_HELPER": "0"}))
+    except (OSError, ValueError):  # no interpreter to start (an embedded Python): no help
+        return False
     return True
 
 

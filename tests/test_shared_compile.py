@@ -128,6 +128,19 @@ def test_no_helper_on_one_core_or_when_switched_off(monkeypatch):
     assert shared_compile.start_helper() is False
 
 
+def test_no_helper_without_an_interpreter_to_start(monkeypatch):
+    """Where no process can be started (an embedded Python without ``sys.executable``) the
+    first run goes on without the helper instead of failing."""
+    from hon_env import shared_compile
+
+    monkeypatch.setattr(shared_compile, "_helper", [])
+    monkeypatch.setattr(shared_compile, "cores", lambda: 2)
+    monkeypatch.setenv("HON_ENV_COMPILE_HELPER", "1")
+    monkeypatch.setattr(shared_compile.sys, "executable", "")
+    assert shared_compile.start_helper() is False
+    assert shared_compile._helper == []
+
+
 # A game started, stepped and observed; prints how many versions of the op loop and the
 # encoder this process compiled (the rest it loaded).
 GAME = """
