@@ -30,8 +30,9 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent
 # first-call compile seconds the progress message quotes: "game" is the README quick start
-# on 2 cores (docs/benchmarks.md, "Cold start"); "vector" and "rollout" add their parallel
-# kernels to the same interpreter, an estimate
+# on one core of a 2-core machine (docs/benchmarks.md, "Cold start"; 51 s with the first
+# run's helper on the other core); "vector" and "rollout" add their parallel kernels to the
+# same interpreter, an estimate
 COMPILE_SECONDS = {"game": 75, "vector": 120, "rollout": 150}
 _checked: set[str] = set()  # kernels looked up in the cache by this process
 # every file numba-compiled code reads constants or calls functions from

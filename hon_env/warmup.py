@@ -19,9 +19,10 @@ to the whole compile.
 ``--jobs N`` shares the units (``UNITS``) out to N worker processes writing the one cache
 folder, with numba's index updates locked (``numba_cache.lock_index_updates``). A function
 two units need is compiled by the first to reach it while the other waits and loads it
-(``hon_env/shared_compile.py``): on 2 idle cores two workers take 155 s where one process
-takes 184 s, for 187 s of CPU (docs/benchmarks.md, "Cold start"). The default is one
-process; ``make test`` passes ``--jobs 2`` where there are two cores or more.
+(``hon_env/shared_compile.py``): on 2 idle cores two workers take 155 s, for 187 s of CPU,
+where one process alone takes 184 s and with a first run's helper 172 s (docs/benchmarks.md,
+"Cold start"). The default is one process; ``make test`` passes ``--jobs 2`` where there
+are two cores or more.
 """
 
 from __future__ import annotations
