@@ -37,7 +37,8 @@ def lock_compiles(folder: str | os.PathLike[str] | None = None) -> bool:
 
     Returns:
         False where the lock cannot be had (no ``fcntl``, numba's ``Dispatcher.compile``
-        moved, or the folder cannot be written), in which case nothing was changed.
+        moved, no folder named, or the folder cannot be written), in which case nothing was
+        changed.
     """
     try:
         import fcntl
@@ -52,7 +53,10 @@ def lock_compiles(folder: str | os.PathLike[str] | None = None) -> bool:
         return False
     if getattr(original, "hon_env_lock", False):
         return True
-    locks = Path(folder or os.environ["NUMBA_CACHE_DIR"]) / ".compile-locks"
+    folder = folder or os.environ.get("NUMBA_CACHE_DIR")
+    if not folder:
+        return False
+    locks = Path(folder) / ".compile-locks"
     try:
         locks.mkdir(parents=True, exist_ok=True)
     except OSError:
