@@ -68,11 +68,9 @@ def warm_game(sc: Scenario, out: Timings) -> None:
     from hon_env import positions as P
 
     holder: list[Game] = []
-    # one kernel starts, steps and refreshes a game: the later calls load nothing new
+    # one kernel starts, steps and refreshes a game (``kernels.game_run``)
     _timed(out, "game_run", lambda: holder.append(Game(sc, seed=0)))
     g = holder[0]
-    g.apply(int(g.legal_actions()[0]))
-    g.refresh()
     _timed(out, "game_observe", g.observation)
     _timed(out, "game_state", g.global_state)
     _timed(out, "game_remask", lambda: P.remask(g))
