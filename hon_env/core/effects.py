@@ -281,8 +281,9 @@ def capture_nearest_villain(s, b, T, n, h, v):
     for _ in range(n):
         best = -1
         best_d = 1 << 30
+        bys = geometry.bystander_spaces(s, b, T)
         for sp in range(T.cfg[TB.CFG_N_SPACES]):
-            if geometry.bystander_at(s, b, T, sp) and T.dist[vloc, sp] < best_d:
+            if bys[sp] and T.dist[vloc, sp] < best_d:
                 best, best_d = sp, T.dist[vloc, sp]
         if best < 0:
             return

@@ -25,6 +25,15 @@ def two_villains(T):
     return T.cfg[TB.CFG_N_VILLAINS] >= 2
 
 
+@njit(cache=True, inline="always")
+def vcard_slots(T):
+    """Villain card slots a game can hold cards in: the second villain's half (every card
+    removed in a one-villain game, ``core/validate.py``) only with two villains. Loops over
+    the cards in play stop here rather than at ``VCARDS``: half the work in the rulebook's
+    game, the same result."""
+    return TB.VCARDS if two_villains(T) else TB.VDECK
+
+
 @njit(cache=True)
 def vil_col(field, v):
     """Column of villain ``v``'s copy of a Villain-card field (``L.VIL_SIDE``...)."""

@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit
 
 from hon_env.core.bystanders import capture_into, character_event
-from hon_env.core.facing import vil_col, villain_active
+from hon_env.core.facing import vcard_slots, vil_col, villain_active
 from hon_env.spec import layout as L
 from hon_env.spec import tables as TB
 
@@ -41,26 +41,86 @@ def ally_at(s, b, T, sp):
     return -1
 
 
+@njit(cache=True, inline="always")
+def _lackey_space(s, b, T, i):
+    """Space of villain card ``i``'s lackey figure, or -1 (not a lackey in play)."""
+    if s[b, L.VLOC + i] == L.L_THREAT and T.vcard[i, TB.VC_TYPE] == TB.VT_LACKEY:
+        return s[b, L.VPOS + i]
+    return -1
+
+
+@njit(cache=True, inline="always")
+def _villain_space(s, b, T, v):
+    """Space of villain ``v``'s figure on the map, or -1 (scheming in its panel, or out)."""
+    if villain_active(s, b, T, v) and s[b, vil_col(L.VIL_IN_PANEL, v)] == 0:
+        return s[b, vil_col(L.VIL_LOC, v)]
+    return -1
+
+
+@njit(cache=True, inline="always")
+def _issue_enemy_space(s, b, T, i):
+    """Space of issue card ``i``'s enemy figure (its flipped Enemy back), or -1."""
+    if (s[b, L.ILOC + i] == L.L_THREAT and s[b, L.ISIDE + i] == 1
+            and T.icard[i, TB.IC_BACK] == TB.BACK_ENEMY):
+        return s[b, L.IPOS + i]
+    return -1
+
+
+@njit(cache=True, inline="always")
+def _nemesis_enemy_space(s, b, k):
+    """Space of nemesis ``k``'s enemy figure, or -1 (a scheming nemesis is in its panel)."""
+    if s[b, L.NEM_OWNER + k] >= 0 and s[b, L.NEM_SIDE + k] == 1:
+        return s[b, L.NEM_POS + k]
+    return -1
+
+
 @njit(cache=True)
 def enemy_occupies(s, b, T, sp):
     """1 if an enemy figure (lackey, villain or nemesis on the map, issue enemy) stands in
     ``sp``. A scheming nemesis, like a scheming villain, is in its panel, not on the map."""
-    for i in range(TB.VCARDS):
-        if (s[b, L.VLOC + i] == L.L_THREAT and s[b, L.VPOS + i] == sp
-                and T.vcard[i, TB.VC_TYPE] == TB.VT_LACKEY):
+    for i in range(vcard_slots(T)):
+        if _lackey_space(s, b, T, i) == sp:
             return True
     for v in range(TB.VILLAINS):
-        if (villain_active(s, b, T, v) and s[b, vil_col(L.VIL_IN_PANEL, v)] == 0
-                and s[b, vil_col(L.VIL_LOC, v)] == sp):
+        if _villain_space(s, b, T, v) == sp:
             return True
     for i in range(L.IDECK):
-        if (s[b, L.ILOC + i] == L.L_THREAT and s[b, L.ISIDE + i] == 1 and s[b, L.IPOS + i] == sp
-                and T.icard[i, TB.IC_BACK] == TB.BACK_ENEMY):
+        if _issue_enemy_space(s, b, T, i) == sp:
             return True
     for k in range(TB.NEMESES):
-        if s[b, L.NEM_OWNER + k] >= 0 and s[b, L.NEM_SIDE + k] == 1 and s[b, L.NEM_POS + k] == sp:
+        if _nemesis_enemy_space(s, b, k) == sp:
             return True
     return False
+
+
+@njit(cache=True)
+def occupied_spaces(s, b, T):
+    """``occ[sp]`` is ``not is_empty(s, b, T, sp)`` for every map space, from one pass over
+    the figures rather than one per space (a move's path search asks it of every space).
+    Reads row ``b``; returns a new bool array of ``MAX_SPACES``."""
+    occ = np.zeros(TB.MAX_SPACES, np.bool_)
+    for h in range(T.cfg[TB.CFG_N_HEROES]):
+        loc = s[b, L.HLOC + h]
+        if loc >= 0 and T.space_kind[loc] != TB.SP_SCHEME:  # as hero_occupies
+            occ[loc] = True
+        loc = s[b, L.ALLY_LOC + h]
+        if loc >= 0:
+            occ[loc] = True
+    for i in range(vcard_slots(T)):
+        _mark(occ, _lackey_space(s, b, T, i))
+    for v in range(TB.VILLAINS):
+        _mark(occ, _villain_space(s, b, T, v))
+    for i in range(L.IDECK):
+        _mark(occ, _issue_enemy_space(s, b, T, i))
+    for k in range(TB.NEMESES):
+        _mark(occ, _nemesis_enemy_space(s, b, k))
+    return occ
+
+
+@njit(cache=True, inline="always")
+def _mark(flags, sp):
+    if sp >= 0:
+        flags[sp] = True
 
 
 @njit(cache=True)
@@ -72,7 +132,7 @@ def is_empty(s, b, T, sp):
 
 @njit(cache=True)
 def peril_token_at(s, b, T, sp):
-    for i in range(TB.VCARDS):
+    for i in range(vcard_slots(T)):
         if (s[b, L.VLOC + i] == L.L_THREAT and s[b, L.VPOS + i] == sp
                 and T.vcard[i, TB.VC_TYPE] == TB.VT_PERIL):
             return True
@@ -90,8 +150,9 @@ def nearest_empty(s, b, T, origin, skip_perils, prefer_toward):
     best = -1
     best_d = FAR
     best_t = FAR
+    occ = occupied_spaces(s, b, T)
     for sp in range(T.cfg[TB.CFG_N_SPACES]):
-        if T.space_kind[sp] == TB.SP_NONE or not is_empty(s, b, T, sp):
+        if T.space_kind[sp] == TB.SP_NONE or occ[sp]:
             continue
         if skip_perils and peril_token_at(s, b, T, sp):
             continue
@@ -108,9 +169,10 @@ def nearest_empty_map(s, b, T, origin):
     -1 when there is none."""
     best = -1
     best_d = FAR
+    occ = occupied_spaces(s, b, T)
     for sp in range(T.cfg[TB.CFG_N_SPACES]):
         kind = T.space_kind[sp]
-        if kind == TB.SP_NONE or kind == TB.SP_SCHEME or not is_empty(s, b, T, sp):
+        if kind == TB.SP_NONE or kind == TB.SP_SCHEME or occ[sp]:
             continue
         if T.dist[origin, sp] < best_d:
             best, best_d = sp, T.dist[origin, sp]
@@ -137,11 +199,17 @@ def panel_of_space(T, sp):
     return 0
 
 
+@njit(cache=True, inline="always")
+def _character_space(s, b, i):
+    """Space of issue card ``i``'s bystander character token, or -1 (not on the board)."""
+    return s[b, L.IPOS + i] if s[b, L.ILOC + i] == L.L_BOARD else -1
+
+
 @njit(cache=True)
 def character_on(s, b, sp):
     """Issue card index of a bystander character token on space ``sp``, or -1."""
     for i in range(L.IDECK):
-        if s[b, L.ILOC + i] == L.L_BOARD and s[b, L.IPOS + i] == sp:
+        if _character_space(s, b, i) == sp:
             return i
     return -1
 
@@ -152,6 +220,22 @@ def bystander_at(s, b, T, sp):
     if T.space_kind[sp] == TB.SP_SCHEME:
         return False
     return s[b, L.BYSTANDER_ON + sp] == 1 or character_on(s, b, sp) >= 0
+
+
+@njit(cache=True)
+def bystander_spaces(s, b, T):
+    """``bys[sp]`` is ``bystander_at(s, b, T, sp)`` for every map space, from one pass
+    (the searches for the nearest bystander ask it of every space). Reads row ``b``;
+    returns a new bool array of ``MAX_SPACES``."""
+    bys = np.zeros(TB.MAX_SPACES, np.bool_)
+    for sp in range(T.cfg[TB.CFG_N_SPACES]):
+        bys[sp] = s[b, L.BYSTANDER_ON + sp] == 1
+    for i in range(L.IDECK):
+        _mark(bys, _character_space(s, b, i))
+    for sp in range(T.cfg[TB.CFG_N_SPACES]):
+        if T.space_kind[sp] == TB.SP_SCHEME:
+            bys[sp] = False
+    return bys
 
 
 @njit(cache=True)
@@ -192,6 +276,7 @@ def bfs_to_goals(s, b, T, goal, mover_at):
     ``goal`` is a 0/1 vector over spaces. The mover's own space counts as empty.
     """
     n = T.cfg[TB.CFG_N_SPACES]
+    occ = occupied_spaces(s, b, T)
     d = np.full(TB.MAX_SPACES, FAR, np.int32)
     queue = np.empty(TB.MAX_SPACES, np.int32)
     head = 0
@@ -208,7 +293,7 @@ def bfs_to_goals(s, b, T, goal, mover_at):
             nb = T.adj[cur, k]
             if nb < 0 or d[nb] != FAR:
                 continue
-            if nb != mover_at and not is_empty(s, b, T, nb):
+            if nb != mover_at and occ[nb]:
                 continue
             d[nb] = d[cur] + 1
             queue[tail] = nb
@@ -238,8 +323,9 @@ def enemy_move_target(s, b, T, pos, toward):
             if loc >= 0 and T.dist[pos, loc] < best_d:
                 best, kind, best_d = loc, 0, T.dist[pos, loc]
     if toward != 1:
+        bys = bystander_spaces(s, b, T)
         for sp in range(T.cfg[TB.CFG_N_SPACES]):
-            if bystander_at(s, b, T, sp) and T.dist[pos, sp] < best_d:
+            if bys[sp] and T.dist[pos, sp] < best_d:
                 best, kind, best_d = sp, 1, T.dist[pos, sp]
     return best, kind
 

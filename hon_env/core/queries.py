@@ -233,7 +233,7 @@ def any_enemy_in_space(s, b, T, sp, h):
         if (s[b, facing.vil_col(L.VIL_LOC, v)] == sp and is_enemy_card(s, b, T, t)
                 and facing.may_affect(s, b, T, h, t)):
             return True
-    for c in range(TB.VCARDS):
+    for c in range(facing.vcard_slots(T)):
         t = L.vcard_target(c)
         if (s[b, L.VPOS + c] == sp and is_enemy_card(s, b, T, t)
                 and facing.may_affect(s, b, T, h, t)):
@@ -259,7 +259,7 @@ def any_problem_in_space(s, b, T, sp, h, face):
         if (s[b, facing.vil_col(L.VIL_LOC, v)] == sp and is_problem_card(s, b, T, t, h)
                 and facing.may_affect(s, b, T, face, t)):
             return True
-    for c in range(TB.VCARDS):
+    for c in range(facing.vcard_slots(T)):
         t = L.vcard_target(c)
         if (s[b, L.VPOS + c] == sp and is_problem_card(s, b, T, t, h)
                 and facing.may_affect(s, b, T, face, t)):
@@ -289,7 +289,7 @@ def enemies_in_panel(s, b, T, p):
     for k in range(TB.NEMESES):
         if nem_in_play(s, b, k) and s[b, L.NEM_POS + k] == sp:
             n += 1
-    for c in range(TB.VCARDS):
+    for c in range(facing.vcard_slots(T)):
         if s[b, L.VPOS + c] == sp and is_enemy_card(s, b, T, L.vcard_target(c)):
             n += 1
     for i in range(L.IDECK):
@@ -333,7 +333,7 @@ def enemy_defense(s, b, T, t, attacker):
         base = T.nemesis[s[b, L.NEM_CARD + t - L.T_NEM0], TB.NM_DEFENSE]
     else:
         base = 0
-    for i in range(TB.VCARDS):
+    for i in range(facing.vcard_slots(T)):
         if s[b, L.VLOC + i] == L.L_ATTACHED and s[b, L.VATTACH + i] == t:
             base += T.vcard[i, TB.VC_ATTACH_DEFENSE]
     pierce = hero_passive(s, b, T, attacker, TB.HS_PIERCE, TB.HC_PIERCE) if attacker >= 0 else 0
