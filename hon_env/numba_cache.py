@@ -29,11 +29,12 @@ import sys
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent
-# first-call compile seconds the progress message quotes: "game" is the README quick start
-# on one core of a 2-core machine (docs/benchmarks.md, "Cold start"; 51 s with the first
-# run's helper on the other core); "vector" and "rollout" add their parallel kernels to the
-# same interpreter, an estimate
+# first-call compile seconds the progress message quotes, alone on one core and with the
+# first run's helper on a second one: "game" is the README quick start on a 2-core machine
+# (76 and 51 s, docs/benchmarks.md, "Cold start"), "vector" a vector env's reset and first
+# step (76 s helped); the rest is scaled from those, an estimate
 COMPILE_SECONDS = {"game": 75, "vector": 120, "rollout": 150}
+HELPED_SECONDS = {"game": 50, "vector": 80, "rollout": 100}
 _checked: set[str] = set()  # kernels looked up in the cache by this process
 # every file numba-compiled code reads constants or calls functions from
 ENGINE_SOURCES = ("spec/*.py", "core/*.py")
@@ -148,8 +149,8 @@ def announce_compile(front_end: str, kernel: str, helper: bool = True) -> None:
     """Say on stderr, once per process, that the engine compiles now when ``kernel`` is not
     in the cache yet: the first run of a new engine version is otherwise silent for a
     minute or more. ``front_end`` picks the time quoted (``COMPILE_SECONDS``). With
-    ``helper``, a helper process then compiles part of it on another core
-    (``shared_compile.start_helper``)."""
+    ``helper``, a helper process compiles part of it on another core where it can
+    (``shared_compile.start_helper``), and the time quoted is ``HELPED_SECONDS``."""
     if kernel in _checked:
         return
     said = "said" in _checked
@@ -157,14 +158,16 @@ def announce_compile(front_end: str, kernel: str, helper: bool = True) -> None:
     if said or compiled_before(kernel):
         return
     _checked.add("said")
-    print(f"hon_env: compiling the rules engine, once per version: "
-          f"~{COMPILE_SECONDS[front_end]} s (later runs load it from "
-          f"{os.environ.get('NUMBA_CACHE_DIR')}){_prune_hint()}",
-          file=sys.stderr, flush=True)
+    helped = False
     if helper:
         from hon_env.shared_compile import start_helper
 
-        start_helper()
+        helped = start_helper()
+    seconds = (HELPED_SECONDS if helped else COMPILE_SECONDS)[front_end]
+    print(f"hon_env: compiling the rules engine, once per version: ~{seconds} s"
+          f"{' (two processes)' if helped else ''} (later runs load it from "
+          f"{os.environ.get('NUMBA_CACHE_DIR')}){_prune_hint()}",
+          file=sys.stderr, flush=True)
 
 
 def skip_announcement() -> None:

@@ -85,6 +85,23 @@ def test_first_compile_is_announced_once(tmp_path: Path, monkeypatch, capsys):
     assert f"~{numba_cache.COMPILE_SECONDS['vector']} s" in err and str(tmp_path) in err
 
 
+def test_first_compile_message_quotes_the_helped_time(tmp_path: Path, monkeypatch, capsys):
+    """Where the first run's helper starts on a second core, the message quotes the time
+    with it (``HELPED_SECONDS``); where it cannot, the one-core time."""
+    from hon_env import numba_cache, shared_compile
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    for started, table in ((True, numba_cache.HELPED_SECONDS),
+                           (False, numba_cache.COMPILE_SECONDS)):
+        monkeypatch.setattr(numba_cache, "_checked", set())
+        monkeypatch.setattr(shared_compile, "start_helper", lambda started=started: started)
+        numba_cache.announce_compile("vector", "vector.vector_step")
+        err = capsys.readouterr().err
+        assert f"~{table['vector']} s" in err
+        assert ("(two processes)" in err) == started
+    assert numba_cache.HELPED_SECONDS["vector"] < numba_cache.COMPILE_SECONDS["vector"]
+
+
 def test_same_sources_give_the_same_folder(tmp_path: Path):
     """The folder is named by the engine files' relative paths and bytes only: the same
     version installed elsewhere, at another time, reuses the folder (no recompile)."""
