@@ -64,13 +64,13 @@ def any_space(s, b, T, h, kind, rng):
     here = s[b, L.HLOC + h]
     if here < 0:
         return False
+    strike = kind == 1 or kind == 2
+    _, targets = masks.strike_targets(s, b, T, h, kind == 1, False)
     for k in range(T.cfg[TB.CFG_N_SPACES] if rng > 1 or kind == 3 else 7):
         sp = k if rng > 1 or kind == 3 else masks.near_space(T, here, k)
         if sp < 0:
             continue
-        if kind == 1 and masks.can_attack_at(s, b, T, h, sp, rng):
-            return True
-        if kind == 2 and masks.can_solve_at(s, b, T, h, sp, rng):
+        if strike and masks.in_reach(T, here, sp, rng, targets):
             return True
         if kind == 3 and T.dist[here, sp] <= rng and masks.rescuable_at(s, b, T, sp):
             return True
@@ -81,10 +81,11 @@ def any_space(s, b, T, h, kind, rng):
 def any_ally_space(s, b, T, h, kind, rng):
     """Is there a space within ``rng`` of seat ``h``'s ally figure for its Attack (kind 1)
     or Solve (2)?"""
+    if kind != 1 and kind != 2:
+        return False
+    here, targets = masks.strike_targets(s, b, T, h, kind == 1, True)
     for sp in range(T.cfg[TB.CFG_N_SPACES]):
-        if kind == 1 and masks.ally_can_attack_at(s, b, T, h, sp, rng):
-            return True
-        if kind == 2 and masks.ally_can_solve_at(s, b, T, h, sp, rng):
+        if masks.in_reach(T, here, sp, rng, targets):
             return True
     return False
 
@@ -221,9 +222,10 @@ def move_hero_away(s, b, T, h, origin, steps):
         here = s[b, L.HLOC + h]
         best = -1
         best_d = T.dist[here, origin]
+        occ = geometry.occupied_spaces(s, b, T)
         for k in range(6):
             sp = T.adj[here, k]
-            if sp >= 0 and masks.can_step(s, b, T, h, sp) and T.dist[sp, origin] > best_d:
+            if sp >= 0 and masks.can_step(T, here, sp, occ) and T.dist[sp, origin] > best_d:
                 best, best_d = sp, T.dist[sp, origin]
         if best < 0:
             return

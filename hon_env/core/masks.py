@@ -13,7 +13,7 @@ from numba import njit
 from hon_env.core import queries
 from hon_env.core.enemy_ties import tie_mask
 from hon_env.core.facing import can_turn, may_affect, target_villain, vil_col
-from hon_env.core.geometry import bystander_at, captives, is_empty
+from hon_env.core.geometry import bystander_at, captives, is_empty, occupied_spaces
 from hon_env.core.mastermind import hero_origin, vplay_mask
 from hon_env.core.two_fronts import face_mask
 from hon_env.core.zones import held_clue
@@ -34,12 +34,12 @@ def near_space(T, here, k):
 
 
 @njit(cache=True)
-def can_step(s, b, T, h, sp):
-    """May hero ``h`` step from their space into adjacent space ``sp`` during a Move?"""
-    here = s[b, L.HLOC + h]
+def can_step(T, here, sp, occ):
+    """May a hero standing at ``here`` step into adjacent space ``sp`` during a Move?
+    ``occ``: the game's ``geometry.occupied_spaces``."""
     if here < 0 or sp == here or T.space_kind[sp] == TB.SP_NONE or T.dist[here, sp] != 1:
         return False
-    return T.space_kind[sp] == TB.SP_SCHEME or is_empty(s, b, T, sp)
+    return T.space_kind[sp] == TB.SP_SCHEME or not occ[sp]
 
 
 @njit(cache=True)
@@ -56,30 +56,24 @@ def can_place(s, b, T, h, sp, rng):
 
 
 @njit(cache=True)
-def attack_from(s, b, T, here, sp, rng, face):
-    """Is there an enemy to Attack in ``sp``, within ``rng`` of a figure at ``here``, that
-    seat ``face`` may affect (Two Fronts: the villain it faces)?"""
-    return here >= 0 and T.dist[here, sp] <= rng and queries.any_enemy_in_space(s, b, T, sp, face)
+def strike_targets(s, b, T, h, attack, ally):
+    """Where seat ``h`` may Attack (``attack``) or Solve, and from where: (the figure's
+    space, the ``queries.enemy_spaces`` or ``problem_spaces`` map of the spaces with a
+    target seat ``h`` may affect; Two Fronts: the villain it faces). With ``ally`` the
+    figure is seat ``h``'s ally figure: it faces as its hero does (003 §BATTLE: hero cards
+    face like their hero) and Solves as no hero does, so problems that need a hero in their
+    panel are out of its reach; captives are not."""
+    here = s[b, (L.ALLY_LOC if ally else L.HLOC) + h]
+    if attack:
+        return here, queries.enemy_spaces(s, b, T, h)
+    return here, queries.problem_spaces(s, b, T, -1 if ally else h, h)
 
 
-@njit(cache=True)
-def solve_from(s, b, T, here, sp, rng, h, face):
-    """Is there a problem in ``sp`` that solver ``h`` (-1: an ally) can Solve from a figure
-    at ``here``, within ``rng``, and that seat ``face`` may affect?"""
-    return (here >= 0 and T.dist[here, sp] <= rng
-            and queries.any_problem_in_space(s, b, T, sp, h, face))
-
-
-@njit(cache=True)
-def can_attack_at(s, b, T, h, sp, rng):
-    """May hero ``h`` attack space ``sp`` (within ``rng`` spaces, 1 = nearby)?"""
-    return attack_from(s, b, T, s[b, L.HLOC + h], sp, rng, h)
-
-
-@njit(cache=True)
-def can_solve_at(s, b, T, h, sp, rng):
-    """May hero ``h`` solve at space ``sp`` (within ``rng`` spaces, 1 = nearby)?"""
-    return solve_from(s, b, T, s[b, L.HLOC + h], sp, rng, h, h)
+@njit(cache=True, inline="always")
+def in_reach(T, here, sp, rng, targets):
+    """Is ``sp`` marked in ``targets`` (``strike_targets``) and within ``rng`` spaces
+    (1: nearby) of a figure at ``here``?"""
+    return here >= 0 and T.dist[here, sp] <= rng and targets[sp]
 
 
 @njit(cache=True)
@@ -92,20 +86,6 @@ def ally_can_place(s, b, T, h, sp, rng):
     if sp == here:
         return True
     return T.dist[here, sp] <= rng and is_empty(s, b, T, sp)
-
-
-@njit(cache=True)
-def ally_can_attack_at(s, b, T, h, sp, rng):
-    """May seat ``h``'s ally Attack space ``sp`` (within ``rng`` of its figure)? The ally
-    faces as its hero does (003 §BATTLE: hero cards face like their hero)."""
-    return attack_from(s, b, T, s[b, L.ALLY_LOC + h], sp, rng, h)
-
-
-@njit(cache=True)
-def ally_can_solve_at(s, b, T, h, sp, rng):
-    """May seat ``h``'s ally Solve at space ``sp``? Problems that need a hero in their
-    panel are out of its reach; captives are not."""
-    return solve_from(s, b, T, s[b, L.ALLY_LOC + h], sp, rng, -1, h)
 
 
 @njit(cache=True)
@@ -283,20 +263,24 @@ def mask_main(state, game, tables, hero, out):
     if acts > 0:
         n, last = _set(out, L.A_DRAW, n, last)
     here = state[game, L.HLOC + hero]
-    for k in range(7):
-        sp = near_space(tables, here, k)
-        if sp < 0:
-            continue
-        if acts > 0 and can_step(state, game, tables, hero, sp):
-            n, last = _set(out, L.A_SPACE + sp, n, last)
-        if can_attack_at(state, game, tables, hero, sp, 1):
-            can_atk = True
-            if acts > 0:
-                n, last = _set(out, L.A_ATTACK + sp, n, last)
-        if can_solve_at(state, game, tables, hero, sp, 1):
-            can_slv = True
-            if acts > 0:
-                n, last = _set(out, L.A_SOLVE + sp, n, last)
+    if here >= 0:  # off the map no space is near
+        occ = occupied_spaces(state, game, tables)
+        _, enemies = strike_targets(state, game, tables, hero, True, False)
+        _, problems = strike_targets(state, game, tables, hero, False, False)
+        for k in range(7):
+            sp = near_space(tables, here, k)
+            if sp < 0:
+                continue
+            if acts > 0 and can_step(tables, here, sp, occ):
+                n, last = _set(out, L.A_SPACE + sp, n, last)
+            if in_reach(tables, here, sp, 1, enemies):
+                can_atk = True
+                if acts > 0:
+                    n, last = _set(out, L.A_ATTACK + sp, n, last)
+            if in_reach(tables, here, sp, 1, problems):
+                can_slv = True
+                if acts > 0:
+                    n, last = _set(out, L.A_SOLVE + sp, n, last)
     hbase = hero * TB.HERO_DECK
     for c in range(TB.HERO_DECK):
         if state[game, L.HCLOC + hbase + c] == L.L_HAND:
@@ -328,9 +312,13 @@ def mask_main(state, game, tables, hero, out):
 def mask_move(state, game, tables, hero, out):
     """D_MOVE: stop (pass) or step to an adjacent space."""
     n, last = _set(out, L.A_PASS, 0, -1)
+    here = state[game, L.HLOC + hero]
+    if here < 0:
+        return n, last
+    occ = occupied_spaces(state, game, tables)
     for k in range(6):
-        sp = near_space(tables, state[game, L.HLOC + hero], k)
-        if sp >= 0 and can_step(state, game, tables, hero, sp):
+        sp = near_space(tables, here, k)
+        if sp >= 0 and can_step(tables, here, sp, occ):
             n, last = _set(out, L.A_SPACE + sp, n, last)
     return n, last
 
@@ -470,21 +458,14 @@ def mask_strike_space(state, game, tables, hero, attack, out):
     n = 0
     last = -1
     rng = state[game, L.DEC_A]
-    if state[game, L.DEC_B] == 1:
-        for sp in range(tables.cfg[TB.CFG_N_SPACES]):
-            if attack and ally_can_attack_at(state, game, tables, hero, sp, rng):
-                n, last = _set(out, L.A_ATTACK + sp, n, last)
-            if not attack and ally_can_solve_at(state, game, tables, hero, sp, rng):
-                n, last = _set(out, L.A_SOLVE + sp, n, last)
-        return n, last
-    for k in range(tables.cfg[TB.CFG_N_SPACES] if rng > 1 else 7):
-        sp = k if rng > 1 else near_space(tables, state[game, L.HLOC + hero], k)
-        if sp < 0:
-            continue
-        if attack and can_attack_at(state, game, tables, hero, sp, rng):
-            n, last = _set(out, L.A_ATTACK + sp, n, last)
-        if not attack and can_solve_at(state, game, tables, hero, sp, rng):
-            n, last = _set(out, L.A_SOLVE + sp, n, last)
+    first = L.A_ATTACK if attack else L.A_SOLVE
+    ally = state[game, L.DEC_B] == 1
+    here, targets = strike_targets(state, game, tables, hero, attack, ally)
+    anywhere = ally or rng > 1  # the ally's reach is always looked up over the map
+    for k in range(tables.cfg[TB.CFG_N_SPACES] if anywhere else 7):
+        sp = k if anywhere else near_space(tables, here, k)
+        if sp >= 0 and in_reach(tables, here, sp, rng, targets):
+            n, last = _set(out, first + sp, n, last)
     return n, last
 
 

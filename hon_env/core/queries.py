@@ -9,6 +9,7 @@ targets first (``is_vcard_target``, ``is_villain_target``), then the rest by ord
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from hon_env.core import facing
@@ -219,61 +220,68 @@ def problem_in_space(s, b, T, t, sp, h):
 
 
 @njit(cache=True)
-def any_enemy_in_space(s, b, T, sp, h):
-    """Is any enemy (minions of its panel included) in map space ``sp`` that hero ``h``
-    may affect (``core/facing.may_affect``; every enemy with one villain or ``h`` < 0)?
-
-    Positions are compared first: they are plain state reads and rule out most cards.
-    """
-    p = panel_of_space(T, sp)
-    if p > 0 and s[b, L.MINIONS + p] > 0:
-        return True
+def enemy_spaces(s, b, T, h):
+    """``out[sp]``: is any enemy (minions of its panel included) in map space ``sp`` that
+    hero ``h`` may affect (``core/facing.may_affect``; every enemy with one villain or
+    ``h`` < 0)? One pass over the enemies answers every space: the masks ask it of each
+    space in reach. Reads row ``b``; returns a new bool array of ``MAX_SPACES``."""
+    out = np.zeros(TB.MAX_SPACES, np.bool_)
+    for sp in range(T.cfg[TB.CFG_N_SPACES]):
+        p = panel_of_space(T, sp)
+        out[sp] = p > 0 and s[b, L.MINIONS + p] > 0
     for v in range(TB.VILLAINS):
         t = L.villain_target(v)
-        if (s[b, facing.vil_col(L.VIL_LOC, v)] == sp and is_enemy_card(s, b, T, t)
-                and facing.may_affect(s, b, T, h, t)):
-            return True
+        pos = s[b, facing.vil_col(L.VIL_LOC, v)]
+        if pos >= 0 and is_enemy_card(s, b, T, t) and facing.may_affect(s, b, T, h, t):
+            out[pos] = True
     for c in range(facing.vcard_slots(T)):
         t = L.vcard_target(c)
-        if (s[b, L.VPOS + c] == sp and is_enemy_card(s, b, T, t)
-                and facing.may_affect(s, b, T, h, t)):
-            return True
+        pos = s[b, L.VPOS + c]
+        if pos >= 0 and is_enemy_card(s, b, T, t) and facing.may_affect(s, b, T, h, t):
+            out[pos] = True
     for i in range(L.IDECK):
-        if s[b, L.IPOS + i] == sp and is_enemy_card(s, b, T, L.T_I0 + i):
-            return True
+        pos = s[b, L.IPOS + i]
+        if pos >= 0 and is_enemy_card(s, b, T, L.T_I0 + i):
+            out[pos] = True
     for k in range(TB.NEMESES):
-        if s[b, L.NEM_POS + k] == sp and is_enemy_card(s, b, T, L.T_NEM0 + k):
-            return True
-    return False
+        pos = s[b, L.NEM_POS + k]
+        if pos >= 0 and is_enemy_card(s, b, T, L.T_NEM0 + k):
+            out[pos] = True
+    return out
 
 
 @njit(cache=True)
-def any_problem_in_space(s, b, T, sp, h, face):
-    """Can hero ``h`` (-1: an ally) solve anything in map space ``sp`` (captives of its
-    panel included) that seat ``face`` may affect (``core/facing.may_affect``)?"""
-    p = panel_of_space(T, sp)
-    if p > 0 and captives(s, b, T, p) > 0:
-        return True
+def problem_spaces(s, b, T, h, face):
+    """``out[sp]``: can hero ``h`` (-1: an ally) solve anything in map space ``sp``
+    (captives of its panel included) that seat ``face`` may affect
+    (``core/facing.may_affect``)? One pass, as ``enemy_spaces``."""
+    out = np.zeros(TB.MAX_SPACES, np.bool_)
+    for sp in range(T.cfg[TB.CFG_N_SPACES]):
+        p = panel_of_space(T, sp)
+        out[sp] = p > 0 and captives(s, b, T, p) > 0
     for v in range(TB.VILLAINS):
         t = L.villain_target(v)
-        if (s[b, facing.vil_col(L.VIL_LOC, v)] == sp and is_problem_card(s, b, T, t, h)
-                and facing.may_affect(s, b, T, face, t)):
-            return True
+        pos = s[b, facing.vil_col(L.VIL_LOC, v)]
+        if pos >= 0 and is_problem_card(s, b, T, t, h) and facing.may_affect(s, b, T, face, t):
+            out[pos] = True
     for c in range(facing.vcard_slots(T)):
         t = L.vcard_target(c)
-        if (s[b, L.VPOS + c] == sp and is_problem_card(s, b, T, t, h)
-                and facing.may_affect(s, b, T, face, t)):
-            return True
+        pos = s[b, L.VPOS + c]
+        if pos >= 0 and is_problem_card(s, b, T, t, h) and facing.may_affect(s, b, T, face, t):
+            out[pos] = True
     for i in range(L.IDECK):
-        if s[b, L.IPOS + i] == sp and is_problem_card(s, b, T, L.T_I0 + i, h):
-            return True
+        pos = s[b, L.IPOS + i]
+        if pos >= 0 and is_problem_card(s, b, T, L.T_I0 + i, h):
+            out[pos] = True
     for k in range(TB.NEMESES):
-        if s[b, L.NEM_POS + k] == sp and is_problem_card(s, b, T, L.T_NEM0 + k, h):
-            return True
+        pos = s[b, L.NEM_POS + k]
+        if pos >= 0 and is_problem_card(s, b, T, L.T_NEM0 + k, h):
+            out[pos] = True
     for k in range(TB.MAX_CRISES):
-        if s[b, L.CRISIS_POS + k] == sp and is_problem_card(s, b, T, L.T_CRISIS0 + k, h):
-            return True
-    return False
+        pos = s[b, L.CRISIS_POS + k]
+        if pos >= 0 and is_problem_card(s, b, T, L.T_CRISIS0 + k, h):
+            out[pos] = True
+    return out
 
 
 @njit(cache=True)
