@@ -226,9 +226,8 @@ def enemy_spaces(s, b, T, h):
     ``h`` < 0)? One pass over the enemies answers every space: the masks ask it of each
     space in reach. Reads row ``b``; returns a new bool array of ``MAX_SPACES``."""
     out = np.zeros(TB.MAX_SPACES, np.bool_)
-    for sp in range(T.cfg[TB.CFG_N_SPACES]):
-        p = panel_of_space(T, sp)
-        out[sp] = p > 0 and s[b, L.MINIONS + p] > 0
+    for p in range(1, T.cfg[TB.CFG_N_PANELS] + 1):  # minions stand on their panel's space
+        out[T.scheme_space[p]] = s[b, L.MINIONS + p] > 0
     for v in range(TB.VILLAINS):
         t = L.villain_target(v)
         pos = s[b, facing.vil_col(L.VIL_LOC, v)]
@@ -256,9 +255,8 @@ def problem_spaces(s, b, T, h, face):
     (captives of its panel included) that seat ``face`` may affect
     (``core/facing.may_affect``)? One pass, as ``enemy_spaces``."""
     out = np.zeros(TB.MAX_SPACES, np.bool_)
-    for sp in range(T.cfg[TB.CFG_N_SPACES]):
-        p = panel_of_space(T, sp)
-        out[sp] = p > 0 and captives(s, b, T, p) > 0
+    for p in range(1, T.cfg[TB.CFG_N_PANELS] + 1):
+        out[T.scheme_space[p]] = captives(s, b, T, p) > 0
     for v in range(TB.VILLAINS):
         t = L.villain_target(v)
         pos = s[b, facing.vil_col(L.VIL_LOC, v)]
