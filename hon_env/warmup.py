@@ -38,6 +38,9 @@ import numpy as np
 
 from hon_env import NUMBA_CACHE_DIR, Game, load_scenario, numba_cache, vector_env
 from hon_env.content import Scenario
+from hon_env.core.episode import N_PREV, N_REWARD_PARAMS
+from hon_env.core.kernels import game_rewards
+from hon_env.spec.layout import MAX_HEROES
 
 
 class Timings(dict):
@@ -74,6 +77,10 @@ def warm_game(sc: Scenario, out: Timings) -> None:
     _timed(out, "game_observe", g.observation)
     _timed(out, "game_state", g.global_state)
     _timed(out, "game_remask", lambda: P.remask(g))
+    state, tables = g.engine  # the envs' rewards of a step, as ``Session.step`` scores them
+    _timed(out, "game_rewards", lambda: game_rewards(
+        state, tables, np.zeros(N_REWARD_PARAMS), np.zeros(N_PREV, np.int32),
+        np.zeros(MAX_HEROES)))
 
 
 def warm_vector(sc: Scenario, out: Timings) -> None:

@@ -15,6 +15,7 @@ import numpy as np
 from numba import njit, prange
 
 from hon_env.core.draft import refresh_episode, start_episode, step_episode
+from hon_env.core.episode import step_rewards
 from hon_env.core.observe import encode_obs, encode_state
 from hon_env.core.setup import init_game
 from hon_env.spec import layout as L
@@ -95,6 +96,14 @@ def game_run(s, tabs, how, arg, mask):
     else:
         init_game(s, b, tabs[0], arg, mask)
     return 0
+
+
+@njit(cache=True)
+def game_rewards(s, tabs, params, prev, out):
+    """``episode.step_rewards`` of game 0 on its team's tables row, as the vector env
+    scores: a front end of one game hands numba the tables array, not a record (see
+    ``game_run``). Writes ``out`` and ``prev``; returns (team reward, villain reward)."""
+    return step_rewards(s, np.int64(0), tabs[s[0, L.TEAM]], params, prev, out)
 
 
 @njit(cache=True)

@@ -37,15 +37,8 @@ import numpy as np
 from hon_env.checks import SEED_LIMIT, IllegalActionError, as_action, check_seed
 from hon_env.content import Scenario
 from hon_env.content.villain_agent import VILLAIN_AGENT
-from hon_env.core.episode import (
-    ILLEGAL_PENALTY,
-    N_PREV,
-    is_terminated,
-    is_truncated,
-    remember,
-    step_rewards,
-)
-from hon_env.core.kernels import game_observe
+from hon_env.core.episode import ILLEGAL_PENALTY, N_PREV, is_terminated, is_truncated, remember
+from hon_env.core.kernels import game_observe, game_rewards
 from hon_env.core.observe import OBS_DIM
 from hon_env.describe import action_to_string
 from hon_env.game import Game
@@ -79,6 +72,8 @@ class Session:
         self._prev = np.zeros(N_PREV, np.int32)  # event counters and fame at the last step
         self._hero_rewards = np.zeros(L.MAX_HEROES, np.float64)  # of the latest step
         self._villain_agent = self.scenario.villain_agent  # read on every step
+        # each agent's state columns of its own counters and fame (``_own_info``, every step)
+        self._own_cols = {agent: self._own_columns(agent) for agent in self.agents}
         # observations encoded for one state of one game, by seat (see ``observation``)
         self._observed: dict[int, np.ndarray] = {}
         self._observed_at: tuple[Game | None, int] = (None, -1)
@@ -169,9 +164,9 @@ class Session:
         self.last_seat = seat
         if drafting and not game.state[0, L.DRAFTING]:  # the draft set the game up
             remember(game.state, 0, self._prev)
-        team, self._villain_reward = step_rewards(game.state, 0, self.scenario.tables,
-                                                  self.options.weights, self._prev,
-                                                  self._hero_rewards)
+        state, tables = game.engine
+        team, self._villain_reward = game_rewards(state, tables, self.options.weights,
+                                                  self._prev, self._hero_rewards)
         return float(team)
 
     def agent_rewards(self, team: float) -> dict[str, float]:
@@ -264,15 +259,23 @@ class Session:
         shared = self.info()
         return {a: {**shared, **self._own_info(game, a)} for a in agents}
 
+    def _own_columns(self, agent: str) -> tuple[list[int], np.ndarray, np.ndarray]:
+        """``agent``'s hero seats and the state columns of their counters
+        (``[seats, HERO_COUNTER_COLS]``) and fame; KeyError for an unknown agent."""
+        seats = [h for h in self.scenario.agent_seats(agent) if h < self.scenario.n_heroes]
+        start, (_, width) = L.FIELDS["hev"]
+        cols = [[start + seat * width + c for c in L.HERO_COUNTER_COLS] for seat in seats]
+        hev = np.array(cols, np.int64).reshape(len(seats), len(L.HERO_COUNTER_COLS))
+        return seats, hev, np.array([L.FAME + seat for seat in seats], np.int64)
+
     def _own_info(self, game: Game, agent: str) -> dict[str, Any]:
         """``agent``'s own fame and per-hero counters, summed over its heroes (zeros for
         the villain agent)."""
-        seats = [h for h in self.scenario.agent_seats(agent) if h < self.scenario.n_heroes]
-        counters = np.zeros(len(L.HERO_COUNTER_COLS), np.int64)
-        fame = 0
-        for seat in seats:
-            counters += game.field("hev")[seat, list(L.HERO_COUNTER_COLS)]
-            fame += int(game.field("fame")[seat])
+        cols = self._own_cols.get(agent)
+        seats, hev, fame_cols = self._own_columns(agent) if cols is None else cols
+        row = game.state[0]
+        counters = row[hev].sum(axis=0, dtype=np.int64)
+        fame = int(row[fame_cols].sum())
         own: dict[str, Any] = {}
         if self.scenario.drafted:  # the Draft variant: the hero(es) drafted, if any
             drafted = not game.state[0, L.DRAFTING]
