@@ -25,9 +25,10 @@ _OP_AMOUNT = np.array(ops.HERO_OP_AMOUNT, np.int64)
 _N_FEATS = len(TB.FEAT_NAMES)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _effect(T, pid, out, o):
-    """Add program ``pid``'s hero ops, by column, to ``out[o:]`` (``own_cards`` scale)."""
+    """Add program ``pid``'s hero ops, by column, to ``out[o:]`` (``own_cards`` scale).
+    Inlined into the card loop, which calls it twice a card."""
     if pid < 0:
         return
     for i in range(TB.PROG_LEN):
