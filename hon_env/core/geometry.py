@@ -18,6 +18,10 @@ from hon_env.spec import layout as L
 from hon_env.spec import tables as TB
 
 FAR = 999
+# what the figure-position helpers below return for "no such figure": equal to no value a
+# position field holds, -1 (off the map) included, so that ``helper(...) == sp`` is the
+# old per-space test for every ``sp``
+NOWHERE = -(1 << 31)
 
 
 @njit(cache=True)
@@ -43,35 +47,37 @@ def ally_at(s, b, T, sp):
 
 @njit(cache=True, inline="always")
 def _lackey_space(s, b, T, i):
-    """Space of villain card ``i``'s lackey figure, or -1 (not a lackey in play)."""
+    """Space of villain card ``i``'s lackey figure, or ``NOWHERE`` (not a lackey in play)."""
     if s[b, L.VLOC + i] == L.L_THREAT and T.vcard[i, TB.VC_TYPE] == TB.VT_LACKEY:
         return s[b, L.VPOS + i]
-    return -1
+    return NOWHERE
 
 
 @njit(cache=True, inline="always")
 def _villain_space(s, b, T, v):
-    """Space of villain ``v``'s figure on the map, or -1 (scheming in its panel, or out)."""
+    """Space of villain ``v``'s figure on the map, or ``NOWHERE`` (scheming in its panel,
+    or out)."""
     if villain_active(s, b, T, v) and s[b, vil_col(L.VIL_IN_PANEL, v)] == 0:
         return s[b, vil_col(L.VIL_LOC, v)]
-    return -1
+    return NOWHERE
 
 
 @njit(cache=True, inline="always")
 def _issue_enemy_space(s, b, T, i):
-    """Space of issue card ``i``'s enemy figure (its flipped Enemy back), or -1."""
+    """Space of issue card ``i``'s enemy figure (its flipped Enemy back), or ``NOWHERE``."""
     if (s[b, L.ILOC + i] == L.L_THREAT and s[b, L.ISIDE + i] == 1
             and T.icard[i, TB.IC_BACK] == TB.BACK_ENEMY):
         return s[b, L.IPOS + i]
-    return -1
+    return NOWHERE
 
 
 @njit(cache=True, inline="always")
 def _nemesis_enemy_space(s, b, k):
-    """Space of nemesis ``k``'s enemy figure, or -1 (a scheming nemesis is in its panel)."""
+    """Space of nemesis ``k``'s enemy figure, or ``NOWHERE`` (a scheming nemesis is in its
+    panel)."""
     if s[b, L.NEM_OWNER + k] >= 0 and s[b, L.NEM_SIDE + k] == 1:
         return s[b, L.NEM_POS + k]
-    return -1
+    return NOWHERE
 
 
 @njit(cache=True)
@@ -201,8 +207,9 @@ def panel_of_space(T, sp):
 
 @njit(cache=True, inline="always")
 def _character_space(s, b, i):
-    """Space of issue card ``i``'s bystander character token, or -1 (not on the board)."""
-    return s[b, L.IPOS + i] if s[b, L.ILOC + i] == L.L_BOARD else -1
+    """Space of issue card ``i``'s bystander character token, or ``NOWHERE`` (not on the
+    board)."""
+    return s[b, L.IPOS + i] if s[b, L.ILOC + i] == L.L_BOARD else NOWHERE
 
 
 @njit(cache=True)
