@@ -11,8 +11,10 @@ the halves' gradients add up to the minibatch's. A rollout's forward passes spli
 same way, by games.
 
 The split is made whatever the thread count (on one thread the halves run one after the
-other), so a run on one thread gives the same weights as on two, to the bit (tested). On
-a GPU a batch is not split.
+other), so a run on one thread gives the same weights as on two, to the bit, and a
+rollout the same actions (its log-probabilities and values up to float rounding: some
+CPUs' kernels round the last bit by the process's thread count; tested). On a GPU a batch
+is not split.
 """
 
 from __future__ import annotations
