@@ -64,15 +64,17 @@ def any_space(s, b, T, h, kind, rng):
     here = s[b, L.HLOC + h]
     if here < 0:
         return False
-    strike = kind == 1 or kind == 2
+    if kind == 3:
+        for sp in range(T.cfg[TB.CFG_N_SPACES]):
+            if T.dist[here, sp] <= rng and masks.rescuable_at(s, b, T, sp):
+                return True
+        return False
+    if kind != 1 and kind != 2:
+        return False
     _, targets = masks.strike_targets(s, b, T, h, kind == 1, False)
-    for k in range(T.cfg[TB.CFG_N_SPACES] if rng > 1 or kind == 3 else 7):
-        sp = k if rng > 1 or kind == 3 else masks.near_space(T, here, k)
-        if sp < 0:
-            continue
-        if strike and masks.in_reach(T, here, sp, rng, targets):
-            return True
-        if kind == 3 and T.dist[here, sp] <= rng and masks.rescuable_at(s, b, T, sp):
+    for k in range(T.cfg[TB.CFG_N_SPACES] if rng > 1 else 7):
+        sp = k if rng > 1 else masks.near_space(T, here, k)
+        if sp >= 0 and masks.in_reach(T, here, sp, rng, targets):
             return True
     return False
 

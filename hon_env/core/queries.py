@@ -223,63 +223,51 @@ def problem_in_space(s, b, T, t, sp, h):
 def enemy_spaces(s, b, T, h):
     """``out[sp]``: is any enemy (minions of its panel included) in map space ``sp`` that
     hero ``h`` may affect (``core/facing.may_affect``; every enemy with one villain or
-    ``h`` < 0)? One pass over the enemies answers every space: the masks ask it of each
-    space in reach. Reads row ``b``; returns a new bool array of ``MAX_SPACES``."""
-    out = np.zeros(TB.MAX_SPACES, np.bool_)
-    for p in range(1, T.cfg[TB.CFG_N_PANELS] + 1):  # minions stand on their panel's space
-        out[T.scheme_space[p]] = s[b, L.MINIONS + p] > 0
-    for v in range(TB.VILLAINS):
-        t = L.villain_target(v)
-        pos = s[b, facing.vil_col(L.VIL_LOC, v)]
-        if pos >= 0 and is_enemy_card(s, b, T, t) and facing.may_affect(s, b, T, h, t):
-            out[pos] = True
-    for c in range(facing.vcard_slots(T)):
-        t = L.vcard_target(c)
-        pos = s[b, L.VPOS + c]
-        if pos >= 0 and is_enemy_card(s, b, T, t) and facing.may_affect(s, b, T, h, t):
-            out[pos] = True
-    for i in range(L.IDECK):
-        pos = s[b, L.IPOS + i]
-        if pos >= 0 and is_enemy_card(s, b, T, L.T_I0 + i):
-            out[pos] = True
-    for k in range(TB.NEMESES):
-        pos = s[b, L.NEM_POS + k]
-        if pos >= 0 and is_enemy_card(s, b, T, L.T_NEM0 + k):
-            out[pos] = True
-    return out
+    ``h`` < 0)? See ``target_spaces``."""
+    return target_spaces(s, b, T, h, h, False)
 
 
 @njit(cache=True)
 def problem_spaces(s, b, T, h, face):
     """``out[sp]``: can hero ``h`` (-1: an ally) solve anything in map space ``sp``
-    (captives of its panel included) that seat ``face`` may affect
-    (``core/facing.may_affect``)? One pass, as ``enemy_spaces``."""
+    (captives of its panel included) that seat ``face`` may affect? See ``target_spaces``."""
+    return target_spaces(s, b, T, h, face, True)
+
+
+@njit(cache=True, inline="always")
+def target_spaces(s, b, T, h, face, problem):
+    """The map spaces holding an enemy (or, with ``problem``, a problem solver ``h`` may
+    Solve) that seat ``face`` may affect: one pass over the positioned targets answers
+    every space, where the masks ask it of each space in reach. Reads row ``b``; returns a
+    new bool array of ``MAX_SPACES``. Inlined into ``enemy_spaces`` and ``problem_spaces``,
+    where ``problem`` is a constant: no branch on it in the loops."""
     out = np.zeros(TB.MAX_SPACES, np.bool_)
-    for p in range(1, T.cfg[TB.CFG_N_PANELS] + 1):
-        out[T.scheme_space[p]] = captives(s, b, T, p) > 0
+    for p in range(1, T.cfg[TB.CFG_N_PANELS] + 1):  # minions and captives: their panel's space
+        here = captives(s, b, T, p) if problem else s[b, L.MINIONS + p]
+        out[T.scheme_space[p]] = here > 0
     for v in range(TB.VILLAINS):
-        t = L.villain_target(v)
-        pos = s[b, facing.vil_col(L.VIL_LOC, v)]
-        if pos >= 0 and is_problem_card(s, b, T, t, h) and facing.may_affect(s, b, T, face, t):
-            out[pos] = True
+        _mark_target(s, b, T, out, s[b, facing.vil_col(L.VIL_LOC, v)], L.villain_target(v),
+                     h, face, problem)
     for c in range(facing.vcard_slots(T)):
-        t = L.vcard_target(c)
-        pos = s[b, L.VPOS + c]
-        if pos >= 0 and is_problem_card(s, b, T, t, h) and facing.may_affect(s, b, T, face, t):
-            out[pos] = True
+        _mark_target(s, b, T, out, s[b, L.VPOS + c], L.vcard_target(c), h, face, problem)
     for i in range(L.IDECK):
-        pos = s[b, L.IPOS + i]
-        if pos >= 0 and is_problem_card(s, b, T, L.T_I0 + i, h):
-            out[pos] = True
+        _mark_target(s, b, T, out, s[b, L.IPOS + i], L.T_I0 + i, h, face, problem)
     for k in range(TB.NEMESES):
-        pos = s[b, L.NEM_POS + k]
-        if pos >= 0 and is_problem_card(s, b, T, L.T_NEM0 + k, h):
-            out[pos] = True
-    for k in range(TB.MAX_CRISES):
-        pos = s[b, L.CRISIS_POS + k]
-        if pos >= 0 and is_problem_card(s, b, T, L.T_CRISIS0 + k, h):
-            out[pos] = True
+        _mark_target(s, b, T, out, s[b, L.NEM_POS + k], L.T_NEM0 + k, h, face, problem)
+    if problem:  # crisis cards are problems only
+        for k in range(TB.MAX_CRISES):
+            _mark_target(s, b, T, out, s[b, L.CRISIS_POS + k], L.T_CRISIS0 + k, h, face,
+                         problem)
     return out
+
+
+@njit(cache=True, inline="always")
+def _mark_target(s, b, T, out, pos, t, h, face, problem):
+    """Mark ``pos`` when target ``t`` stands there and counts for ``target_spaces``."""
+    if pos < 0 or not facing.may_affect(s, b, T, face, t):
+        return
+    if is_problem_card(s, b, T, t, h) if problem else is_enemy_card(s, b, T, t):
+        out[pos] = True
 
 
 @njit(cache=True)
