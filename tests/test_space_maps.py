@@ -1,8 +1,10 @@
-"""The whole-map answers the engine reads instead of asking each space
-(``geometry.occupied_spaces``, ``geometry.bystander_spaces``, ``queries.enemy_spaces``,
-``queries.problem_spaces``) give the per-space and per-target answers (``is_empty``,
-``bystander_at``, ``enemy_in_space``, ``problem_in_space`` with ``may_affect``) for every
-space, over whole games with every variant on."""
+"""The one-pass answers the engine reads instead of asking one question at a time give the
+answers of the single questions, over whole games with every variant on: the whole-map
+ones (``geometry.occupied_spaces``, ``geometry.bystander_spaces``, ``queries.enemy_spaces``,
+``queries.problem_spaces``) those of ``is_empty``, ``bystander_at``, ``enemy_in_space`` and
+``problem_in_space`` with ``may_affect`` for every space; ``queries.hero_numbers`` (the
+observation's) those of ``attack_dice``, ``solve_dice``, ``move_bonus`` and ``armor`` for
+every hero."""
 
 from __future__ import annotations
 
@@ -13,7 +15,17 @@ from numba import njit
 from hon_env import vector_env
 from hon_env.core.facing import may_affect
 from hon_env.core.geometry import bystander_at, bystander_spaces, is_empty, occupied_spaces
-from hon_env.core.queries import enemy_in_space, enemy_spaces, problem_in_space, problem_spaces
+from hon_env.core.queries import (
+    armor,
+    attack_dice,
+    enemy_in_space,
+    enemy_spaces,
+    hero_numbers,
+    move_bonus,
+    problem_in_space,
+    problem_spaces,
+    solve_dice,
+)
 from hon_env.spec import layout as L
 from hon_env.spec import tables as TB
 from hon_env.tasks import get_task
@@ -80,3 +92,45 @@ def test_whole_map_answers_equal_the_per_space_ones(scenario, options):
         env.step(env.sample_actions(rng))
     # the comparison ran on real positions: figures, targets and bystanders on the map
     assert checked > 1000 and occupied_seen > 1000 and bystanders_seen > 100
+
+
+@njit(cache=False)
+def _numbers_differ(s, tabs, b):
+    """The first hero of row ``b`` whose ``hero_numbers`` differ from the four queries, or
+    -1; -2 while the row drafts. Also the bonuses from Constants in play seen."""
+    if s[b, L.DRAFTING] != 0:
+        return -2, 0
+    T = tabs[s[b, L.TEAM]]
+    bonus = 0
+    for h in range(T.cfg[TB.CFG_N_HEROES]):
+        one_pass = hero_numbers(s, b, T, h)
+        asked = (attack_dice(s, b, T, h), solve_dice(s, b, T, h), move_bonus(s, b, T, h),
+                 armor(s, b, T, h))
+        if one_pass != asked:
+            return h, 0
+        stat = T.hero_stat[h, s[b, L.HSIDE + h]]
+        bonus += (asked[0] - stat[TB.HS_ATTACK] - stat[TB.HS_ATTACK_DICE]
+                  + asked[1] - stat[TB.HS_SOLVE] - stat[TB.HS_SOLVE_DICE]
+                  + asked[2] - stat[TB.HS_MOVE] + asked[3] - stat[TB.HS_ARMOR])
+    return -1, bonus
+
+
+@pytest.mark.parametrize("scenario,options", SCENARIOS, ids=[f"case{i}" for i in range(6)])
+def test_one_pass_hero_numbers_equal_the_four_queries(scenario, options):
+    """Rulebook "Hero Deck: I Constant & Instant": a Constant stays in play and its passive
+    (extra dice, move, armor; for a form only in that form) counts while it does; the
+    observation's one-pass sums must equal the queries the rules ask, at every step."""
+    env = vector_env(8, seed=3, scenario=scenario, observations=False, **options)
+    env.reset()
+    rng = np.random.default_rng(7)
+    checked = with_bonus = 0
+    for _ in range(600):
+        for b in range(env.num_envs):
+            h, bonus = _numbers_differ(env.state, env._tables, b)
+            assert h < 0, f"row {b}: hero {h}'s one-pass numbers differ from the queries"
+            checked += h == -1
+            with_bonus += bonus > 0
+        env.step(env.sample_actions(rng))
+    assert checked > 1000
+    if scenario == "origin_story":  # Constants with move or armor passives came into play
+        assert with_bonus > 100

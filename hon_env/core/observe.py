@@ -26,17 +26,14 @@ from hon_env.core.fame import encode_fame
 from hon_env.core.geometry import panel_of_space
 from hon_env.core.mastermind import hand_count
 from hon_env.core.queries import (
-    armor,
-    attack_dice,
     enemy_health,
     enemy_inflict,
     hero_form,
+    hero_numbers,
     is_problem_card,
-    move_bonus,
     nem_in_play,
     nemeses_in_play,
     problem_danger,
-    solve_dice,
     villain_panel,
 )
 from hon_env.core.zones import hand_size, threat_count
@@ -348,31 +345,31 @@ def _self(s, b, T, seat, here, out):
     out[o + F.SELF_HEALTH] = health / 20.0
     out[o + F.SELF_FOCUS] = s[b, L.HFOCUS + seat] / 5.0
     out[o + F.SELF_SIDE] = side
-    out[o + F.SELF_ATTACK_DICE] = attack_dice(s, b, T, seat) / 6.0
-    out[o + F.SELF_SOLVE_DICE] = solve_dice(s, b, T, seat) / 6.0
+    attack, solve, move, arm = hero_numbers(s, b, T, seat)
+    out[o + F.SELF_ATTACK_DICE] = attack / 6.0
+    out[o + F.SELF_SOLVE_DICE] = solve / 6.0
     out[o + F.SELF_DECK] = s[b, L.HDECK_N + seat] / HERO_DECK
     out[o + F.SELF_EXHAUSTED] = s[b, L.HEXH + seat]
     out[o + F.SELF_THREATS] = threat_count(s, b, seat) / 6.0
-    out[o + F.SELF_ARMOR] = armor(s, b, T, seat) / 3.0
-    out[o + F.SELF_MOVE_BONUS] = move_bonus(s, b, T, seat) / 3.0
+    out[o + F.SELF_ARMOR] = arm / 3.0
+    out[o + F.SELF_MOVE_BONUS] = move / 3.0
     out[o + F.SELF_THREAT_DONE] = 1.0 if s[b, L.HTHREAT_DONE + seat] > 0 else 0.0
     form = hero_form(s, b, T, seat)
     out[o + F.SELF_PILOT] = 1.0 if form == FORM_PILOT else 0.0
     out[o + F.SELF_MECH] = 1.0 if form == FORM_MECH else 0.0
     out[o + F.SELF_PILOT_DAMAGE] = _frac(s[b, L.HPILOT_DMG + seat],
                                          T.hero_stat[seat, 0, HS_HEALTH])
+    # every float of these rows written, from selects rather than branches: a card's zone
+    # and a clue's holder vary from game to game, so branches on them mispredict
     for c in range(HERO_DECK):
         z = s[b, L.HCLOC + seat * HERO_DECK + c]
-        if z == L.L_HAND or z == L.L_MULLIGAN:
-            out[o + F.SELF_HAND + c] = 1.0
-        elif z == L.L_PLAY:
-            out[o + F.SELF_PLAY + c] = 1.0
-            out[o + F.SELF_PLAY_EXHAUSTED + c] = s[b, L.HCEXH + seat * HERO_DECK + c]
-        elif z == L.L_DISCARD:
-            out[o + F.SELF_DISCARD + c] = 1.0
+        play = z == L.L_PLAY
+        out[o + F.SELF_HAND + c] = 1.0 if z == L.L_HAND or z == L.L_MULLIGAN else 0.0
+        out[o + F.SELF_PLAY + c] = 1.0 if play else 0.0
+        out[o + F.SELF_PLAY_EXHAUSTED + c] = s[b, L.HCEXH + seat * HERO_DECK + c] if play else 0
+        out[o + F.SELF_DISCARD + c] = 1.0 if z == L.L_DISCARD else 0.0
     for i in range(CLUE_DECK):
-        if s[b, L.CLUE_LOC + i] == seat:
-            out[o + F.SELF_CLUES + i % CLUE_LIST] += 1.0
+        out[o + F.SELF_CLUES + i % CLUE_LIST] += 1.0 if s[b, L.CLUE_LOC + i] == seat else 0.0
 
 
 @njit(cache=True)
@@ -414,6 +411,10 @@ def _vcard_row(s, b, T, seat, here, c, o, out):
     nh = T.cfg[CFG_N_HEROES]
     t = L.vcard_target(c)
     z = s[b, L.VLOC + c]
+    # the zone flags as selects, not branches: which zone a card is in varies by game
+    out[o + F.VCARD_DISCARD] = 1.0 if z == L.L_DISCARD else 0.0
+    aside = (z == L.L_PENDING) | (z == L.L_ATTACHED) | (z == L.L_ISSUE_AREA)
+    out[o + F.VCARD_ASIDE] = 1.0 if aside else 0.0
     if z == L.L_THREAT:
         own = s[b, L.VOWNER + c] == seat
         out[o + (F.VCARD_OWN_THREAT if own else F.VCARD_OTHER_THREAT)] = 1.0
@@ -421,10 +422,6 @@ def _vcard_row(s, b, T, seat, here, c, o, out):
         out[o + F.VCARD_JUSTICE] = _frac(s[b, L.VJUST + c], problem_danger(s, b, T, t, nh))
         out[o + F.VCARD_EXHAUSTED] = s[b, L.VEXH + c]
         out[o + F.VCARD_DISTANCE] = _dist(T, here, s[b, L.VPOS + c])
-    elif z == L.L_DISCARD:
-        out[o + F.VCARD_DISCARD] = 1.0
-    elif z == L.L_PENDING or z == L.L_ATTACHED or z == L.L_ISSUE_AREA:
-        out[o + F.VCARD_ASIDE] = 1.0
 
 
 @njit(cache=True)
@@ -478,6 +475,7 @@ def _deck_cards(s, b, T, seat, here, out):
     for i in range(L.IDECK):
         o = OFF_ICARDS + i * CARD_FEATS
         z = s[b, L.ILOC + i]
+        out[o + F.ICARD_REMOVED] = 1.0 if z == L.L_REMOVED else 0.0
         if z == L.L_THREAT:
             t = L.T_I0 + i
             own = s[b, L.IOWNER + i] == seat
@@ -487,8 +485,6 @@ def _deck_cards(s, b, T, seat, here, out):
             out[o + F.ICARD_JUSTICE] = _frac(s[b, L.IJUST + i], problem_danger(s, b, T, t, nh))
             out[o + F.ICARD_EXHAUSTED] = s[b, L.IEXH + i]
             out[o + F.ICARD_DISTANCE] = _dist(T, here, s[b, L.IPOS + i])
-        elif z == L.L_REMOVED:
-            out[o + F.ICARD_REMOVED] = 1.0
 
 
 @njit(cache=True)

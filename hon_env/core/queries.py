@@ -48,11 +48,41 @@ def hero_passive(s, b, T, h, hs_col, hc_col):
     total = T.hero_stat[h, side, hs_col]
     form = T.hero_stat[h, side, TB.HS_FORM]
     for c in range(TB.HERO_DECK):
-        if s[b, L.HCLOC + h * TB.HERO_DECK + c] == L.L_PLAY:
-            need = T.hcard[h, c, TB.HC_FORM]
-            if need == 0 or need == form:
-                total += T.hcard[h, c, hc_col]
+        if _passive_counts(s, b, T, h, c, form):
+            total += T.hcard[h, c, hc_col]
     return total
+
+
+@njit(cache=True, inline="always")
+def _passive_counts(s, b, T, h, c, form):
+    """Whether hero ``h``'s card ``c`` adds its passive now: in play, and naming no form or
+    the hero's current ``form``."""
+    if s[b, L.HCLOC + h * TB.HERO_DECK + c] != L.L_PLAY:
+        return False
+    need = T.hcard[h, c, TB.HC_FORM]
+    return need == 0 or need == form
+
+
+@njit(cache=True)
+def hero_numbers(s, b, T, h):
+    """``(attack_dice, solve_dice, move_bonus, armor)`` of hero ``h`` in one pass over its
+    deck, for a reader of all four (the observation): each equals its own query's answer
+    (``tests/test_hero_numbers.py``)."""
+    side = s[b, L.HSIDE + h]
+    stat = T.hero_stat[h, side]
+    attack = stat[TB.HS_ATTACK] + stat[TB.HS_ATTACK_DICE]
+    solve = stat[TB.HS_SOLVE] + stat[TB.HS_SOLVE_DICE]
+    move = stat[TB.HS_MOVE]
+    arm = stat[TB.HS_ARMOR]
+    form = stat[TB.HS_FORM]
+    for c in range(TB.HERO_DECK):
+        if _passive_counts(s, b, T, h, c, form):
+            card = T.hcard[h, c]
+            attack += card[TB.HC_ATTACK_DICE]
+            solve += card[TB.HC_SOLVE_DICE]
+            move += card[TB.HC_MOVE]
+            arm += card[TB.HC_ARMOR]
+    return attack, solve, move, arm
 
 
 @njit(cache=True)
