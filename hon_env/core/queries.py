@@ -67,7 +67,7 @@ def _passive_counts(s, b, T, h, c, form):
 def hero_numbers(s, b, T, h):
     """``(attack_dice, solve_dice, move_bonus, armor)`` of hero ``h`` in one pass over its
     deck, for a reader of all four (the observation): each equals its own query's answer
-    (``tests/test_hero_numbers.py``)."""
+    (``tests/test_space_maps.py``)."""
     side = s[b, L.HSIDE + h]
     stat = T.hero_stat[h, side]
     attack = stat[TB.HS_ATTACK] + stat[TB.HS_ATTACK_DICE]
