@@ -5,6 +5,7 @@
     hon-bench --out bench.md    # the table written into another file
     hon-bench --cold-only       # only the cold start and per-kernel compile rows
     hon-bench --mappo-heroes 4 --device cuda   # MAPPO steps/s at 4 heroes on a GPU
+    hon-bench --against HEAD~1  # this checkout's engine against a revision's, CPU-time pairs
 
 (``python scripts/benchmark.py`` in a checkout is the same command.)
 
@@ -35,6 +36,7 @@ from pathlib import Path
 
 import numpy as np
 
+from agents.cli.benchmark_against import ENCODINGS, print_against, resolve_commit
 from agents.cli.benchmark_run import training_precision
 from agents.training.config import check_device
 from hon_env import ContentError, Game, hour_of_need_v8, load_scenario, vector_env
@@ -353,6 +355,17 @@ def parser() -> argparse.ArgumentParser:
                         "print it; nothing else, no file")
     p.add_argument("--procgen", action="store_true",
                    help="only the generated-content rows (first use, a pool of 1,000)")
+    p.add_argument("--against", default=None, metavar="REV",
+                   help="only compare this checkout's vector env (largest --batches size) "
+                        "with git revision REV's, in alternating pairs of CPU time on one "
+                        "thread, and print it; nothing else, no file (REV compiles first, "
+                        "minutes)")
+    p.add_argument("--pairs", type=int, default=4, help="--against: pairs of measurements")
+    p.add_argument("--steps", type=int, default=120,
+                   help="--against: timed steps per measurement")
+    p.add_argument("--encoding", default="compact", choices=sorted(ENCODINGS),
+                   help="--against: observations none, with the state, without it, or "
+                        "compact without it")
     p.add_argument("--device", default="cpu",
                    help="torch device of the training rows (cpu, cuda, auto)")
     p.add_argument("--out", default=str(CHECKOUT_DOCS) if CHECKOUT_DOCS.exists() else None,
@@ -511,9 +524,14 @@ def check_args(p: argparse.ArgumentParser, args: argparse.Namespace) -> None:
                     ("--per-game-heroes", args.per_game_heroes)):
         if n is not None and not 1 <= n <= 6:
             p.error(f"{flag} must be in [1, 6], got {n}")
+    for flag, n in (("--pairs", args.pairs), ("--steps", args.steps)):
+        if n < 1:
+            p.error(f"{flag} must be a positive integer, got {n}")
     try:
         check_device(args.device)
         load_scenario(args.scenario)
+        if args.against is not None:
+            resolve_commit(ROOT, args.against)
     except (ContentError, ValueError) as err:
         p.error(str(err))
 
@@ -540,6 +558,10 @@ def main(argv: list[str] | None = None) -> None:
         return
     if args.procgen:
         print_procgen(1024, seconds)
+        return
+    if args.against is not None:
+        print_against(ROOT, args.against, args.scenario, max(args.batches), args.steps,
+                      args.pairs, args.encoding)
         return
     cold_lines: list[str] = []
     if args.cold_only or not (args.quick or args.no_cold_start):
