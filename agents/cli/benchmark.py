@@ -356,16 +356,16 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--procgen", action="store_true",
                    help="only the generated-content rows (first use, a pool of 1,000)")
     p.add_argument("--against", default=None, metavar="REV",
-                   help="only compare this checkout's vector env (largest --batches size) "
+                   help="only compare this checkout's vector env (the largest batch size) "
                         "with git revision REV's, in alternating pairs of CPU time on one "
                         "thread, and print it; nothing else, no file (REV compiles first, "
                         "minutes)")
-    p.add_argument("--pairs", type=int, default=4, help="--against: pairs of measurements")
+    p.add_argument("--pairs", type=int, default=4, help="with --against: pairs to measure")
     p.add_argument("--steps", type=int, default=120,
-                   help="--against: timed steps per measurement")
+                   help="with --against: timed steps per measurement")
     p.add_argument("--encoding", default="compact", choices=sorted(ENCODINGS),
-                   help="--against: observations none, with the state, without it, or "
-                        "compact without it")
+                   help="with --against: observations none, with the state, without it, "
+                        "or compact without it")
     p.add_argument("--device", default="cpu",
                    help="torch device of the training rows (cpu, cuda, auto)")
     p.add_argument("--out", default=str(CHECKOUT_DOCS) if CHECKOUT_DOCS.exists() else None,
