@@ -97,25 +97,36 @@ def test_whole_map_answers_equal_the_per_space_ones(scenario, options):
 @njit(cache=False)
 def _numbers_differ(s, tabs, b):
     """The first hero of row ``b`` whose ``hero_numbers`` differ from the four queries, or
-    -1; -2 while the row drafts. Also the bonuses from Constants in play seen."""
+    -1; -2 while the row drafts. Also the bonuses from Constants in play seen, and the
+    Constants in play whose passive names the other form (so it does not count)."""
     if s[b, L.DRAFTING] != 0:
-        return -2, 0
+        return -2, 0, 0
     T = tabs[s[b, L.TEAM]]
-    bonus = 0
+    bonus = off_form = 0
     for h in range(T.cfg[TB.CFG_N_HEROES]):
         one_pass = hero_numbers(s, b, T, h)
         asked = (attack_dice(s, b, T, h), solve_dice(s, b, T, h), move_bonus(s, b, T, h),
                  armor(s, b, T, h))
         if one_pass != asked:
-            return h, 0
+            return h, 0, 0
         stat = T.hero_stat[h, s[b, L.HSIDE + h]]
         bonus += (asked[0] - stat[TB.HS_ATTACK] - stat[TB.HS_ATTACK_DICE]
                   + asked[1] - stat[TB.HS_SOLVE] - stat[TB.HS_SOLVE_DICE]
                   + asked[2] - stat[TB.HS_MOVE] + asked[3] - stat[TB.HS_ARMOR])
-    return -1, bonus
+        for c in range(TB.HERO_DECK):
+            need = T.hcard[h, c, TB.HC_FORM]
+            if (s[b, L.HCLOC + h * TB.HERO_DECK + c] == L.L_PLAY and need != 0
+                    and need != stat[TB.HS_FORM]):
+                off_form += 1
+    return -1, bonus, off_form
 
 
-@pytest.mark.parametrize("scenario,options", SCENARIOS, ids=[f"case{i}" for i in range(6)])
+# Micro-guy's Constants give their passives in one form only (pilot or mech)
+FORMS = ("origin_story", {"heroes": ["microguy", "majesty"]})
+
+
+@pytest.mark.parametrize("scenario,options", SCENARIOS + [FORMS],
+                         ids=[f"case{i}" for i in range(6)] + ["forms"])
 def test_one_pass_hero_numbers_equal_the_four_queries(scenario, options):
     """Rulebook "Hero Deck: I Constant & Instant": a Constant stays in play and its passive
     (extra dice, move, armor; for a form only in that form) counts while it does; the
@@ -123,14 +134,17 @@ def test_one_pass_hero_numbers_equal_the_four_queries(scenario, options):
     env = vector_env(8, seed=3, scenario=scenario, observations=False, **options)
     env.reset()
     rng = np.random.default_rng(7)
-    checked = with_bonus = 0
+    checked = with_bonus = off_form = 0
     for _ in range(600):
         for b in range(env.num_envs):
-            h, bonus = _numbers_differ(env.state, env._tables, b)
+            h, bonus, off = _numbers_differ(env.state, env._tables, b)
             assert h < 0, f"row {b}: hero {h}'s one-pass numbers differ from the queries"
             checked += h == -1
             with_bonus += bonus > 0
+            off_form += off > 0
         env.step(env.sample_actions(rng))
     assert checked > 1000
-    if scenario == "origin_story":  # Constants with move or armor passives came into play
+    if (scenario, options) == SCENARIOS[0]:  # Constants with passives came into play
         assert with_bonus > 100
+    if (scenario, options) == FORMS:  # and some in play while their form was not
+        assert with_bonus > 100 and off_form > 100
