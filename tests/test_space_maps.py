@@ -40,6 +40,18 @@ SCENARIOS = [
 ]
 
 
+def _every_row(scenario, options, seed, rng_seed, compare):
+    """``(b, compare(state, tables, b))`` for every row of 8 games at each of 600 random
+    legal steps (auto-resets included)."""
+    env = vector_env(8, seed=seed, scenario=scenario, observations=False, **options)
+    env.reset()
+    rng = np.random.default_rng(rng_seed)
+    for _ in range(600):
+        for b in range(env.num_envs):
+            yield b, compare(env.state, env._tables, b)
+        env.step(env.sample_actions(rng))
+
+
 @njit(cache=False)
 def _compare(s, tabs, b):
     """(the first space where a whole-map answer differs from the per-space one, or -1;
@@ -77,19 +89,13 @@ def test_whole_map_answers_equal_the_per_space_ones(scenario, options):
     """Rulebook "Movement and Targeting Priority": enemies move through empty spaces toward
     the nearest hero or bystander; the one-pass maps must name exactly the spaces the
     per-space questions do, at every step of whole games (auto-resets included)."""
-    env = vector_env(8, seed=11, scenario=scenario, observations=False, **options)
-    env.reset()
-    rng = np.random.default_rng(5)
     checked = 0
     occupied_seen = bystanders_seen = 0
-    for _ in range(600):
-        for b in range(env.num_envs):
-            sp, n_occupied, n_bystanders = _compare(env.state, env._tables, b)
-            assert sp < 0, f"row {b}: the maps disagree at space {sp}"
-            checked += sp == -1
-            occupied_seen += n_occupied > 0
-            bystanders_seen += n_bystanders > 0
-        env.step(env.sample_actions(rng))
+    for b, (sp, n_occupied, n_bystanders) in _every_row(scenario, options, 11, 5, _compare):
+        assert sp < 0, f"row {b}: the maps disagree at space {sp}"
+        checked += sp == -1
+        occupied_seen += n_occupied > 0
+        bystanders_seen += n_bystanders > 0
     # the comparison ran on real positions: figures, targets and bystanders on the map
     assert checked > 1000 and occupied_seen > 1000 and bystanders_seen > 100
 
@@ -131,18 +137,12 @@ def test_one_pass_hero_numbers_equal_the_four_queries(scenario, options):
     """Rulebook "Hero Deck: I Constant & Instant": a Constant stays in play and its passive
     (extra dice, move, armor; for a form only in that form) counts while it does; the
     observation's one-pass sums must equal the queries the rules ask, at every step."""
-    env = vector_env(8, seed=3, scenario=scenario, observations=False, **options)
-    env.reset()
-    rng = np.random.default_rng(7)
     checked = with_bonus = off_form = 0
-    for _ in range(600):
-        for b in range(env.num_envs):
-            h, bonus, off = _numbers_differ(env.state, env._tables, b)
-            assert h < 0, f"row {b}: hero {h}'s one-pass numbers differ from the queries"
-            checked += h == -1
-            with_bonus += bonus > 0
-            off_form += off > 0
-        env.step(env.sample_actions(rng))
+    for b, (h, bonus, off) in _every_row(scenario, options, 3, 7, _numbers_differ):
+        assert h < 0, f"row {b}: hero {h}'s one-pass numbers differ from the queries"
+        checked += h == -1
+        with_bonus += bonus > 0
+        off_form += off > 0
     assert checked > 1000
     if (scenario, options) == SCENARIOS[0]:  # Constants with passives came into play
         assert with_bonus > 100
