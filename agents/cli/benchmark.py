@@ -365,7 +365,7 @@ def parser() -> argparse.ArgumentParser:
                    help="with --against: timed steps per measurement")
     p.add_argument("--encoding", default="compact", choices=sorted(ENCODINGS),
                    help="with --against: observations none, with the state, without it, "
-                        "or compact without it")
+                        "compact without it, or compact with the state's own sections")
     p.add_argument("--device", default="cpu",
                    help="torch device of the training rows (cpu, cuda, auto)")
     p.add_argument("--out", default=str(CHECKOUT_DOCS) if CHECKOUT_DOCS.exists() else None,
@@ -575,11 +575,13 @@ def main(argv: list[str] | None = None) -> None:
     reference = bench_reference(seconds)  # measured right after, on the same load
     rows = [("PettingZoo AEC env (wrapped)", "yes", aec),
             ("Game facade (batch 1)", "-", bench_game(sc, seconds))]
-    # observations: none, with the global state (MAPPO's critic), without it (IPPO, SB3),
-    # and both cut to the scenario's live sections (compact=True)
+    # observations: none, with the whole global state (a critic of its own), without it
+    # (IPPO, SB3), both cut to the scenario's live sections (compact=True), and with the
+    # state's own sections only (MAPPO's default critic, which reads the observation too)
     encodings = (("no", False, True, False), ("yes", True, True, False),
                  ("yes, no global state", True, False, False), ("yes, compact", True, True, True),
-                 ("yes, compact, no global state", True, False, True))
+                 ("yes, compact, no global state", True, False, True),
+                 ("yes, compact, the state's own sections (MAPPO)", True, "tail", True))
     for b in args.batches:
         for label, obs, state, compact in encodings:
             rows.append((f"vector env, batch {b}", label,

@@ -28,6 +28,7 @@ ENCODINGS = {
     "state": {"observations": True, "global_state": True},
     "obs": {"observations": True, "global_state": False},
     "compact": {"observations": True, "global_state": False, "compact": True},
+    "tail": {"observations": True, "global_state": "tail", "compact": True},
 }
 
 

@@ -404,24 +404,35 @@ def _others(s, b, T, seat, here, out):
                                               T.hero_stat[h, 0, HS_HEALTH])
 
 
-@njit(cache=True, inline="always")
-def _vcard_row(s, b, T, seat, here, c, o, out):
-    """One ``villain_cards`` (or ``villain2_cards``) row at ``o``: villain card slot ``c``.
-    Inlined into its loops: as a call per card it was a third of an observation's cost."""
+@njit(cache=True)
+def _vcard_rows(s, b, T, seat, here, first, o, out):
+    """The ``villain_cards`` (or ``villain2_cards``) rows from ``o`` on: villain card slots
+    ``first`` to ``first + VDECK``. The rows of cards in threat areas (one or two a game)
+    are a call; the loop over the slots is written out here, since with each row an
+    inlined function (``inline="always"``) the loop cost four times as much."""
+    for i in range(L.VDECK):
+        c = first + i
+        r = o + i * CARD_FEATS
+        z = s[b, L.VLOC + c]
+        # the zone flags as selects, not branches: which zone a card is in varies by game
+        out[r + F.VCARD_DISCARD] = 1.0 if z == L.L_DISCARD else 0.0
+        aside = (z == L.L_PENDING) | (z == L.L_ATTACHED) | (z == L.L_ISSUE_AREA)
+        out[r + F.VCARD_ASIDE] = 1.0 if aside else 0.0
+        if z == L.L_THREAT:
+            _vcard_threat(s, b, T, seat, here, c, r, out)
+
+
+@njit(cache=True)
+def _vcard_threat(s, b, T, seat, here, c, o, out):
+    """The threat-area floats of villain card slot ``c``'s row at ``o`` (``_vcard_rows``)."""
     nh = T.cfg[CFG_N_HEROES]
     t = L.vcard_target(c)
-    z = s[b, L.VLOC + c]
-    # the zone flags as selects, not branches: which zone a card is in varies by game
-    out[o + F.VCARD_DISCARD] = 1.0 if z == L.L_DISCARD else 0.0
-    aside = (z == L.L_PENDING) | (z == L.L_ATTACHED) | (z == L.L_ISSUE_AREA)
-    out[o + F.VCARD_ASIDE] = 1.0 if aside else 0.0
-    if z == L.L_THREAT:
-        own = s[b, L.VOWNER + c] == seat
-        out[o + (F.VCARD_OWN_THREAT if own else F.VCARD_OTHER_THREAT)] = 1.0
-        out[o + F.VCARD_DAMAGE] = _frac(s[b, L.VDMG + c], enemy_health(s, b, T, t, nh))
-        out[o + F.VCARD_JUSTICE] = _frac(s[b, L.VJUST + c], problem_danger(s, b, T, t, nh))
-        out[o + F.VCARD_EXHAUSTED] = s[b, L.VEXH + c]
-        out[o + F.VCARD_DISTANCE] = _dist(T, here, s[b, L.VPOS + c])
+    own = s[b, L.VOWNER + c] == seat
+    out[o + (F.VCARD_OWN_THREAT if own else F.VCARD_OTHER_THREAT)] = 1.0
+    out[o + F.VCARD_DAMAGE] = _frac(s[b, L.VDMG + c], enemy_health(s, b, T, t, nh))
+    out[o + F.VCARD_JUSTICE] = _frac(s[b, L.VJUST + c], problem_danger(s, b, T, t, nh))
+    out[o + F.VCARD_EXHAUSTED] = s[b, L.VEXH + c]
+    out[o + F.VCARD_DISTANCE] = _dist(T, here, s[b, L.VPOS + c])
 
 
 @njit(cache=True)
@@ -451,9 +462,9 @@ def _two_fronts(s, b, T, seat, here, out):
     for k in range(nh):
         h = (seat + k) % nh
         out[F.OFF_TF_SEATS + k * F.TF_SEAT_FEATS + F.TS_FACES + s[b, L.HFACE + h]] = 1.0
+    _vcard_rows(s, b, T, seat, here, L.VDECK, F.OFF_VCARDS2, out)
     for i in range(L.VDECK):
         c = L.VDECK + i
-        _vcard_row(s, b, T, seat, here, c, F.OFF_VCARDS2 + i * CARD_FEATS, out)
         pos = s[b, L.VPOS + c]
         if s[b, L.VLOC + c] != L.L_THREAT or pos < 0:
             continue
@@ -470,8 +481,7 @@ def _two_fronts(s, b, T, seat, here, out):
 def _deck_cards(s, b, T, seat, here, out):
     """The ``villain_cards`` and ``issue_cards`` sections: where each deck card is."""
     nh = T.cfg[CFG_N_HEROES]
-    for i in range(L.VDECK):
-        _vcard_row(s, b, T, seat, here, i, OFF_VCARDS + i * CARD_FEATS, out)
+    _vcard_rows(s, b, T, seat, here, 0, OFF_VCARDS, out)
     for i in range(L.IDECK):
         o = OFF_ICARDS + i * CARD_FEATS
         z = s[b, L.ILOC + i]
