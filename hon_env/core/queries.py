@@ -270,31 +270,41 @@ def target_spaces(s, b, T, h, face, problem):
     Solve) that seat ``face`` may affect: one pass over the positioned targets answers
     every space, where the masks ask it of each space in reach. Reads row ``b``; returns a
     new bool array of ``MAX_SPACES``. Inlined into ``enemy_spaces`` and ``problem_spaces``,
-    where ``problem`` is a constant: no branch on it in the loops."""
+    where ``problem`` is a constant: no branch on it in the loops. Each loop tests a
+    target's space before it calls ``_mark_target``: most cards are on no space, and with
+    the test inside an inlined ``_mark_target`` the pass cost 2.7 times as much."""
     out = np.zeros(TB.MAX_SPACES, np.bool_)
     for p in range(1, T.cfg[TB.CFG_N_PANELS] + 1):  # minions and captives: their panel's space
         here = captives(s, b, T, p) if problem else s[b, L.MINIONS + p]
         out[T.scheme_space[p]] = here > 0
     for v in range(TB.VILLAINS):
-        _mark_target(s, b, T, out, s[b, facing.vil_col(L.VIL_LOC, v)], L.villain_target(v),
-                     h, face, problem)
+        pos = s[b, facing.vil_col(L.VIL_LOC, v)]
+        if pos >= 0:
+            _mark_target(s, b, T, out, pos, L.villain_target(v), h, face, problem)
     for c in range(facing.vcard_slots(T)):
-        _mark_target(s, b, T, out, s[b, L.VPOS + c], L.vcard_target(c), h, face, problem)
+        pos = s[b, L.VPOS + c]
+        if pos >= 0:
+            _mark_target(s, b, T, out, pos, L.vcard_target(c), h, face, problem)
     for i in range(L.IDECK):
-        _mark_target(s, b, T, out, s[b, L.IPOS + i], L.T_I0 + i, h, face, problem)
+        pos = s[b, L.IPOS + i]
+        if pos >= 0:
+            _mark_target(s, b, T, out, pos, L.T_I0 + i, h, face, problem)
     for k in range(TB.NEMESES):
-        _mark_target(s, b, T, out, s[b, L.NEM_POS + k], L.T_NEM0 + k, h, face, problem)
+        pos = s[b, L.NEM_POS + k]
+        if pos >= 0:
+            _mark_target(s, b, T, out, pos, L.T_NEM0 + k, h, face, problem)
     if problem:  # crisis cards are problems only
         for k in range(TB.MAX_CRISES):
-            _mark_target(s, b, T, out, s[b, L.CRISIS_POS + k], L.T_CRISIS0 + k, h, face,
-                         problem)
+            pos = s[b, L.CRISIS_POS + k]
+            if pos >= 0:
+                _mark_target(s, b, T, out, pos, L.T_CRISIS0 + k, h, face, problem)
     return out
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _mark_target(s, b, T, out, pos, t, h, face, problem):
-    """Mark ``pos`` when target ``t`` stands there and counts for ``target_spaces``."""
-    if pos < 0 or not facing.may_affect(s, b, T, face, t):
+    """Mark ``pos`` (a map space) when target ``t`` counts for ``target_spaces``."""
+    if not facing.may_affect(s, b, T, face, t):
         return
     if is_problem_card(s, b, T, t, h) if problem else is_enemy_card(s, b, T, t):
         out[pos] = True
