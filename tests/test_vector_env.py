@@ -194,3 +194,36 @@ def test_penalize_mode_ends_the_episode(origin):
     assert term[1] and r[1, 0] == -1.0 and info["_final"][1]
     assert env.masks[1].any()  # restarted
     np.testing.assert_array_equal(env.state[1], Game(origin, seed=0 + 1 + 2).state[0])
+
+
+@pytest.mark.parametrize("options", [{}, {"illegal_action": "penalize"}, {"heroes": "random"}],
+                         ids=["plain", "penalize", "team-per-game"])
+def test_info_reports_the_state_after_each_step(options):
+    """The info's per-game fields (copied in the step kernel while each row is in the
+    cache) equal the state's after reset and after every step, the games an illegal action
+    ended and restarted from Python included."""
+    env = vector_env(32, seed=5, scenario="origin_story", **options)
+    rng = np.random.default_rng(2)
+    cols = list(L.HERO_COUNTER_COLS)
+
+    def check(info):
+        nh = env.n_heroes
+        np.testing.assert_array_equal(info["events"], L.field_view(env.state, "events"))
+        np.testing.assert_array_equal(info["team"], env.state[:, L.TEAM])
+        if "fame" in info:
+            np.testing.assert_array_equal(info["fame"], L.field_view(env.state, "fame")[:, :nh])
+            np.testing.assert_array_equal(info["hero_events"],
+                                          L.field_view(env.state, "hev")[:, :nh][:, :, cols])
+
+    _, info = env.reset()
+    check(info)
+    penalized = 0
+    for k in range(200):
+        actions = env.sample_actions(rng)
+        if "illegal_action" in options and k % 9 == 0:
+            bad = np.flatnonzero(env.masks[np.arange(32), L.N_ACTIONS - 1] == 0)[:3]
+            actions[bad] = L.N_ACTIONS - 1
+            penalized += bad.size
+        *_, info = env.step(actions)
+        check(info)
+    assert "illegal_action" not in options or penalized > 0

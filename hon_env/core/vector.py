@@ -21,6 +21,10 @@ from hon_env.spec.obs_features import STATE_TAIL
 
 FINAL_FAME = 6  # final_info column of seat 0's fame at the end of the episode
 N_FINAL_INFO = FINAL_FAME + L.MAX_HEROES
+# the state's columns a step's info reports (events, error, hero events, fame, team: one
+# span of the row), copied into ``step_info`` while each game's row is in the cache
+INFO_LO = L.EVENTS
+INFO_HI = L.TEAM + 1
 
 
 @njit(cache=True)
@@ -87,6 +91,15 @@ def _encode_row(s, i, T, want_obs, want_state, obs, states, agent):
             encode_state(s, i, T, states[i])
 
 
+@njit(cache=True)
+def _copy_info(s, i, step_info):
+    """``step_info[i]`` = columns ``[INFO_LO, INFO_HI)`` of game ``i``'s row: read from a
+    row still in the cache, where gathering them from the whole batch afterwards read one
+    cold row per game and field."""
+    for k in range(INFO_HI - INFO_LO):
+        step_info[i, k] = s[i, INFO_LO + k]
+
+
 @njit(cache=True, inline="always")
 def _start_row(s, i, tabs, seed, mask):
     """Start game ``i``'s episode with ``seed`` (``core/draft.start_episode``: a draft, or
@@ -96,26 +109,30 @@ def _start_row(s, i, tabs, seed, mask):
 
 @njit(cache=True, parallel=True)
 def vector_reset(s, tabs, masks, seed, episodes, ev_prev, want_obs, want_state, obs, states,
-                 agent):
+                 agent, step_info):
     """Start every game of the batch at its current episode's seed; encode observations
-    (``want_obs``) and global states (``want_state`` too), as ``vector_step``."""
+    (``want_obs``) and global states (``want_state`` too) and write ``step_info``, as
+    ``vector_step``."""
     B = s.shape[0]
     for j in prange(B):
         i = np.int64(j)  # prange counts in uint64; the engine's kernels are typed for an int64 row
         T = _start_row(s, i, tabs, seed + i + episodes[i] * B, masks[i])
         remember(s, i, ev_prev[i])
         _encode_row(s, i, T, want_obs, want_state, obs, states, agent)
+        _copy_info(s, i, step_info)
 
 
 @njit(cache=True, parallel=True)
 def vector_step(s, tabs, actions, masks, status, seed, episodes, weights, ev_prev, want_obs,
-                want_state, obs, states, agent, rewards, term, trunc, final_obs, final_info):
+                want_state, obs, states, agent, rewards, term, trunc, final_obs, final_info,
+                step_info):
     """Apply one action per game, score it, reset finished games and encode the next views.
 
     Reads and writes the state rows; writes masks, status (apply_action codes), the
     observations (when ``want_obs``) and global states (when ``want_state`` too; a critic
     that reads only observations saves that encoding), deciding seats, per-seat rewards,
-    terminated/truncated flags and the final observation/info of episodes that ended.
+    terminated/truncated flags, the final observation/info of episodes that ended and
+    ``step_info`` (int32 [B, INFO_HI - INFO_LO]: the state's info columns after the step).
     A game stopped by an engine error (status 3, or an ``error`` left by its auto-reset)
     is left as it is, unscored and not encoded: the front end reports or restarts it.
     """
@@ -136,6 +153,7 @@ def vector_step(s, tabs, actions, masks, status, seed, episodes, weights, ev_pre
                 remember(s, i, ev_prev[i])
             if s[i, L.ERROR] == 0:
                 _encode_row(s, i, T, want_obs, want_state, obs, states, agent)
+        _copy_info(s, i, step_info)
 
 
 @njit(cache=True)

@@ -99,7 +99,14 @@ from hon_env.checks import (
 from hon_env.content import Scenario
 from hon_env.core.episode import ILLEGAL_PENALTY, N_PREV
 from hon_env.core.observe import OBS_DIM, STATE_TAIL
-from hon_env.core.vector import FINAL_FAME, N_FINAL_INFO, vector_reset, vector_step
+from hon_env.core.vector import (
+    FINAL_FAME,
+    INFO_HI,
+    INFO_LO,
+    N_FINAL_INFO,
+    vector_reset,
+    vector_step,
+)
 from hon_env.envs.pool import build_pool, is_pool
 from hon_env.errors import EngineError
 from hon_env.game import Game
@@ -200,6 +207,7 @@ class VectorEnv:
         self.terminated = np.zeros(B, bool)
         self.truncated = np.zeros(B, bool)
         self._final_info = np.zeros((B, N_FINAL_INFO), np.int32)
+        self._step_info = np.zeros((B, INFO_HI - INFO_LO), np.int32)  # the info's state columns
         self._error = np.zeros(B, bool)
         self._error_code = np.zeros(B, np.int32)
 
@@ -239,12 +247,13 @@ class VectorEnv:
         announce_compile("vector", "vector.vector_step")
         vector_reset(self.state, self._tables, self.masks, np.int64(self.seed),
                      self._episodes, self._ev_prev, self.observations, self.global_state,
-                     self._obs, self._states, self.agent)
+                     self._obs, self._states, self.agent, self._step_info)
         self._started = True
         self._error[:] = False
         self._error_code[:] = 0
         self._handle_errors()
-        info = {"events": L.field_view(self.state, "events").copy(), "team": self.teams}
+        info = {"events": self._info_field("events").copy(),
+                "team": self._info_field("team").copy()}
         if self.on_error == "reset":
             info["error"], info["error_code"] = self._error.copy(), self._error_code.copy()
         return self._views(), info
@@ -275,7 +284,8 @@ class VectorEnv:
                     np.int64(self.seed), self._episodes, self.weights, self._ev_prev,
                     self.observations, self.global_state, self._obs, self._states,
                     self.agent, self.rewards,
-                    self.terminated, self.truncated, self._final_obs, self._final_info)
+                    self.terminated, self.truncated, self._final_obs, self._final_info,
+                    self._step_info)
         self._steps += 1
         if penalty is not None:
             self._penalize(penalty)
@@ -355,6 +365,7 @@ class VectorEnv:
         ep = self._episodes[sub]
         evp = self._ev_prev[sub]
         ag = self.agent[sub]
+        si = self._step_info[sub]
         ob = self._obs[sub] if self.observations else self._obs
         ss = self._states[sub] if self.global_state else self._states
         for j, i in enumerate(sub):
@@ -363,8 +374,9 @@ class VectorEnv:
                          np.int64(seeds_off), np.zeros(1, np.int64), evp[j:j + 1],
                          self.observations, self.global_state,
                          ob[j:j + 1] if self.observations else ob,
-                         ss[j:j + 1] if self.global_state else ss, ag[j:j + 1])
+                         ss[j:j + 1] if self.global_state else ss, ag[j:j + 1], si[j:j + 1])
         self.state[sub], self.masks[sub], self._ev_prev[sub], self.agent[sub] = st, mk, evp, ag
+        self._step_info[sub] = si
         if self.observations:
             self._obs[sub] = ob
         if self.global_state:
@@ -376,13 +388,23 @@ class VectorEnv:
             views["state"] = self._states
         return views
 
+    def _info_field(self, name: str) -> np.ndarray:
+        """State field ``name`` of every game as the last reset or step left it: a view of
+        ``_step_info``, the copy of the info's columns the kernels write (contiguous, where
+        the field's column of ``state`` is one cold row per game)."""
+        start, shape = L.FIELDS[name]
+        if not INFO_LO <= start < INFO_HI:
+            raise KeyError(f"state field {name!r} is not among the info columns")
+        return L.field_view(self._step_info, name, start - INFO_LO)
+
     def _info(self) -> dict[str, Any]:
         fi = self._final_info
         nh = self.n_heroes
         return {
-            "events": L.field_view(self.state, "events").copy(), "team": self.teams,
-            "fame": L.field_view(self.state, "fame")[:, :nh].copy(),
-            "hero_events": L.field_view(self.state, "hev")[:, :nh][:, :, list(HERO_COUNTER_COLS)],
+            "events": self._info_field("events").copy(),
+            "team": self._info_field("team").copy(),
+            "fame": self._info_field("fame")[:, :nh].copy(),
+            "hero_events": self._info_field("hev")[:, :nh][:, :, list(HERO_COUNTER_COLS)],
             "final_fame": fi[:, FINAL_FAME:FINAL_FAME + nh].copy(),
             "_final": fi[:, 0] == 1, "final_outcome": fi[:, 1].copy(),
             "final_loss_reason": fi[:, 2].copy(), "final_rounds": fi[:, 3].copy(),

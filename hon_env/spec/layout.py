@@ -514,9 +514,12 @@ RANGES["dec_kind"] = (0, len(DECISION_NAMES), None, False)
 from hon_env.spec.tables import VILLAIN_SEAT  # noqa: E402, F401 (declared with MAX_HEROES)
 
 
-def field_view(state: np.ndarray, name: str) -> np.ndarray:
-    """Return field ``name`` of a ``[B, STATE_LEN]`` state as a ``[B, *shape]`` view."""
-    start, shape = FIELDS[name]
+def field_view(state: np.ndarray, name: str, start: int | None = None) -> np.ndarray:
+    """Return field ``name`` of a ``[B, STATE_LEN]`` state as a ``[B, *shape]`` view
+    (``start``: the field's first column in ``state`` when that holds a span of the row's
+    columns rather than all of them; its offset in the row by default)."""
+    first, shape = FIELDS[name]
+    start = first if start is None else start
     size = int(np.prod(shape)) if shape else 1
     view = state[:, start:start + size]
     return view.reshape((state.shape[0],) + shape) if shape else view[:, 0]
