@@ -81,6 +81,77 @@ def test_step_major_buffer_hands_out_sb3s_samples(rollouts):
     np.testing.assert_array_equal(rows[0], rows[1])
 
 
+def test_live_observations_narrow_the_minibatches_to_the_live_columns():
+    """``live_observations`` keeps every column non-zero somewhere in the rollout, in
+    order, and the minibatches then hold each sample's row at those columns."""
+    from agents.training.sb3_buffer import FlatMaskableRolloutBuffer
+
+    buf = FlatMaskableRolloutBuffer(4, gym.spaces.Box(-1.0, 1.0, (9,), np.float32),
+                                    gym.spaces.Discrete(6), n_envs=3)
+    rng = np.random.default_rng(3)
+    _fill(buf, rng)
+    buf.observations[:, :, [0, 4, 8]] = 0.0  # never live: dead in every step
+    buf.observations[2, 1, 4] = -0.5  # live in one sample only
+    buf.live[:] = False
+    for step in buf.observations:  # as ``add`` marks them
+        buf.live |= (step != 0).any(0)
+    whole = buf.observations.reshape(12, 9).copy()
+    cols = buf.live_observations()
+    np.testing.assert_array_equal(cols, [1, 2, 3, 4, 5, 6, 7])
+    (batch,) = buf.get(batch_size=None)
+    assert batch.action_masks.dtype == torch.bool
+    narrowed = batch.observations.numpy()
+    assert narrowed.shape == (12, 7)
+    def by_rows(a: np.ndarray) -> np.ndarray:
+        return a[np.lexsort(a.T[::-1])]
+
+    np.testing.assert_array_equal(by_rows(narrowed), by_rows(whole[:, cols]))
+    buf.reset()  # the next rollout writes whole observations again
+    assert buf.observations.shape == (4, 3, 9)
+    with pytest.raises(RuntimeError, match="full rollout"):
+        buf.live_observations()
+
+
+def test_add_marks_the_live_columns():
+    from agents.training.sb3_buffer import FlatMaskableRolloutBuffer
+
+    buf = FlatMaskableRolloutBuffer(2, gym.spaces.Box(-1.0, 1.0, (5,), np.float32),
+                                    gym.spaces.Discrete(3), n_envs=2)
+    buf.reset()
+    obs = np.zeros((2, 5), np.float32)
+    obs[1, 3] = 2.0
+    obs[0, 0] = -0.0  # a negative zero is a zero
+    one = torch.zeros(2)
+    buf.add(obs, np.zeros(2), np.zeros(2), np.zeros(2), one, one)
+    np.testing.assert_array_equal(np.flatnonzero(buf.live), [3])
+    np.testing.assert_array_equal(buf.observations[0], obs)
+
+
+def test_an_update_on_the_live_columns_is_the_whole_observations_update(monkeypatch):
+    """MaskablePPO's update with the minibatches narrowed to the rollout's live columns
+    (the default network) moves every weight as the update on whole observations does."""
+    from agents.cli import train_ppo
+    from hon_env.envs.sb3 import SB3VecEnv
+
+    cfg = train_ppo.Config(num_envs=8, n_steps=8, batch_size=16, n_epochs=2,
+                           hidden=[16, 16], amp="false", seed=5)
+    trained = []
+    for narrow in (True, False):
+        if not narrow:
+            monkeypatch.setattr(train_ppo, "live_input_layer", lambda extractor: None)
+        model = train_ppo.build_model(cfg, SB3VecEnv(8, 5), "cpu")
+        model.learn(64)
+        width = model.rollout_buffer.observations.shape[-1]
+        assert (width < 4450) == narrow, width
+        trained.append(model.policy.state_dict())
+    for name, value in trained[0].items():
+        torch.testing.assert_close(value, trained[1][name], atol=1e-5, rtol=1e-4,
+                                   msg=name)
+    first = "features_extractor.first.first.weight"
+    assert not torch.equal(trained[0][first], train_ppo.build_model(
+        cfg, SB3VecEnv(8, 5), "cpu").policy.state_dict()[first])  # the update moved it
+
+
 def test_shared_trunk_ppo_trains_loads_and_resumes(tmp_path):
     from agents.networks.sb3 import LiveTrunkFeatures
     from agents.training.sb3_buffer import FlatMaskableRolloutBuffer
@@ -141,4 +212,20 @@ def test_old_checkpoint_records_mean_sb3s_own_mlp():
     from agents.networks.sb3 import sb3_policy_kwargs
 
     old = {"network": "mlp", "hidden": [512, 512], "entity_dim": 32, "live_input": False}
-    assert sb3_policy_kwargs(old) == {"net_arch": [512, 512]}
+    kwargs = sb3_policy_kwargs(old)
+    assert kwargs["net_arch"] == [512, 512] and "features_extractor_class" not in kwargs
+
+
+@pytest.mark.parametrize("config", ["ppo.yaml", "ppo_sb3.yaml"])
+def test_the_optimizer_is_sb3s_adam_fused(config):
+    """SB3's Adam for PPO (eps 1e-5), run as the fused kernel, new and resumed alike."""
+    from agents.cli.train_ppo import Config, build_model
+    from agents.training.config import parse_config
+    from hon_env.content.loader import TRAIN_CONFIGS_DIR
+    from hon_env.envs.sb3 import SB3VecEnv
+
+    cfg = parse_config(Config, ["--num-envs", "4", "--hidden", "8", "8"],
+                       TRAIN_CONFIGS_DIR / config)
+    opt = build_model(cfg, SB3VecEnv(4, 0), "cpu").policy.optimizer
+    assert isinstance(opt, torch.optim.Adam)
+    assert opt.defaults["eps"] == 1e-5 and opt.defaults["fused"] is True

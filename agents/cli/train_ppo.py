@@ -33,7 +33,8 @@ training, evaluation) prints a line.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -46,7 +47,8 @@ from stable_baselines3.common.logger import configure
 
 from agents.checkpoints import require_file, sb3_safe_objects
 from agents.networks import check_amp, check_network
-from agents.networks.sb3 import sb3_policy_kwargs
+from agents.networks.sb3 import live_input_layer, sb3_policy_kwargs
+from agents.networks.sb3_distribution import use_fast_distribution
 from agents.trained import PpoPolicy
 from agents.training.baselines import BaselineEvaluator, eval_summary, print_result
 from agents.training.bc import PRETRAIN_ENVS, PRETRAIN_SEED, teacher_chunks
@@ -135,9 +137,15 @@ class LoggedMaskablePPO(MaskablePPO):
         if self.rollout_buffer_class is None:
             self.rollout_buffer_class = FlatMaskableRolloutBuffer
         super()._setup_model()
+        use_fast_distribution(self.policy)
 
     def train(self) -> None:
-        super().train()
+        first = live_input_layer(self.policy.features_extractor)
+        if first is None or not isinstance(self.rollout_buffer, FlatMaskableRolloutBuffer):
+            super().train()
+        else:  # the minibatches hold the rollout's live columns only
+            with first.reading(self.rollout_buffer.live_observations()):
+                super().train()
         if self.after_train is not None:
             self.after_train()
 
@@ -266,6 +274,21 @@ def pretrain(model: MaskablePPO, scenario, steps: int, epochs: int, seed: int) -
     return float(loss.item())
 
 
+@contextmanager
+def unchecked_distributions() -> Iterator[None]:
+    """torch's distributions without their argument checks within the block (torch's
+    default restored after): the masked distributions MaskablePPO builds at every step
+    and minibatch get their logits from the network and their masks from the engine, and
+    the checks cost a few percent of an update. A NaN in the logits still stops the run
+    where an action is sampled from them."""
+    before = torch.distributions.Distribution._validate_args
+    torch.distributions.Distribution.set_default_validate_args(False)
+    try:
+        yield
+    finally:
+        torch.distributions.Distribution.set_default_validate_args(before)
+
+
 def sb3_device(name: str) -> str:
     """The torch device an SB3 model trains on: ``auto`` is CUDA when there is one."""
     if name != "auto":
@@ -308,9 +331,10 @@ def learn(model: LoggedMaskablePPO, cfg: Config, log: RunLogger, evaluator: Any,
     log.phase("train", f"{what} from step {model.num_timesteps:,} to {cfg.total_steps:,}: "
                        f"{cfg.num_envs} games x {cfg.n_steps} steps per update, device "
                        f"{model.device}")
-    model.learn(max(0, cfg.total_steps - model.num_timesteps),
-                callback=CallbackList([train_cb, ckpt_cb, eval_cb]),
-                progress_bar=cfg.progress, reset_num_timesteps=not cfg.resume)
+    with unchecked_distributions():
+        model.learn(max(0, cfg.total_steps - model.num_timesteps),
+                    callback=CallbackList([train_cb, ckpt_cb, eval_cb]),
+                    progress_bar=cfg.progress, reset_num_timesteps=not cfg.resume)
     model.save(run / "final.zip")
     row = eval_cb.evaluate()
     log.close()

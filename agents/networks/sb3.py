@@ -19,9 +19,12 @@ Checkpoints record these keys as plain data; a record without ``shared_trunk`` o
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import gymnasium as gym
+import numpy as np
 import torch
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from torch import nn
@@ -59,10 +62,34 @@ class LiveInputFeatures(BaseFeaturesExtractor):
     def __init__(self, observation_space: gym.spaces.Box, width: int) -> None:
         super().__init__(observation_space, features_dim=width)
         self.first = nn.Linear(int(observation_space.shape[0]), width)
+        # inside ``reading``: the columns every observation handed in is narrowed to
+        self.columns: torch.Tensor | None = None
+
+    @contextmanager
+    def reading(self, columns: np.ndarray) -> Iterator[None]:
+        """Within the block, ``forward`` takes observations narrowed to ``columns``
+        (ascending indices; every other column 0 in them), e.g. the minibatches of a
+        rollout buffer's ``live_observations``: the same layer, without finding the live
+        columns of each batch."""
+        cols = torch.as_tensor(columns, dtype=torch.long, device=self.first.weight.device)
+        if cols.ndim != 1 or (cols.numel() and (int(cols.min()) < 0 or int(cols.max())
+                                                >= self.first.in_features)):
+            raise ValueError(f"columns must be indices below {self.first.in_features}")
+        self.columns = cols
+        try:
+            yield
+        finally:
+            self.columns = None
 
     def forward(self, observations: torch.Tensor) -> torch.Tensor:
-        cols = (observations != 0).any(0).nonzero().squeeze(1)
-        return torch.tanh(nn.functional.linear(observations.index_select(1, cols),
+        cols = self.columns
+        if cols is None:
+            cols = (observations != 0).any(0).nonzero().squeeze(1)
+            observations = observations.index_select(1, cols)
+        elif observations.shape[-1] != cols.numel():
+            raise ValueError(f"observations of {observations.shape[-1]} columns, expected "
+                             f"the {cols.numel()} being read")
+        return torch.tanh(nn.functional.linear(observations,
                                                self.first.weight.index_select(1, cols),
                                                self.first.bias))
 
@@ -91,6 +118,14 @@ class LiveTrunkFeatures(BaseFeaturesExtractor):
         return h.float()
 
 
+def live_input_layer(extractor: nn.Module) -> LiveInputFeatures | None:
+    """The first layer of a features extractor that reads only live columns (the shared
+    trunk's or ``live_input``'s), None for any other extractor."""
+    if isinstance(extractor, LiveTrunkFeatures):
+        return extractor.first
+    return extractor if isinstance(extractor, LiveInputFeatures) else None
+
+
 def sb3_policy_kwargs(network: dict[str, Any], device: str | torch.device = "cpu"
                       ) -> dict[str, Any]:
     """MaskablePPO's ``policy_kwargs`` for a network config (``network``, ``hidden``,
@@ -100,18 +135,20 @@ def sb3_policy_kwargs(network: dict[str, Any], device: str | torch.device = "cpu
     ``LiveInputFeatures``); or the entity extractor under linear heads."""
     hidden = list(network["hidden"])
     amp = resolve_amp(str(network.get("amp", "false")), device)
+    # SB3's Adam (its eps), as the fused kernel: one pass over each parameter per step
+    optimizer = {"optimizer_kwargs": {"eps": 1e-5, "fused": True}}
     if network.get("network", "mlp") == "mlp":
         if network.get("shared_trunk", False):
             return {"features_extractor_class": LiveTrunkFeatures,
                     "features_extractor_kwargs": {"hidden": hidden, "amp": amp},
-                    "net_arch": []}
+                    "net_arch": [], **optimizer}
         if network.get("live_input", False):
             return {"features_extractor_class": LiveInputFeatures,
                     "features_extractor_kwargs": {"width": hidden[0]},
-                    "net_arch": hidden[1:]}
-        return {"net_arch": hidden}
+                    "net_arch": hidden[1:], **optimizer}
+        return {"net_arch": hidden, **optimizer}
     return {"features_extractor_class": EntityFeatures,
             "features_extractor_kwargs": {"hidden": hidden, "amp": amp,
                                           "dim": int(network.get("entity_dim", 32)),
                                           "blocks": int(network.get("entity_blocks", 0))},
-            "net_arch": []}
+            "net_arch": [], **optimizer}
