@@ -135,8 +135,11 @@ def vector_step(s, tabs, actions, masks, status, seed, episodes, weights, ev_pre
     ``step_info`` (int32 [B, INFO_HI - INFO_LO]: the state's info columns after the step).
     A game stopped by an engine error (status 3, or an ``error`` left by its auto-reset)
     is left as it is, unscored and not encoded: the front end reports or restarts it.
+    Returns how many games are stopped after the step (so the front end reads the error
+    column of the state only when one is).
     """
     B = s.shape[0]
+    stopped = 0
     for j in prange(B):
         i = np.int64(j)  # prange counts in uint64; the engine's kernels are typed for an int64 row
         drafting = s[i, L.DRAFTING] != 0
@@ -154,6 +157,9 @@ def vector_step(s, tabs, actions, masks, status, seed, episodes, weights, ev_pre
             if s[i, L.ERROR] == 0:
                 _encode_row(s, i, T, want_obs, want_state, obs, states, agent)
         _copy_info(s, i, step_info)
+        if s[i, L.ERROR] != 0:
+            stopped += 1
+    return stopped
 
 
 @njit(cache=True)

@@ -200,6 +200,7 @@ class VectorEnv:
         self.state = np.zeros((B, L.STATE_LEN), np.int32)
         self.masks = np.zeros((B, L.N_ACTIONS), np.int8)
         self._status = np.zeros(B, np.int32)
+        self._stopped = 0  # games stopped by an engine error after the last reset or step
         self._episodes = np.zeros(B, np.int64)
         self._ev_prev = np.zeros((B, N_PREV), np.int32)  # events and fame at the last step
         n_obs = B if self.observations else 1
@@ -268,7 +269,7 @@ class VectorEnv:
         """Apply one action per game; returns (obs, rewards, terminated, truncated, info)."""
         if not self._started:
             raise RuntimeError("call reset() before step()")
-        if self.state[:, L.ERROR].any():  # a game stopped earlier: say so, not "illegal"
+        if self._stopped:  # a game stopped earlier: say so, not "illegal"
             self._handle_errors()
         actions = check_actions(actions, self.num_envs)
         if self._steps >= EPISODE_ROOM - 1:
@@ -285,28 +286,31 @@ class VectorEnv:
                     f"{actions[bad[:10]].tolist()} (actions are integers in "
                     f"[0, {L.N_ACTIONS}) allowed by obs['action_mask']); nothing was stepped")
             penalty = bad
-        vector_step(self.state, self._tables, actions, self.masks, self._status,
-                    np.int64(self.seed), self._episodes, self.weights, self._ev_prev,
-                    self.observations, self.global_state, self._obs, self._states,
-                    self.agent, self.rewards,
-                    self.terminated, self.truncated, self._final_obs, self._final_info,
-                    self._step_info)
+        stopped = vector_step(self.state, self._tables, actions, self.masks, self._status,
+                              np.int64(self.seed), self._episodes, self.weights,
+                              self._ev_prev, self.observations, self.global_state, self._obs,
+                              self._states, self.agent, self.rewards, self.terminated,
+                              self.truncated, self._final_obs, self._final_info,
+                              self._step_info)
         self._steps += 1
         if penalty is not None:
             self._penalize(penalty)
+            stopped = None  # its restarts may have stopped a game too: look
         self._error[:] = False
         self._error_code[:] = 0
-        self._handle_errors()
+        self._handle_errors(stopped)
         return (self._views(), self.rewards, self.terminated, self.truncated, self._info())
 
     def episode_seed(self, i: int) -> int:
         """The seed of game ``i``'s running episode."""
         return self.seed + int(i) + int(self._episodes[i]) * self.num_envs
 
-    def _handle_errors(self) -> None:
-        """Raise for, or restart, games the engine stopped; check invariants in debug mode."""
-        stopped = np.flatnonzero(self.state[:, L.ERROR])
-        if stopped.size:
+    def _handle_errors(self, count: int | None = None) -> None:
+        """Raise for, or restart, games the engine stopped (``count``: how many the step
+        kernel counted, None: look); check invariants in debug mode."""
+        stopped = np.flatnonzero(self.state[:, L.ERROR]) if count is None or count else ()
+        self._stopped = len(stopped)
+        if self._stopped:
             if self.on_error == "raise":
                 i = int(stopped[0])
                 err = engine_error(self.state[i], i, self.episode_seed(i))
@@ -314,6 +318,7 @@ class VectorEnv:
                     err.args = (err.args[0] + f" (games {stopped[:10].tolist()} stopped)",)
                 raise err
             self._restart_stopped(stopped)
+            self._stopped = int(np.count_nonzero(self.state[stopped, L.ERROR]))
         if debug_mode():
             from hon_env.core.invariants import violations
 
