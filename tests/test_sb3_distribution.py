@@ -27,7 +27,7 @@ def test_the_fast_distribution_is_sb3s(masked):
 
     logits, masks = _logits_and_masks()
     m = masks if masked else None
-    ours, theirs = FastMaskableCategorical(logits, masks=m), MaskableCategorical(
+    ours, theirs = FastMaskableCategorical(logits=logits, masks=m), MaskableCategorical(
         logits=logits, masks=m)
     actions = torch.arange(64) % 9
     torch.testing.assert_close(ours.logits, theirs.logits)
@@ -48,7 +48,7 @@ def test_samples_follow_the_masked_law_and_are_legal():
 
     logits, masks = _logits_and_masks(rows=1, n=6, seed=3)
     masks[0] = torch.tensor([True, False, True, True, False, True])
-    dist = FastMaskableCategorical(logits.expand(40_000, 6).clone(),
+    dist = FastMaskableCategorical(logits=logits.expand(40_000, 6).clone(),
                                    masks=masks.expand(40_000, 6))
     torch.manual_seed(1)
     drawn = dist.sample()

@@ -19,46 +19,32 @@ import torch
 from sb3_contrib.common.maskable.distributions import (
     MaskableCategorical,
     MaskableCategoricalDistribution,
-    MaybeMasks,
 )
-from torch.distributions import Distribution
+from torch.distributions import Categorical, Distribution
 
 from agents.networks.mlp import sample
 
 
-class FastMaskableCategorical(MaskableCategorical):
-    """``MaskableCategorical`` from logits (the only way SB3 builds one), normalised by
-    ``log_softmax`` and sampled by Gumbel-max."""
+class _LogSoftmaxCategorical(Categorical):
+    """torch's ``Categorical`` from logits, normalised by ``log_softmax``: what
+    ``Categorical.__init__`` does with logits, in place of ``logits - logsumexp``."""
 
-    def __init__(self, logits: torch.Tensor, validate_args: bool | None = None,
-                 masks: MaybeMasks = None) -> None:
-        self.masks = None
-        self._normalise(logits, validate_args)
-        self._original_logits = self.logits
-        self.apply_masking(masks)
-
-    def _normalise(self, logits: torch.Tensor, validate_args: bool | None) -> None:
-        # what ``Categorical.__init__`` does with logits, with ``log_softmax`` in place of
-        # ``logits - logits.logsumexp(-1)``
+    def __init__(self, probs: torch.Tensor | None = None, logits: torch.Tensor | None = None,
+                 validate_args: bool | None = None) -> None:
+        if probs is not None or logits is None:
+            raise ValueError("FastMaskableCategorical is built from logits only")
         if logits.dim() < 1:
             raise ValueError("`logits` parameter must be at least one-dimensional.")
-        self.__dict__.pop("probs", None)  # a lazy property of the logits it replaces
         self.logits = logits.log_softmax(-1)
         self._param = self.logits
         self._num_events = logits.size(-1)
         Distribution.__init__(self, logits.size()[:-1], validate_args=validate_args)
 
-    def apply_masking(self, masks: MaybeMasks) -> None:
-        if masks is None:
-            self.masks = None
-            logits = self._original_logits
-        else:
-            device = self._original_logits.device
-            self.masks = torch.as_tensor(masks, dtype=torch.bool, device=device).reshape(
-                self._original_logits.shape)
-            logits = torch.where(self.masks, self._original_logits,
-                                 torch.tensor(-1e8, dtype=self.logits.dtype, device=device))
-        self._normalise(logits, self._validate_args)
+
+class FastMaskableCategorical(MaskableCategorical, _LogSoftmaxCategorical):
+    """``MaskableCategorical`` from logits (the only way SB3 builds one): sb3-contrib's own
+    construction and masking, whose calls to ``Categorical.__init__`` reach
+    ``_LogSoftmaxCategorical`` first, and sampling by Gumbel-max."""
 
     def sample(self, sample_shape: torch.Size | tuple[int, ...] = ()) -> torch.Tensor:
         shape = torch.Size(sample_shape)
@@ -70,7 +56,8 @@ class FastMaskableDistribution(MaskableCategoricalDistribution):
     """``MaskableCategoricalDistribution`` whose distribution is ``FastMaskableCategorical``."""
 
     def proba_distribution(self, action_logits: torch.Tensor) -> FastMaskableDistribution:
-        self.distribution = FastMaskableCategorical(action_logits.view(-1, self.action_dim))
+        self.distribution = FastMaskableCategorical(
+            logits=action_logits.view(-1, self.action_dim))
         return self
 
 
