@@ -40,10 +40,15 @@ def test_live_trunk_in_bf16_hands_float32_to_the_heads():
     torch.testing.assert_close(out, net(x), atol=0.05, rtol=0.0)  # bf16 rounding only
 
 
-def _fill(buf, rng: np.random.Generator):
+def _fill(buf, rng: np.random.Generator, edit=None):
+    """Fill ``buf`` with random samples; ``edit(step, obs)`` may change each step's
+    observations before they go in."""
     n_envs, dim = buf.n_envs, buf.obs_shape[0]
-    for _ in range(buf.buffer_size):
-        buf.add(rng.random((n_envs, dim), dtype=np.float32), rng.integers(6, size=n_envs),
+    for step in range(buf.buffer_size):
+        obs = rng.random((n_envs, dim), dtype=np.float32)
+        if edit is not None:
+            edit(step, obs)
+        buf.add(obs, rng.integers(6, size=n_envs),
                 rng.random(n_envs), np.zeros(n_envs), torch.as_tensor(rng.random(n_envs)),
                 torch.as_tensor(rng.random(n_envs)),
                 action_masks=(rng.random((n_envs, 6)) < 0.7).astype(np.float32))
@@ -56,8 +61,12 @@ def _rows(buf) -> np.ndarray:
     cols = [batch.observations, batch.actions.reshape(-1, 1), batch.old_values[:, None],
             batch.old_log_prob[:, None], batch.advantages[:, None], batch.returns[:, None],
             batch.action_masks]
-    rows = torch.cat([c.float() for c in cols], 1).numpy()
-    return rows[np.lexsort(rows.T[::-1])]
+    return _by_rows(torch.cat([c.float() for c in cols], 1).numpy())
+
+
+def _by_rows(a: np.ndarray) -> np.ndarray:
+    """The rows of ``a`` in sorted order (a batch's samples whatever their order)."""
+    return a[np.lexsort(a.T[::-1])]
 
 
 @pytest.mark.parametrize("rollouts", [1, 3])
@@ -88,13 +97,12 @@ def test_live_observations_narrow_the_minibatches_to_the_live_columns():
 
     buf = FlatMaskableRolloutBuffer(4, gym.spaces.Box(-1.0, 1.0, (9,), np.float32),
                                     gym.spaces.Discrete(6), n_envs=3)
-    rng = np.random.default_rng(3)
-    _fill(buf, rng)
-    buf.observations[:, :, [0, 4, 8]] = 0.0  # never live: dead in every step
-    buf.observations[2, 1, 4] = -0.5  # live in one sample only
-    buf.live[:] = False
-    for step in buf.observations:  # as ``add`` marks them
-        buf.live |= (step != 0).any(0)
+    def edit(step: int, obs: np.ndarray) -> None:
+        obs[:, [0, 4, 8]] = 0.0  # never live: dead in every step
+        if step == 2:
+            obs[1, 4] = -0.5  # live in one sample only
+
+    _fill(buf, np.random.default_rng(3), edit)
     whole = buf.observations.reshape(12, 9).copy()
     cols = buf.live_observations()
     np.testing.assert_array_equal(cols, [1, 2, 3, 4, 5, 6, 7])
@@ -102,10 +110,7 @@ def test_live_observations_narrow_the_minibatches_to_the_live_columns():
     assert batch.action_masks.dtype == torch.bool
     narrowed = batch.observations.numpy()
     assert narrowed.shape == (12, 7)
-    def by_rows(a: np.ndarray) -> np.ndarray:
-        return a[np.lexsort(a.T[::-1])]
-
-    np.testing.assert_array_equal(by_rows(narrowed), by_rows(whole[:, cols]))
+    np.testing.assert_array_equal(_by_rows(narrowed), _by_rows(whole[:, cols]))
     buf.reset()  # the next rollout writes whole observations again
     assert buf.observations.shape == (4, 3, 9)
     with pytest.raises(RuntimeError, match="full rollout"):
@@ -218,7 +223,7 @@ def test_old_checkpoint_records_mean_sb3s_own_mlp():
 
 @pytest.mark.parametrize("config", ["ppo.yaml", "ppo_sb3.yaml"])
 def test_the_optimizer_is_sb3s_adam_fused(config):
-    """SB3's Adam for PPO (eps 1e-5), run as the fused kernel, new and resumed alike."""
+    """SB3's Adam for PPO (eps 1e-5), run as the fused kernel, for both configs."""
     from agents.cli.train_ppo import Config, build_model
     from agents.training.config import parse_config
     from hon_env.content.loader import TRAIN_CONFIGS_DIR
