@@ -25,6 +25,25 @@ def test_a_child_measures_the_tree_it_is_given():
     assert rate > 0
 
 
+def test_a_wall_clock_child_measures_with_every_thread(monkeypatch):
+    """``--wall``: the child keeps the caller's numba threads (the one-thread setting is
+    only for CPU-time pairs) and still measures the tree it is given."""
+    seen = {}
+    real_run = subprocess.run
+
+    def run(cmd, **kw):
+        seen["threads"] = kw["env"].get("NUMBA_NUM_THREADS")
+        seen["code"] = cmd[-1]
+        return real_run(cmd, **kw)
+
+    monkeypatch.delenv("NUMBA_NUM_THREADS", raising=False)
+    monkeypatch.setattr(subprocess, "run", run)
+    assert measure_tree(ROOT, None, "origin_story", 8, 3, ENCODINGS["none"], wall=True) > 0
+    assert seen["threads"] is None and seen["code"].rstrip().endswith(", True))")
+    assert measure_tree(ROOT, None, "origin_story", 8, 3, ENCODINGS["none"]) > 0
+    assert seen["threads"] == "1" and seen["code"].rstrip().endswith(", False))")
+
+
 def test_a_child_that_imported_another_tree_is_refused(tmp_path):
     # no hon_env in tmp_path: the child falls back to the installed package, which is not
     # the tree it was meant to measure
@@ -46,6 +65,10 @@ def test_a_revision_that_is_no_commit_is_a_usage_error(capsys):
     assert "no commit" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["--against", "HEAD", "--pairs", "0"])
+    with pytest.raises(SystemExit) as stop:
+        main(["--wall"])
+    assert stop.value.code == 2
+    assert "--wall changes how --against measures" in capsys.readouterr().err
 
 
 def test_the_summary_gives_the_median_and_the_range_of_the_pairs():

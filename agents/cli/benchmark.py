@@ -6,6 +6,7 @@
     hon-bench --cold-only       # only the cold start and per-kernel compile rows
     hon-bench --mappo-heroes 4 --device cuda   # MAPPO steps/s at 4 heroes on a GPU
     hon-bench --against HEAD~1  # this checkout's engine against a revision's, CPU-time pairs
+    hon-bench --against v6-rev --wall --encoding none --batches 1024   # the row itself
 
 (``python scripts/benchmark.py`` in a checkout is the same command.)
 
@@ -360,6 +361,9 @@ def parser() -> argparse.ArgumentParser:
                         "with git revision REV's, in alternating pairs of CPU time on one "
                         "thread, and print it; nothing else, no file (REV compiles first, "
                         "minutes)")
+    p.add_argument("--wall", action="store_true",
+                   help="with --against: every numba thread and the wall clock (the row as "
+                        "hon-bench measures it) rather than CPU time on one thread")
     p.add_argument("--pairs", type=int, default=4, help="with --against: pairs to measure")
     p.add_argument("--steps", type=int, default=120,
                    help="with --against: timed steps per measurement")
@@ -527,6 +531,8 @@ def check_args(p: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     for flag, n in (("--pairs", args.pairs), ("--steps", args.steps)):
         if n < 1:
             p.error(f"{flag} must be a positive integer, got {n}")
+    if args.wall and args.against is None:
+        p.error("--wall changes how --against measures: give it with --against REV")
     try:
         check_device(args.device)
         load_scenario(args.scenario)
@@ -561,7 +567,7 @@ def main(argv: list[str] | None = None) -> None:
         return
     if args.against is not None:
         print_against(ROOT, args.against, args.scenario, max(args.batches), args.steps,
-                      args.pairs, args.encoding)
+                      args.pairs, args.encoding, args.wall)
         return
     cold_lines: list[str] = []
     if args.cold_only or not (args.quick or args.no_cold_start):

@@ -1,10 +1,14 @@
 """``hon-bench --against REV``: this tree's engine against another revision's, in alternating
-pairs of CPU time.
+pairs of CPU time (or, with ``--wall``, of the ``hon-bench`` row itself).
 
 On a shared machine one row's rate moves by tens of percent from run to run (other tenants,
 clock frequency), more than most engine changes do. So the two trees run alternately, each
 measurement in a fresh process on one numba thread, and each counts CPU seconds
 (``getrusage``) rather than wall time: the ratio within each pair is the figure to read.
+``wall=True`` measures what a user of the row sees instead, every numba thread and the
+wall clock: the engine's work and the cost of waking the threads on each step, for
+comparing a row's figure across engines on one machine when the other machine that
+measured it is gone.
 
 ``REV`` is checked out into a temporary git worktree. Its kernels compile into a temporary
 cache of their own, so its first run compiles the engine (minutes); both are removed at the
@@ -32,12 +36,14 @@ ENCODINGS = {
 }
 
 
-def measure(package: str, scenario: str, batch: int, steps: int, options: dict) -> float:
-    """Decisions per CPU second of ``steps`` vector env steps (random legal actions, after
-    ten untimed ones that load the kernels), refused unless ``hon_env`` was imported from
-    the folder ``package``. Self-contained: a child process runs this function's source in
-    the tree it measures."""
+def measure(package: str, scenario: str, batch: int, steps: int, options: dict,
+            wall: bool = False) -> float:
+    """Decisions per CPU second (``wall``: per second of the wall clock) of ``steps`` vector
+    env steps (random legal actions, after ten untimed ones that load the kernels), refused
+    unless ``hon_env`` was imported from the folder ``package``. Self-contained: a child
+    process runs this function's source in the tree it measures."""
     import resource
+    import time
 
     import numpy as np
 
@@ -56,26 +62,31 @@ def measure(package: str, scenario: str, batch: int, steps: int, options: dict) 
         r = resource.getrusage(resource.RUSAGE_SELF)
         return r.ru_utime + r.ru_stime
 
-    t0 = cpu()
+    clock = time.perf_counter if wall else cpu
+    t0 = clock()
     for _ in range(steps):
         env.step(env.sample_actions(rng))
-    return batch * steps / max(cpu() - t0, 1e-9)
+    return batch * steps / max(clock() - t0, 1e-9)
 
 
-def child_code(package: Path, scenario: str, batch: int, steps: int, options: dict) -> str:
+def child_code(package: Path, scenario: str, batch: int, steps: int, options: dict,
+               wall: bool = False) -> str:
     """``python -c`` source that runs ``measure`` and prints its rate."""
-    call = f"measure({str(package)!r}, {scenario!r}, {batch}, {steps}, {options!r})"
+    call = f"measure({str(package)!r}, {scenario!r}, {batch}, {steps}, {options!r}, {wall})"
     return "from pathlib import Path\n" + inspect.getsource(measure) + f"\nprint({call})\n"
 
 
 def measure_tree(tree: Path, cache: Path | None, scenario: str, batch: int, steps: int,
-                 options: dict) -> float:
+                 options: dict, wall: bool = False) -> float:
     """One measurement in a fresh process importing ``tree``'s packages (``cache``: its
-    kernel cache, None for the default); refuses a result from another tree."""
-    env = dict(os.environ, NUMBA_NUM_THREADS="1", PYTHONPATH=str(tree))
+    kernel cache, None for the default); one numba thread and CPU time, or with ``wall``
+    every thread and wall time; refuses a result from another tree."""
+    env = dict(os.environ, PYTHONPATH=str(tree))
+    if not wall:
+        env["NUMBA_NUM_THREADS"] = "1"
     if cache is not None:
         env["HON_ENV_CACHE_DIR"] = str(cache)
-    code = child_code(tree / "hon_env", scenario, batch, steps, options)
+    code = child_code(tree / "hon_env", scenario, batch, steps, options, wall)
     done = subprocess.run([sys.executable, "-c", code], cwd=tree, env=env,
                           capture_output=True, text=True)
     if done.returncode != 0:
@@ -100,9 +111,10 @@ def ratios_line(ratios: list[float]) -> str:
 
 
 def print_against(root: Path, rev: str, scenario: str, batch: int, steps: int, pairs: int,
-                  encoding: str) -> list[float]:
-    """Alternate ``pairs`` measurements of ``rev`` and of the tree at ``root``; print each
-    pair and the summary; return each pair's ratio (this tree / ``rev``)."""
+                  encoding: str, wall: bool = False) -> list[float]:
+    """Alternate ``pairs`` measurements of ``rev`` and of the tree at ``root`` (``wall``:
+    as ``measure_tree``); print each pair and the summary; return each pair's ratio (this
+    tree / ``rev``)."""
     commit = resolve_commit(root, rev)
     options = ENCODINGS[encoding]
     with tempfile.TemporaryDirectory(prefix="hon-bench-against-") as tmp:
@@ -110,13 +122,15 @@ def print_against(root: Path, rev: str, scenario: str, batch: int, steps: int, p
         subprocess.run(["git", "worktree", "add", "--detach", str(tree), commit], cwd=root,
                        check=True, capture_output=True)
         try:
+            unit = "second, every thread" if wall else "CPU second, one thread"
             print(f"| batch {batch}, observations: {encoding} | {commit[:10]}, decisions per "
-                  "CPU second | this tree | ratio |")
+                  f"{unit} | this tree | ratio |")
             print("|---|---|---|---|")
             ratios = []
             for k in range(pairs):
-                base = measure_tree(tree, Path(tmp) / "cache", scenario, batch, steps, options)
-                this = measure_tree(root, None, scenario, batch, steps, options)
+                base = measure_tree(tree, Path(tmp) / "cache", scenario, batch, steps, options,
+                                    wall)
+                this = measure_tree(root, None, scenario, batch, steps, options, wall)
                 ratios.append(this / base)
                 print(f"| pair {k + 1} | {base:,.0f} | {this:,.0f} | {this / base:.3f} |",
                       flush=True)
