@@ -79,6 +79,7 @@ In debug mode (``HON_ENV_DEBUG=1``) every step also checks the invariants of
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
 
@@ -403,7 +404,7 @@ class VectorEnv:
         ``_step_info``, the copy of the info's columns the kernels write (contiguous, where
         the field's column of ``state`` is one cold row per game)."""
         start, shape = L.FIELDS[name]
-        if not INFO_LO <= start <= start + int(np.prod(shape, dtype=int)) <= INFO_HI:
+        if not INFO_LO <= start <= start + math.prod(shape) <= INFO_HI:
             raise KeyError(f"state field {name!r} is not among the info columns")
         return L.field_view(self._step_info, name, start - INFO_LO)
 

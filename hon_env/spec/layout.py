@@ -15,6 +15,8 @@ Encodings use ``-1`` for "none/empty". Card zones:
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numba import njit
 
@@ -520,7 +522,7 @@ def field_view(state: np.ndarray, name: str, start: int | None = None) -> np.nda
     columns rather than all of them; its offset in the row by default)."""
     first, shape = FIELDS[name]
     start = first if start is None else start
-    size = int(np.prod(shape)) if shape else 1
+    size = math.prod(shape)  # a front end asks on every step: np.prod costs microseconds
     view = state[:, start:start + size]
     return view.reshape((state.shape[0],) + shape) if shape else view[:, 0]
 
