@@ -84,7 +84,8 @@ def warm_game(sc: Scenario, out: Timings) -> None:
 
 
 def warm_vector(sc: Scenario, out: Timings) -> None:
-    """The vector env's two parallel kernels (``core/vector.py``)."""
+    """The vector env's parallel kernels (``core/vector.py``): reset, and the step with its
+    action check and info gather."""
     env = vector_env(2, seed=0, scenario=sc)
     _timed(out, "vector_reset", env.reset)
     actions = env.sample_actions(np.random.default_rng(0))

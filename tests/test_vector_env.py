@@ -8,6 +8,8 @@ import pytest
 from vector_helpers import lockstep
 
 from hon_env import Game, vector_env
+from hon_env.checks import legal_in_masks
+from hon_env.core.vector import count_illegal
 from hon_env.spec import layout as L
 
 
@@ -26,6 +28,10 @@ def test_vector_matches_single_games_across_auto_resets(origin):
                 assert g.is_over
                 assert info["final_outcome"][i] == int(g.state[0, L.OUTCOME])
                 assert info["final_decisions"][i] == int(g.state[0, L.DECISIONS])
+                assert info["final_loss_reason"][i] == int(g.state[0, L.LOSS_REASON])
+                assert info["final_rounds"][i] == int(g.state[0, L.ROUND])
+                np.testing.assert_array_equal(
+                    info["final_fame"][i], L.field_view(g.state, "fame")[0, :env.n_heroes])
                 expected = {"win": 1.0, "loss": -1.0, "truncated": 0.0}[g.outcome]
                 assert rewards[i, 0] == expected
                 assert term[i] == (g.outcome != "truncated")
@@ -183,6 +189,24 @@ def test_bad_arguments_raise(origin):
     illegal = np.array([int(np.flatnonzero(env.masks[i] == 0)[0]) for i in range(2)])
     with pytest.raises(ValueError, match="illegal"):
         env.step(illegal)
+
+
+def test_illegal_actions_are_counted_as_the_masks_say():
+    """``count_illegal`` (the step's parallel check) counts exactly the actions that
+    ``legal_in_masks`` refuses: out of range either way, or not allowed by the row."""
+    rng = np.random.default_rng(0)
+    masks = (rng.random((257, L.N_ACTIONS)) < 0.05).astype(np.int8)
+    for _ in range(20):
+        actions = rng.integers(-3, L.N_ACTIONS + 3, masks.shape[0])
+        for i in range(100):  # legal ones too, so the count is neither 0 nor every game
+            allowed = np.flatnonzero(masks[i])
+            if allowed.size:
+                actions[i] = rng.choice(allowed)
+        expected = int((~legal_in_masks(actions, masks)).sum())
+        assert 0 < expected < masks.shape[0]
+        assert count_illegal(actions, masks) == expected
+    ok = np.array([np.flatnonzero(row)[0] for row in masks if row.any()])
+    assert count_illegal(ok, masks[masks.any(axis=1)]) == 0
 
 
 def test_penalize_mode_ends_the_episode(origin):

@@ -170,3 +170,49 @@ def _stopped_row(i, rewards, term, trunc, final_info):
     term[i] = False
     trunc[i] = False
     final_info[i, 0] = 0
+
+
+@njit(cache=True, parallel=True)
+def count_illegal(actions, masks):
+    """How many games' ``actions[i]`` (int64 [B]) are outside ``[0, N_ACTIONS)`` or not
+    allowed by ``masks[i]`` (int8 [B, N_ACTIONS]); reads only.
+
+    A parallel loop like ``vector_step``'s, so each thread reads the mask rows it wrote in
+    the last step while they are still in its core's cache: numpy's gather on the calling
+    thread read half of them from the other core (0.1 ms a step of 1,024 games on two
+    cores, against 0.01-0.03 ms here)."""
+    bad = 0
+    for j in prange(actions.shape[0]):
+        i = np.int64(j)  # prange counts in uint64
+        a = actions[i]
+        if a < 0 or a >= masks.shape[1] or masks[i, a] != 1:
+            bad += 1
+    return bad
+
+
+@njit(cache=True, parallel=True)
+def gather_info(step_info, final_info, events_col, team_col, fame_col, hev_cols, events,
+                team, fame, hero_events, final_fame, ended, final_cols):
+    """Copy each game's info columns into the fresh arrays of one step's info dict.
+
+    Reads ``step_info`` (as ``vector_step`` wrote it; ``*_col`` are columns of it) and
+    ``final_info``. Writes ``events[i]`` (the ``events`` field), ``team[i]``,
+    ``fame[i, h]`` and ``final_fame[i, h]`` for the seats ``h < fame.shape[1]``,
+    ``hero_events[i, k]`` = ``step_info[i, hev_cols[k]]``, ``ended[i]`` (the episode
+    ended in the step) and ``final_cols[k, i]`` = ``final_info[i, 1 + k]`` (outcome, loss
+    reason, rounds, decisions, seat). Parallel like ``vector_step``, so each game's row is
+    read by the core that wrote it: copies on the calling thread read half the rows from
+    the other core's cache and cost 3-4 times as much."""
+    for j in prange(step_info.shape[0]):
+        i = np.int64(j)  # prange counts in uint64
+        for k in range(events.shape[1]):
+            events[i, k] = step_info[i, events_col + k]
+        team[i] = step_info[i, team_col]
+        for h in range(fame.shape[1]):
+            fame[i, h] = step_info[i, fame_col + h]
+            final_fame[i, h] = final_info[i, FINAL_FAME + h]
+        for k in range(hev_cols.shape[0]):
+            hero_events[i, k] = step_info[i, hev_cols[k]]
+        ended[i] = final_info[i, 0] == 1
+        for k in range(final_cols.shape[0]):
+            final_cols[k, i] = final_info[i, 1 + k]

@@ -105,6 +105,8 @@ from hon_env.core.vector import (
     INFO_HI,
     INFO_LO,
     N_FINAL_INFO,
+    count_illegal,
+    gather_info,
     vector_reset,
     vector_step,
 )
@@ -185,11 +187,11 @@ class VectorEnv:
         self._state_dim = STATE_TAIL if self.state_tail else compact_state_dim(self._obs_dim)
         self.illegal_action = opts.illegal_action
         self.n_heroes = self.scenario.n_heroes
-        # the columns of ``_step_info`` behind info["hero_events"], seat by seat: one
-        # gather of a 2D array, where indexing the [B, seats, N_HEV] view by counter cost 4x
+        # the columns of ``_step_info`` behind info["hero_events"], seat by seat
         hev = L.FIELDS["hev"][0] - INFO_LO
         self._hev_cols = np.array([hev + h * L.N_HEV + c for h in range(self.n_heroes)
-                                   for c in HERO_COUNTER_COLS], np.intp)
+                                   for c in HERO_COUNTER_COLS], np.int64)
+        self._info_cols = tuple(_info_column(name) for name in ("events", "team", "fame"))
         self.weights = opts.weights
         self.villain_agent = self.scenario.villain_agent
         self._allocate()
@@ -277,10 +279,9 @@ class VectorEnv:
             # game i, episode k plays seed + i + k * B: the seed check left room for this many
             raise RuntimeError(f"{self._steps} steps since the seed was set: call "
                                "reset(seed=...) to keep every episode's seed below 2**63")
-        legal = legal_in_masks(actions, self.masks)
         penalty = None
-        if not legal.all():
-            bad = np.flatnonzero(~legal)
+        if count_illegal(actions, self.masks):  # then find which
+            bad = np.flatnonzero(~legal_in_masks(actions, self.masks))
             if self.illegal_action == "raise":
                 raise IllegalActionError(
                     f"illegal actions in games {bad[:10].tolist()}: "
@@ -403,24 +404,27 @@ class VectorEnv:
         """State field ``name`` of every game as the last reset or step left it: a view of
         ``_step_info``, the copy of the info's columns the kernels write (contiguous, where
         the field's column of ``state`` is one cold row per game)."""
-        start, shape = L.FIELDS[name]
-        if not INFO_LO <= start <= start + math.prod(shape) <= INFO_HI:
-            raise KeyError(f"state field {name!r} is not among the info columns")
-        return L.field_view(self._step_info, name, start - INFO_LO)
+        return L.field_view(self._step_info, name, _info_column(name))
 
     def _info(self) -> dict[str, Any]:
-        fi = self._final_info
-        nh = self.n_heroes
+        """A step's info dict, in arrays of its own (``gather_info`` fills them)."""
+        B, nh = self.num_envs, self.n_heroes
+        events = np.empty((B, L.FIELDS["events"][1][0]), np.int32)
+        team = np.empty(B, np.int32)
+        fame = np.empty((B, nh), np.int32)
+        hero_events = np.empty((B, nh, len(HERO_COUNTER_COLS)), np.int32)
+        final_fame = np.empty((B, nh), np.int32)
+        ended = np.empty(B, bool)
+        final_cols = np.empty((FINAL_FAME - 1, B), np.int32)
+        gather_info(self._step_info, self._final_info, *self._info_cols, self._hev_cols,
+                    events, team, fame, hero_events.reshape(B, -1), final_fame, ended,
+                    final_cols)
+        outcome, loss_reason, rounds, decisions, agent = final_cols
         return {
-            "events": self._info_field("events").copy(),
-            "team": self._info_field("team").copy(),
-            "fame": self._info_field("fame")[:, :nh].copy(),
-            "hero_events": self._step_info[:, self._hev_cols].reshape(
-                self.num_envs, nh, len(HERO_COUNTER_COLS)),
-            "final_fame": fi[:, FINAL_FAME:FINAL_FAME + nh].copy(),
-            "_final": fi[:, 0] == 1, "final_outcome": fi[:, 1].copy(),
-            "final_loss_reason": fi[:, 2].copy(), "final_rounds": fi[:, 3].copy(),
-            "final_decisions": fi[:, 4].copy(), "final_agent": fi[:, 5].copy(),
+            "events": events, "team": team, "fame": fame, "hero_events": hero_events,
+            "final_fame": final_fame, "_final": ended, "final_outcome": outcome,
+            "final_loss_reason": loss_reason, "final_rounds": rounds,
+            "final_decisions": decisions, "final_agent": agent,
             "final_observation": self._final_obs,
             **({"error": self._error.copy(), "error_code": self._error_code.copy()}
                if self.on_error == "reset" else {}),
@@ -446,6 +450,14 @@ class VectorEnv:
         scenario = self.scenarios[row[L.TEAM]]
         row[L.TEAM] = 0  # a Game holds its own scenario's tables only
         return Game.from_array(scenario, row)
+
+
+def _info_column(name: str) -> int:
+    """The column of ``VectorEnv._step_info`` where state field ``name`` starts."""
+    start, shape = L.FIELDS[name]
+    if not INFO_LO <= start <= start + math.prod(shape) <= INFO_HI:
+        raise KeyError(f"state field {name!r} is not among the info columns")
+    return start - INFO_LO
 
 
 def require_heroes_only(scenario: Scenario, front_end: str) -> None:
