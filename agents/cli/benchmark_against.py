@@ -6,9 +6,9 @@ clock frequency), more than most engine changes do. So the two trees run alterna
 measurement in a fresh process on one numba thread, and each counts CPU seconds
 (``getrusage``) rather than wall time: the ratio within each pair is the figure to read.
 ``wall=True`` measures what a user of the row sees instead, every numba thread and the
-wall clock: the engine's work and the cost of waking the threads on each step, for
-comparing a row's figure across engines on one machine when the other machine that
-measured it is gone.
+wall clock: the engine's work, the threads' wake-ups and the front end's copies. It sets
+a figure measured on a machine that is gone against the engine that measured it, on the
+machine at hand.
 
 ``REV`` is checked out into a temporary git worktree. Its kernels compile into a temporary
 cache of their own, so its first run compiles the engine (minutes); both are removed at the
